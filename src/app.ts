@@ -1,0 +1,95 @@
+// Builds the Express application; it never listens (server.ts does), so tests drive it in-process.
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import swaggerUi from 'swagger-ui-express';
+import type { Config } from './config.ts';
+import type { Services } from './container.ts';
+import type { EndpointDefinition } from './lib/endpoint.ts';
+import { buildRouter } from './lib/endpoint-router.ts';
+import type { Logger } from './lib/logger.ts';
+import { buildOpenApiDocument } from './lib/openapi.ts';
+import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
+import { createHttpMetrics } from './middleware/metrics.ts';
+import { createSensitiveRateLimit } from './middleware/rate-limit.ts';
+import { adminEndpoints } from './modules/admin/admin.router.ts';
+import { authEndpoints } from './modules/auth/auth.router.ts';
+import { billingEndpoints } from './modules/billing/billing.router.ts';
+import { projectEndpoints } from './modules/projects/projects.router.ts';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  services: Services;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const READINESS_TIMEOUT_MS = 2_000;
+
+export function allEndpoints(services: Services): EndpointDefinition[] {
+  return [
+    ...authEndpoints(services),
+    ...adminEndpoints(services),
+    ...projectEndpoints(services),
+    ...billingEndpoints(services),
+  ];
+}
+
+export function buildApp({ config, logger, services }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  const metrics = createHttpMetrics();
+  app.use(metrics.middleware);
+  app.use(helmet());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await Promise.race([
+        services.db.ping(),
+        new Promise((_resolve, reject) => setTimeout(() => reject(new Error('readiness timeout')), READINESS_TIMEOUT_MS).unref()),
+      ]);
+      res.json({ status: 'ok' });
+    } catch (error) {
+      logger.warn({ event: 'readiness.failed', err: error }, 'database unreachable');
+      res.status(503).json({ error: 'Database unreachable', code: 'NOT_READY' });
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  const endpoints = allEndpoints(services);
+  const openApi = buildOpenApiDocument(endpoints, config.publicUrl);
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApi, { customSiteTitle: 'Concord API' }));
+
+  app.use('/api/v1', express.json({ limit: '10mb' }));
+  app.use(
+    '/api/v1',
+    buildRouter(endpoints, { auth: services.auth, sensitiveRateLimit: createSensitiveRateLimit(config.rateLimit) }),
+  );
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,148 @@
+// The only reader of the environment. Every variable is parsed once with zod; a bad value stops
+// start-up with a message that names the variable.
+import { z } from 'zod';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+
+const integer = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+
+const fraction = (options: { exclusiveMin?: boolean; exclusiveMax?: boolean } = {}) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .refine((n) => (options.exclusiveMin ? n > 0 : n >= 0) && (options.exclusiveMax ? n < 1 : n <= 1), {
+      error: `must be a decimal between 0 and 1`,
+    });
+
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\/.+/, { error: 'must be a postgres:// or postgresql:// URL' });
+
+const httpUrl = z
+  .string()
+  .regex(/^https?:\/\/[^\s/]+/, { error: 'must be an absolute http(s) URL' })
+  .transform((url) => url.replace(/\/+$/, ''));
+
+/** express `trust proxy`: a boolean, a hop count, or a list of addresses/subnets. */
+const trustProxy = z.string().transform((value): boolean | number | string => {
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+});
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: integer(0, 65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: postgresUrl.optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  EMBEDDED_PG_PORT: integer(1, 65535).default(54320),
+  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  ADMIN_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8, { error: 'must be at least 8 characters' })
+    .max(128, { error: 'must be at most 128 characters' })
+    .optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).default('Concord <no-reply@concord.local>'),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).optional(),
+  PRICE_CENTS: integer(1, 100_000).default(20),
+  CONSENSUS_THRESHOLD: fraction({ exclusiveMin: true, exclusiveMax: true }).default(0.75),
+  ASSIGNMENT_TTL_MS: integer(1_000, 86_400_000).default(600_000),
+  GOLDEN_RATE: fraction().default(0.1),
+  ANNOTATOR_SHARE: fraction().default(0.5),
+  WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+  WEBHOOK_RETRY_DELAY_MS: integer(0, 86_400_000).default(30_000),
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.optional(),
+  RATE_LIMIT_MAX: integer(1, 1_000_000).default(100),
+  RATE_LIMIT_WINDOW_MS: integer(1_000, 86_400_000).default(900_000),
+  TRUST_PROXY: trustProxy.default(false),
+  PUBLIC_URL: httpUrl.optional(),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  readonly env: 'development' | 'test' | 'production';
+  readonly port: number;
+  readonly logLevel: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly embeddedPgPort: number;
+  /** Undefined only outside production: server start-up then keeps a generated one under dataDir. */
+  readonly jwtSecret: string | undefined;
+  readonly admin: { readonly email: string; readonly password: string } | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly paymentProvider: 'sandbox' | 'stripe';
+  readonly priceCents: number;
+  readonly consensusThreshold: number;
+  readonly assignmentTtlMs: number;
+  readonly goldenRate: number;
+  readonly annotatorShare: number;
+  readonly webhookTimeoutMs: number;
+  readonly webhookRetryDelayMs: number;
+  readonly webhookAllowPrivateUrls: boolean;
+  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly trustProxy: boolean | number | string;
+  readonly publicUrl: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (process.env by default) into a frozen Config, or throws ConfigError. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  // An empty variable counts as unset, as in most twelve-factor tools.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  if (env.NODE_ENV === 'production' && !env.JWT_SECRET) problems.push('JWT_SECRET: is required in production');
+  if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+    problems.push(`${env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}: ADMIN_EMAIL and ADMIN_PASSWORD go together`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    env: env.NODE_ENV,
+    port: env.PORT,
+    logLevel: env.LOG_LEVEL,
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    embeddedPgPort: env.EMBEDDED_PG_PORT,
+    jwtSecret: env.JWT_SECRET,
+    admin:
+      env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+        ? Object.freeze({ email: env.ADMIN_EMAIL.trim().toLowerCase(), password: env.ADMIN_PASSWORD })
+        : undefined,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    paymentProvider: env.PAYMENT_PROVIDER ?? (env.NODE_ENV === 'production' ? 'stripe' : 'sandbox'),
+    priceCents: env.PRICE_CENTS,
+    consensusThreshold: env.CONSENSUS_THRESHOLD,
+    assignmentTtlMs: env.ASSIGNMENT_TTL_MS,
+    goldenRate: env.GOLDEN_RATE,
+    annotatorShare: env.ANNOTATOR_SHARE,
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    webhookRetryDelayMs: env.WEBHOOK_RETRY_DELAY_MS,
+    webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS ?? env.NODE_ENV === 'development',
+    rateLimit: Object.freeze({ max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS }),
+    trustProxy: env.TRUST_PROXY,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  });
+}

@@ -1,0 +1,39 @@
+// Wires services to their dependencies. Tests build the same container on their own database.
+import type { Config } from './config.ts';
+import { Database } from './db/database.ts';
+import type { PrismaClient } from './db/prisma.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import type { Logger } from './lib/logger.ts';
+import { AdminService } from './modules/admin/admin.service.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { TokenService } from './modules/auth/tokens.ts';
+import { BillingService } from './modules/billing/billing.service.ts';
+import { DevelopersService } from './modules/developers/developers.service.ts';
+import { ProjectsService } from './modules/projects/projects.service.ts';
+
+export interface ContainerDeps {
+  config: Config;
+  prisma: PrismaClient;
+  logger: Logger;
+  /** Required: server start-up resolves it (config, or a generated one kept under DATA_DIR). */
+  jwtSecret: string;
+  clock?: Clock;
+}
+
+export function createServices(deps: ContainerDeps) {
+  const clock = deps.clock ?? systemClock;
+  const db = new Database(deps.prisma);
+  const tokens = new TokenService(deps.jwtSecret, () => clock.now());
+  return {
+    db,
+    clock,
+    tokens,
+    auth: new AuthService(db, tokens, clock, deps.config, deps.logger),
+    admin: new AdminService(db),
+    billing: new BillingService(db),
+    developers: new DevelopersService(db, clock, deps.config),
+    projects: new ProjectsService(db),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,48 @@
+// The unit of work: services reach the database only through these repositories, either directly or
+// inside `transaction`, which hands them repositories bound to one PostgreSQL transaction.
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { DbClient } from './client.ts';
+import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
+import { BillingRepository } from '../modules/billing/billing.repository.ts';
+import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
+import { MailRepository } from '../modules/email/mail.repository.ts';
+import { ProjectsRepository } from '../modules/projects/projects.repository.ts';
+import { TasksRepository } from '../modules/tasks/tasks.repository.ts';
+
+function createRepositories(db: DbClient) {
+  return {
+    accounts: new AccountsRepository(db),
+    billing: new BillingRepository(db),
+    developers: new DevelopersRepository(db),
+    mail: new MailRepository(db),
+    projects: new ProjectsRepository(db),
+    tasks: new TasksRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
+
+export interface TransactionOptions {
+  /** Milliseconds the transaction may run (Prisma's default is 5 s). */
+  timeoutMs?: number;
+}
+
+export class Database {
+  readonly repos: Repositories;
+
+  constructor(private readonly prisma: PrismaClient) {
+    this.repos = createRepositories(prisma);
+  }
+
+  transaction<T>(work: (repos: Repositories) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.prisma.$transaction((tx) => work(createRepositories(tx)), {
+      maxWait: 10_000,
+      timeout: options.timeoutMs ?? 15_000,
+    });
+  }
+
+  /** Readiness probe: one round trip. */
+  async ping(): Promise<void> {
+    await this.prisma.$queryRaw`SELECT 1`;
+  }
+}

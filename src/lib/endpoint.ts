@@ -1,0 +1,83 @@
+// An endpoint is declared once: its route, who may call it, the zod schemas of its input and output,
+// and its handler. The same declaration mounts the Express route and writes the OpenAPI document, so
+// the two cannot drift apart.
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+
+export type Role = 'BUYER' | 'DEVELOPER' | 'ADMIN';
+
+/** A caller authenticated by a JWT. */
+export interface UserPrincipal {
+  kind: 'user';
+  accountId: string;
+  role: Role;
+}
+
+/** A developer app authenticated by its API key. */
+export interface ApiKeyPrincipal {
+  kind: 'apiKey';
+  developerId: string;
+}
+
+/**
+ * Who may call a route: `public`; a JWT of one role (`buyer`, `admin`, `developer`); any JWT
+ * (`user`); or a developer API key (`apiKey`).
+ */
+export type Access = 'public' | 'buyer' | 'admin' | 'developer' | 'user' | 'apiKey';
+
+export type PrincipalFor<A extends Access> = A extends 'public'
+  ? undefined
+  : A extends 'apiKey'
+    ? ApiKeyPrincipal
+    : UserPrincipal;
+
+type Schema = z.ZodType;
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerContext<A extends Access, B, Q, P> {
+  principal: PrincipalFor<A>;
+  body: Output<B>;
+  query: Output<Q>;
+  params: Output<P>;
+  req: Request;
+  res: Response;
+}
+
+export interface EndpointDefinition<
+  A extends Access = Access,
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  P extends Schema | undefined = Schema | undefined,
+> {
+  method: 'get' | 'post' | 'patch' | 'delete' | 'put';
+  /** Express-style path below /api/v1, e.g. `/tasks/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: A;
+  /** Counted against the shared per-IP budget of the sensitive routes. */
+  rateLimited?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Success status: 200 unless set. 204 sends no body. */
+  status?: number;
+  /** Documented success body (JSON). */
+  response?: Schema;
+  /** Documented non-JSON success content, e.g. `{ 'text/csv': 'CSV file' }`. */
+  produces?: Record<string, string>;
+  /** Request content other than JSON (e.g. multipart), documented as given. */
+  consumes?: Record<string, Schema>;
+  /** Returns the body to send, or nothing when it wrote the response itself. */
+  handler(context: HandlerContext<A, B, Q, P>): Promise<unknown>;
+}
+
+/** Declares an endpoint with its types inferred from the schemas. */
+export function defineEndpoint<
+  A extends Access,
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  P extends Schema | undefined = undefined,
+>(definition: EndpointDefinition<A, B, Q, P>): EndpointDefinition {
+  return definition as unknown as EndpointDefinition;
+}

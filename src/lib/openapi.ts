@@ -1,0 +1,71 @@
+// The OpenAPI 3.1 document, written from the same endpoint declarations (and zod schemas) that the
+// router mounts and validates with.
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import type { ZodObject, ZodType } from 'zod';
+import type { EndpointDefinition } from './endpoint.ts';
+import { errorSchema } from './schemas.ts';
+
+const errorContent = { 'application/json': { schema: errorSchema } };
+
+function errorResponses(endpoint: EndpointDefinition) {
+  const responses: Record<string, { description: string; content: typeof errorContent }> = {
+    400: { description: 'Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code)', content: errorContent },
+    500: { description: 'Internal error', content: errorContent },
+  };
+  if (endpoint.access !== 'public') {
+    responses[401] = { description: 'Missing, invalid, expired or revoked credential', content: errorContent };
+    responses[403] = { description: 'Credential of the wrong role for this route', content: errorContent };
+  }
+  if (endpoint.rateLimited) responses[429] = { description: 'Rate limit exceeded (RATE_LIMITED)', content: errorContent };
+  if (endpoint.params) responses[404] = { description: 'Not found', content: errorContent };
+  return responses;
+}
+
+function securityFor(endpoint: EndpointDefinition) {
+  if (endpoint.access === 'public') return [];
+  return endpoint.access === 'apiKey' ? [{ apiKey: [] }] : [{ jwt: [] }];
+}
+
+export function buildOpenApiDocument(endpoints: EndpointDefinition[], serverUrl: string) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'jwt', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Developer API key sent as the bearer value',
+  });
+  for (const endpoint of endpoints) {
+    const status = String(endpoint.status ?? 200);
+    const success = endpoint.produces
+      ? { description: 'Success', content: Object.fromEntries(Object.entries(endpoint.produces).map(([type, description]) => [type, { schema: { type: 'string' as const, description } }])) }
+      : endpoint.response
+        ? { description: 'Success', content: { 'application/json': { schema: endpoint.response } } }
+        : { description: 'Success' };
+    registry.registerPath({
+      method: endpoint.method,
+      path: endpoint.path.replace(/:(\w+)/g, '{$1}'),
+      summary: endpoint.summary,
+      tags: [endpoint.tag],
+      security: securityFor(endpoint),
+      request: {
+        params: endpoint.params as ZodObject | undefined,
+        query: endpoint.query as ZodObject | undefined,
+        body: endpoint.consumes
+          ? { content: Object.fromEntries(Object.entries(endpoint.consumes).map(([type, schema]) => [type, { schema }])) }
+          : endpoint.body && endpoint.method !== 'get'
+            ? { content: { 'application/json': { schema: endpoint.body as ZodType } } }
+            : undefined,
+      },
+      responses: { [status]: success, ...errorResponses(endpoint) },
+    });
+  }
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Concord API',
+      version: '1.0.0',
+      description: 'API-first data labelling: tasks, consensus, webhooks and training-data exports.',
+    },
+    servers: [{ url: `${serverUrl}/api/v1` }],
+  });
+}

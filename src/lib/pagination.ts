@@ -1,0 +1,33 @@
+// Keyset cursors: an opaque base64url token holding the (createdAt, id) of the last row of a page.
+// Rows are ordered newest first by (createdAt, id), so a row inserted while a client is paging never
+// shifts the pages it has yet to read.
+import { BadRequestError } from './errors.ts';
+import { ID_PATTERN } from './ids.ts';
+
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+export type Page<T, K extends string> = { [key in K]: T[] } & { nextCursor: string | null; hasMore: boolean };
+
+export function encodeCursor(row: Cursor): string {
+  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+}
+
+const invalidCursor = () => new BadRequestError('INVALID_CURSOR', 'The cursor was not produced by this API');
+
+export function decodeCursor(token: string): Cursor {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) throw invalidCursor();
+  const [createdAt, id] = decoded as unknown[];
+  if (typeof createdAt !== 'string' || typeof id !== 'string' || !ID_PATTERN.test(id)) throw invalidCursor();
+  const date = new Date(createdAt);
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== createdAt) throw invalidCursor();
+  return { createdAt: date, id };
+}

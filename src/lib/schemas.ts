@@ -1,0 +1,61 @@
+// Schemas shared by several features. Write routes use strict objects: an unknown key is a
+// VALIDATION_ERROR, so a typo never passes silently.
+import { z } from 'zod';
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ error: 'must be an e-mail address' }))
+  .transform((email) => email.toLowerCase());
+
+/** contract: 8 to 128 characters. */
+export const passwordSchema = z.string().min(8, { error: 'must be at least 8 characters' }).max(128, { error: 'must be at most 128 characters' });
+
+export const httpUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an absolute http(s) URL' },
+  );
+
+export const idParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with milliseconds' });
+
+export const emptyBody = z.strictObject({});
+
+/** `limit`: default 20; above 100 is read as 100; non-numeric or below 1 is an error. */
+export const limitSchema = z
+  .string()
+  .regex(/^\d+$/, { error: 'must be a whole number from 1 to 100' })
+  .transform(Number)
+  .refine((n) => n >= 1, { error: 'must be at least 1' })
+  .transform((n) => Math.min(n, 100))
+  .optional()
+  .transform((n) => n ?? 20);
+
+export const cursorSchema = z.string().min(1).max(512).optional();
+
+export const errorSchema = z
+  .object({
+    error: z.string().meta({ description: 'Human-readable message' }),
+    code: z.string().meta({ description: 'Stable machine-readable code' }),
+    details: z.record(z.string(), z.unknown()).optional(),
+    taskIndex: z.number().int().optional().meta({ description: 'Zero-based index of the invalid item (INVALID_TASK only)' }),
+  })
+  .meta({ id: 'Error' });
+
+export const pageInfo = {
+  nextCursor: z.string().nullable(),
+  hasMore: z.boolean(),
+};

@@ -1,0 +1,29 @@
+import type { RequestHandler } from 'express';
+import type { Access } from '../lib/endpoint.ts';
+import { ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
+import type { AuthService, Principal } from '../modules/auth/auth.service.ts';
+
+const ROLE_FOR_ACCESS = { buyer: 'BUYER', admin: 'ADMIN', developer: 'DEVELOPER' } as const;
+
+/** Whether an authenticated principal may use a route of this access level. */
+export function isAllowed(access: Exclude<Access, 'public'>, principal: Principal): boolean {
+  if (access === 'apiKey') return principal.kind === 'apiKey';
+  if (principal.kind !== 'user') return false;
+  return access === 'user' || principal.role === ROLE_FOR_ACCESS[access];
+}
+
+/**
+ * Resolves the bearer credential and stores the principal in `res.locals.principal`.
+ * Missing or invalid → 401 UNAUTHORIZED; valid but of the wrong kind or role → 403 FORBIDDEN.
+ */
+export function authenticate(auth: AuthService, access: Exclude<Access, 'public'>): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+    if (!match?.[1]) throw new UnauthorizedError('Missing bearer credential');
+    const principal = await auth.resolvePrincipal(match[1]);
+    if (!isAllowed(access, principal)) throw new ForbiddenError();
+    res.locals.principal = principal;
+    next();
+  };
+}

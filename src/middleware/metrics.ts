@@ -1,0 +1,34 @@
+import type { RequestHandler } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface HttpMetrics {
+  registry: Registry;
+  middleware: RequestHandler;
+}
+
+/** Request counts and latency by method, route pattern (never the raw URL) and status. */
+export function createHttpMetrics(): HttpMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const middleware: RequestHandler = (req, res, next) => {
+    const stop = duration.startTimer();
+    res.on('finish', () => {
+      // The matched pattern keeps label cardinality bounded; unmatched paths share one label.
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      requests.inc(labels);
+      stop(labels);
+    });
+    next();
+  };
+  return { registry, middleware };
+}

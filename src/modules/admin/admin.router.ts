@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { Services } from '../../container.ts';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { emptyBody, idParams } from '../../lib/schemas.ts';
+import { apiKeyResponse } from '../auth/auth.schemas.ts';
+import { toBuyerAccount } from '../auth/auth.presenters.ts';
+import { toLedgerEntry } from '../billing/billing.presenters.ts';
+import type { DeveloperRecord } from '../developers/developers.repository.ts';
+import {
+  adminBuyerSchema,
+  createDeveloperBody,
+  createdDeveloperResponse,
+  creditAdjustmentBody,
+  developerSchema,
+  ledgerEntrySchema,
+  statsResponse,
+  updateDeveloperBody,
+} from './admin.schemas.ts';
+
+const toDeveloper = (developer: DeveloperRecord) => ({ ...developer, createdAt: developer.createdAt.toISOString() });
+
+export function adminEndpoints({ admin, auth, billing, developers }: Services) {
+  return [
+    defineEndpoint({
+      method: 'post', path: '/admin/developers', tag: 'Admin', summary: 'Create a developer account and its API key',
+      access: 'admin', body: createDeveloperBody, status: 201, response: createdDeveloperResponse,
+      handler: async ({ body }) => {
+        const { developer, apiKey } = await developers.create(body);
+        return { developer: { id: developer.id, email: developer.email, appName: developer.appName, appUrl: developer.appUrl, apiKey } };
+      },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/admin/developers', tag: 'Admin', summary: 'List developers (without keys)', access: 'admin',
+      response: z.object({ developers: z.array(developerSchema) }),
+      handler: async () => ({ developers: (await developers.list()).map(toDeveloper) }),
+    }),
+    defineEndpoint({
+      method: 'patch', path: '/admin/developers/:id', tag: 'Admin', summary: 'Update or disable a developer', access: 'admin',
+      params: idParams, body: updateDeveloperBody, response: z.object({ developer: developerSchema }),
+      handler: async ({ params, body }) => ({ developer: toDeveloper(await developers.update(params.id, body)) }),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/admin/developers/:id/regenerate-api-key', tag: 'Admin', summary: "Replace a developer's API key",
+      access: 'admin', params: idParams, body: emptyBody, response: apiKeyResponse,
+      handler: async ({ params }) => ({ apiKey: await auth.regenerateApiKey(params.id) }),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/admin/buyers', tag: 'Admin', summary: 'List buyers with their balances', access: 'admin',
+      response: z.object({ buyers: z.array(adminBuyerSchema) }),
+      handler: async () => ({
+        buyers: (await admin.listBuyers()).map((buyer) => ({ ...toBuyerAccount(buyer), isActive: buyer.isActive })),
+      }),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/admin/buyers/:id/credits', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',
+      access: 'admin', params: idParams, body: creditAdjustmentBody, status: 201, response: ledgerEntrySchema,
+      handler: async ({ params, body }) => toLedgerEntry(await billing.adjustCredits(params.id, body.amountCents, body.reason)),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/admin/stats', tag: 'Admin', summary: 'Platform totals', access: 'admin', response: statsResponse,
+      handler: () => admin.stats(),
+    }),
+  ];
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { emailSchema, httpUrlSchema, timestamp } from '../../lib/schemas.ts';
+import { buyerAccountSchema } from '../auth/auth.schemas.ts';
+import { ledgerEntrySchema } from '../billing/billing.schemas.ts';
+
+export const createDeveloperBody = z.strictObject({
+  email: emailSchema,
+  appName: z.string().trim().min(1).max(200),
+  appUrl: httpUrlSchema,
+});
+
+export const updateDeveloperBody = z.strictObject({
+  isActive: z.boolean().optional(),
+  appName: z.string().trim().min(1).max(200).optional(),
+  appUrl: httpUrlSchema.optional(),
+});
+
+export const creditAdjustmentBody = z.strictObject({
+  amountCents: z
+    .number()
+    .int()
+    .min(-10_000_000_000)
+    .max(10_000_000_000)
+    .refine((n) => n !== 0, { error: 'must not be zero' }),
+  reason: z.string().trim().min(1).max(500),
+});
+
+export const developerSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    appName: z.string(),
+    appUrl: z.string(),
+    isActive: z.boolean(),
+    hasPassword: z.boolean().meta({ description: 'Whether the invite was used to set a password' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Developer' });
+
+export const createdDeveloperResponse = z.object({
+  developer: z.object({ id: z.string(), email: z.string(), appName: z.string(), appUrl: z.string(), apiKey: z.string() }),
+});
+
+export const adminBuyerSchema = buyerAccountSchema.extend({ isActive: z.boolean() }).meta({ id: 'AdminBuyer' });
+
+export const statsResponse = z
+  .object({
+    buyers: z.number().int(),
+    developers: z.number().int(),
+    tasks: z.object({ PENDING: z.number().int(), VALIDATING: z.number().int(), COMPLETED: z.number().int(), FAILED: z.number().int() }),
+    revenueCents: z.number().int().meta({ description: 'Everything charged for completed tasks' }),
+  })
+  .meta({ id: 'PlatformStats' });
+
+export { ledgerEntrySchema };

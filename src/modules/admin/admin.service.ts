@@ -1,0 +1,26 @@
+import type { Database } from '../../db/database.ts';
+import type { BuyerRecord } from '../auth/accounts.repository.ts';
+
+export interface PlatformStats {
+  buyers: number;
+  developers: number;
+  tasks: { PENDING: number; VALIDATING: number; COMPLETED: number; FAILED: number };
+  revenueCents: number;
+}
+
+export class AdminService {
+  constructor(private readonly db: Database) {}
+
+  listBuyers(): Promise<BuyerRecord[]> {
+    return this.db.repos.accounts.listBuyers();
+  }
+
+  async stats(): Promise<PlatformStats> {
+    const [roles, tasks, revenueCents] = await Promise.all([
+      this.db.repos.accounts.countByRole(),
+      this.db.repos.tasks.countByStatus(),
+      this.db.repos.billing.totalCharged(),
+    ]);
+    return { buyers: roles.BUYER, developers: roles.DEVELOPER, tasks, revenueCents };
+  }
+}

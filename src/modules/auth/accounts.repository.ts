@@ -1,0 +1,124 @@
+import type { DbClient } from '../../db/client.ts';
+import { isUniqueViolation, toCents } from '../../db/client.ts';
+import { ConflictError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Role } from '../../lib/endpoint.ts';
+
+export interface AccountRecord {
+  id: string;
+  email: string;
+  role: Role;
+  passwordHash: string | null;
+  tokenVersion: number;
+  isActive: boolean;
+  createdAt: Date;
+}
+
+export interface BuyerRecord {
+  id: string;
+  email: string;
+  companyName: string;
+  creditBalance: number;
+  reservedCents: number;
+  availableCents: number;
+  isActive: boolean;
+  createdAt: Date;
+}
+
+const emailTaken = () => new ConflictError('EMAIL_TAKEN', 'An account with this e-mail already exists');
+
+export class AccountsRepository {
+  constructor(private readonly db: DbClient) {}
+
+  findByEmail(email: string): Promise<AccountRecord | null> {
+    return this.db.account.findUnique({ where: { email } });
+  }
+
+  findById(id: string): Promise<AccountRecord | null> {
+    return this.db.account.findUnique({ where: { id } });
+  }
+
+  async createBuyer(input: { email: string; passwordHash: string; companyName: string }): Promise<BuyerRecord> {
+    try {
+      const account = await this.db.account.create({
+        data: {
+          id: newId(),
+          email: input.email,
+          passwordHash: input.passwordHash,
+          role: 'BUYER',
+          buyer: { create: { companyName: input.companyName } },
+        },
+        include: { buyer: true },
+      });
+      return {
+        id: account.id,
+        email: account.email,
+        companyName: input.companyName,
+        creditBalance: 0,
+        reservedCents: 0,
+        availableCents: 0,
+        isActive: account.isActive,
+        createdAt: account.createdAt,
+      };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+  }
+
+  async findBuyer(id: string): Promise<BuyerRecord | null> {
+    const buyer = await this.db.buyer.findUnique({ where: { id }, include: { account: true } });
+    return buyer ? toBuyerRecord(buyer) : null;
+  }
+
+  async listBuyers(): Promise<BuyerRecord[]> {
+    const buyers = await this.db.buyer.findMany({ include: { account: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    return buyers.map(toBuyerRecord);
+  }
+
+  /** Sets a new password and bumps the token version, which revokes every JWT issued before. */
+  async setPassword(id: string, passwordHash: string): Promise<AccountRecord> {
+    return this.db.account.update({
+      where: { id },
+      data: { passwordHash, tokenVersion: { increment: 1 } },
+    });
+  }
+
+  async createAdmin(email: string, passwordHash: string): Promise<AccountRecord> {
+    try {
+      return await this.db.account.create({ data: { id: newId(), email, passwordHash, role: 'ADMIN' } });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+  }
+
+  async countByRole(): Promise<Record<Role, number>> {
+    const groups = await this.db.account.groupBy({ by: ['role'], _count: { _all: true } });
+    const counts: Record<Role, number> = { BUYER: 0, DEVELOPER: 0, ADMIN: 0 };
+    for (const group of groups) counts[group.role] = group._count._all;
+    return counts;
+  }
+}
+
+function toBuyerRecord(buyer: {
+  id: string;
+  companyName: string;
+  creditBalance: bigint;
+  reservedCents: bigint;
+  createdAt: Date;
+  account: { email: string; isActive: boolean };
+}): BuyerRecord {
+  const creditBalance = toCents(buyer.creditBalance);
+  const reservedCents = toCents(buyer.reservedCents);
+  return {
+    id: buyer.id,
+    email: buyer.account.email,
+    companyName: buyer.companyName,
+    creditBalance,
+    reservedCents,
+    availableCents: creditBalance - reservedCents,
+    isActive: buyer.account.isActive,
+    createdAt: buyer.createdAt,
+  };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { emailSchema, passwordSchema, timestamp } from '../../lib/schemas.ts';
+
+export const registerBody = z.strictObject({
+  email: emailSchema,
+  password: passwordSchema,
+  companyName: z.string().trim().min(1).max(200),
+});
+
+export const loginBody = z.strictObject({
+  email: z.string().max(254),
+  password: z.string().max(1024),
+});
+
+export const changePasswordBody = z.strictObject({
+  currentPassword: z.string().max(1024),
+  newPassword: passwordSchema,
+});
+
+export const setupPasswordBody = z.strictObject({
+  token: z.string().min(1).max(512),
+  password: passwordSchema,
+});
+
+export const buyerSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    companyName: z.string(),
+    creditBalance: z.number().int().meta({ description: 'Money held, in cents' }),
+  })
+  .meta({ id: 'Buyer' });
+
+export const buyerAccountSchema = buyerSchema
+  .extend({
+    reservedCents: z.number().int().meta({ description: 'Cents reserved by open tasks' }),
+    availableCents: z.number().int().meta({ description: 'creditBalance − reservedCents' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'BuyerAccount' });
+
+export const developerProfileSchema = z
+  .object({ id: z.string(), email: z.string(), appName: z.string(), appUrl: z.string(), createdAt: timestamp })
+  .meta({ id: 'DeveloperProfile' });
+
+export const adminSchema = z.object({ id: z.string(), email: z.string() }).meta({ id: 'Admin' });
+
+export const tokenResponse = z.object({ token: z.string() });
+export const apiKeyResponse = z.object({ apiKey: z.string() });
+export const registerResponse = z.object({ token: z.string(), buyer: buyerSchema });
+export const meResponse = z.union([
+  z.object({ buyer: buyerAccountSchema }),
+  z.object({ developer: developerProfileSchema }),
+  z.object({ admin: adminSchema }),
+]);

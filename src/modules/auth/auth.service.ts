@@ -1,0 +1,153 @@
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { ApiKeyPrincipal, Role, UserPrincipal } from '../../lib/endpoint.ts';
+import { AppError, BadRequestError, ConflictError, UnauthorizedError } from '../../lib/errors.ts';
+import { ID_PATTERN, newApiKey, sha256Hex } from '../../lib/ids.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { welcomeMail } from '../email/mail.templates.ts';
+import type { DeveloperRecord } from '../developers/developers.repository.ts';
+import type { AccountRecord, BuyerRecord } from './accounts.repository.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import type { TokenService } from './tokens.ts';
+
+const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid e-mail or password');
+
+/** The form every e-mail is stored and compared in. */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export type Principal = UserPrincipal | ApiKeyPrincipal;
+
+export type Me =
+  | { role: 'BUYER'; buyer: BuyerRecord }
+  | { role: 'DEVELOPER'; developer: DeveloperRecord }
+  | { role: 'ADMIN'; admin: { id: string; email: string } };
+
+export class AuthService {
+  constructor(
+    private readonly db: Database,
+    private readonly tokens: TokenService,
+    private readonly clock: Clock,
+    private readonly config: Config,
+    private readonly logger: Logger,
+  ) {}
+
+  async register(input: { email: string; password: string; companyName: string }): Promise<{ token: string; buyer: BuyerRecord }> {
+    const email = normaliseEmail(input.email);
+    const passwordHash = await hashPassword(input.password);
+    const buyer = await this.db.transaction(async (repos) => {
+      const created = await repos.accounts.createBuyer({ email, passwordHash, companyName: input.companyName });
+      await repos.mail.enqueue(welcomeMail(email, input.companyName, this.config.publicUrl));
+      return created;
+    });
+    return { token: this.tokens.sign({ sub: buyer.id, role: 'BUYER', tv: 0 }), buyer };
+  }
+
+  async loginBuyer(email: string, password: string): Promise<{ token: string; buyer: BuyerRecord }> {
+    const { token, account } = await this.login('BUYER', email, password);
+    const buyer = await this.db.repos.accounts.findBuyer(account.id);
+    if (!buyer) throw invalidCredentials();
+    return { token, buyer };
+  }
+
+  async loginDeveloper(email: string, password: string): Promise<{ token: string; developer: DeveloperRecord }> {
+    const { token, account } = await this.login('DEVELOPER', email, password);
+    return { token, developer: await this.db.repos.developers.get(account.id) };
+  }
+
+  async loginAdmin(email: string, password: string): Promise<{ token: string; admin: { id: string; email: string } }> {
+    const { token, account } = await this.login('ADMIN', email, password);
+    return { token, admin: { id: account.id, email: account.email } };
+  }
+
+  /** The calling account, in the shape of its role. */
+  async me(principal: UserPrincipal): Promise<Me> {
+    if (principal.role === 'BUYER') {
+      const buyer = await this.db.repos.accounts.findBuyer(principal.accountId);
+      if (!buyer) throw new UnauthorizedError();
+      return { role: 'BUYER', buyer };
+    }
+    if (principal.role === 'DEVELOPER') return { role: 'DEVELOPER', developer: await this.db.repos.developers.get(principal.accountId) };
+    const admin = await this.requireAccount(principal.accountId);
+    return { role: 'ADMIN', admin: { id: admin.id, email: admin.email } };
+  }
+
+  /** Password login for one role; another role's e-mail is treated as unknown. */
+  private async login(role: Role, email: string, password: string): Promise<{ token: string; account: AccountRecord }> {
+    const account = await this.db.repos.accounts.findByEmail(normaliseEmail(email));
+    const matches = await verifyPassword(password, account?.role === role ? account.passwordHash : null);
+    if (!account || !matches) throw invalidCredentials();
+    if (!account.isActive) throw new UnauthorizedError('This account is disabled');
+    return { token: this.issueToken(account), account };
+  }
+
+  async changePassword(accountId: string, currentPassword: string, newPassword: string): Promise<string> {
+    const account = await this.requireAccount(accountId);
+    if (!(await verifyPassword(currentPassword, account.passwordHash))) {
+      throw new BadRequestError('INVALID_CURRENT_PASSWORD', 'The current password is wrong');
+    }
+    const updated = await this.db.repos.accounts.setPassword(accountId, await hashPassword(newPassword));
+    return this.issueToken(updated);
+  }
+
+  /** A developer sets a password with the single-use token from the invite e-mail. */
+  async setupDeveloperPassword(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction(async (repos) => {
+      const developerId = await repos.developers.consumeInvite(sha256Hex(token), this.clock.now());
+      if (!developerId) throw new BadRequestError('INVALID_TOKEN', 'The invite token is unknown, already used or expired');
+      await repos.accounts.setPassword(developerId, passwordHash);
+    });
+  }
+
+  /** A new API key for the developer; the previous one stops working at once. */
+  async regenerateApiKey(developerId: string): Promise<string> {
+    const apiKey = newApiKey();
+    await this.db.repos.developers.setApiKeyHash(developerId, sha256Hex(apiKey));
+    return apiKey;
+  }
+
+  /** Creates the admin from ADMIN_EMAIL/ADMIN_PASSWORD, or resets its password when it changed. */
+  async seedAdmin(email: string, password: string): Promise<void> {
+    const normalised = normaliseEmail(email);
+    const existing = await this.db.repos.accounts.findByEmail(normalised);
+    if (existing && existing.role !== 'ADMIN') {
+      throw new ConflictError('EMAIL_TAKEN', `ADMIN_EMAIL ${normalised} already belongs to a ${existing.role.toLowerCase()} account`);
+    }
+    if (existing && (await verifyPassword(password, existing.passwordHash))) return;
+    const passwordHash = await hashPassword(password);
+    if (existing) await this.db.repos.accounts.setPassword(existing.id, passwordHash);
+    else await this.db.repos.accounts.createAdmin(normalised, passwordHash);
+    this.logger.info({ event: 'admin.seeded', email: normalised }, existing ? 'admin password reset' : 'admin created');
+  }
+
+  /**
+   * Who is calling: a JWT (checked against the account's current token version and status) or a
+   * developer API key. Anything else is 401.
+   */
+  async resolvePrincipal(credential: string): Promise<Principal> {
+    if (ID_PATTERN.test(credential)) {
+      const developerId = await this.db.repos.developers.findActiveIdByApiKeyHash(sha256Hex(credential));
+      if (!developerId) throw new UnauthorizedError('Invalid or revoked API key');
+      return { kind: 'apiKey', developerId };
+    }
+    const claims = this.tokens.verify(credential);
+    if (!claims) throw new UnauthorizedError('Invalid or expired token');
+    const account = await this.db.repos.accounts.findById(claims.sub);
+    if (!account || account.role !== claims.role || account.tokenVersion !== claims.tv) {
+      throw new UnauthorizedError('Invalid or expired token');
+    }
+    if (!account.isActive) throw new UnauthorizedError('This account is disabled');
+    return { kind: 'user', accountId: account.id, role: account.role };
+  }
+
+  async requireAccount(accountId: string): Promise<AccountRecord> {
+    const account = await this.db.repos.accounts.findById(accountId);
+    if (!account) throw new UnauthorizedError();
+    return account;
+  }
+
+  private issueToken(account: AccountRecord): string {
+    return this.tokens.sign({ sub: account.id, role: account.role, tv: account.tokenVersion });
+  }
+}

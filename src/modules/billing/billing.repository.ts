@@ -1,0 +1,136 @@
+// Balance changes are single conditional SQL statements: the WHERE clause is the business rule, so
+// no interleaving of requests can take availableCents below zero. Every change writes a ledger row in
+// the same transaction; the CHECK constraints of the buyers table are the last line of defence.
+import type { DbClient } from '../../db/client.ts';
+import { toCents } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+
+export type LedgerType = 'DEPOSIT' | 'BONUS' | 'TASK_CHARGE' | 'ADJUSTMENT' | 'EARNING' | 'PAYOUT' | 'PAYOUT_REVERSAL';
+
+export interface LedgerEntryRecord {
+  id: string;
+  type: LedgerType;
+  amountCents: number;
+  balanceAfterCents: number;
+  taskId: string | null;
+  reason: string | null;
+  createdAt: Date;
+}
+
+export interface BalanceRecord {
+  creditBalance: number;
+  reservedCents: number;
+  availableCents: number;
+}
+
+export type BalanceChange =
+  | { ok: true; before: number; after: number }
+  | { ok: false; reason: 'NOT_FOUND' }
+  | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
+
+export interface LedgerCursor {
+  createdAt: Date;
+  id: string;
+}
+
+export class BillingRepository {
+  constructor(private readonly db: DbClient) {}
+
+  async getBalance(buyerId: string): Promise<BalanceRecord | null> {
+    const rows = await this.db.$queryRaw<Array<{ credit_balance: bigint; reserved_cents: bigint }>>`
+      SELECT credit_balance, reserved_cents FROM buyers WHERE id = ${buyerId}`;
+    const row = rows[0];
+    if (!row) return null;
+    const creditBalance = toCents(row.credit_balance);
+    const reservedCents = toCents(row.reserved_cents);
+    return { creditBalance, reservedCents, availableCents: creditBalance - reservedCents };
+  }
+
+  /**
+   * Adds `amountCents` (negative for a debit) to the balance, provided the available balance stays
+   * non-negative. Returns the balance before and after.
+   */
+  async changeBalance(buyerId: string, amountCents: number): Promise<BalanceChange> {
+    const rows = await this.db.$queryRaw<Array<{ after: bigint }>>`
+      UPDATE buyers SET credit_balance = credit_balance + ${amountCents}
+      WHERE id = ${buyerId} AND credit_balance + ${amountCents} - reserved_cents >= 0
+      RETURNING credit_balance AS after`;
+    const row = rows[0];
+    if (row) {
+      const after = toCents(row.after);
+      return { ok: true, before: after - amountCents, after };
+    }
+    const balance = await this.getBalance(buyerId);
+    if (!balance) return { ok: false, reason: 'NOT_FOUND' };
+    return { ok: false, reason: 'INSUFFICIENT', availableCents: balance.availableCents };
+  }
+
+  async appendLedger(entry: {
+    buyerId: string;
+    type: LedgerType;
+    amountCents: number;
+    balanceAfterCents: number;
+    taskId?: string;
+    reason?: string;
+  }): Promise<LedgerEntryRecord> {
+    const row = await this.db.ledgerEntry.create({
+      data: {
+        id: newId(),
+        buyerId: entry.buyerId,
+        type: entry.type,
+        amountCents: BigInt(entry.amountCents),
+        balanceAfterCents: BigInt(entry.balanceAfterCents),
+        taskId: entry.taskId ?? null,
+        reason: entry.reason ?? null,
+      },
+    });
+    return toLedgerRecord(row);
+  }
+
+  /** Newest first; `limit + 1` rows are read so the caller can tell whether more remain. */
+  async listLedger(buyerId: string, limit: number, after?: LedgerCursor): Promise<LedgerEntryRecord[]> {
+    const rows = await this.db.ledgerEntry.findMany({
+      where: {
+        buyerId,
+        ...(after
+          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    });
+    return rows.map(toLedgerRecord);
+  }
+
+  /** Sum of the buyer's ledger rows: always equal to creditBalance. */
+  async ledgerSum(buyerId: string): Promise<number> {
+    const result = await this.db.ledgerEntry.aggregate({ where: { buyerId }, _sum: { amountCents: true } });
+    return toCents(result._sum.amountCents ?? 0n);
+  }
+
+  /** Platform revenue: everything charged for completed tasks. */
+  async totalCharged(): Promise<number> {
+    const result = await this.db.ledgerEntry.aggregate({ where: { type: 'TASK_CHARGE' }, _sum: { amountCents: true } });
+    return -toCents(result._sum.amountCents ?? 0n);
+  }
+}
+
+function toLedgerRecord(row: {
+  id: string;
+  type: LedgerType;
+  amountCents: bigint;
+  balanceAfterCents: bigint;
+  taskId: string | null;
+  reason: string | null;
+  createdAt: Date;
+}): LedgerEntryRecord {
+  return {
+    id: row.id,
+    type: row.type,
+    amountCents: toCents(row.amountCents),
+    balanceAfterCents: toCents(row.balanceAfterCents),
+    taskId: row.taskId,
+    reason: row.reason,
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,133 @@
+import type { DbClient } from '../../db/client.ts';
+import { isRecordNotFound, isUniqueViolation } from '../../db/client.ts';
+import { ConflictError, NotFoundError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+
+export interface DeveloperRecord {
+  id: string;
+  email: string;
+  appName: string;
+  appUrl: string;
+  isActive: boolean;
+  hasPassword: boolean;
+  createdAt: Date;
+}
+
+const developerNotFound = () => new NotFoundError('DEVELOPER_NOT_FOUND', 'Developer not found');
+
+const include = { account: { select: { email: true, isActive: true, passwordHash: true } } } as const;
+
+function toRecord(row: {
+  id: string;
+  appName: string;
+  appUrl: string;
+  createdAt: Date;
+  account: { email: string; isActive: boolean; passwordHash: string | null };
+}): DeveloperRecord {
+  return {
+    id: row.id,
+    email: row.account.email,
+    appName: row.appName,
+    appUrl: row.appUrl,
+    isActive: row.account.isActive,
+    hasPassword: row.account.passwordHash !== null,
+    createdAt: row.createdAt,
+  };
+}
+
+export class DevelopersRepository {
+  constructor(private readonly db: DbClient) {}
+
+  async create(input: {
+    email: string;
+    appName: string;
+    appUrl: string;
+    apiKeyHash: string;
+    inviteTokenHash: string;
+    inviteExpiresAt: Date;
+  }): Promise<DeveloperRecord> {
+    try {
+      const id = newId();
+      await this.db.account.create({
+        data: {
+          id,
+          email: input.email,
+          role: 'DEVELOPER',
+          developer: {
+            create: {
+              appName: input.appName,
+              appUrl: input.appUrl,
+              apiKeyHash: input.apiKeyHash,
+              invites: { create: { id: newId(), tokenHash: input.inviteTokenHash, expiresAt: input.inviteExpiresAt } },
+            },
+          },
+        },
+      });
+      return this.get(id);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError('EMAIL_TAKEN', 'An account with this e-mail already exists');
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<DeveloperRecord> {
+    const row = await this.db.developer.findUnique({ where: { id }, include });
+    if (!row) throw developerNotFound();
+    return toRecord(row);
+  }
+
+  async list(): Promise<DeveloperRecord[]> {
+    const rows = await this.db.developer.findMany({ include, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    return rows.map(toRecord);
+  }
+
+  /** The active developer owning this API key digest, if any. */
+  async findActiveIdByApiKeyHash(apiKeyHash: string): Promise<string | null> {
+    const row = await this.db.developer.findFirst({
+      where: { apiKeyHash, account: { isActive: true } },
+      select: { id: true },
+    });
+    return row?.id ?? null;
+  }
+
+  async update(id: string, changes: { appName?: string; appUrl?: string; isActive?: boolean }): Promise<DeveloperRecord> {
+    try {
+      await this.db.developer.update({
+        where: { id },
+        data: {
+          appName: changes.appName,
+          appUrl: changes.appUrl,
+          account: changes.isActive === undefined ? undefined : { update: { isActive: changes.isActive } },
+        },
+      });
+    } catch (error) {
+      if (isRecordNotFound(error)) throw developerNotFound();
+      throw error;
+    }
+    return this.get(id);
+  }
+
+  /** Replaces the key digest: the previous key stops matching in the same statement. */
+  async setApiKeyHash(id: string, apiKeyHash: string): Promise<void> {
+    try {
+      await this.db.developer.update({ where: { id }, data: { apiKeyHash } });
+    } catch (error) {
+      if (isRecordNotFound(error)) throw developerNotFound();
+      throw error;
+    }
+  }
+
+  /**
+   * Marks an unused, unexpired invite as used and returns its developer. Single use holds under
+   * concurrency: the conditional update succeeds for one caller only.
+   */
+  async consumeInvite(tokenHash: string, now: Date): Promise<string | null> {
+    const invite = await this.db.developerInvite.findUnique({ where: { tokenHash }, select: { id: true, developerId: true } });
+    if (!invite) return null;
+    const claimed = await this.db.developerInvite.updateMany({
+      where: { id: invite.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
+    return claimed.count === 1 ? invite.developerId : null;
+  }
+}

@@ -1,0 +1,51 @@
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newApiKey, newToken, sha256Hex } from '../../lib/ids.ts';
+import { normaliseEmail } from '../auth/auth.service.ts';
+import { developerInviteMail } from '../email/mail.templates.ts';
+import type { DeveloperRecord } from './developers.repository.ts';
+
+/** contract: the invite token is single use and valid for 7 days. */
+const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export class DevelopersService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly config: Config,
+  ) {}
+
+  /** Creates the developer with a fresh API key and queues the invite e-mail in the same transaction. */
+  async create(input: { email: string; appName: string; appUrl: string }): Promise<{ developer: DeveloperRecord; apiKey: string }> {
+    const email = normaliseEmail(input.email);
+    const apiKey = newApiKey();
+    const inviteToken = newToken();
+    const inviteExpiresAt = new Date(this.clock.now().getTime() + INVITE_LIFETIME_MS);
+    const developer = await this.db.transaction(async (repos) => {
+      const created = await repos.developers.create({
+        email,
+        appName: input.appName,
+        appUrl: input.appUrl,
+        apiKeyHash: sha256Hex(apiKey),
+        inviteTokenHash: sha256Hex(inviteToken),
+        inviteExpiresAt,
+      });
+      await repos.mail.enqueue(developerInviteMail(email, input.appName, inviteToken, this.config.publicUrl, inviteExpiresAt));
+      return created;
+    });
+    return { developer, apiKey };
+  }
+
+  get(id: string): Promise<DeveloperRecord> {
+    return this.db.repos.developers.get(id);
+  }
+
+  list(): Promise<DeveloperRecord[]> {
+    return this.db.repos.developers.list();
+  }
+
+  update(id: string, changes: { appName?: string; appUrl?: string; isActive?: boolean }): Promise<DeveloperRecord> {
+    return this.db.repos.developers.update(id, changes);
+  }
+}

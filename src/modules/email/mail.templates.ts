@@ -1,0 +1,40 @@
+import type { MailMessage } from './mail.repository.ts';
+
+export function welcomeMail(to: string, companyName: string, publicUrl: string): MailMessage {
+  return {
+    kind: 'WELCOME',
+    to,
+    subject: 'Welcome to Concord',
+    body: [
+      `Hello ${companyName},`,
+      '',
+      'Your Concord buyer account is ready. Top up your balance, post annotation tasks through the API',
+      `(${publicUrl}/docs) and receive results by webhook or export them as training data.`,
+      '',
+      'Each task that reaches a result costs 20 cents; failed tasks cost nothing.',
+      '',
+      '— The Concord team',
+    ].join('\n'),
+  };
+}
+
+export function developerInviteMail(to: string, appName: string, token: string, publicUrl: string, expiresAt: Date): MailMessage {
+  return {
+    kind: 'DEVELOPER_INVITE',
+    to,
+    subject: 'Your Concord developer account',
+    body: [
+      'Hello,',
+      '',
+      `A Concord developer account was created for your application "${appName}".`,
+      'Your API key was handed to the administrator who created the account. To set a password, so you',
+      'can log in and rotate the key yourself, send this single-use token before',
+      `${expiresAt.toISOString()}:`,
+      '',
+      `  POST ${publicUrl}/api/v1/dev/setup-password`,
+      `  {"token": "${token}", "password": "<8 to 128 characters>"}`,
+      '',
+      '— The Concord team',
+    ].join('\n'),
+  };
+}

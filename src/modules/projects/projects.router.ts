@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { Services } from '../../container.ts';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { idParams } from '../../lib/schemas.ts';
+import type { ProjectRecord } from './projects.repository.ts';
+import { createProjectBody, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
+
+const toProject = (project: ProjectRecord) => ({
+  ...project,
+  createdAt: project.createdAt.toISOString(),
+  updatedAt: project.updatedAt.toISOString(),
+});
+
+export function projectEndpoints({ projects }: Services) {
+  return [
+    defineEndpoint({
+      method: 'post', path: '/projects', tag: 'Projects', summary: 'Create a project', access: 'buyer',
+      body: createProjectBody, status: 201, response: projectSchema,
+      handler: async ({ principal, body }) => toProject(await projects.create(principal.accountId, body)),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/projects', tag: 'Projects', summary: "List the buyer's projects", access: 'buyer',
+      response: z.object({ projects: z.array(projectSchema) }),
+      handler: async ({ principal }) => ({ projects: (await projects.list(principal.accountId)).map(toProject) }),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/projects/:id', tag: 'Projects', summary: 'A project with its task counts and spend', access: 'buyer',
+      params: idParams, response: projectWithStatsSchema,
+      handler: async ({ principal, params }) => {
+        const project = await projects.get(principal.accountId, params.id);
+        return { ...toProject(project), stats: project.stats };
+      },
+    }),
+    defineEndpoint({
+      method: 'patch', path: '/projects/:id', tag: 'Projects', summary: 'Rename or describe a project', access: 'buyer',
+      params: idParams, body: updateProjectBody, response: projectSchema,
+      handler: async ({ principal, params, body }) => toProject(await projects.update(principal.accountId, params.id, body)),
+    }),
+    defineEndpoint({
+      method: 'delete', path: '/projects/:id', tag: 'Projects', summary: 'Delete a project that has no tasks', access: 'buyer',
+      params: idParams, status: 204,
+      handler: ({ principal, params }) => projects.delete(principal.accountId, params.id),
+    }),
+  ];
+}

