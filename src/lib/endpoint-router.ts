@@ -13,7 +13,12 @@ export interface RouterDeps {
 export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): Router {
   const router = Router();
   for (const endpoint of endpoints) {
-    const chain: RequestHandler[] = [];
+    const chain: RequestHandler[] = [
+      (req, res, next) => {
+        res.locals.route = `${req.baseUrl}${endpoint.path}`;
+        next();
+      },
+    ];
     if (endpoint.rateLimited) chain.push(deps.sensitiveRateLimit);
     if (endpoint.access !== 'public') chain.push(authenticate(deps.auth, endpoint.access));
     chain.push(async (req, res) => {

@@ -22,8 +22,9 @@ export function createHttpMetrics(): HttpMetrics {
   const middleware: RequestHandler = (req, res, next) => {
     const stop = duration.startTimer();
     res.on('finish', () => {
-      // The matched pattern keeps label cardinality bounded; unmatched paths share one label.
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      // The matched pattern keeps label cardinality bounded; unmatched paths share one label. Routers
+      // record their full pattern in res.locals.route (req.baseUrl is reset once a router is left).
+      const route = typeof res.locals.route === 'string' ? res.locals.route : req.route?.path ? String(req.route.path) : 'unmatched';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       requests.inc(labels);
       stop(labels);

@@ -8,6 +8,7 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { assertTestDatabase, databaseNameOf, withDatabase, workerName } from './database-names.ts';
 import type { Express } from 'express';
+import type { DestinationStream } from 'pino';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -39,10 +40,19 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
-export function createTestContext(options: { env?: Record<string, string>; clock?: Clock } = {}): TestContext {
+export interface TestContextOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Another database than this worker's (e.g. one that does not exist, to see failures). */
+  databaseUrl?: string;
+  /** Where log lines go (LOG_LEVEL still applies). */
+  logDestination?: DestinationStream;
+}
+
+export function createTestContext(options: TestContextOptions = {}): TestContext {
   const config = testConfig(options.env);
-  const prisma = createPrismaClient(workerDatabaseUrl(), 5);
-  const logger = createLogger(config.logLevel);
+  const prisma = createPrismaClient(options.databaseUrl ?? workerDatabaseUrl(), 5);
+  const logger = createLogger(config.logLevel, options.logDestination);
   const services = createServices({ config, prisma, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
   const app = buildApp({ config, logger, services });
   return { app, services, prisma, config, close: () => prisma.$disconnect() };

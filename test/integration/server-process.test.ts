@@ -1,0 +1,89 @@
+// The real `npm start`, with no DATABASE_URL: embedded PostgreSQL under DATA_DIR, data kept across a
+// restart, and a graceful exit on SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, uniqueEmail } from '../helpers/factories.ts';
+import { freePort } from '../helpers/ports.ts';
+
+let dataDir: string;
+let port: number;
+let pgPort: number;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'concord-start-'));
+  await chmod(dataDir, 0o755);
+  port = await freePort();
+  pgPort = await freePort();
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves when every process of the group has closed its output, i.e. the server has exited. */
+  closed: Promise<void>;
+}
+
+async function startServer(): Promise<Started> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && key !== 'DATABASE_URL' && !key.startsWith('VITEST') && key !== 'NODE_ENV') env[key] = value;
+  }
+  Object.assign(env, { PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'info' });
+  // Its own process group, so SIGTERM reaches npm, tsx and the server alike, as a terminal or a
+  // container runtime would deliver it.
+  const child = spawn('npm', ['start', '--silent'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+    if (ready === 200) return { child, output: () => output, closed };
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  throw new Error(`server did not become ready:\n${output}`);
+}
+
+/** SIGTERM to the group; resolves with the server's own last log lines once it has exited. */
+async function stopServer(server: Started): Promise<string> {
+  if (server.child.pid) process.kill(-server.child.pid, 'SIGTERM');
+  await server.closed;
+  return server.output();
+}
+
+const post = (pathname: string, body: object) =>
+  fetch(`http://127.0.0.1:${port}/api/v1${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+describe('npm start without DATABASE_URL', () => {
+  it('serves on an embedded PostgreSQL, keeps data across a restart and exits 0 on SIGTERM', { timeout: 180_000 }, async () => {
+    const email = uniqueEmail('restart');
+    const first = await startServer();
+    const registered = await post('/auth/register', { email, password: PASSWORD, companyName: 'Persistent' });
+    expect(registered.status).toBe(201);
+    const firstLog = await stopServer(first);
+    // server.stopped is logged right before process.exit(0); a failed drain logs shutdown.failed.
+    expect(firstLog).toContain('"event":"server.stopped"');
+    expect(firstLog).not.toContain('shutdown.failed');
+    expect(firstLog).not.toContain(PASSWORD);
+
+    const second = await startServer();
+    try {
+      const login = await post('/auth/login', { email, password: PASSWORD });
+      expect(login.status).toBe(200);
+      expect(((await login.json()) as { buyer: { companyName: string } }).buyer.companyName).toBe('Persistent');
+    } finally {
+      expect(await stopServer(second)).toContain('"event":"server.stopped"');
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('starts with no configuration at all, with the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: './.data',
+      paymentProvider: 'sandbox',
+      priceCents: 20,
+      consensusThreshold: 0.75,
+      assignmentTtlMs: 600_000,
+      goldenRate: 0.1,
+      webhookTimeoutMs: 10_000,
+      webhookRetryDelayMs: 30_000,
+      webhookAllowPrivateUrls: true,
+      rateLimit: { max: 100, windowMs: 900_000 },
+      trustProxy: false,
+      publicUrl: 'http://localhost:3000',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['LOG_LEVEL', 'verbose'],
+    ['CONSENSUS_THRESHOLD', '1.5'],
+    ['GOLDEN_RATE', '-0.1'],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes please'],
+    ['PAYMENT_PROVIDER', 'paypal'],
+    ['PUBLIC_URL', 'concord.example.com'],
+    ['JWT_SECRET', 'too-short'],
+    ['RATE_LIMIT_MAX', '0'],
+  ])('a bad %s (%s) stops start-up with a message naming it', (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it('requires JWT_SECRET in production and defaults to Stripe and private-URL refusal there', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['JWT_SECRET: is required in production']);
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
+    expect(config.paymentProvider).toBe('stripe');
+    expect(config.webhookAllowPrivateUrls).toBe(false);
+  });
+
+  it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(problemsOf({ ADMIN_EMAIL: 'root@example.test' })[0]).toMatch(/^ADMIN_PASSWORD: /);
+    expect(problemsOf({ ADMIN_PASSWORD: 'long enough' })[0]).toMatch(/^ADMIN_EMAIL: /);
+    expect(loadConfig({ ADMIN_EMAIL: ' Root@Example.test ', ADMIN_PASSWORD: 'long enough' }).admin).toEqual({
+      email: 'root@example.test',
+      password: 'long enough',
+    });
+  });
+
+  it('parses booleans, hop counts and address lists for TRUST_PROXY', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('treats empty variables as unset and reports every problem at once', () => {
+    expect(loadConfig({ PORT: '' }).port).toBe(3000);
+    expect(problemsOf({ PORT: 'x', PRICE_CENTS: 'y' })).toHaveLength(2);
+  });
+});
