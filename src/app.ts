@@ -17,6 +17,7 @@ import { adminEndpoints } from './modules/admin/admin.router.ts';
 import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
+import { taskEndpoints } from './modules/tasks/tasks.router.ts';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +33,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...authEndpoints(services),
     ...adminEndpoints(services),
     ...projectEndpoints(services),
+    ...taskEndpoints(services),
     ...billingEndpoints(services),
   ];
 }

@@ -9,7 +9,9 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.ts';
 import { BillingService } from './modules/billing/billing.service.ts';
 import { DevelopersService } from './modules/developers/developers.service.ts';
+import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { TasksService } from './modules/tasks/tasks.service.ts';
 
 export interface ContainerDeps {
   config: Config;
@@ -24,6 +26,7 @@ export function createServices(deps: ContainerDeps) {
   const clock = deps.clock ?? systemClock;
   const db = new Database(deps.prisma);
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
+  const idempotency = new IdempotencyService(db, clock);
   return {
     db,
     clock,
@@ -33,6 +36,8 @@ export function createServices(deps: ContainerDeps) {
     billing: new BillingService(db),
     developers: new DevelopersService(db, clock, deps.config),
     projects: new ProjectsService(db),
+    idempotency,
+    tasks: new TasksService(db, idempotency, clock, deps.config),
   };
 }
 

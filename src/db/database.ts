@@ -6,6 +6,7 @@ import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
 import { BillingRepository } from '../modules/billing/billing.repository.ts';
 import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
 import { MailRepository } from '../modules/email/mail.repository.ts';
+import { IdempotencyRepository } from '../modules/idempotency/idempotency.repository.ts';
 import { ProjectsRepository } from '../modules/projects/projects.repository.ts';
 import { TasksRepository } from '../modules/tasks/tasks.repository.ts';
 
@@ -14,6 +15,7 @@ function createRepositories(db: DbClient) {
     accounts: new AccountsRepository(db),
     billing: new BillingRepository(db),
     developers: new DevelopersRepository(db),
+    idempotency: new IdempotencyRepository(db),
     mail: new MailRepository(db),
     projects: new ProjectsRepository(db),
     tasks: new TasksRepository(db),

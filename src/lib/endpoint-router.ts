@@ -21,6 +21,7 @@ export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): 
     ];
     if (endpoint.rateLimited) chain.push(deps.sensitiveRateLimit);
     if (endpoint.access !== 'public') chain.push(authenticate(deps.auth, endpoint.access));
+    if (endpoint.middleware) chain.push(...endpoint.middleware);
     chain.push(async (req, res) => {
       const input = parseInput(endpoint, req);
       const result = await endpoint.handler({ ...input, principal: res.locals.principal, req, res } as Parameters<EndpointDefinition['handler']>[0]);

@@ -1,7 +1,7 @@
 // An endpoint is declared once: its route, who may call it, the zod schemas of its input and output,
 // and its handler. The same declaration mounts the Express route and writes the OpenAPI document, so
 // the two cannot drift apart.
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
 export type Role = 'BUYER' | 'DEVELOPER' | 'ADMIN';
@@ -58,6 +58,11 @@ export interface EndpointDefinition<
   /** Counted against the shared per-IP budget of the sensitive routes. */
   rateLimited?: boolean;
   body?: B;
+  /**
+   * A body documented with this schema but handed to the handler unparsed (`req.body`), for routes
+   * whose service validates in a prescribed order of error codes.
+   */
+  rawBody?: Schema;
   query?: Q;
   params?: P;
   /** Success status: 200 unless set. 204 sends no body. */
@@ -68,6 +73,10 @@ export interface EndpointDefinition<
   produces?: Record<string, string>;
   /** Request content other than JSON (e.g. multipart), documented as given. */
   consumes?: Record<string, Schema>;
+  /** Route-specific error responses to document, by status (e.g. `{ 402: 'INSUFFICIENT_CREDITS' }`). */
+  errors?: Record<number, string>;
+  /** Extra middleware run after authentication and before validation (e.g. a multipart parser). */
+  middleware?: RequestHandler[];
   /** Returns the body to send, or nothing when it wrote the response itself. */
   handler(context: HandlerContext<A, B, Q, P>): Promise<unknown>;
 }

@@ -18,6 +18,7 @@ function errorResponses(endpoint: EndpointDefinition) {
   }
   if (endpoint.rateLimited) responses[429] = { description: 'Rate limit exceeded (RATE_LIMITED)', content: errorContent };
   if (endpoint.params) responses[404] = { description: 'Not found', content: errorContent };
+  for (const [status, description] of Object.entries(endpoint.errors ?? {})) responses[status] = { description, content: errorContent };
   return responses;
 }
 
@@ -52,8 +53,8 @@ export function buildOpenApiDocument(endpoints: EndpointDefinition[], serverUrl:
         query: endpoint.query as ZodObject | undefined,
         body: endpoint.consumes
           ? { content: Object.fromEntries(Object.entries(endpoint.consumes).map(([type, schema]) => [type, { schema }])) }
-          : endpoint.body && endpoint.method !== 'get'
-            ? { content: { 'application/json': { schema: endpoint.body as ZodType } } }
+          : (endpoint.rawBody ?? endpoint.body) && endpoint.method !== 'get'
+            ? { content: { 'application/json': { schema: (endpoint.rawBody ?? endpoint.body) as ZodType } } }
             : undefined,
       },
       responses: { [status]: success, ...errorResponses(endpoint) },

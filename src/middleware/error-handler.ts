@@ -3,23 +3,13 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { AppError, NotFoundError } from '../lib/errors.ts';
+import { describeZodError } from '../lib/zod-issues.ts';
 
 interface ErrorBody {
   error: string;
   code: string;
   details?: Record<string, unknown>;
   taskIndex?: number;
-}
-
-/** Flattens zod issues into `{path, message}` pairs; unknown keys become one issue per key. */
-export function describeZodError(error: ZodError): Array<{ path: string; message: string }> {
-  return error.issues.flatMap((issue) => {
-    const base = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: [...base, key].join('.'), message: 'Unknown field' }));
-    }
-    return [{ path: base.join('.') || '(root)', message: issue.message }];
-  });
 }
 
 /** Errors raised by express.json() (body-parser) carry a `type`. */

@@ -65,6 +65,39 @@ export class BillingRepository {
     return { ok: false, reason: 'INSUFFICIENT', availableCents: balance.availableCents };
   }
 
+  /**
+   * Reserves cents for open tasks, provided the available balance covers them. The row lock this takes
+   * on the buyer lasts until commit, so callers do it last in their transaction.
+   */
+  async reserve(buyerId: string, cents: number): Promise<{ ok: true } | { ok: false; availableCents: number }> {
+    const reserved = await this.db.$executeRaw`
+      UPDATE buyers SET reserved_cents = reserved_cents + ${cents}
+      WHERE id = ${buyerId} AND credit_balance - reserved_cents >= ${cents}`;
+    if (reserved === 1) return { ok: true };
+    const balance = await this.getBalance(buyerId);
+    return { ok: false, availableCents: balance?.availableCents ?? 0 };
+  }
+
+  /** Gives back cents reserved by a task that is deleted, fails or lowers its budget. */
+  async release(buyerId: string, cents: number): Promise<void> {
+    await this.db.$executeRaw`UPDATE buyers SET reserved_cents = reserved_cents - ${cents} WHERE id = ${buyerId}`;
+  }
+
+  /**
+   * Charges a completed task: its cost leaves the balance and its whole reservation is released, in
+   * one statement. Returns the balance before and after (budget.low watches the crossing of 500).
+   */
+  async chargeReserved(buyerId: string, costCents: number, reservedCents: number): Promise<{ before: number; after: number }> {
+    const rows = await this.db.$queryRaw<Array<{ after: bigint }>>`
+      UPDATE buyers SET credit_balance = credit_balance - ${costCents}, reserved_cents = reserved_cents - ${reservedCents}
+      WHERE id = ${buyerId}
+      RETURNING credit_balance AS after`;
+    const row = rows[0];
+    if (!row) throw new Error(`buyer ${buyerId} vanished while charging a task`);
+    const after = toCents(row.after);
+    return { before: after + costCents, after };
+  }
+
   async appendLedger(entry: {
     buyerId: string;
     type: LedgerType;

@@ -1,9 +1,25 @@
-import type { Database } from '../../db/database.ts';
+import type { Database, Repositories } from '../../db/database.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
 import type { LedgerEntryRecord } from './billing.repository.ts';
 
 const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not found');
+
+/** spec: budget.low fires when the balance drops below 500 cents. */
+export const LOW_BALANCE_THRESHOLD_CENTS = 500;
+
+export interface SettledTask {
+  id: string;
+  buyerId: string;
+  costCents: number;
+  maxCents: number;
+}
+
+export interface ChargeResult {
+  balanceAfterCents: number;
+  /** The charge took the balance from ≥ 500 to < 500 (once per crossing; a top-up re-arms it). */
+  crossedLowBalance: boolean;
+}
 
 export class BillingService {
   constructor(private readonly db: Database) {}
@@ -18,6 +34,30 @@ export class BillingService {
       }
       return repos.billing.appendLedger({ buyerId, type: 'ADJUSTMENT', amountCents, balanceAfterCents: change.after, reason });
     });
+  }
+
+  /**
+   * Bills a task that reached COMPLETED, inside the caller's transaction: its cost leaves the balance,
+   * its reservation is released, and a TASK_CHARGE ledger row records it.
+   */
+  async chargeCompletedTask(repos: Repositories, task: SettledTask): Promise<ChargeResult> {
+    const { before, after } = await repos.billing.chargeReserved(task.buyerId, task.costCents, task.maxCents);
+    await repos.billing.appendLedger({
+      buyerId: task.buyerId,
+      type: 'TASK_CHARGE',
+      amountCents: -task.costCents,
+      balanceAfterCents: after,
+      taskId: task.id,
+    });
+    return {
+      balanceAfterCents: after,
+      crossedLowBalance: before >= LOW_BALANCE_THRESHOLD_CENTS && after < LOW_BALANCE_THRESHOLD_CENTS,
+    };
+  }
+
+  /** Releases the reservation of a task that FAILED (nothing is billed), inside the caller's transaction. */
+  async releaseFailedTask(repos: Repositories, task: SettledTask): Promise<void> {
+    await repos.billing.release(task.buyerId, task.maxCents);
   }
 
   async listLedger(buyerId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord, 'entries'>> {

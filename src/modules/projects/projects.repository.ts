@@ -34,8 +34,11 @@ export class ProjectsRepository {
     return project;
   }
 
-  async exists(buyerId: string, id: string): Promise<boolean> {
-    return (await this.db.project.count({ where: { id, buyerId } })) === 1;
+  /** Which of these ids are projects of this buyer. */
+  async ownedIds(buyerId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.project.findMany({ where: { buyerId, id: { in: ids } }, select: { id: true } });
+    return new Set(rows.map((row) => row.id));
   }
 
   async update(buyerId: string, id: string, changes: { name?: string; description?: string | null }): Promise<ProjectRecord> {

@@ -1,11 +1,147 @@
 import type { DbClient } from '../../db/client.ts';
 import { toCents } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Cursor } from '../../lib/pagination.ts';
+import { maxResponsesFor, type TaskInput, type TaskType } from './task-rules.ts';
 
 export type TaskStatus = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 export type StatusCounts = Record<TaskStatus, number>;
 
+export interface TaskRecord {
+  id: string;
+  buyerId: string;
+  projectId: string | null;
+  type: TaskType;
+  content: string;
+  options: string[];
+  locale: string;
+  maxCents: number;
+  costCents: number;
+  validationsNeeded: number;
+  maxResponses: number;
+  status: TaskStatus;
+  result: string | null;
+  confidence: number | null;
+  failureReason: string | null;
+  totalResponses: number;
+  createdAt: Date;
+  validatedAt: Date | null;
+}
+
+export interface TaskResponseRecord {
+  answer: string;
+  timeSpentMs: number;
+}
+
+export interface TaskFilters {
+  status?: TaskStatus;
+  type?: TaskType;
+  projectId?: string;
+  locale?: string;
+}
+
+export interface CreatedTask {
+  id: string;
+  type: TaskType;
+  costCents: number;
+  maxCents: number;
+}
+
+const select = {
+  id: true, buyerId: true, projectId: true, type: true, content: true, options: true, locale: true,
+  maxCents: true, costCents: true, validationsNeeded: true, maxResponses: true, status: true, result: true,
+  confidence: true, failureReason: true, totalResponses: true, createdAt: true, validatedAt: true,
+} as const;
+
 export class TasksRepository {
   constructor(private readonly db: DbClient) {}
+
+  /**
+   * Inserts every task in one statement: the rows travel as one JSON parameter and
+   * jsonb_to_recordset turns them back into typed columns (options become text[]).
+   */
+  async insertMany(buyerId: string, tasks: TaskInput[], costCents: number): Promise<CreatedTask[]> {
+    const rows = tasks.map((task) => ({
+      id: newId(),
+      project_id: task.projectId,
+      type: task.type,
+      content: task.content,
+      options: task.options,
+      locale: task.locale,
+      max_cents: task.maxCents,
+      validations_needed: task.validationsNeeded,
+      max_responses: maxResponsesFor(task.validationsNeeded),
+    }));
+    await this.db.$executeRaw`
+      INSERT INTO tasks (id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents,
+                         validations_needed, max_responses)
+      SELECT r.id, ${buyerId}, r.project_id, r.type::"TaskType", r.content, r.options, r.locale, r.max_cents,
+             ${costCents}, r.validations_needed, r.max_responses
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+        id text, project_id text, type text, content text, options text[], locale text, max_cents int,
+        validations_needed int, max_responses int)`;
+    return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
+  }
+
+  findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
+    return this.db.task.findFirst({ where: { id, buyerId }, select });
+  }
+
+  /** Locks the task row for the rest of the transaction (answers, updates and deletes serialise on it). */
+  async lockForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
+    const locked = await this.db.$queryRaw<Array<{ id: string }>>`
+      SELECT id FROM tasks WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
+    if (locked.length === 0) return null;
+    return this.db.task.findUnique({ where: { id }, select });
+  }
+
+  async responses(taskId: string): Promise<TaskResponseRecord[]> {
+    return this.db.taskResponse.findMany({
+      where: { taskId },
+      select: { answer: true, timeSpentMs: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  /** Newest first by (createdAt, id); reads `limit + 1` rows so the caller can tell whether more remain. */
+  list(buyerId: string, filters: TaskFilters, limit: number, after?: Cursor): Promise<TaskRecord[]> {
+    return this.db.task.findMany({
+      where: {
+        buyerId,
+        ...filters,
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      },
+      select,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    });
+  }
+
+  async update(
+    id: string,
+    changes: { maxCents?: number; validationsNeeded?: number; locale?: string; projectId?: string | null },
+  ): Promise<void> {
+    await this.db.task.update({
+      where: { id },
+      data: {
+        ...changes,
+        ...(changes.validationsNeeded === undefined ? {} : { maxResponses: maxResponsesFor(changes.validationsNeeded) }),
+      },
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.task.delete({ where: { id } });
+  }
+
+  /** Median creation-to-validation time of the tasks of a type validated since `since`, if any. */
+  async medianCompletionMs(type: TaskType, since: Date): Promise<number | null> {
+    const rows = await this.db.$queryRaw<Array<{ median: number | null }>>`
+      SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM validated_at - created_at) * 1000) AS median
+      FROM tasks WHERE type = ${type}::"TaskType" AND status = 'COMPLETED' AND validated_at >= ${since}`;
+    const median = rows[0]?.median;
+    return median === null || median === undefined ? null : Math.round(Number(median));
+  }
 
   /** Task counts by status, platform-wide or for one project. */
   async countByStatus(filter: { projectId?: string } = {}): Promise<StatusCounts> {

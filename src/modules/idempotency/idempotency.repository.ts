@@ -1,0 +1,41 @@
+import type { DbClient } from '../../db/client.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+
+export type Claim =
+  | { claimed: true }
+  | { claimed: false; requestHash: string; statusCode: number | null; response: unknown };
+
+export class IdempotencyRepository {
+  constructor(private readonly db: DbClient) {}
+
+  /**
+   * Claims (buyer, key) for this transaction. A concurrent claim of the same key waits on the unique
+   * index until this transaction ends, then sees the stored response (or claims the key itself if this
+   * transaction rolled back). A key older than `expiredBefore` is taken over.
+   */
+  async claim(buyerId: string, key: string, requestHash: string, now: Date, expiredBefore: Date): Promise<Claim> {
+    const claimed = await this.db.$queryRaw<Array<{ key: string }>>`
+      INSERT INTO idempotency_keys (buyer_id, key, request_hash, created_at)
+      VALUES (${buyerId}, ${key}, ${requestHash}, ${now})
+      ON CONFLICT (buyer_id, key) DO UPDATE
+        SET request_hash = EXCLUDED.request_hash, status_code = NULL, response = NULL, created_at = EXCLUDED.created_at
+        WHERE idempotency_keys.created_at < ${expiredBefore}
+      RETURNING key`;
+    if (claimed.length === 1) return { claimed: true };
+    const existing = await this.db.idempotencyKey.findUniqueOrThrow({ where: { buyerId_key: { buyerId, key } } });
+    return { claimed: false, requestHash: existing.requestHash, statusCode: existing.statusCode, response: existing.response };
+  }
+
+  async complete(buyerId: string, key: string, statusCode: number, response: unknown): Promise<void> {
+    await this.db.idempotencyKey.update({
+      where: { buyerId_key: { buyerId, key } },
+      data: { statusCode, response: response as Prisma.InputJsonValue },
+    });
+  }
+
+  /** Drops keys past their retention; returns how many. */
+  async deleteExpired(expiredBefore: Date): Promise<number> {
+    const deleted = await this.db.idempotencyKey.deleteMany({ where: { createdAt: { lt: expiredBefore } } });
+    return deleted.count;
+  }
+}

@@ -1,0 +1,79 @@
+// Idempotency-Key on creation routes: the first successful response of (buyer, key) is stored in the
+// same transaction as what it created, and a repeat with the same request gets that response back
+// without creating anything. Errors are not stored: they created nothing, so a retry may run again.
+import { createHash } from 'node:crypto';
+import type { Database, Repositories } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { BadRequestError, ConflictError } from '../../lib/errors.ts';
+
+/** contract: keys are kept 24 hours. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export interface Outcome<T> {
+  status: number;
+  body: T;
+  /** true when this is the stored response of an earlier request. */
+  replayed: boolean;
+}
+
+/** A stable digest of what a request asks for: its route and its body (or file bytes). */
+export function requestFingerprint(route: string, payload: unknown): string {
+  const hash = createHash('sha256').update(route).update('\n');
+  if (Buffer.isBuffer(payload)) hash.update(payload);
+  else hash.update(canonicalJson(payload));
+  return hash.digest('hex');
+}
+
+/** JSON with object keys sorted, so key order does not make two equal bodies differ. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key === undefined || key.length < 1 || key.length > 255) {
+    throw new BadRequestError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters', {
+      issues: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 characters' }],
+    });
+  }
+  return key;
+}
+
+export class IdempotencyService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Runs `work` in one transaction, guarded by the key when there is one. */
+  async run<T>(
+    buyerId: string,
+    key: string | undefined,
+    fingerprint: string,
+    status: number,
+    work: (repos: Repositories) => Promise<T>,
+    options: { timeoutMs?: number } = {},
+  ): Promise<Outcome<T>> {
+    return this.db.transaction(async (repos) => {
+      if (key !== undefined) {
+        const now = this.clock.now();
+        const claim = await repos.idempotency.claim(buyerId, key, fingerprint, now, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
+        if (!claim.claimed) {
+          if (claim.requestHash !== fingerprint || claim.statusCode === null) {
+            throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+          }
+          return { status: claim.statusCode, body: claim.response as T, replayed: true };
+        }
+      }
+      const body = await work(repos);
+      if (key !== undefined) await repos.idempotency.complete(buyerId, key, status, body);
+      return { status, body, replayed: false };
+    }, options);
+  }
+}

@@ -1,0 +1,80 @@
+// CSV import rules: UTF-8 (a BOM is ignored), comma-delimited, RFC 4180 quoting (doubled quotes inside
+// quoted fields), CRLF or LF, blank lines skipped, options separated by '|'. Records are numbered from 1,
+// counting neither the header nor skipped lines. Parsing streams: records are handed on as they are read.
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { BadRequestError } from '../../lib/errors.ts';
+
+export const REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
+export const OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
+const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
+const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(['maxCents', 'validationsNeeded']);
+
+export type CsvRecord =
+  | { row: number; ok: true; task: Record<string, unknown> }
+  | { row: number; ok: false; error: string };
+
+const invalidCsv = (message: string) => new BadRequestError('INVALID_CSV', message);
+
+function checkHeader(header: string[]): void {
+  const seen = new Set<string>();
+  for (const column of header) {
+    if (seen.has(column)) throw invalidCsv(`Duplicate column "${column}" in the header`);
+    seen.add(column);
+  }
+  const missing = REQUIRED_COLUMNS.filter((column) => !seen.has(column));
+  if (missing.length > 0) throw invalidCsv(`Missing required column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  const unknown = header.filter((column) => !KNOWN_COLUMNS.has(column));
+  if (unknown.length > 0) {
+    throw invalidCsv(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; accepted: ${[...KNOWN_COLUMNS].join(', ')}`);
+  }
+}
+
+/** A cell as a task field: empty optional cells are left out (defaults apply), numbers are parsed. */
+function fieldValue(column: string, cell: string): unknown {
+  if (column === 'options') return cell === '' ? undefined : cell.split('|');
+  if (cell === '') return undefined;
+  if (NUMERIC_COLUMNS.has(column) && /^-?\d+$/.test(cell.trim())) return Number(cell.trim());
+  return cell;
+}
+
+/** Reads task records from CSV bytes. Throws INVALID_CSV for a bad header or unparseable CSV. */
+export async function* readTaskCsv(input: Readable): AsyncGenerator<CsvRecord> {
+  const parser = input.pipe(
+    parse({
+      bom: true,
+      delimiter: ',',
+      quote: '"',
+      escape: '"',
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+      relax_column_count: true,
+    }),
+  );
+  let header: string[] | undefined;
+  let row = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (!header) {
+        header = record.map((column) => column.trim());
+        checkHeader(header);
+        continue;
+      }
+      row += 1;
+      if (record.length !== header.length) {
+        yield { row, ok: false, error: `Expected ${header.length} fields, found ${record.length}` };
+        continue;
+      }
+      const task: Record<string, unknown> = {};
+      header.forEach((column, index) => {
+        const value = fieldValue(column, record[index] ?? '');
+        if (value !== undefined) task[column] = value;
+      });
+      yield { row, ok: true, task };
+    }
+  } catch (error) {
+    if (error instanceof BadRequestError) throw error;
+    throw invalidCsv(`The file is not valid CSV: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!header) throw invalidCsv(`The file is empty; the header needs: ${REQUIRED_COLUMNS.join(', ')}`);
+}

@@ -1,0 +1,96 @@
+// The task field rules of the spec and the contract, as a pure module shared by single creation, JSON
+// batches, CSV imports and golden tasks. Checks run in the spec's order: MISSING_FIELDS, INVALID_TYPE,
+// OPTIONS_REQUIRED, then every other field rule (VALIDATION_ERROR).
+import { z } from 'zod';
+import { describeZodError } from '../../lib/zod-issues.ts';
+
+export const TASK_TYPES = ['SENTIMENT_ANALYSIS', 'IMAGE_CLASSIFICATION', 'BINARY_CHOICE', 'AI_RESPONSE_RATING', 'RELEVANCE_RATING'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+export const LOCALES = ['fr', 'en', 'de', 'zh', 'es', 'ar'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const TASK_STATUSES = ['PENDING', 'VALIDATING', 'COMPLETED', 'FAILED'] as const;
+
+export const DEFAULT_MAX_CENTS = 20;
+export const DEFAULT_VALIDATIONS_NEEDED = 3;
+export const MAX_CONTENT_LENGTH = 100_000;
+export const MAX_OPTIONS = 50;
+export const MAX_OPTION_LENGTH = 500;
+
+/** contract: more answers are collected up to twice the answers needed. */
+export const maxResponsesFor = (validationsNeeded: number) => 2 * validationsNeeded;
+
+const option = z
+  .string()
+  .trim()
+  .min(1, { error: 'options must not be blank' })
+  .max(MAX_OPTION_LENGTH, { error: `options are at most ${MAX_OPTION_LENGTH} characters` });
+
+export const optionsSchema = z
+  .array(option)
+  .min(2)
+  .max(MAX_OPTIONS, { error: `at most ${MAX_OPTIONS} options` })
+  .refine((options) => new Set(options).size === options.length, { error: 'options must be distinct' });
+
+export const maxCentsSchema = z.number().int().min(DEFAULT_MAX_CENTS).max(100_000);
+export const validationsNeededSchema = z.number().int().min(1).max(25);
+export const localeSchema = z.enum(LOCALES);
+export const projectIdSchema = z.string().min(1).max(64);
+
+/** The documented and enforced shape of one task in a creation request. */
+export const taskInputSchema = z
+  .strictObject({
+    type: z.enum(TASK_TYPES),
+    content: z.string().min(1).max(MAX_CONTENT_LENGTH, { error: `content is at most ${MAX_CONTENT_LENGTH} characters` }),
+    options: optionsSchema,
+    locale: localeSchema.default('en'),
+    maxCents: maxCentsSchema.default(DEFAULT_MAX_CENTS),
+    projectId: projectIdSchema.nullish().transform((id) => id ?? null),
+    validationsNeeded: validationsNeededSchema.default(DEFAULT_VALIDATIONS_NEEDED),
+  })
+  .meta({ id: 'TaskInput' });
+
+export type TaskInput = z.output<typeof taskInputSchema>;
+
+export interface TaskRuleError {
+  code: 'MISSING_FIELDS' | 'INVALID_TYPE' | 'OPTIONS_REQUIRED' | 'VALIDATION_ERROR';
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type TaskValidation = { ok: true; task: TaskInput } | { ok: false; error: TaskRuleError };
+
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** Validates one task; `priceCents` is the lowest acceptable budget (a task must afford its price). */
+export function validateTaskInput(raw: unknown, priceCents: number): TaskValidation {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, error: { code: 'VALIDATION_ERROR', message: 'A task must be a JSON object' } };
+  }
+  const input = raw as Record<string, unknown>;
+  const missing = (['type', 'content', 'options'] as const).filter((field) => isBlank(input[field]));
+  if (missing.length > 0) {
+    return { ok: false, error: { code: 'MISSING_FIELDS', message: `Missing required fields: ${missing.join(', ')}`, details: { fields: missing } } };
+  }
+  if (typeof input.type !== 'string' || !(TASK_TYPES as readonly string[]).includes(input.type)) {
+    return {
+      ok: false,
+      error: { code: 'INVALID_TYPE', message: `Unknown task type ${JSON.stringify(input.type)}; expected one of ${TASK_TYPES.join(', ')}` },
+    };
+  }
+  if (Array.isArray(input.options) && input.options.length < 2) {
+    return { ok: false, error: { code: 'OPTIONS_REQUIRED', message: 'A task needs at least 2 options' } };
+  }
+  const parsed = taskInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = describeZodError(parsed.error);
+    return {
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: `Invalid task: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, details: { issues } },
+    };
+  }
+  if (parsed.data.maxCents < priceCents) {
+    const issues = [{ path: 'maxCents', message: `must be at least the task price of ${priceCents} cents` }];
+    return { ok: false, error: { code: 'VALIDATION_ERROR', message: `Invalid task: maxCents ${issues[0]?.message}`, details: { issues } } };
+  }
+  return { ok: true, task: parsed.data };
+}

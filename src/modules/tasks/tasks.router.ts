@@ -1,0 +1,74 @@
+import type { Services } from '../../container.ts';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { sendOutcome } from '../../lib/idempotent-response.ts';
+import { idParams } from '../../lib/schemas.ts';
+import { singleFileUpload } from '../../middleware/upload.ts';
+import { parseIdempotencyKey } from '../idempotency/idempotency.service.ts';
+import { toTask, toTaskListItem } from './tasks.presenters.ts';
+import {
+  batchBody,
+  batchResponse,
+  createTaskBody,
+  createTaskResponse,
+  csvResponse,
+  csvUpload,
+  listTasksQuery,
+  listTasksResponse,
+  taskSchema,
+  updateTaskBody,
+} from './tasks.schemas.ts';
+
+const creationErrors = {
+  402: 'INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents)',
+  409: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request',
+};
+
+export function taskEndpoints({ tasks }: Services) {
+  return [
+    defineEndpoint({
+      method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task (reserves its maxCents)', access: 'buyer',
+      rawBody: createTaskBody, status: 201, response: createTaskResponse, errors: creationErrors,
+      handler: async ({ principal, req, res }) =>
+        sendOutcome(res, await tasks.create(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/tasks/batch', tag: 'Tasks', summary: 'Create up to 1 000 tasks, all or nothing', access: 'buyer',
+      rawBody: batchBody, status: 201, response: batchResponse, errors: creationErrors,
+      handler: async ({ principal, req, res }) =>
+        sendOutcome(res, await tasks.createBatch(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/tasks/batch/csv', tag: 'Tasks', summary: 'Import tasks from a CSV file (partial import)', access: 'buyer',
+      consumes: { 'multipart/form-data': csvUpload }, middleware: [singleFileUpload()], status: 201, response: csvResponse,
+      errors: { ...creationErrors, 413: 'FILE_TOO_LARGE: the file is over 5 MB' },
+      handler: async ({ principal, req, res }) => {
+        const file = req.file?.buffer ?? Buffer.alloc(0);
+        sendOutcome(res, await tasks.importCsv(principal.accountId, file, parseIdempotencyKey(req.headers['idempotency-key'])));
+      },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/tasks', tag: 'Tasks', summary: "List the buyer's tasks, newest first", access: 'buyer',
+      query: listTasksQuery, response: listTasksResponse,
+      handler: async ({ principal, query }) => {
+        const { limit, cursor, ...filters } = query;
+        const page = await tasks.list(principal.accountId, filters, limit, cursor);
+        return { ...page, tasks: page.tasks.map(toTaskListItem) };
+      },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/tasks/:id', tag: 'Tasks', summary: 'A task with its answers', access: 'buyer',
+      params: idParams, response: taskSchema,
+      handler: async ({ principal, params }) => toTask(await tasks.get(principal.accountId, params.id)),
+    }),
+    defineEndpoint({
+      method: 'patch', path: '/tasks/:id', tag: 'Tasks', summary: 'Change a PENDING task', access: 'buyer',
+      params: idParams, body: updateTaskBody, response: taskSchema, errors: { 402: creationErrors[402] },
+      handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.accountId, params.id, body)),
+    }),
+    defineEndpoint({
+      method: 'delete', path: '/tasks/:id', tag: 'Tasks', summary: 'Delete a PENDING task and release its reservation', access: 'buyer',
+      params: idParams, status: 204,
+      handler: ({ principal, params }) => tasks.delete(principal.accountId, params.id),
+    }),
+  ];
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
+import {
+  LOCALES,
+  TASK_STATUSES,
+  TASK_TYPES,
+  localeSchema,
+  maxCentsSchema,
+  projectIdSchema,
+  taskInputSchema,
+  validationsNeededSchema,
+} from './task-rules.ts';
+
+export const createTaskBody = taskInputSchema;
+export const batchBody = z.strictObject({ tasks: z.array(taskInputSchema).min(1).max(1_000) }).meta({ id: 'TaskBatch' });
+export const csvUpload = z.object({
+  file: z.string().meta({ format: 'binary', description: 'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options separated by |' }),
+});
+
+export const updateTaskBody = z.strictObject({
+  maxCents: maxCentsSchema.optional(),
+  validationsNeeded: validationsNeededSchema.optional(),
+  locale: localeSchema.optional(),
+  projectId: projectIdSchema.nullable().optional(),
+});
+
+export const listTasksQuery = z.strictObject({
+  status: z.enum(TASK_STATUSES).optional(),
+  type: z.enum(TASK_TYPES).optional(),
+  projectId: z.string().max(64).optional(),
+  locale: z.enum(LOCALES).optional(),
+  limit: limitSchema,
+  cursor: cursorSchema,
+});
+
+const taskFields = {
+  id: z.string(),
+  type: z.enum(TASK_TYPES),
+  content: z.string(),
+  options: z.array(z.string()),
+  status: z.enum(TASK_STATUSES),
+  result: z.string().nullable(),
+  confidence: z.number().nullable(),
+  locale: z.enum(LOCALES),
+  maxCents: z.number().int(),
+  costCents: z.number().int(),
+  projectId: z.string().nullable(),
+  totalResponses: z.number().int(),
+  createdAt: timestamp,
+  validatedAt: timestamp.nullable(),
+};
+
+export const taskListItemSchema = z.object(taskFields).meta({ id: 'TaskListItem' });
+export const taskSchema = z
+  .object({
+    ...taskFields,
+    validationsNeeded: z.number().int(),
+    maxResponses: z.number().int(),
+    failureReason: z.string().nullable(),
+    responses: z.array(z.object({ answer: z.string(), timeSpentMs: z.number().int() })),
+  })
+  .meta({ id: 'Task' });
+
+export const createTaskResponse = z.object({
+  taskId: z.string(),
+  status: z.literal('PENDING'),
+  type: z.enum(TASK_TYPES),
+  costCents: z.number().int(),
+  estimatedCompletionMs: z.number().int(),
+});
+
+const createdItem = z.object({ taskId: z.string(), type: z.enum(TASK_TYPES), status: z.literal('PENDING'), costCents: z.number().int() });
+export const batchResponse = z.object({ created: z.number().int(), tasks: z.array(createdItem), totalCostCents: z.number().int() });
+export const csvResponse = z.object({
+  created: z.number().int(),
+  tasks: z.array(createdItem.omit({ costCents: true })),
+  errors: z.array(z.object({ row: z.number().int().meta({ description: '1-based data record' }), error: z.string(), code: z.string() })),
+  totalCostCents: z.number().int(),
+});
+export const listTasksResponse = z.object({ tasks: z.array(taskListItemSchema), ...pageInfo });
