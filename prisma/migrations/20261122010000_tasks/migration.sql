@@ -26,7 +26,7 @@ CREATE TABLE "idempotency_keys" (
     "key" TEXT NOT NULL,
     "request_hash" TEXT NOT NULL,
     "status_code" INTEGER,
-    "response" JSONB,
+    "response" TEXT,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "idempotency_keys_pkey" PRIMARY KEY ("buyer_id","key")

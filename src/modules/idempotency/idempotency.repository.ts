@@ -1,9 +1,8 @@
 import type { DbClient } from '../../db/client.ts';
-import type { Prisma } from '../../generated/prisma/client.ts';
 
 export type Claim =
   | { claimed: true }
-  | { claimed: false; requestHash: string; statusCode: number | null; response: unknown };
+  | { claimed: false; requestHash: string; statusCode: number | null; response: string | null };
 
 export class IdempotencyRepository {
   constructor(private readonly db: DbClient) {}
@@ -26,11 +25,8 @@ export class IdempotencyRepository {
     return { claimed: false, requestHash: existing.requestHash, statusCode: existing.statusCode, response: existing.response };
   }
 
-  async complete(buyerId: string, key: string, statusCode: number, response: unknown): Promise<void> {
-    await this.db.idempotencyKey.update({
-      where: { buyerId_key: { buyerId, key } },
-      data: { statusCode, response: response as Prisma.InputJsonValue },
-    });
+  async complete(buyerId: string, key: string, statusCode: number, responseJson: string): Promise<void> {
+    await this.db.idempotencyKey.update({ where: { buyerId_key: { buyerId, key } }, data: { statusCode, response: responseJson } });
   }
 
   /** Drops keys past their retention; returns how many. */

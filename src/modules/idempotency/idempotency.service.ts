@@ -9,12 +9,10 @@ import { BadRequestError, ConflictError } from '../../lib/errors.ts';
 /** contract: keys are kept 24 hours. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export interface Outcome<T> {
-  status: number;
-  body: T;
-  /** true when this is the stored response of an earlier request. */
-  replayed: boolean;
-}
+export type Outcome<T> =
+  | { replayed: false; status: number; body: T }
+  /** The stored response of an earlier request, as the JSON text first sent. */
+  | { replayed: true; status: number; json: string };
 
 /** A stable digest of what a request asks for: its route and its body (or file bytes). */
 export function requestFingerprint(route: string, payload: unknown): string {
@@ -65,15 +63,15 @@ export class IdempotencyService {
         const now = this.clock.now();
         const claim = await repos.idempotency.claim(buyerId, key, fingerprint, now, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
         if (!claim.claimed) {
-          if (claim.requestHash !== fingerprint || claim.statusCode === null) {
+          if (claim.requestHash !== fingerprint || claim.statusCode === null || claim.response === null) {
             throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
           }
-          return { status: claim.statusCode, body: claim.response as T, replayed: true };
+          return { replayed: true, status: claim.statusCode, json: claim.response };
         }
       }
       const body = await work(repos);
-      if (key !== undefined) await repos.idempotency.complete(buyerId, key, status, body);
-      return { status, body, replayed: false };
+      if (key !== undefined) await repos.idempotency.complete(buyerId, key, status, JSON.stringify(body));
+      return { replayed: false, status, body };
     }, options);
   }
 }

@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readTaskCsv, type CsvRecord } from '../../src/modules/tasks/task-csv.ts';
+
+async function read(text: string | Buffer): Promise<CsvRecord[]> {
+  const records: CsvRecord[] = [];
+  for await (const record of readTaskCsv(Readable.from([Buffer.from(text)]))) records.push(record);
+  return records;
+}
+
+describe('readTaskCsv', () => {
+  it('splits options on pipes and keeps commas inside quoted fields', async () => {
+    expect(await read('type,content,options\nBINARY_CHOICE,"a, b",x|y\n')).toEqual([
+      { row: 1, ok: true, task: { type: 'BINARY_CHOICE', content: 'a, b', options: ['x', 'y'] } },
+    ]);
+  });
+
+  it('unescapes doubled quotes', async () => {
+    const [record] = await read('type,content,options\nBINARY_CHOICE,"say ""hi""",x|y\n');
+    expect(record).toMatchObject({ ok: true, task: { content: 'say "hi"' } });
+  });
+
+  it('numbers data records from 1, not counting the header or blank lines', async () => {
+    const records = await read('type,content,options\r\n\r\nA,b,c|d\r\n\r\n\r\nA,e,f|g\r\n');
+    expect(records.map((r) => r.row)).toEqual([1, 2]);
+  });
+
+  it('ignores a byte order mark', async () => {
+    const [record] = await read(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('type,content,options\nA,b,c|d\n')]));
+    expect(record).toMatchObject({ ok: true, task: { type: 'A' } });
+  });
+
+  it('parses numeric columns and leaves empty optional cells out', async () => {
+    const [record] = await read('type,content,options,maxCents,locale,validationsNeeded\nA,b,c|d,30,,5\n');
+    expect(record).toEqual({ row: 1, ok: true, task: { type: 'A', content: 'b', options: ['c', 'd'], maxCents: 30, validationsNeeded: 5 } });
+  });
+
+  it('reports a record with the wrong number of fields as a row error', async () => {
+    expect(await read('type,content,options\nA,b\n')).toEqual([{ row: 1, ok: false, error: 'Expected 3 fields, found 2' }]);
+  });
+
+  it('refuses a header without the required columns, with duplicates or with unknown columns', async () => {
+    await expect(read('type,content\nA,b\n')).rejects.toMatchObject({ code: 'INVALID_CSV', message: expect.stringMatching(/options/) });
+    await expect(read('type,content,options,type\n')).rejects.toMatchObject({ code: 'INVALID_CSV', message: expect.stringMatching(/Duplicate/) });
+    await expect(read('type,content,options,extra\n')).rejects.toMatchObject({ code: 'INVALID_CSV', message: expect.stringMatching(/extra/) });
+  });
+
+  it('refuses unparseable CSV and an empty file', async () => {
+    await expect(read('type,content,options\nA,"open,c|d\n')).rejects.toMatchObject({ code: 'INVALID_CSV' });
+    await expect(read('')).rejects.toMatchObject({ code: 'INVALID_CSV' });
+  });
+});

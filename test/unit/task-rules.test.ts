@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { validateTaskInput } from '../../src/modules/tasks/task-rules.ts';
+
+const valid = { type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['yes', 'no'] };
+const codeOf = (raw: unknown) => {
+  const result = validateTaskInput(raw, 20);
+  return result.ok ? 'OK' : result.error.code;
+};
+
+describe('validateTaskInput', () => {
+  it('applies the defaults', () => {
+    expect(validateTaskInput(valid, 20)).toEqual({
+      ok: true,
+      task: { ...valid, locale: 'en', maxCents: 20, projectId: null, validationsNeeded: 3 },
+    });
+  });
+
+  it('checks in the spec order: missing fields, then type, then options, then the rest', () => {
+    expect(codeOf({ type: 'NOPE', options: ['a'] })).toBe('MISSING_FIELDS');
+    expect(codeOf({ type: 'NOPE', content: 'x', options: ['a'], maxCents: 1 })).toBe('INVALID_TYPE');
+    expect(codeOf({ ...valid, options: ['a'], maxCents: 1 })).toBe('OPTIONS_REQUIRED');
+    expect(codeOf({ ...valid, maxCents: 1 })).toBe('VALIDATION_ERROR');
+  });
+
+  it('names every missing field', () => {
+    const result = validateTaskInput({ content: '  ' }, 20);
+    expect(result).toMatchObject({ ok: false, error: { code: 'MISSING_FIELDS', details: { fields: ['type', 'content', 'options'] } } });
+  });
+
+  it('trims options and refuses blanks and duplicates after trimming', () => {
+    expect(validateTaskInput({ ...valid, options: [' yes ', 'no'] }, 20)).toMatchObject({ ok: true, task: { options: ['yes', 'no'] } });
+    expect(codeOf({ ...valid, options: ['yes', ' yes'] })).toBe('VALIDATION_ERROR');
+    expect(codeOf({ ...valid, options: ['yes', ''] })).toBe('VALIDATION_ERROR');
+  });
+
+  it('keeps the budget at or above the configured price', () => {
+    expect(codeOf({ ...valid, maxCents: 25 })).toBe('OK');
+    expect(validateTaskInput({ ...valid, maxCents: 25 }, 30)).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('refuses what is not an object', () => {
+    for (const raw of [null, 'task', [valid], 42]) expect(codeOf(raw)).toBe('VALIDATION_ERROR');
+  });
+});
