@@ -1,24 +1,43 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /**
- * A cuid-format identifier ('c' + 24 lowercase base-36 characters) drawn from the CSPRNG, so ids and
- * API keys cannot be guessed from one another (cuid v1 leaks time and a counter).
+ * A cuid-format identifier: 'c', the creation time in milliseconds (8 base-36 characters), then 16
+ * characters from the CSPRNG (about 82 bits). Like cuid v1, the time prefix keeps new rows at the
+ * right edge of primary-key indexes, which makes bulk inserts markedly cheaper than fully random ids.
+ * Nothing relies on ids sorting by time (lists order by createdAt, then id).
  */
 export function newId(): string {
-  let id = 'c';
-  while (id.length < 25) {
-    for (const byte of randomBytes(32)) {
-      // 252 = 7 × 36: rejecting the top four byte values keeps every character equally likely.
-      if (byte < 252 && id.length < 25) id += BASE36[byte % 36];
-    }
-  }
-  return id;
+  return `c${Date.now().toString(36).padStart(8, '0').slice(-8)}${randomBase36(16)}`;
 }
 
-/** API keys look like any other cuid (the spec's "opaque cuid-format key"); about 124 bits of entropy. */
-export const newApiKey = newId;
+/** API keys are fully random ('c' + 24 characters, about 124 bits): they must reveal nothing. */
+export function newApiKey(): string {
+  return `c${randomBase36(24)}`;
+}
+
+function randomBase36(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    const byte = nextRandomByte();
+    // 252 = 7 × 36: rejecting the top four byte values keeps every character equally likely.
+    if (byte < 252) out += BASE36[byte % 36];
+  }
+  return out;
+}
+
+// Bulk imports create tens of thousands of ids: one CSPRNG call per 8 KiB instead of one per id.
+const pool = Buffer.alloc(8192);
+let poolOffset = pool.length;
+
+function nextRandomByte(): number {
+  if (poolOffset >= pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++] as number;
+}
 
 /** A URL-safe single-use token (invites). */
 export function newToken(): string {

@@ -47,8 +47,10 @@ CREATE INDEX "idempotency_keys_created_at_idx" ON "idempotency_keys"("created_at
 -- CreateIndex
 CREATE INDEX "tasks_buyer_id_status_created_at_id_idx" ON "tasks"("buyer_id", "status", "created_at" DESC, "id" DESC);
 
--- CreateIndex
-CREATE INDEX "tasks_type_validated_at_idx" ON "tasks"("type", "validated_at");
+-- Partial indexes (not expressible in schema.prisma): only the rows that need them pay for them.
+DROP INDEX "tasks_project_id_status_idx";
+CREATE INDEX "tasks_project_status_idx" ON "tasks"("project_id", "status") WHERE "project_id" IS NOT NULL;
+CREATE INDEX "tasks_completed_type_validated_idx" ON "tasks"("type", "validated_at") WHERE "status" = 'COMPLETED';
 
 -- AddForeignKey
 ALTER TABLE "annotators" ADD CONSTRAINT "annotators_developer_id_fkey" FOREIGN KEY ("developer_id") REFERENCES "developers"("id") ON DELETE CASCADE ON UPDATE CASCADE;

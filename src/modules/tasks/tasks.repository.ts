@@ -1,5 +1,6 @@
 import type { DbClient } from '../../db/client.ts';
 import { toCents } from '../../db/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Cursor } from '../../lib/pagination.ts';
 import { maxResponsesFor, type TaskInput, type TaskType } from './task-rules.ts';
@@ -53,6 +54,55 @@ const select = {
   confidence: true, failureReason: true, totalResponses: true, createdAt: true, validatedAt: true,
 } as const;
 
+interface TaskRow {
+  id: string;
+  buyer_id: string;
+  project_id: string | null;
+  type: TaskType;
+  content: string;
+  options: string[];
+  locale: string;
+  max_cents: number;
+  cost_cents: number;
+  validations_needed: number;
+  max_responses: number;
+  status: TaskStatus;
+  result: string | null;
+  confidence: number | null;
+  failure_reason: string | null;
+  total_responses: number;
+  created_at: Date;
+  validated_at: Date | null;
+}
+
+const TASK_COLUMNS = Prisma.raw(
+  'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, ' +
+    'status, result, confidence, failure_reason, total_responses, created_at, validated_at',
+);
+
+function fromRow(row: TaskRow): TaskRecord {
+  return {
+    id: row.id,
+    buyerId: row.buyer_id,
+    projectId: row.project_id,
+    type: row.type,
+    content: row.content,
+    options: row.options,
+    locale: row.locale,
+    maxCents: row.max_cents,
+    costCents: row.cost_cents,
+    validationsNeeded: row.validations_needed,
+    maxResponses: row.max_responses,
+    status: row.status,
+    result: row.result,
+    confidence: row.confidence,
+    failureReason: row.failure_reason,
+    totalResponses: row.total_responses,
+    createdAt: row.created_at,
+    validatedAt: row.validated_at,
+  };
+}
+
 export class TasksRepository {
   constructor(private readonly db: DbClient) {}
 
@@ -103,18 +153,22 @@ export class TasksRepository {
     });
   }
 
-  /** Newest first by (createdAt, id); reads `limit + 1` rows so the caller can tell whether more remain. */
-  list(buyerId: string, filters: TaskFilters, limit: number, after?: Cursor): Promise<TaskRecord[]> {
-    return this.db.task.findMany({
-      where: {
-        buyerId,
-        ...filters,
-        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-      },
-      select,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
-    });
+  /**
+   * Newest first by (createdAt, id); reads `limit + 1` rows so the caller can tell whether more remain.
+   * The row-value comparison `(created_at, id) < (…)` lets PostgreSQL start the index scan at the
+   * cursor, so a page deep in a million tasks costs what the first page costs.
+   */
+  async list(buyerId: string, filters: TaskFilters, limit: number, after?: Cursor): Promise<TaskRecord[]> {
+    const conditions = [Prisma.sql`buyer_id = ${buyerId}`];
+    if (filters.status) conditions.push(Prisma.sql`status = ${filters.status}::"TaskStatus"`);
+    if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
+    if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
+    if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
+    if (after) conditions.push(Prisma.sql`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id})`);
+    const rows = await this.db.$queryRaw<TaskRow[]>`
+      SELECT ${TASK_COLUMNS} FROM tasks WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+    return rows.map(fromRow);
   }
 
   async update(

@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from './task-rules.ts';
-import type { TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
+import type { CreatedTask, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /** contract: estimatedCompletionMs when a type has no completed task in the last 24 hours. */
 const DEFAULT_ESTIMATE_MS = 300_000;
@@ -92,39 +92,33 @@ export class TasksService {
 
   /**
    * CSV import: invalid rows are reported and skipped, valid rows are created together in one
-   * transaction — or none of them when the balance cannot cover their budgets (402).
+   * transaction — or none of them when the balance cannot cover their budgets (402). Rows are inserted
+   * in chunks while the rest of the file is still being parsed, so parsing and PostgreSQL overlap.
    */
   async importCsv(buyerId: string, file: Buffer, idempotencyKey?: string): Promise<Outcome<CsvImportResult>> {
-    const valid: Array<{ row: number; task: TaskInput }> = [];
-    const errors: CsvImportResult['errors'] = [];
-    for await (const record of readTaskCsv(Readable.from([file]))) {
-      if (!record.ok) {
-        errors.push({ row: record.row, error: record.error, code: 'VALIDATION_ERROR' });
-        continue;
-      }
-      const validation = validateTaskInput(record.task, this.config.priceCents);
-      if (validation.ok) valid.push({ row: record.row, task: validation.task });
-      else errors.push({ row: record.row, error: validation.error.message, code: validation.error.code });
-    }
     return this.idempotency.run(
       buyerId,
       idempotencyKey,
       requestFingerprint('POST /tasks/batch/csv', file),
       201,
       async (repos) => {
-        const owned = await repos.projects.ownedIds(buyerId, projectIdsOf(valid.map((v) => v.task)));
-        const accepted = valid.filter(({ row, task }) => {
-          if (task.projectId === null || owned.has(task.projectId)) return true;
-          errors.push({ row, error: 'projectId is not one of your projects', code: 'INVALID_PROJECT' });
-          return false;
-        });
-        errors.sort((a, b) => a.row - b.row);
-        const created = accepted.length > 0 ? await this.insertAndReserve(repos, buyerId, accepted.map((v) => v.task)) : [];
+        const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents);
+        for await (const record of readTaskCsv(Readable.from([file]))) {
+          if (!record.ok) {
+            importer.reject(record.row, record.error, 'VALIDATION_ERROR');
+            continue;
+          }
+          const validation = validateTaskInput(record.task, this.config.priceCents);
+          if (validation.ok) await importer.add(record.row, validation.task);
+          else importer.reject(record.row, validation.error.message, validation.error.code);
+        }
+        const result = await importer.finish();
+        if (result.created.length > 0) await this.reserve(repos, buyerId, result.budgetCents);
         return {
-          created: created.length,
-          tasks: created.map(({ taskId, type, status }) => ({ taskId, type, status })),
-          errors,
-          totalCostCents: sumCost(created),
+          created: result.created.length,
+          tasks: result.created.map(({ taskId, type, status }) => ({ taskId, type, status })),
+          errors: result.errors,
+          totalCostCents: sumCost(result.created),
         };
       },
       { timeoutMs: BULK_TIMEOUT_MS },
@@ -208,8 +202,8 @@ export class TasksService {
   /** Inserts first and reserves last, so the buyer row is locked only for the end of the transaction. */
   private async insertAndReserve(repos: Repositories, buyerId: string, tasks: TaskInput[]): Promise<CreatedTaskView[]> {
     const created = await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents);
-    await this.reserve(repos, buyerId, tasks.reduce((sum, task) => sum + task.maxCents, 0));
-    return created.map((task) => ({ taskId: task.id, type: task.type, status: 'PENDING' as const, costCents: task.costCents }));
+    await this.reserve(repos, buyerId, sumBudget(tasks));
+    return created.map(toCreatedView);
   }
 
   private async reserve(repos: Repositories, buyerId: string, cents: number): Promise<void> {
@@ -232,3 +226,73 @@ function projectIdsOf(tasks: TaskInput[]): string[] {
 }
 
 const sumCost = (tasks: Array<{ costCents: number }>) => tasks.reduce((sum, task) => sum + task.costCents, 0);
+const sumBudget = (tasks: TaskInput[]) => tasks.reduce((sum, task) => sum + task.maxCents, 0);
+const toCreatedView = (task: CreatedTask): CreatedTaskView => ({ taskId: task.id, type: task.type, status: 'PENDING', costCents: task.costCents });
+
+/** Rows per INSERT during a CSV import. */
+const CSV_CHUNK = 5_000;
+
+/**
+ * Collects the valid rows of a CSV import and inserts them a chunk at a time, with at most one insert
+ * in flight while the caller parses on. Rows naming a project that is not the buyer's become errors.
+ */
+class CsvChunkInserter {
+  private readonly errors: CsvImportResult['errors'] = [];
+  private readonly created: CreatedTaskView[] = [];
+  private readonly projectOwned = new Map<string, boolean>();
+  private pending: Array<{ row: number; task: TaskInput }> = [];
+  private inFlight: Promise<void> = Promise.resolve();
+  private budgetCents = 0;
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly buyerId: string,
+    private readonly priceCents: number,
+  ) {}
+
+  reject(row: number, error: string, code: string): void {
+    this.errors.push({ row, error, code });
+  }
+
+  async add(row: number, task: TaskInput): Promise<void> {
+    this.pending.push({ row, task });
+    if (this.pending.length >= CSV_CHUNK) await this.flush();
+  }
+
+  async finish(): Promise<{ created: CreatedTaskView[]; errors: CsvImportResult['errors']; budgetCents: number }> {
+    await this.flush();
+    await this.inFlight;
+    this.errors.sort((a, b) => a.row - b.row);
+    return { created: this.created, errors: this.errors, budgetCents: this.budgetCents };
+  }
+
+  /** Waits for the previous chunk, then starts this one without waiting for it. */
+  private async flush(): Promise<void> {
+    const chunk = this.pending;
+    this.pending = [];
+    await this.inFlight;
+    if (chunk.length === 0) return;
+    const insert = this.insertChunk(chunk);
+    // Observed at the next flush or in finish(); the no-op keeps it from counting as unhandled meanwhile.
+    insert.catch(() => undefined);
+    this.inFlight = insert;
+  }
+
+  private async insertChunk(chunk: Array<{ row: number; task: TaskInput }>): Promise<void> {
+    const unknown = [...new Set(chunk.flatMap(({ task }) => (task.projectId && !this.projectOwned.has(task.projectId) ? [task.projectId] : [])))];
+    if (unknown.length > 0) {
+      const owned = await this.repos.projects.ownedIds(this.buyerId, unknown);
+      for (const id of unknown) this.projectOwned.set(id, owned.has(id));
+    }
+    const accepted = chunk.filter(({ row, task }) => {
+      if (task.projectId === null || this.projectOwned.get(task.projectId)) return true;
+      this.reject(row, 'projectId is not one of your projects', 'INVALID_PROJECT');
+      return false;
+    });
+    if (accepted.length === 0) return;
+    const tasks = accepted.map(({ task }) => task);
+    const created = await this.repos.tasks.insertMany(this.buyerId, tasks, this.priceCents);
+    this.created.push(...created.map(toCreatedView));
+    this.budgetCents += sumBudget(tasks);
+  }
+}

@@ -1,0 +1,137 @@
+// Shared by the benchmarks: a PostgreSQL (DATABASE_URL or an embedded one), a migrated database, and
+// the real server started as its own process so load generation does not share its event loop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.ts';
+import { applyMigrations } from '../src/db/migrate.ts';
+import { freePort } from '../test/helpers/ports.ts';
+
+export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+export const ADMIN = { email: 'bench-admin@concord.test', password: 'bench admin password' };
+
+export interface BenchDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A fresh, migrated database named `concord_bench_<name>` on DATABASE_URL's server or an embedded one. */
+export async function benchDatabase(name: string): Promise<BenchDatabase> {
+  let embedded: EmbeddedDatabase | undefined;
+  let dir: string | undefined;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'concord-bench-pg-'));
+    await chmod(dir, 0o755);
+    embedded = await startEmbeddedPostgres({
+      databaseDir: path.join(dir, 'data'),
+      port: await freePort(),
+      persistent: false,
+    });
+    serverUrl = embedded.urlFor('postgres');
+  }
+  const database = `concord_bench_${name}`;
+  const admin = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const url = withDatabase(serverUrl, database);
+  await applyMigrations(url);
+  return {
+    url,
+    async stop() {
+      await embedded?.stop();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `src/server.ts` in production mode against the database; resolves once /readyz answers. */
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      JWT_SECRET: BENCH_JWT_SECRET,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000',
+      PAYMENT_PROVIDER: 'sandbox',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200) {
+      return {
+        url,
+        pid: child.pid ?? 0,
+        stop: () =>
+          new Promise<void>((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+export async function api<T = unknown>(base: string, method: string, pathname: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${base}/api/v1${pathname}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** A buyer with `cents` of credit, funded through the admin route. */
+export async function fundedBuyer(base: string, cents: number): Promise<{ id: string; token: string }> {
+  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@concord.test`;
+  const reg = await api<{ token: string; buyer: { id: string } }>(base, 'POST', '/auth/register', { email, password: 'bench password', companyName: 'Bench' });
+  const admin = await api<{ token: string }>(base, 'POST', '/admin/login', ADMIN);
+  const credit = await api(base, 'POST', `/admin/buyers/${reg.body.buyer.id}/credits`, { amountCents: cents, reason: 'bench' }, admin.body.token);
+  if (credit.status !== 201) throw new Error(`funding failed: ${JSON.stringify(credit.body)}`);
+  return { id: reg.body.buyer.id, token: reg.body.token };
+}
+
+/** Resident set size of a process, in megabytes (Linux). */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
