@@ -9,9 +9,12 @@ import { createServices } from './container.ts';
 import { prepareDatabase } from './db/bootstrap.ts';
 import { createPrismaClient } from './db/prisma.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
+import { startPeriodic } from './lib/periodic.ts';
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 25_000;
+/** Expired Idempotency-Keys are swept hourly (a key past 24 h is also taken over on its next use). */
+const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
 
 /** Outside production a missing JWT_SECRET is generated once and kept, so tokens survive restarts. */
 async function resolveJwtSecret(config: Config): Promise<string> {
@@ -51,8 +54,16 @@ async function main(): Promise<void> {
   });
   logger.info({ event: 'server.listening', port: config.port, url: config.publicUrl }, 'Concord is listening');
 
+  const sweeper = startPeriodic({
+    name: 'idempotency.sweep',
+    intervalMs: IDEMPOTENCY_SWEEP_MS,
+    run: () => services.idempotency.sweepExpired(),
+    logger,
+  });
+
   installShutdown(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await sweeper.stop();
     await prisma.$disconnect();
     await database.embedded?.stop();
   });

@@ -143,7 +143,7 @@ describe('operations endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(['/auth/register', '/auth/login', '/admin/developers/{id}', '/projects/{id}', '/dev/me', '/billing/ledger']),
+      expect.arrayContaining(['/auth/register', '/auth/login', '/admin/developers/{id}', '/projects/{id}', '/dev/me', '/billing/ledger', '/tasks', '/tasks/{id}', '/tasks/batch', '/tasks/batch/csv']),
     );
     const register = res.body.paths['/auth/register'].post;
     const schema = register.requestBody.content['application/json'].schema;
@@ -151,6 +151,10 @@ describe('operations endpoints', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(register.responses['201']).toBeDefined();
     expect(register.responses['429']).toBeDefined();
+    const csv = res.body.paths['/tasks/batch/csv'].post;
+    expect(csv.requestBody.content['multipart/form-data']).toBeDefined();
+    expect(csv.responses['413']).toBeDefined();
+    expect(res.body.paths['/tasks'].post.requestBody.content['application/json'].schema).toBeDefined();
   });
 
   it('GET /docs renders the API reference', async () => {

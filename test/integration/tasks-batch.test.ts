@@ -291,6 +291,25 @@ describe('Idempotency-Key', () => {
     expect(await reserved(buyer)).toBe(1000);
   });
 
+  it('takes over a key older than 24 hours and sweeps expired keys', async () => {
+    const buyer = await fundedBuyer();
+    await batch(buyer, { tasks: [item(0)] }, 'old-key');
+    await ctx.prisma.idempotencyKey.update({
+      where: { buyerId_key: { buyerId: buyer.id, key: 'old-key' } },
+      data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
+    const reused = await batch(buyer, { tasks: [item(1)] }, 'old-key');
+    expect(reused.status).toBe(201);
+    expect(reused.headers['idempotent-replayed']).toBeUndefined();
+    await batch(buyer, { tasks: [item(2)] }, 'to-expire');
+    await ctx.prisma.idempotencyKey.update({
+      where: { buyerId_key: { buyerId: buyer.id, key: 'to-expire' } },
+      data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
+    expect(await ctx.services.idempotency.sweepExpired()).toBeGreaterThanOrEqual(1);
+    expect(await ctx.prisma.idempotencyKey.findMany({ where: { buyerId: buyer.id }, select: { key: true } })).toEqual([{ key: 'old-key' }]);
+  });
+
   it('refuses a key longer than 255 characters', async () => {
     const buyer = await fundedBuyer();
     const res = await batch(buyer, { tasks: [item(0)] }, 'k'.repeat(256));

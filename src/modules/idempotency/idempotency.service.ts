@@ -49,6 +49,11 @@ export class IdempotencyService {
     private readonly clock: Clock,
   ) {}
 
+  /** Deletes keys older than the retention period; returns how many went. */
+  sweepExpired(): Promise<number> {
+    return this.db.repos.idempotency.deleteExpired(new Date(this.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS));
+  }
+
   /** Runs `work` in one transaction, guarded by the key when there is one. */
   async run<T>(
     buyerId: string,
