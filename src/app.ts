@@ -14,8 +14,10 @@ import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { createHttpMetrics } from './middleware/metrics.ts';
 import { createSensitiveRateLimit } from './middleware/rate-limit.ts';
 import { adminEndpoints } from './modules/admin/admin.router.ts';
+import { adminAnnotationEndpoints, sdkEndpoints } from './modules/annotation/annotation.router.ts';
 import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
+import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { taskEndpoints } from './modules/tasks/tasks.router.ts';
 
@@ -32,9 +34,12 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
   return [
     ...authEndpoints(services),
     ...adminEndpoints(services),
+    ...adminAnnotationEndpoints(services),
     ...projectEndpoints(services),
     ...taskEndpoints(services),
     ...billingEndpoints(services),
+    ...goldenTaskEndpoints(services),
+    ...sdkEndpoints(services),
   ];
 }
 

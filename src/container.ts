@@ -5,10 +5,13 @@ import type { PrismaClient } from './db/prisma.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import type { Logger } from './lib/logger.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
+import { AnnotationService } from './modules/annotation/annotation.service.ts';
+import { AnnotatorsService } from './modules/annotation/annotators.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.ts';
 import { BillingService } from './modules/billing/billing.service.ts';
 import { DevelopersService } from './modules/developers/developers.service.ts';
+import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.ts';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
@@ -20,6 +23,8 @@ export interface ContainerDeps {
   /** Required: server start-up resolves it (config, or a generated one kept under DATA_DIR). */
   jwtSecret: string;
   clock?: Clock;
+  /** Source of randomness for golden-task sampling (tests make it deterministic). */
+  random?: () => number;
 }
 
 export function createServices(deps: ContainerDeps) {
@@ -27,17 +32,21 @@ export function createServices(deps: ContainerDeps) {
   const db = new Database(deps.prisma);
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
   const idempotency = new IdempotencyService(db, clock);
+  const billing = new BillingService(db);
   return {
     db,
     clock,
     tokens,
     auth: new AuthService(db, tokens, clock, deps.config, deps.logger),
     admin: new AdminService(db),
-    billing: new BillingService(db),
+    billing,
     developers: new DevelopersService(db, clock, deps.config),
     projects: new ProjectsService(db),
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config),
+    goldenTasks: new GoldenTasksService(db),
+    annotation: new AnnotationService(db, billing, clock, deps.config, deps.random),
+    annotators: new AnnotatorsService(db, clock),
   };
 }
 

@@ -2,10 +2,15 @@
 // inside `transaction`, which hands them repositories bound to one PostgreSQL transaction.
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { DbClient } from './client.ts';
+import { AnnotatorsRepository } from '../modules/annotation/annotators.repository.ts';
+import { AssignmentsRepository } from '../modules/annotation/assignments.repository.ts';
+import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
 import { BillingRepository } from '../modules/billing/billing.repository.ts';
 import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
 import { MailRepository } from '../modules/email/mail.repository.ts';
+import { EventsRepository } from '../modules/events/events.repository.ts';
+import { GoldenTasksRepository } from '../modules/golden-tasks/golden-tasks.repository.ts';
 import { IdempotencyRepository } from '../modules/idempotency/idempotency.repository.ts';
 import { ProjectsRepository } from '../modules/projects/projects.repository.ts';
 import { TasksRepository } from '../modules/tasks/tasks.repository.ts';
@@ -13,10 +18,15 @@ import { TasksRepository } from '../modules/tasks/tasks.repository.ts';
 function createRepositories(db: DbClient) {
   return {
     accounts: new AccountsRepository(db),
+    annotators: new AnnotatorsRepository(db),
+    assignments: new AssignmentsRepository(db),
     billing: new BillingRepository(db),
     developers: new DevelopersRepository(db),
+    events: new EventsRepository(db),
+    goldenTasks: new GoldenTasksRepository(db),
     idempotency: new IdempotencyRepository(db),
     mail: new MailRepository(db),
+    payouts: new PayoutsRepository(db),
     projects: new ProjectsRepository(db),
     tasks: new TasksRepository(db),
   };

@@ -141,8 +141,10 @@ describe('admin: buyers and credits', () => {
     expect(before.body).toEqual({
       buyers: expect.any(Number),
       developers: expect.any(Number),
+      annotators: expect.any(Number),
       tasks: { PENDING: expect.any(Number), VALIDATING: expect.any(Number), COMPLETED: expect.any(Number), FAILED: expect.any(Number) },
       revenueCents: expect.any(Number),
+      pendingPayouts: { count: expect.any(Number), cents: expect.any(Number) },
     });
     await createBuyer(ctx);
     await createDeveloper(ctx, adminToken);

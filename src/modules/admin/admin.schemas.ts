@@ -47,8 +47,10 @@ export const statsResponse = z
   .object({
     buyers: z.number().int(),
     developers: z.number().int(),
+    annotators: z.number().int(),
     tasks: z.object({ PENDING: z.number().int(), VALIDATING: z.number().int(), COMPLETED: z.number().int(), FAILED: z.number().int() }),
     revenueCents: z.number().int().meta({ description: 'Everything charged for completed tasks' }),
+    pendingPayouts: z.object({ count: z.number().int(), cents: z.number().int() }),
   })
   .meta({ id: 'PlatformStats' });
 

@@ -4,8 +4,10 @@ import type { BuyerRecord } from '../auth/accounts.repository.ts';
 export interface PlatformStats {
   buyers: number;
   developers: number;
+  annotators: number;
   tasks: { PENDING: number; VALIDATING: number; COMPLETED: number; FAILED: number };
   revenueCents: number;
+  pendingPayouts: { count: number; cents: number };
 }
 
 export class AdminService {
@@ -16,11 +18,13 @@ export class AdminService {
   }
 
   async stats(): Promise<PlatformStats> {
-    const [roles, tasks, revenueCents] = await Promise.all([
+    const [roles, annotators, tasks, revenueCents, pendingPayouts] = await Promise.all([
       this.db.repos.accounts.countByRole(),
+      this.db.repos.annotators.count(),
       this.db.repos.tasks.countByStatus(),
       this.db.repos.billing.totalCharged(),
+      this.db.repos.payouts.pendingTotals(),
     ]);
-    return { buyers: roles.BUYER, developers: roles.DEVELOPER, tasks, revenueCents };
+    return { buyers: roles.BUYER, developers: roles.DEVELOPER, annotators, tasks, revenueCents, pendingPayouts };
   }
 }

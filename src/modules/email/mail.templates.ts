@@ -38,3 +38,20 @@ export function developerInviteMail(to: string, appName: string, token: string, 
     ].join('\n'),
   };
 }
+
+export function budgetLowMail(to: string, companyName: string, creditBalanceCents: number, publicUrl: string): MailMessage {
+  return {
+    kind: 'BUDGET_LOW',
+    to,
+    subject: 'Your Concord balance is below $5',
+    body: [
+      `Hello ${companyName},`,
+      '',
+      `Your Concord balance is now ${(creditBalanceCents / 100).toFixed(2)} USD, below the 5.00 USD threshold.`,
+      'Tasks keep running while their budget is reserved, but new tasks need available credit.',
+      `Top up from your dashboard: ${publicUrl}`,
+      '',
+      '— The Concord team',
+    ].join('\n'),
+  };
+}

@@ -61,8 +61,17 @@ export type TaskValidation = { ok: true; task: TaskInput } | { ok: false; error:
 
 const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/** Validates one task; `priceCents` is the lowest acceptable budget (a task must afford its price). */
-export function validateTaskInput(raw: unknown, priceCents: number): TaskValidation {
+type Validation<T> = { ok: true; task: T } | { ok: false; error: TaskRuleError };
+
+function invalid(issues: Array<{ path: string; message: string }>): { ok: false; error: TaskRuleError } {
+  return {
+    ok: false,
+    error: { code: 'VALIDATION_ERROR', message: `Invalid task: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, details: { issues } },
+  };
+}
+
+/** The spec's staged checks, then the schema's own rules. */
+function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validation<z.output<S>> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, error: { code: 'VALIDATION_ERROR', message: 'A task must be a JSON object' } };
   }
@@ -80,17 +89,35 @@ export function validateTaskInput(raw: unknown, priceCents: number): TaskValidat
   if (Array.isArray(input.options) && input.options.length < 2) {
     return { ok: false, error: { code: 'OPTIONS_REQUIRED', message: 'A task needs at least 2 options' } };
   }
-  const parsed = taskInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = describeZodError(parsed.error);
-    return {
-      ok: false,
-      error: { code: 'VALIDATION_ERROR', message: `Invalid task: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, details: { issues } },
-    };
-  }
-  if (parsed.data.maxCents < priceCents) {
-    const issues = [{ path: 'maxCents', message: `must be at least the task price of ${priceCents} cents` }];
-    return { ok: false, error: { code: 'VALIDATION_ERROR', message: `Invalid task: maxCents ${issues[0]?.message}`, details: { issues } } };
-  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return invalid(describeZodError(parsed.error));
   return { ok: true, task: parsed.data };
+}
+
+/** Validates one task; `priceCents` is the lowest acceptable budget (a task must afford its price). */
+export function validateTaskInput(raw: unknown, priceCents: number): TaskValidation {
+  const result = validateStaged(raw, taskInputSchema);
+  if (result.ok && result.task.maxCents < priceCents) {
+    return invalid([{ path: 'maxCents', message: `must be at least the task price of ${priceCents} cents` }]);
+  }
+  return result;
+}
+
+/** A golden task: a task without budget or answer count, plus the known answer (one of the options). */
+export const goldenTaskInputSchema = z
+  .strictObject({
+    type: z.enum(TASK_TYPES),
+    content: taskInputSchema.shape.content,
+    options: optionsSchema,
+    goldenAnswer: z.string().trim().min(1).max(MAX_OPTION_LENGTH),
+    locale: localeSchema.default('en'),
+    projectId: projectIdSchema.nullish().transform((id) => id ?? null),
+  })
+  .refine((task) => task.options.includes(task.goldenAnswer), { error: 'goldenAnswer must be one of the options', path: ['goldenAnswer'] })
+  .meta({ id: 'GoldenTaskInput' });
+
+export type GoldenTaskInputValues = z.output<typeof goldenTaskInputSchema>;
+
+export function validateGoldenTaskInput(raw: unknown): Validation<GoldenTaskInputValues> {
+  return validateStaged(raw, goldenTaskInputSchema);
 }

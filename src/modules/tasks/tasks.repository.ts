@@ -34,6 +34,15 @@ export interface TaskResponseRecord {
   timeSpentMs: number;
 }
 
+export interface Participant {
+  annotatorId: string;
+  answer: string;
+  goldenAnswered: number;
+  goldenCorrect: number;
+  resolvedResponses: number;
+  agreedResponses: number;
+}
+
 export interface TaskFilters {
   status?: TaskStatus;
   type?: TaskType;
@@ -143,6 +152,43 @@ export class TasksRepository {
       SELECT id FROM tasks WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
     if (locked.length === 0) return null;
     return this.db.task.findUnique({ where: { id }, select });
+  }
+
+  /** Locks any buyer's task for the rest of the transaction (the answer path). */
+  async lockAny(id: string): Promise<TaskRecord | null> {
+    const rows = await this.db.$queryRaw<TaskRow[]>`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ${id} FOR UPDATE`;
+    const row = rows[0];
+    return row ? fromRow(row) : null;
+  }
+
+  async hasAnswered(taskId: string, annotatorId: string): Promise<boolean> {
+    return (await this.db.taskResponse.count({ where: { taskId, annotatorId } })) > 0;
+  }
+
+  /** Stores an answer and counts it on the task (the first one moves PENDING to VALIDATING). */
+  async recordAnswer(taskId: string, annotatorId: string, answer: string, timeSpentMs: number): Promise<number> {
+    await this.db.taskResponse.create({ data: { id: newId(), taskId, annotatorId, answer, timeSpentMs } });
+    const rows = await this.db.$queryRaw<Array<{ total: number }>>`
+      UPDATE tasks SET total_responses = total_responses + 1, status = 'VALIDATING', updated_at = now()
+      WHERE id = ${taskId} RETURNING total_responses AS total`;
+    return rows[0]?.total ?? 0;
+  }
+
+  /** Every answer of a task with its annotator's counters, in arrival order. */
+  participants(taskId: string): Promise<Participant[]> {
+    return this.db.$queryRaw<Participant[]>`
+      SELECT r.annotator_id AS "annotatorId", r.answer, a.golden_answered AS "goldenAnswered", a.golden_correct AS "goldenCorrect",
+             a.resolved_responses AS "resolvedResponses", a.agreed_responses AS "agreedResponses"
+      FROM task_responses r JOIN annotators a ON a.id = r.annotator_id
+      WHERE r.task_id = ${taskId} ORDER BY r.created_at, r.id`;
+  }
+
+  async markCompleted(id: string, result: string, confidence: number, at: Date): Promise<void> {
+    await this.db.task.update({ where: { id }, data: { status: 'COMPLETED', result, confidence, validatedAt: at } });
+  }
+
+  async markFailed(id: string, reason: string, at: Date): Promise<void> {
+    await this.db.task.update({ where: { id }, data: { status: 'FAILED', failureReason: reason, failedAt: at } });
   }
 
   async responses(taskId: string): Promise<TaskResponseRecord[]> {

@@ -1,0 +1,63 @@
+// The consensus decision, a pure function: answers and their annotators' reliabilities in, a decision
+// out. One-coin model (CONTRACT §5): with K options, an annotator of reliability r votes for their
+// answer with weight w = max(0, ln(r·(K−1)/(1−r))); option k scores the sum of its voters' weights;
+// P(k) = exp(score_k) / Σ_j exp(score_j); confidence = max P.
+
+export interface WeightedAnswer {
+  answer: string;
+  reliability: number;
+}
+
+export interface ConsensusInput {
+  options: readonly string[];
+  answers: readonly WeightedAnswer[];
+  validationsNeeded: number;
+  maxResponses: number;
+  /** Confidence needed to complete (CONSENSUS_THRESHOLD, 0.75 by default). */
+  threshold: number;
+}
+
+export type Decision =
+  | { kind: 'continue'; confidence: number | null }
+  | { kind: 'complete'; result: string; confidence: number }
+  | { kind: 'fail'; confidence: number };
+
+/** Reliabilities are kept strictly inside (0, 1) so weights stay finite. */
+const MIN_RELIABILITY = 0.01;
+const MAX_RELIABILITY = 0.99;
+
+/** The vote weight of an annotator of reliability r among K options (0 for r at or below chance). */
+export function voteWeight(reliability: number, optionCount: number): number {
+  const r = Math.min(MAX_RELIABILITY, Math.max(MIN_RELIABILITY, reliability));
+  return Math.max(0, Math.log((r * (optionCount - 1)) / (1 - r)));
+}
+
+/** The posterior of each option (in the order of `options`) under the one-coin model. */
+export function posterior(options: readonly string[], answers: readonly WeightedAnswer[]): number[] {
+  const scores = options.map(() => 0);
+  for (const { answer, reliability } of answers) {
+    const index = options.indexOf(answer);
+    if (index >= 0) scores[index] = (scores[index] ?? 0) + voteWeight(reliability, options.length);
+  }
+  // Subtracting the top score keeps exp() from overflowing; the ratios are unchanged.
+  const top = Math.max(...scores);
+  const exps = scores.map((score) => Math.exp(score - top));
+  const total = exps.reduce((sum, value) => sum + value, 0);
+  return exps.map((value) => value / total);
+}
+
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/** Decides a task after an answer: complete, fail (no consensus within maxResponses), or collect more. */
+export function decide(input: ConsensusInput): Decision {
+  const count = input.answers.length;
+  if (count < input.validationsNeeded) return { kind: 'continue', confidence: null };
+  const probabilities = posterior(input.options, input.answers);
+  let best = 0;
+  for (let i = 1; i < probabilities.length; i++) if ((probabilities[i] ?? 0) > (probabilities[best] ?? 0)) best = i;
+  const confidence = round4(probabilities[best] ?? 0);
+  const result = input.options[best];
+  if (confidence >= input.threshold && result !== undefined) return { kind: 'complete', result, confidence };
+  if (count >= input.maxResponses) return { kind: 'fail', confidence };
+  return { kind: 'continue', confidence };
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import type { Services } from '../../container.ts';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { emptyBody } from '../../lib/schemas.ts';
+import {
+  adminPayoutSchema,
+  annotatorIdSchema,
+  annotatorParams,
+  assignmentResponse,
+  completeBody,
+  earningsSchema,
+  nextQuery,
+  payoutBody,
+  payoutSchema,
+  reputationSchema,
+  taskIdParams,
+} from './annotation.schemas.ts';
+import { toEarnings, toReputation } from './annotators.service.ts';
+import type { AdminPayoutRecord, PayoutRecord } from './payouts.repository.ts';
+
+const toPayout = (payout: PayoutRecord) => ({
+  id: payout.id,
+  status: payout.status,
+  amountCents: payout.amountCents,
+  method: payout.method,
+  destination: payout.destination,
+  note: payout.note,
+  createdAt: payout.createdAt.toISOString(),
+  decidedAt: payout.decidedAt?.toISOString() ?? null,
+});
+
+const toAdminPayout = (payout: AdminPayoutRecord) => ({
+  ...toPayout(payout),
+  developerId: payout.annotator.developerId,
+  annotatorId: payout.annotator.externalId,
+});
+
+export function sdkEndpoints({ annotation, annotators }: Services) {
+  return [
+    defineEndpoint({
+      method: 'get', path: '/sdk/tasks/next', tag: 'SDK', summary: 'Hand the annotator a task (204 when nothing fits)', access: 'apiKey',
+      query: nextQuery, response: assignmentResponse, errors: { 403: 'ANNOTATOR_SUSPENDED' },
+      handler: async ({ principal, query, res }) => {
+        const served = await annotation.next(principal.developerId, query.annotatorId, { locale: query.locale, types: query.types });
+        if (!served) {
+          res.status(204).end();
+          return;
+        }
+        const { id, type, content, options, locale } = served.task;
+        return { assignmentId: served.assignmentId, expiresAt: served.expiresAt.toISOString(), task: { id, type, content, options, locale } };
+      },
+    }),
+    defineEndpoint({
+      method: 'post', path: '/sdk/tasks/:id/complete', tag: 'SDK', summary: "Submit the annotator's answer", access: 'apiKey',
+      params: taskIdParams, body: completeBody, status: 201, response: z.object({ accepted: z.literal(true) }),
+      errors: { 403: 'ANNOTATOR_SUSPENDED', 409: 'ALREADY_ANSWERED, NO_ASSIGNMENT or TASK_CLOSED' },
+      handler: async ({ principal, params, body }) => {
+        await annotation.complete(principal.developerId, params.id, body);
+        return { accepted: true };
+      },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/sdk/annotators/:annotatorId/reputation', tag: 'SDK', summary: "The annotator's reliability and level",
+      access: 'apiKey', params: annotatorParams, response: reputationSchema,
+      handler: async ({ principal, params }) => toReputation(await annotators.get(principal.developerId, params.annotatorId)),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/sdk/annotators/:annotatorId/earnings', tag: 'SDK', summary: "The annotator's earnings", access: 'apiKey',
+      params: annotatorParams, response: earningsSchema,
+      handler: async ({ principal, params }) => toEarnings(await annotators.get(principal.developerId, params.annotatorId)),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/sdk/annotators/:annotatorId/payouts', tag: 'SDK', summary: 'Request a payout (at least 500 cents)',
+      access: 'apiKey', params: annotatorParams, body: payoutBody, status: 201, response: payoutSchema,
+      handler: async ({ principal, params, body }) => toPayout(await annotators.requestPayout(principal.developerId, params.annotatorId, body)),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/sdk/annotators/:annotatorId/payouts', tag: 'SDK', summary: "The annotator's payouts", access: 'apiKey',
+      params: annotatorParams, response: z.object({ payouts: z.array(payoutSchema) }),
+      handler: async ({ principal, params }) => ({
+        payouts: (await annotators.listPayouts(principal.developerId, params.annotatorId)).map(toPayout),
+      }),
+    }),
+  ];
+}
+
+const payoutDecisionBody = z.strictObject({ note: z.string().trim().max(1000).optional() });
+
+export function adminAnnotationEndpoints({ annotators }: Services) {
+  return [
+    defineEndpoint({
+      method: 'get', path: '/admin/payouts', tag: 'Admin', summary: 'Payouts, oldest first', access: 'admin',
+      query: z.strictObject({ status: z.enum(['PENDING', 'PAID', 'REJECTED']).optional() }),
+      response: z.object({ payouts: z.array(adminPayoutSchema) }),
+      handler: async ({ query }) => ({ payouts: (await annotators.adminListPayouts(query.status)).map(toAdminPayout) }),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/admin/payouts/:id/approve', tag: 'Admin', summary: 'Mark a pending payout PAID', access: 'admin',
+      params: z.strictObject({ id: z.string().min(1).max(64) }), body: payoutDecisionBody, response: adminPayoutSchema,
+      errors: { 409: 'PAYOUT_NOT_PENDING' },
+      handler: async ({ params, body }) => toAdminPayout(await annotators.decidePayout(params.id, true, body.note ?? null)),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/admin/payouts/:id/reject', tag: 'Admin', summary: 'Reject a pending payout; the cents return', access: 'admin',
+      params: z.strictObject({ id: z.string().min(1).max(64) }), body: payoutDecisionBody, response: adminPayoutSchema,
+      errors: { 409: 'PAYOUT_NOT_PENDING' },
+      handler: async ({ params, body }) => toAdminPayout(await annotators.decidePayout(params.id, false, body.note ?? null)),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/admin/annotators/:developerId/:annotatorId/reinstate', tag: 'Admin', summary: 'Lift a suspension',
+      access: 'admin', params: z.strictObject({ developerId: z.string().min(1).max(64), annotatorId: annotatorIdSchema }),
+      body: emptyBody, response: reputationSchema,
+      handler: async ({ params }) => toReputation(await annotators.reinstate(params.developerId, params.annotatorId)),
+    }),
+  ];
+}

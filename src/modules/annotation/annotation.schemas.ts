@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { timestamp } from '../../lib/schemas.ts';
+import { LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
+
+/** contract: 1–128 characters of A–Z a–z 0–9 _ . : @ - */
+export const annotatorIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1–128 characters of A–Z a–z 0–9 _ . : @ -' });
+
+export const annotatorParams = z.strictObject({ annotatorId: annotatorIdSchema });
+export const taskIdParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const nextQuery = z.strictObject({
+  annotatorId: annotatorIdSchema,
+  locale: z.enum(LOCALES).optional(),
+  types: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value === '') return undefined;
+      const types = value.split(',').map((type) => type.trim());
+      const unknown = types.filter((type) => !(TASK_TYPES as readonly string[]).includes(type));
+      if (unknown.length > 0) {
+        context.addIssue({ code: 'custom', message: `unknown task types: ${unknown.join(', ')}` });
+        return z.NEVER;
+      }
+      return types as Array<(typeof TASK_TYPES)[number]>;
+    })
+    .meta({ description: 'Comma-separated task types' }),
+});
+
+export const completeBody = z.strictObject({
+  annotatorId: annotatorIdSchema,
+  answer: z.string().min(1).max(500),
+  timeSpentMs: z.number().int().min(0).max(86_400_000),
+});
+
+export const payoutBody = z.strictObject({
+  amountCents: z.number().int().positive().max(1_000_000_000),
+  method: z.enum(['mobile_money', 'paypal', 'bank_transfer']),
+  destination: z.string().trim().min(1).max(200),
+});
+
+export const assignmentResponse = z.object({
+  assignmentId: z.string(),
+  expiresAt: timestamp,
+  task: z.object({ id: z.string(), type: z.enum(TASK_TYPES), content: z.string(), options: z.array(z.string()), locale: z.enum(LOCALES) }),
+});
+
+export const reputationSchema = z
+  .object({
+    annotatorId: z.string(),
+    level: z.enum(['NOVICE', 'BRONZE', 'SILVER', 'GOLD']),
+    reliability: z.number(),
+    goldenAnswered: z.number().int(),
+    goldenAccuracy: z.number().nullable(),
+    totalResponses: z.number().int(),
+    resolvedResponses: z.number().int(),
+    agreementRate: z.number().nullable(),
+    suspended: z.boolean(),
+  })
+  .meta({ id: 'Reputation' });
+
+export const earningsSchema = z
+  .object({
+    annotatorId: z.string(),
+    totalEarnedCents: z.number().int(),
+    paidOutCents: z.number().int(),
+    pendingPayoutCents: z.number().int(),
+    availableCents: z.number().int(),
+  })
+  .meta({ id: 'Earnings' });
+
+export const payoutSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['PENDING', 'PAID', 'REJECTED']),
+    amountCents: z.number().int(),
+    method: z.enum(['mobile_money', 'paypal', 'bank_transfer']),
+    destination: z.string(),
+    note: z.string().nullable(),
+    createdAt: timestamp,
+    decidedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'Payout' });
+
+export const adminPayoutSchema = payoutSchema
+  .extend({ developerId: z.string(), annotatorId: z.string() })
+  .meta({ id: 'AdminPayout' });

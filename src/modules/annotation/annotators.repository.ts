@@ -1,0 +1,168 @@
+import type { DbClient } from '../../db/client.ts';
+import { toCents } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import type { AnnotatorStats } from '../../consensus/reputation.ts';
+
+export interface AnnotatorRecord extends AnnotatorStats {
+  id: string;
+  developerId: string;
+  externalId: string;
+  totalResponses: number;
+  suspended: boolean;
+  goldenAnsweredBase: number;
+  goldenCorrectBase: number;
+  earnedCents: number;
+  pendingPayoutCents: number;
+  paidOutCents: number;
+}
+
+/** What a decided task changes for one of its annotators. */
+export interface ParticipantUpdate {
+  annotatorId: string;
+  answered: number;
+  resolved: number;
+  agreed: number;
+  earnedCents: number;
+}
+
+type Row = {
+  id: string;
+  developerId: string;
+  externalId: string;
+  totalResponses: number;
+  resolvedResponses: number;
+  agreedResponses: number;
+  goldenAnswered: number;
+  goldenCorrect: number;
+  suspended: boolean;
+  goldenAnsweredBase: number;
+  goldenCorrectBase: number;
+  earnedCents: bigint;
+  pendingPayoutCents: bigint;
+  paidOutCents: bigint;
+};
+
+const toRecord = (row: Row): AnnotatorRecord => ({
+  ...row,
+  earnedCents: toCents(row.earnedCents),
+  pendingPayoutCents: toCents(row.pendingPayoutCents),
+  paidOutCents: toCents(row.paidOutCents),
+});
+
+export class AnnotatorsRepository {
+  constructor(private readonly db: DbClient) {}
+
+  /** The developer's annotator, created on first sight. Takes no lock that outlives the statement. */
+  async ensure(developerId: string, externalId: string): Promise<AnnotatorRecord> {
+    await this.db.$executeRaw`
+      INSERT INTO annotators (id, developer_id, external_id) VALUES (${newId()}, ${developerId}, ${externalId})
+      ON CONFLICT (developer_id, external_id) DO NOTHING`;
+    const found = await this.find(developerId, externalId);
+    if (!found) throw new Error('annotator vanished after insert');
+    return found;
+  }
+
+  async find(developerId: string, externalId: string): Promise<AnnotatorRecord | null> {
+    const row = await this.db.annotator.findUnique({ where: { developerId_externalId: { developerId, externalId } } });
+    return row ? toRecord(row) : null;
+  }
+
+  async getById(id: string): Promise<AnnotatorRecord> {
+    return toRecord(await this.db.annotator.findUniqueOrThrow({ where: { id } }));
+  }
+
+  /** One more answer to a regular task that did not decide it. */
+  async countAnswer(annotatorId: string): Promise<void> {
+    await this.db.$executeRaw`UPDATE annotators SET total_responses = total_responses + 1 WHERE id = ${annotatorId}`;
+  }
+
+  /**
+   * Applies a decided task to all its annotators in one statement. Rows are locked in id order, the
+   * same order every transaction uses, so two decisions sharing annotators cannot deadlock.
+   */
+  async applyDecision(updates: ParticipantUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    const sorted = [...updates].sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1));
+    await this.db.$executeRaw`
+      UPDATE annotators a SET
+        total_responses = a.total_responses + u.answered,
+        resolved_responses = a.resolved_responses + u.resolved,
+        agreed_responses = a.agreed_responses + u.agreed,
+        earned_cents = a.earned_cents + u.earned
+      FROM (
+        SELECT * FROM unnest(${sorted.map((u) => u.annotatorId)}::text[], ${sorted.map((u) => u.answered)}::int[],
+                             ${sorted.map((u) => u.resolved)}::int[], ${sorted.map((u) => u.agreed)}::int[],
+                             ${sorted.map((u) => u.earnedCents)}::bigint[])
+          AS t(id, answered, resolved, agreed, earned)
+      ) u
+      WHERE a.id = u.id`;
+  }
+
+  /** Records a golden answer and returns the updated counters. */
+  async countGoldenAnswer(annotatorId: string, correct: boolean): Promise<AnnotatorRecord> {
+    await this.db.$executeRaw`
+      UPDATE annotators SET golden_answered = golden_answered + 1, golden_correct = golden_correct + ${correct ? 1 : 0}
+      WHERE id = ${annotatorId}`;
+    return this.getById(annotatorId);
+  }
+
+  async setSuspended(annotatorId: string, suspended: boolean): Promise<void> {
+    await this.db.annotator.update({ where: { id: annotatorId }, data: { suspended } });
+  }
+
+  /** Lifts a suspension; suspension then looks only at golden answers given after this moment. */
+  async reinstate(annotatorId: string): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE annotators SET suspended = false, golden_answered_base = golden_answered, golden_correct_base = golden_correct
+      WHERE id = ${annotatorId}`;
+  }
+
+  /** Moves cents from available to pending payout, if they are available. */
+  async reservePayout(annotatorId: string, cents: number): Promise<{ ok: true; availableAfter: number } | { ok: false; available: number }> {
+    const rows = await this.db.$queryRaw<Array<{ available: bigint }>>`
+      UPDATE annotators SET pending_payout_cents = pending_payout_cents + ${cents}
+      WHERE id = ${annotatorId} AND earned_cents - paid_out_cents - pending_payout_cents >= ${cents}
+      RETURNING earned_cents - paid_out_cents - pending_payout_cents AS available`;
+    const row = rows[0];
+    if (row) return { ok: true, availableAfter: toCents(row.available) };
+    const current = await this.getById(annotatorId);
+    return { ok: false, available: current.earnedCents - current.paidOutCents - current.pendingPayoutCents };
+  }
+
+  /** Settles a pending payout: paid (the cents leave) or rejected (they become available again). */
+  async settlePayout(annotatorId: string, cents: number, paid: boolean): Promise<number> {
+    const rows = await this.db.$queryRaw<Array<{ available: bigint }>>`
+      UPDATE annotators SET pending_payout_cents = pending_payout_cents - ${cents},
+        paid_out_cents = paid_out_cents + ${paid ? cents : 0}
+      WHERE id = ${annotatorId}
+      RETURNING earned_cents - paid_out_cents - pending_payout_cents AS available`;
+    return toCents(rows[0]?.available ?? 0n);
+  }
+
+  /** Earnings ledger rows for several annotators (balance = their available cents after the row). */
+  async appendEarnings(taskId: string, entries: Array<{ annotatorId: string; cents: number }>): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db.$executeRaw`
+      INSERT INTO ledger_entries (id, annotator_id, type, amount_cents, balance_after_cents, task_id)
+      SELECT e.id, e.annotator_id, 'EARNING', e.cents, a.earned_cents - a.paid_out_cents - a.pending_payout_cents, ${taskId}
+      FROM unnest(${entries.map(() => newId())}::text[], ${entries.map((e) => e.annotatorId)}::text[], ${entries.map((e) => e.cents)}::bigint[])
+        AS e(id, annotator_id, cents)
+      JOIN annotators a ON a.id = e.annotator_id`;
+  }
+
+  async appendLedger(annotatorId: string, type: 'PAYOUT' | 'PAYOUT_REVERSAL', amountCents: number, balanceAfterCents: number, reason?: string): Promise<void> {
+    await this.db.ledgerEntry.create({
+      data: { id: newId(), annotatorId, type, amountCents: BigInt(amountCents), balanceAfterCents: BigInt(balanceAfterCents), reason: reason ?? null },
+    });
+  }
+
+  /** Sum of an annotator's ledger rows: always their available earnings. */
+  async ledgerSum(annotatorId: string): Promise<number> {
+    const result = await this.db.ledgerEntry.aggregate({ where: { annotatorId }, _sum: { amountCents: true } });
+    return toCents(result._sum.amountCents ?? 0n);
+  }
+
+  count(): Promise<number> {
+    return this.db.annotator.count();
+  }
+}

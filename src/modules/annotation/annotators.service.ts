@@ -1,0 +1,106 @@
+// Reputation, earnings and payouts of annotators (SDK side), and the admin's payout decisions.
+import type { Database } from '../../db/database.ts';
+import { level, reliability } from '../../consensus/reputation.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
+import { annotatorNotFound } from './annotation.service.ts';
+import type { AnnotatorRecord } from './annotators.repository.ts';
+import type { AdminPayoutRecord, PayoutMethod, PayoutRecord, PayoutStatus } from './payouts.repository.ts';
+
+/** contract: a payout is at least 500 cents. */
+export const MIN_PAYOUT_CENTS = 500;
+
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+export function toReputation(annotator: AnnotatorRecord) {
+  return {
+    annotatorId: annotator.externalId,
+    level: level(annotator),
+    reliability: round4(reliability(annotator)),
+    goldenAnswered: annotator.goldenAnswered,
+    goldenAccuracy: annotator.goldenAnswered > 0 ? round4(annotator.goldenCorrect / annotator.goldenAnswered) : null,
+    totalResponses: annotator.totalResponses,
+    resolvedResponses: annotator.resolvedResponses,
+    agreementRate: annotator.resolvedResponses > 0 ? round4(annotator.agreedResponses / annotator.resolvedResponses) : null,
+    suspended: annotator.suspended,
+  };
+}
+
+export function toEarnings(annotator: AnnotatorRecord) {
+  return {
+    annotatorId: annotator.externalId,
+    totalEarnedCents: annotator.earnedCents,
+    paidOutCents: annotator.paidOutCents,
+    pendingPayoutCents: annotator.pendingPayoutCents,
+    availableCents: annotator.earnedCents - annotator.paidOutCents - annotator.pendingPayoutCents,
+  };
+}
+
+export class AnnotatorsService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(developerId: string, externalId: string): Promise<AnnotatorRecord> {
+    const annotator = await this.db.repos.annotators.find(developerId, externalId);
+    if (!annotator) throw annotatorNotFound();
+    return annotator;
+  }
+
+  /** Reserves the cents at once (PENDING) and writes a PAYOUT ledger row; an admin pays or rejects. */
+  async requestPayout(
+    developerId: string,
+    externalId: string,
+    input: { amountCents: number; method: PayoutMethod; destination: string },
+  ): Promise<PayoutRecord> {
+    if (input.amountCents < MIN_PAYOUT_CENTS) {
+      throw new BadRequestError('PAYOUT_TOO_SMALL', `A payout is at least ${MIN_PAYOUT_CENTS} cents`);
+    }
+    const annotator = await this.get(developerId, externalId);
+    return this.db.transaction(async (repos) => {
+      const reserved = await repos.annotators.reservePayout(annotator.id, input.amountCents);
+      if (!reserved.ok) {
+        throw new BadRequestError(
+          'INSUFFICIENT_EARNINGS',
+          `Insufficient earnings: ${input.amountCents} cents requested, ${reserved.available} cents available`,
+          { requestedCents: input.amountCents, availableCents: reserved.available },
+        );
+      }
+      const payout = await repos.payouts.create(annotator.id, input);
+      await repos.annotators.appendLedger(annotator.id, 'PAYOUT', -input.amountCents, reserved.availableAfter, `payout ${payout.id}`);
+      return payout;
+    });
+  }
+
+  async listPayouts(developerId: string, externalId: string): Promise<PayoutRecord[]> {
+    const annotator = await this.get(developerId, externalId);
+    return this.db.repos.payouts.listForAnnotator(annotator.id);
+  }
+
+  adminListPayouts(status?: PayoutStatus): Promise<AdminPayoutRecord[]> {
+    return this.db.repos.payouts.list(status);
+  }
+
+  /** PENDING → PAID (the cents leave) or REJECTED (they return to the annotator, PAYOUT_REVERSAL). */
+  async decidePayout(id: string, approve: boolean, note: string | null): Promise<AdminPayoutRecord> {
+    await this.db.transaction(async (repos) => {
+      const payout = await repos.payouts.findById(id);
+      if (!payout) throw new NotFoundError('PAYOUT_NOT_FOUND', 'Payout not found');
+      if (!(await repos.payouts.decide(id, approve ? 'PAID' : 'REJECTED', note, this.clock.now()))) {
+        throw new ConflictError('PAYOUT_NOT_PENDING', `The payout is already ${payout.status}`);
+      }
+      const available = await repos.annotators.settlePayout(payout.annotatorId, payout.amountCents, approve);
+      if (!approve) await repos.annotators.appendLedger(payout.annotatorId, 'PAYOUT_REVERSAL', payout.amountCents, available, `payout ${id} rejected`);
+    });
+    const decided = await this.db.repos.payouts.findById(id);
+    if (!decided) throw new NotFoundError('PAYOUT_NOT_FOUND', 'Payout not found');
+    return decided;
+  }
+
+  async reinstate(developerId: string, externalId: string): Promise<AnnotatorRecord> {
+    const annotator = await this.get(developerId, externalId);
+    await this.db.repos.annotators.reinstate(annotator.id);
+    return this.db.repos.annotators.getById(annotator.id);
+  }
+}

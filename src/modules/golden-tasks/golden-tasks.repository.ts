@@ -1,0 +1,89 @@
+import type { DbClient } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/client.ts';
+import { ConflictError, NotFoundError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { ServableTask } from '../annotation/assignments.repository.ts';
+import type { TaskType } from '../tasks/task-rules.ts';
+
+export interface GoldenTaskRecord {
+  id: string;
+  buyerId: string;
+  projectId: string | null;
+  type: TaskType;
+  content: string;
+  options: string[];
+  goldenAnswer: string;
+  locale: string;
+  timesServed: number;
+  timesAnswered: number;
+  timesCorrect: number;
+  createdAt: Date;
+}
+
+export interface GoldenTaskInput {
+  type: TaskType;
+  content: string;
+  options: string[];
+  goldenAnswer: string;
+  locale: string;
+  projectId: string | null;
+}
+
+export const goldenTaskNotFound = () => new NotFoundError('GOLDEN_TASK_NOT_FOUND', 'Golden task not found');
+
+export class GoldenTasksRepository {
+  constructor(private readonly db: DbClient) {}
+
+  create(buyerId: string, input: GoldenTaskInput): Promise<GoldenTaskRecord> {
+    return this.db.goldenTask.create({ data: { id: newId(), buyerId, ...input } });
+  }
+
+  list(buyerId: string): Promise<GoldenTaskRecord[]> {
+    return this.db.goldenTask.findMany({ where: { buyerId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  }
+
+  async delete(buyerId: string, id: string): Promise<void> {
+    const deleted = await this.db.goldenTask.deleteMany({ where: { id, buyerId } });
+    if (deleted.count === 0) throw goldenTaskNotFound();
+  }
+
+  findById(id: string): Promise<GoldenTaskRecord | null> {
+    return this.db.goldenTask.findUnique({ where: { id } });
+  }
+
+  /** Whether the buyer has any golden task of this type and locale (cheap check before picking one). */
+  async exists(buyerId: string, type: TaskType, locale: string): Promise<boolean> {
+    return (await this.db.goldenTask.count({ where: { buyerId, type, locale }, take: 1 })) > 0;
+  }
+
+  /** A random golden task of the buyer, of this type and locale, that the annotator has not answered. */
+  async pickUnanswered(buyerId: string, type: TaskType, locale: string, annotatorId: string): Promise<ServableTask | null> {
+    const rows = await this.db.$queryRaw<ServableTask[]>`
+      SELECT g.id, g.buyer_id AS "buyerId", g.type, g.content, g.options, g.locale FROM golden_tasks g
+      WHERE g.buyer_id = ${buyerId} AND g.type = ${type}::"TaskType" AND g.locale = ${locale}
+        AND NOT EXISTS (SELECT 1 FROM golden_responses r WHERE r.golden_task_id = g.id AND r.annotator_id = ${annotatorId})
+      ORDER BY random() LIMIT 1`;
+    return rows[0] ?? null;
+  }
+
+  async countServed(id: string): Promise<void> {
+    await this.db.$executeRaw`UPDATE golden_tasks SET times_served = times_served + 1 WHERE id = ${id}`;
+  }
+
+  async hasAnswered(goldenTaskId: string, annotatorId: string): Promise<boolean> {
+    return (await this.db.goldenResponse.count({ where: { goldenTaskId, annotatorId } })) > 0;
+  }
+
+  /** Stores a golden answer and scores it on the golden task; a second answer is ALREADY_ANSWERED. */
+  async recordAnswer(goldenTaskId: string, annotatorId: string, answer: string, timeSpentMs: number, correct: boolean): Promise<void> {
+    try {
+      await this.db.goldenResponse.create({ data: { id: newId(), goldenTaskId, annotatorId, answer, timeSpentMs, correct } });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError('ALREADY_ANSWERED', 'This annotator already answered this task');
+      throw error;
+    }
+    await this.db.$executeRaw`
+      UPDATE golden_tasks SET times_answered = times_answered + 1, times_correct = times_correct + ${correct ? 1 : 0}
+      WHERE id = ${goldenTaskId}`;
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { Services } from '../../container.ts';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { idParams, timestamp } from '../../lib/schemas.ts';
+import { goldenTaskInputSchema, LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
+import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
+
+const goldenTaskSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(TASK_TYPES),
+    content: z.string(),
+    options: z.array(z.string()),
+    goldenAnswer: z.string(),
+    locale: z.enum(LOCALES),
+    projectId: z.string().nullable(),
+    timesServed: z.number().int(),
+    timesAnswered: z.number().int(),
+    correctRate: z.number().nullable().meta({ description: 'Share of answers equal to goldenAnswer; null before the first answer' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'GoldenTask' });
+
+const toGoldenTask = (golden: GoldenTaskRecord) => ({
+  id: golden.id,
+  type: golden.type,
+  content: golden.content,
+  options: golden.options,
+  goldenAnswer: golden.goldenAnswer,
+  locale: golden.locale,
+  projectId: golden.projectId,
+  timesServed: golden.timesServed,
+  timesAnswered: golden.timesAnswered,
+  correctRate: golden.timesAnswered > 0 ? Math.round((golden.timesCorrect / golden.timesAnswered) * 10_000) / 10_000 : null,
+  createdAt: golden.createdAt.toISOString(),
+});
+
+export function goldenTaskEndpoints({ goldenTasks }: Services) {
+  return [
+    defineEndpoint({
+      method: 'post', path: '/golden-tasks', tag: 'Golden tasks', summary: 'Create a golden task (free, served blind to measure annotators)',
+      access: 'buyer', rawBody: goldenTaskInputSchema, status: 201, response: goldenTaskSchema,
+      handler: async ({ principal, req }) => toGoldenTask(await goldenTasks.create(principal.accountId, req.body)),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/golden-tasks', tag: 'Golden tasks', summary: "The buyer's golden tasks with their scores", access: 'buyer',
+      response: z.object({ goldenTasks: z.array(goldenTaskSchema) }),
+      handler: async ({ principal }) => ({ goldenTasks: (await goldenTasks.list(principal.accountId)).map(toGoldenTask) }),
+    }),
+    defineEndpoint({
+      method: 'delete', path: '/golden-tasks/:id', tag: 'Golden tasks', summary: 'Delete a golden task', access: 'buyer',
+      params: idParams, status: 204,
+      handler: ({ principal, params }) => goldenTasks.delete(principal.accountId, params.id),
+    }),
+  ];
+}

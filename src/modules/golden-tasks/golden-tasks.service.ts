@@ -1,0 +1,27 @@
+import type { Database } from '../../db/database.ts';
+import { AppError, BadRequestError } from '../../lib/errors.ts';
+import { validateGoldenTaskInput } from '../tasks/task-rules.ts';
+import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
+
+export class GoldenTasksService {
+  constructor(private readonly db: Database) {}
+
+  /** Validated like a task (same codes, same order); a goldenAnswer outside the options is VALIDATION_ERROR. */
+  async create(buyerId: string, raw: unknown): Promise<GoldenTaskRecord> {
+    const validation = validateGoldenTaskInput(raw);
+    if (!validation.ok) throw new AppError(400, validation.error.code, validation.error.message, validation.error.details);
+    const input = validation.task;
+    if (input.projectId && !(await this.db.repos.projects.ownedIds(buyerId, [input.projectId])).has(input.projectId)) {
+      throw new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
+    }
+    return this.db.repos.goldenTasks.create(buyerId, input);
+  }
+
+  list(buyerId: string): Promise<GoldenTaskRecord[]> {
+    return this.db.repos.goldenTasks.list(buyerId);
+  }
+
+  delete(buyerId: string, id: string): Promise<void> {
+    return this.db.repos.goldenTasks.delete(buyerId, id);
+  }
+}
