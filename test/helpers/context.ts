@@ -6,7 +6,9 @@ import { createServices, type Services } from '../../src/container.ts';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/lib/logger.ts';
-import { assertTestDatabase, databaseNameOf, withDatabase, workerName } from './database-names.ts';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { assertTestDatabase, databaseNameOf, templateName, withDatabase, workerName } from './database-names.ts';
 import type { Express } from 'express';
 import type { DestinationStream } from 'pino';
 
@@ -56,4 +58,30 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const services = createServices({ config, prisma, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
   const app = buildApp({ config, logger, services });
   return { app, services, prisma, config, close: () => prisma.$disconnect() };
+}
+
+/**
+ * A context on a database of its own, cloned from the migrated template and dropped on close: for
+ * tests of the global work queue, where any open task in the database may be handed out.
+ */
+export async function createIsolatedTestContext(options: Omit<TestContextOptions, 'databaseUrl'> = {}): Promise<TestContext> {
+  const base = inject('databaseUrl');
+  const name = `${databaseNameOf(base)}_iso_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: withDatabase(base, 'postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName(databaseNameOf(base))}"`);
+  } finally {
+    await admin.end();
+  }
+  const ctx = createTestContext({ ...options, databaseUrl: withDatabase(base, name) });
+  return {
+    ...ctx,
+    async close() {
+      await ctx.close();
+      const dropper = new pg.Client({ connectionString: withDatabase(base, 'postgres') });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => dropper.end());
+    },
+  };
 }

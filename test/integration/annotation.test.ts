@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
+import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
+import { sdk } from '../helpers/sdk.ts';
+
+let ctx: TestContext;
+let adminToken: string;
+let developer: TestDeveloper;
+beforeAll(async () => {
+  // GOLDEN_RATE 0: after an annotator's first golden task, none is served by chance.
+  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0' } });
+  adminToken = (await createAdmin(ctx)).token;
+  developer = await createDeveloper(ctx, adminToken);
+});
+afterAll(() => ctx.close());
+// The queue is global: close whatever an earlier test of this file left open.
+beforeEach(async () => {
+  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
+});
+
+const annotator = (label = 'ann') => `${label}-${randomUUID().slice(0, 8)}`;
+
+async function fundedBuyer(cents = 10_000): Promise<TestBuyer> {
+  const buyer = await createBuyer(ctx);
+  await fundBuyer(ctx, adminToken, buyer.id, cents);
+  return buyer;
+}
+
+async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await request(ctx.app)
+    .post('/api/v1/tasks')
+    .set(bearer(buyer.token))
+    .send({ type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['A', 'B'], ...body });
+  expect(res.status).toBe(201);
+  return res.body.taskId;
+}
+
+/** Each answer by a new annotator: next (must hand out this task), then complete. */
+async function answerAll(taskId: string, answers: string[]): Promise<string[]> {
+  const client = sdk(ctx, developer.apiKey);
+  const annotators: string[] = [];
+  for (const answer of answers) {
+    const id = annotator();
+    const next = await client.next(id);
+    expect(next.status).toBe(200);
+    expect(next.body.task.id).toBe(taskId);
+    const done = await client.complete(taskId, id, answer);
+    expect(done.status).toBe(201);
+    expect(done.body).toEqual({ accepted: true });
+    annotators.push(id);
+  }
+  return annotators;
+}
+
+const readTask = async (buyer: TestBuyer, id: string) => (await request(ctx.app).get(`/api/v1/tasks/${id}`).set(bearer(buyer.token))).body;
+const balanceOf = (buyer: TestBuyer) => ctx.services.db.repos.billing.getBalance(buyer.id);
+
+describe('the contract worked examples, through HTTP', () => {
+  it('two options, 3 of 3 agree → COMPLETED with 0.9270; billed once; half the cost split among the three', async () => {
+    const buyer = await fundedBuyer(1_000);
+    const taskId = await createTask(buyer);
+    const annotators = await answerAll(taskId, ['A', 'A', 'A']);
+    const task = await readTask(buyer, taskId);
+    expect(task).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.927, totalResponses: 3, validatedAt: expect.any(String) });
+    expect(task.responses).toEqual([
+      { answer: 'A', timeSpentMs: 1500 },
+      { answer: 'A', timeSpentMs: 1500 },
+      { answer: 'A', timeSpentMs: 1500 },
+    ]);
+    expect(await balanceOf(buyer)).toEqual({ creditBalance: 980, reservedCents: 0, availableCents: 980 });
+    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE', taskId } })).toBe(1);
+    for (const id of annotators) {
+      const earnings = await sdk(ctx, developer.apiKey).get(`/annotators/${id}/earnings`);
+      expect(earnings.body).toEqual({ annotatorId: id, totalEarnedCents: 3, paidOutCents: 0, pendingPayoutCents: 0, availableCents: 3 });
+    }
+    const event = await ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.completed' } });
+    expect(JSON.parse(event.payload)).toEqual({
+      event: 'task.completed',
+      taskId,
+      type: 'BINARY_CHOICE',
+      result: 'A',
+      confidence: 0.927,
+      totalResponses: 3,
+      costCents: 20,
+      validatedAt: task.validatedAt,
+    });
+  });
+
+  it('two options, 2–1 → 0.7000, keeps VALIDATING and collecting', async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer);
+    await answerAll(taskId, ['A', 'B', 'A']);
+    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', result: null, totalResponses: 3 });
+    expect((await balanceOf(buyer))?.reservedCents).toBe(20);
+    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(0);
+  });
+
+  it('alternating A,B,A,B,A,B → FAILED NO_CONSENSUS at the 6th; nothing billed, reservation released', async () => {
+    const buyer = await fundedBuyer(1_000);
+    const taskId = await createTask(buyer);
+    const answers = ['A', 'B', 'A', 'B', 'A', 'B'];
+    for (let i = 0; i < answers.length; i++) {
+      await answerAll(taskId, [answers[i] as string]);
+      const task = await readTask(buyer, taskId);
+      expect(task.status).toBe(i < 5 ? 'VALIDATING' : 'FAILED');
+    }
+    const task = await readTask(buyer, taskId);
+    expect(task).toMatchObject({ status: 'FAILED', failureReason: 'NO_CONSENSUS', result: null, totalResponses: 6 });
+    expect(await balanceOf(buyer)).toEqual({ creditBalance: 1_000, reservedCents: 0, availableCents: 1_000 });
+    const event = await ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.failed' } });
+    expect(JSON.parse(event.payload)).toEqual({
+      event: 'task.failed',
+      taskId,
+      type: 'BINARY_CHOICE',
+      reason: 'NO_CONSENSUS',
+      totalResponses: 6,
+      failedAt: expect.stringMatching(/Z$/),
+    });
+    // A seventh annotator finds nothing to do.
+    expect((await sdk(ctx, developer.apiKey).next(annotator())).status).toBe(204);
+  });
+
+  it('three options, 2–1–0 → COMPLETED with 0.7935; the two who agreed get 5 cents each, the other nothing', async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer, { type: 'SENTIMENT_ANALYSIS', options: ['A', 'B', 'C'] });
+    const [first, second, third] = await answerAll(taskId, ['A', 'B', 'A']);
+    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.7935 });
+    const earned = async (id: string | undefined) => (await sdk(ctx, developer.apiKey).get(`/annotators/${id}/earnings`)).body.totalEarnedCents;
+    expect([await earned(first), await earned(second), await earned(third)]).toEqual([5, 0, 5]);
+    const reputation = await sdk(ctx, developer.apiKey).get(`/annotators/${second}/reputation`);
+    expect(reputation.body).toEqual({
+      annotatorId: second,
+      level: 'NOVICE',
+      reliability: 0.6667,
+      goldenAnswered: 0,
+      goldenAccuracy: null,
+      totalResponses: 1,
+      resolvedResponses: 1,
+      agreementRate: 0,
+      suspended: false,
+    });
+  });
+});
+
+describe('assignment', () => {
+  it('hands out the oldest open task, the same live assignment on repeat, and never a task already answered', async () => {
+    const buyer = await fundedBuyer();
+    const first = await createTask(buyer, { content: 'first' });
+    const second = await createTask(buyer, { content: 'second' });
+    const client = sdk(ctx, developer.apiKey);
+    const id = annotator();
+    const a = await client.next(id);
+    expect(a.body).toEqual({
+      assignmentId: expect.any(String),
+      expiresAt: expect.any(String),
+      task: { id: first, type: 'BINARY_CHOICE', content: 'first', options: ['A', 'B'], locale: 'en' },
+    });
+    expect(new Date(a.body.expiresAt).getTime() - Date.now()).toBeGreaterThan(9 * 60 * 1000);
+    const again = await client.next(id);
+    expect(again.body.assignmentId).toBe(a.body.assignmentId);
+    await client.complete(first, id, 'A');
+    const b = await client.next(id);
+    expect(b.body.task.id).toBe(second);
+  });
+
+  it('filters by locale and types, and answers 204 when nothing fits', async () => {
+    const buyer = await fundedBuyer();
+    const french = await createTask(buyer, { locale: 'fr' });
+    const image = await createTask(buyer, { type: 'IMAGE_CLASSIFICATION', content: 'https://img.test/cat.png' });
+    const client = sdk(ctx, developer.apiKey);
+    expect((await client.next(annotator(), { locale: 'fr' })).body.task.id).toBe(french);
+    expect((await client.next(annotator(), { types: 'IMAGE_CLASSIFICATION,RELEVANCE_RATING' })).body.task.id).toBe(image);
+    expect((await client.next(annotator(), { locale: 'zh' })).status).toBe(204);
+    const bad = await client.next(annotator(), { types: 'NOPE' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('never hands out more live assignments plus answers than maxResponses, and frees expired slots', async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer, { validationsNeeded: 1 });
+    const client = sdk(ctx, developer.apiKey);
+    const holders = [annotator(), annotator()];
+    for (const id of holders) expect((await client.next(id)).body.task.id).toBe(taskId);
+    expect((await client.next(annotator())).status).toBe(204);
+    await ctx.prisma.assignment.updateMany({ where: { taskId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await client.next(annotator())).body.task.id).toBe(taskId);
+    // The expired holder's answer is refused.
+    const late = await client.complete(taskId, holders[0] as string, 'A');
+    expect(late.status).toBe(409);
+    expect(late.body.code).toBe('NO_ASSIGNMENT');
+  });
+
+  it('rejects a malformed annotatorId', async () => {
+    const res = await sdk(ctx, developer.apiKey).next('has spaces!');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('SDK error codes', () => {
+  it('INVALID_ANSWER, ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED and TASK_NOT_FOUND', async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer, { validationsNeeded: 1 });
+    const client = sdk(ctx, developer.apiKey);
+    const id = annotator();
+    const stranger = await client.complete(taskId, annotator(), 'A');
+    expect([stranger.status, stranger.body.code]).toEqual([409, 'NO_ASSIGNMENT']);
+    await client.next(id);
+    const invalid = await client.complete(taskId, id, 'C');
+    expect([invalid.status, invalid.body.code]).toEqual([400, 'INVALID_ANSWER']);
+    expect((await client.complete(taskId, id, 'A')).status).toBe(201);
+    const again = await client.complete(taskId, id, 'A');
+    expect([again.status, again.body.code]).toEqual([409, 'ALREADY_ANSWERED']);
+    // validationsNeeded 1 with one new annotator: 0.7 < 0.75, so it collects a second answer.
+    const other = annotator();
+    expect((await client.next(other)).body.task.id).toBe(taskId);
+    expect((await client.complete(taskId, other, 'A')).status).toBe(201);
+    expect((await readTask(buyer, taskId)).status).toBe('COMPLETED');
+    const closed = await client.complete(taskId, annotator(), 'A');
+    expect([closed.status, closed.body.code]).toEqual([409, 'TASK_CLOSED']);
+    const missing = await client.complete('c000000000000000000000000', annotator(), 'A');
+    expect([missing.status, missing.body.code]).toEqual([404, 'TASK_NOT_FOUND']);
+  });
+
+  it('validates the answer body (timeSpentMs 0–86 400 000, no unknown fields)', async () => {
+    const client = sdk(ctx, developer.apiKey);
+    for (const body of [
+      { annotatorId: 'a', answer: 'A', timeSpentMs: -1 },
+      { annotatorId: 'a', answer: 'A', timeSpentMs: 86_400_001 },
+      { annotatorId: 'a', answer: 'A' },
+      { annotatorId: 'a', answer: 'A', timeSpentMs: 5, extra: 1 },
+    ]) {
+      const res = await client.post('/tasks/c000000000000000000000000/complete', body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it('ANNOTATOR_NOT_FOUND for the reputation, earnings and payouts of an annotator never seen', async () => {
+    const client = sdk(ctx, developer.apiKey);
+    for (const path of ['reputation', 'earnings', 'payouts']) {
+      const res = await client.get(`/annotators/${annotator()}/${path}`);
+      expect([res.status, res.body.code]).toEqual([404, 'ANNOTATOR_NOT_FOUND']);
+    }
+  });
+
+  it("annotators are per developer: another app's annotator of the same name is someone else", async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer, { validationsNeeded: 1 });
+    const other = await createDeveloper(ctx, adminToken);
+    const name = annotator();
+    await sdk(ctx, developer.apiKey).answerNext(name, 'A');
+    expect((await sdk(ctx, other.apiKey).get(`/annotators/${name}/reputation`)).status).toBe(404);
+    expect((await sdk(ctx, other.apiKey).next(name)).body.task.id).toBe(taskId);
+  });
+});
