@@ -64,7 +64,7 @@ export interface BenchServer {
 /** Starts `src/server.ts` in production mode against the database; resolves once /readyz answers. */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/server.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -112,7 +112,6 @@ export class AnnotationService {
     const answered = (id: string) => (id === answererId ? 1 : 0);
     if (decision.kind === 'fail') {
       await repos.tasks.markFailed(task.id, 'NO_CONSENSUS', now);
-      await this.billing.releaseFailedTask(repos, task);
       await repos.annotators.countAnswer(answererId);
       await repos.events.record(task.buyerId, 'task.failed', {
         taskId: task.id,
@@ -121,10 +120,10 @@ export class AnnotationService {
         totalResponses,
         failedAt: now.toISOString(),
       });
+      await this.billing.releaseFailedTask(repos, task);
       return;
     }
     await repos.tasks.markCompleted(task.id, decision.result, decision.confidence, now);
-    const charge = await this.billing.chargeCompletedTask(repos, task);
     const agreeing = participants.filter((p) => p.answer === decision.result);
     const earning = earningPerAgreeingAnswer(task.costCents, this.config.annotatorShare, agreeing.length);
     const updates: ParticipantUpdate[] = participants.map((p) => {
@@ -142,6 +141,8 @@ export class AnnotationService {
       costCents: task.costCents,
       validatedAt: now.toISOString(),
     });
+    // Last: the charge locks the buyer row until commit, and every decision of the buyer's tasks needs it.
+    const charge = await this.billing.chargeCompletedTask(repos, task);
     if (charge.crossedLowBalance) await this.recordBudgetLow(repos, task.buyerId, charge.balanceAfterCents, now);
   }
 

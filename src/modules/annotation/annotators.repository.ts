@@ -1,5 +1,6 @@
 import type { DbClient } from '../../db/client.ts';
 import { toCents } from '../../db/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { AnnotatorStats } from '../../consensus/reputation.ts';
 
@@ -42,6 +43,15 @@ type Row = {
   paidOutCents: bigint;
 };
 
+// Raw SQL on the SDK's hot path: these run on every next and complete.
+const ANNOTATOR_COLUMNS = Prisma.raw(
+  'id, developer_id AS "developerId", external_id AS "externalId", total_responses AS "totalResponses", ' +
+    'resolved_responses AS "resolvedResponses", agreed_responses AS "agreedResponses", golden_answered AS "goldenAnswered", ' +
+    'golden_correct AS "goldenCorrect", suspended, golden_answered_base AS "goldenAnsweredBase", ' +
+    'golden_correct_base AS "goldenCorrectBase", earned_cents AS "earnedCents", pending_payout_cents AS "pendingPayoutCents", ' +
+    'paid_out_cents AS "paidOutCents"',
+);
+
 const toRecord = (row: Row): AnnotatorRecord => ({
   ...row,
   earnedCents: toCents(row.earnedCents),
@@ -52,8 +62,13 @@ const toRecord = (row: Row): AnnotatorRecord => ({
 export class AnnotatorsRepository {
   constructor(private readonly db: DbClient) {}
 
-  /** The developer's annotator, created on first sight. Takes no lock that outlives the statement. */
+  /**
+   * The developer's annotator, created on first sight. Known annotators are only read: an INSERT … ON
+   * CONFLICT would wait for any transaction updating the annotator's counters.
+   */
   async ensure(developerId: string, externalId: string): Promise<AnnotatorRecord> {
+    const known = await this.find(developerId, externalId);
+    if (known) return known;
     await this.db.$executeRaw`
       INSERT INTO annotators (id, developer_id, external_id) VALUES (${newId()}, ${developerId}, ${externalId})
       ON CONFLICT (developer_id, external_id) DO NOTHING`;
@@ -63,12 +78,15 @@ export class AnnotatorsRepository {
   }
 
   async find(developerId: string, externalId: string): Promise<AnnotatorRecord | null> {
-    const row = await this.db.annotator.findUnique({ where: { developerId_externalId: { developerId, externalId } } });
-    return row ? toRecord(row) : null;
+    const rows = await this.db.$queryRaw<Row[]>`
+      SELECT ${ANNOTATOR_COLUMNS} FROM annotators WHERE developer_id = ${developerId} AND external_id = ${externalId}`;
+    return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async getById(id: string): Promise<AnnotatorRecord> {
-    return toRecord(await this.db.annotator.findUniqueOrThrow({ where: { id } }));
+    const rows = await this.db.$queryRaw<Row[]>`SELECT ${ANNOTATOR_COLUMNS} FROM annotators WHERE id = ${id}`;
+    if (!rows[0]) throw new Error(`annotator ${id} not found`);
+    return toRecord(rows[0]);
   }
 
   /** One more answer to a regular task that did not decide it. */

@@ -34,8 +34,13 @@ export class AccountsRepository {
     return this.db.account.findUnique({ where: { email } });
   }
 
-  findById(id: string): Promise<AccountRecord | null> {
-    return this.db.account.findUnique({ where: { id } });
+  /** Runs on every JWT request: raw SQL skips Prisma's query compilation. */
+  async findById(id: string): Promise<AccountRecord | null> {
+    const rows = await this.db.$queryRaw<AccountRecord[]>`
+      SELECT id, email, role, password_hash AS "passwordHash", token_version AS "tokenVersion", is_active AS "isActive",
+             created_at AS "createdAt"
+      FROM accounts WHERE id = ${id}`;
+    return rows[0] ?? null;
   }
 
   async createBuyer(input: { email: string; passwordHash: string; companyName: string }): Promise<BuyerRecord> {

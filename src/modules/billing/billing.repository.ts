@@ -106,17 +106,14 @@ export class BillingRepository {
     taskId?: string;
     reason?: string;
   }): Promise<LedgerEntryRecord> {
-    const row = await this.db.ledgerEntry.create({
-      data: {
-        id: newId(),
-        buyerId: entry.buyerId,
-        type: entry.type,
-        amountCents: BigInt(entry.amountCents),
-        balanceAfterCents: BigInt(entry.balanceAfterCents),
-        taskId: entry.taskId ?? null,
-        reason: entry.reason ?? null,
-      },
-    });
+    const rows = await this.db.$queryRaw<Array<Parameters<typeof toLedgerRecord>[0]>>`
+      INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id, reason)
+      VALUES (${newId()}, ${entry.buyerId}, ${entry.type}::"LedgerType", ${entry.amountCents}, ${entry.balanceAfterCents},
+              ${entry.taskId ?? null}, ${entry.reason ?? null})
+      RETURNING id, type, amount_cents AS "amountCents", balance_after_cents AS "balanceAfterCents", task_id AS "taskId", reason,
+                created_at AS "createdAt"`;
+    const row = rows[0];
+    if (!row) throw new Error('ledger insert returned no row');
     return toLedgerRecord(row);
   }
 

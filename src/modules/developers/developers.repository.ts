@@ -83,11 +83,10 @@ export class DevelopersRepository {
 
   /** The active developer owning this API key digest, if any. */
   async findActiveIdByApiKeyHash(apiKeyHash: string): Promise<string | null> {
-    const row = await this.db.developer.findFirst({
-      where: { apiKeyHash, account: { isActive: true } },
-      select: { id: true },
-    });
-    return row?.id ?? null;
+    // Raw SQL: this runs on every SDK request, and a raw query skips Prisma's query compilation.
+    const rows = await this.db.$queryRaw<Array<{ id: string }>>`
+      SELECT d.id FROM developers d JOIN accounts a ON a.id = d.id WHERE d.api_key_hash = ${apiKeyHash} AND a.is_active`;
+    return rows[0]?.id ?? null;
   }
 
   async update(id: string, changes: { appName?: string; appUrl?: string; isActive?: boolean }): Promise<DeveloperRecord> {

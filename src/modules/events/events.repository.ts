@@ -12,7 +12,8 @@ export class EventsRepository {
    */
   async record(buyerId: string, type: EventType, payload: Record<string, unknown>): Promise<string> {
     const id = newId();
-    await this.db.event.create({ data: { id, buyerId, type, payload: JSON.stringify({ event: type, ...payload }) } });
+    await this.db.$executeRaw`
+      INSERT INTO events (id, buyer_id, type, payload) VALUES (${id}, ${buyerId}, ${type}, ${JSON.stringify({ event: type, ...payload })})`;
     return id;
   }
 }

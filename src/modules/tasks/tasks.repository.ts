@@ -162,13 +162,18 @@ export class TasksRepository {
   }
 
   async hasAnswered(taskId: string, annotatorId: string): Promise<boolean> {
-    return (await this.db.taskResponse.count({ where: { taskId, annotatorId } })) > 0;
+    const rows = await this.db.$queryRaw<unknown[]>`
+      SELECT 1 FROM task_responses WHERE task_id = ${taskId} AND annotator_id = ${annotatorId}`;
+    return rows.length > 0;
   }
 
-  /** Stores an answer and counts it on the task (the first one moves PENDING to VALIDATING). */
+  /** Stores an answer and counts it on the task (the first one moves PENDING to VALIDATING), in one statement. */
   async recordAnswer(taskId: string, annotatorId: string, answer: string, timeSpentMs: number): Promise<number> {
-    await this.db.taskResponse.create({ data: { id: newId(), taskId, annotatorId, answer, timeSpentMs } });
     const rows = await this.db.$queryRaw<Array<{ total: number }>>`
+      WITH answer AS (
+        INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms)
+        VALUES (${newId()}, ${taskId}, ${annotatorId}, ${answer}, ${timeSpentMs})
+      )
       UPDATE tasks SET total_responses = total_responses + 1, status = 'VALIDATING', updated_at = now()
       WHERE id = ${taskId} RETURNING total_responses AS total`;
     return rows[0]?.total ?? 0;
@@ -184,11 +189,14 @@ export class TasksRepository {
   }
 
   async markCompleted(id: string, result: string, confidence: number, at: Date): Promise<void> {
-    await this.db.task.update({ where: { id }, data: { status: 'COMPLETED', result, confidence, validatedAt: at } });
+    await this.db.$executeRaw`
+      UPDATE tasks SET status = 'COMPLETED', result = ${result}, confidence = ${confidence}, validated_at = ${at}, updated_at = now()
+      WHERE id = ${id}`;
   }
 
   async markFailed(id: string, reason: string, at: Date): Promise<void> {
-    await this.db.task.update({ where: { id }, data: { status: 'FAILED', failureReason: reason, failedAt: at } });
+    await this.db.$executeRaw`
+      UPDATE tasks SET status = 'FAILED', failure_reason = ${reason}, failed_at = ${at}, updated_at = now() WHERE id = ${id}`;
   }
 
   async responses(taskId: string): Promise<TaskResponseRecord[]> {
