@@ -1,4 +1,5 @@
 // Wires services to their dependencies. Tests build the same container on their own database.
+import type pg from 'pg';
 import type { Config } from './config.ts';
 import { Database } from './db/database.ts';
 import type { PrismaClient } from './db/prisma.ts';
@@ -23,13 +24,15 @@ export interface ContainerDeps {
   /** Required: server start-up resolves it (config, or a generated one kept under DATA_DIR). */
   jwtSecret: string;
   clock?: Clock;
+  /** A plain `pg` pool for the SDK's hot path; without one it runs on Prisma too. */
+  pgPool?: pg.Pool;
   /** Source of randomness for golden-task sampling (tests make it deterministic). */
   random?: () => number;
 }
 
 export function createServices(deps: ContainerDeps) {
   const clock = deps.clock ?? systemClock;
-  const db = new Database(deps.prisma);
+  const db = new Database(deps.prisma, deps.pgPool);
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
   const idempotency = new IdempotencyService(db, clock);
   const billing = new BillingService(db);

@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createServices } from './container.ts';
 import { prepareDatabase } from './db/bootstrap.ts';
+import { createPgPool } from './db/pg-executor.ts';
 import { createPrismaClient } from './db/prisma.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { startPeriodic } from './lib/periodic.ts';
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await prepareDatabase(config, logger);
   const prisma = createPrismaClient(database.url);
-  const services = createServices({ config, prisma, logger, jwtSecret: await resolveJwtSecret(config) });
+  const pgPool = createPgPool(database.url, 10);
+  const services = createServices({ config, prisma, pgPool, logger, jwtSecret: await resolveJwtSecret(config) });
   if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);
 
   const app = buildApp({ config, logger, services });
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
   installShutdown(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await sweeper.stop();
+    await services.db.close();
     await prisma.$disconnect();
     await database.embedded?.stop();
   });

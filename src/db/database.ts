@@ -1,7 +1,9 @@
 // The unit of work: services reach the database only through these repositories, either directly or
 // inside `transaction`, which hands them repositories bound to one PostgreSQL transaction.
+import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { DbClient } from './client.ts';
+import { asDbClient, pgExecutor } from './pg-executor.ts';
 import { AnnotatorsRepository } from '../modules/annotation/annotators.repository.ts';
 import { AssignmentsRepository } from '../modules/annotation/assignments.repository.ts';
 import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
@@ -41,9 +43,43 @@ export interface TransactionOptions {
 
 export class Database {
   readonly repos: Repositories;
+  /**
+   * The same repositories on a plain `pg` pool, for the hot path's raw-SQL methods only (see
+   * pg-executor.ts). Without a pool they are the Prisma ones.
+   */
+  readonly rawRepos: Repositories;
 
-  constructor(private readonly prisma: PrismaClient) {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly pool?: pg.Pool,
+  ) {
     this.repos = createRepositories(prisma);
+    this.rawRepos = pool ? createRepositories(asDbClient(pgExecutor(pool))) : this.repos;
+  }
+
+  /**
+   * A transaction on the `pg` pool for work made only of repositories' raw-SQL methods (the SDK's next
+   * and complete). Falls back to a Prisma transaction when there is no pool.
+   */
+  async rawTransaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    if (!this.pool) return this.transaction(work);
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(createRepositories(asDbClient(pgExecutor(client))));
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is destroyed rather than returned to the pool.
+      const broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
+      client.release(broken instanceof Error ? broken : undefined);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.end();
   }
 
   transaction<T>(work: (repos: Repositories) => Promise<T>, options: TransactionOptions = {}): Promise<T> {

@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/container.ts';
+import { createPgPool } from '../../src/db/pg-executor.ts';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/lib/logger.ts';
@@ -53,11 +54,23 @@ export interface TestContextOptions {
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
   const config = testConfig(options.env);
-  const prisma = createPrismaClient(options.databaseUrl ?? workerDatabaseUrl(), 5);
+  const url = options.databaseUrl ?? workerDatabaseUrl();
+  const prisma = createPrismaClient(url, 5);
+  // The same two pools the server runs on: Prisma, and plain pg for the SDK's hot path.
+  const pgPool = createPgPool(url, 5);
   const logger = createLogger(config.logLevel, options.logDestination);
-  const services = createServices({ config, prisma, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
+  const services = createServices({ config, prisma, pgPool, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
   const app = buildApp({ config, logger, services });
-  return { app, services, prisma, config, close: () => prisma.$disconnect() };
+  return {
+    app,
+    services,
+    prisma,
+    config,
+    close: async () => {
+      await services.db.close();
+      await prisma.$disconnect();
+    },
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 // The SDK side: hand out work, take answers, decide tasks, and settle what a decision moves (the buyer's
-// charge or release, the annotators' counters and earnings, the buyer's events).
+// charge or release, the annotators' counters and earnings, the buyer's events). next and complete run
+// on the raw-SQL path (Database.rawTransaction): every repository method they call is raw SQL.
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../db/database.ts';
 import { decide, type Decision } from '../../consensus/consensus.ts';
@@ -46,7 +47,7 @@ export class AnnotationService {
   /** The annotator's live assignment, or a new one on the oldest open task that fits; null when none. */
   async next(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null> {
     const annotator = await this.activeAnnotator(developerId, externalId);
-    return this.db.transaction(async (repos) => {
+    return this.db.rawTransaction(async (repos) => {
       const now = this.clock.now();
       const live = await repos.assignments.live(annotator.id, now);
       if (live) return this.serve(repos, live);
@@ -65,7 +66,7 @@ export class AnnotationService {
   /** Takes an answer; may decide the task. Checks run in this order: ALREADY_ANSWERED, TASK_CLOSED, NO_ASSIGNMENT, INVALID_ANSWER. */
   async complete(developerId: string, taskId: string, input: Answer): Promise<void> {
     const annotator = await this.activeAnnotator(developerId, input.annotatorId);
-    await this.db.transaction(async (repos) => {
+    await this.db.rawTransaction(async (repos) => {
       const task = await repos.tasks.lockAny(taskId);
       if (!task) return this.completeGolden(repos, annotator, taskId, input);
       if (await repos.tasks.hasAnswered(task.id, annotator.id)) throw alreadyAnswered();
@@ -152,7 +153,7 @@ export class AnnotationService {
       thresholdCents: LOW_BALANCE_THRESHOLD_CENTS,
       at: now.toISOString(),
     });
-    const buyer = await repos.accounts.findBuyer(buyerId);
+    const buyer = await repos.accounts.findBuyerContact(buyerId);
     if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.config.publicUrl));
   }
 
@@ -191,7 +192,7 @@ export class AnnotationService {
   }
 
   private async activeAnnotator(developerId: string, externalId: string): Promise<AnnotatorRecord> {
-    const annotator = await this.db.repos.annotators.ensure(developerId, externalId);
+    const annotator = await this.db.rawRepos.annotators.ensure(developerId, externalId);
     if (annotator.suspended) throw suspendedError();
     return annotator;
   }

@@ -125,7 +125,7 @@ export class AnnotatorsRepository {
   }
 
   async setSuspended(annotatorId: string, suspended: boolean): Promise<void> {
-    await this.db.annotator.update({ where: { id: annotatorId }, data: { suspended } });
+    await this.db.$executeRaw`UPDATE annotators SET suspended = ${suspended} WHERE id = ${annotatorId}`;
   }
 
   /** Lifts a suspension; suspension then looks only at golden answers given after this moment. */

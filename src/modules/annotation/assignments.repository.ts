@@ -89,8 +89,13 @@ export class AssignmentsRepository {
 
   /** Whether the annotator holds a live assignment of this task (or golden task). */
   async holds(annotatorId: string, target: { taskId: string } | { goldenTaskId: string }, now: Date): Promise<boolean> {
-    const where = 'taskId' in target ? { taskId: target.taskId } : { goldenTaskId: target.goldenTaskId };
-    return (await this.db.assignment.count({ where: { annotatorId, ...where, expiresAt: { gt: now } } })) === 1;
+    const rows =
+      'taskId' in target
+        ? await this.db.$queryRaw<unknown[]>`
+            SELECT 1 FROM assignments WHERE annotator_id = ${annotatorId} AND task_id = ${target.taskId} AND expires_at > ${now}`
+        : await this.db.$queryRaw<unknown[]>`
+            SELECT 1 FROM assignments WHERE annotator_id = ${annotatorId} AND golden_task_id = ${target.goldenTaskId} AND expires_at > ${now}`;
+    return rows.length === 1;
   }
 
   /** What an assignment shows the annotator: its task or golden task, looked alike. */
@@ -105,6 +110,6 @@ export class AssignmentsRepository {
 
   /** The slot is used up by the answer. */
   async release(annotatorId: string): Promise<void> {
-    await this.db.assignment.deleteMany({ where: { annotatorId } });
+    await this.db.$executeRaw`DELETE FROM assignments WHERE annotator_id = ${annotatorId}`;
   }
 }

@@ -71,6 +71,13 @@ export class AccountsRepository {
     }
   }
 
+  /** E-mail and company of a buyer (raw SQL: used inside the SDK's raw-SQL transactions). */
+  async findBuyerContact(id: string): Promise<{ email: string; companyName: string } | null> {
+    const rows = await this.db.$queryRaw<Array<{ email: string; companyName: string }>>`
+      SELECT a.email, b.company_name AS "companyName" FROM buyers b JOIN accounts a ON a.id = b.id WHERE b.id = ${id}`;
+    return rows[0] ?? null;
+  }
+
   async findBuyer(id: string): Promise<BuyerRecord | null> {
     const buyer = await this.db.buyer.findUnique({ where: { id }, include: { account: true } });
     return buyer ? toBuyerRecord(buyer) : null;

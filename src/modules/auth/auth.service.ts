@@ -127,13 +127,13 @@ export class AuthService {
    */
   async resolvePrincipal(credential: string): Promise<Principal> {
     if (ID_PATTERN.test(credential)) {
-      const developerId = await this.db.repos.developers.findActiveIdByApiKeyHash(sha256Hex(credential));
+      const developerId = await this.db.rawRepos.developers.findActiveIdByApiKeyHash(sha256Hex(credential));
       if (!developerId) throw new UnauthorizedError('Invalid or revoked API key');
       return { kind: 'apiKey', developerId };
     }
     const claims = this.tokens.verify(credential);
     if (!claims) throw new UnauthorizedError('Invalid or expired token');
-    const account = await this.db.repos.accounts.findById(claims.sub);
+    const account = await this.db.rawRepos.accounts.findById(claims.sub);
     if (!account || account.role !== claims.role || account.tokenVersion !== claims.tv) {
       throw new UnauthorizedError('Invalid or expired token');
     }

@@ -14,9 +14,9 @@ export class MailRepository {
   /** Queues a message; call it inside the transaction that causes the mail. */
   async enqueue(message: MailMessage): Promise<string> {
     const id = newId();
-    await this.db.mailOutbox.create({
-      data: { id, kind: message.kind, toAddress: message.to, subject: message.subject, body: message.body },
-    });
+    await this.db.$executeRaw`
+      INSERT INTO mail_outbox (id, kind, to_address, subject, body)
+      VALUES (${id}, ${message.kind}, ${message.to}, ${message.subject}, ${message.body})`;
     return id;
   }
 }

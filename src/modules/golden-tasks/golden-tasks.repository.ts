@@ -47,13 +47,22 @@ export class GoldenTasksRepository {
     if (deleted.count === 0) throw goldenTaskNotFound();
   }
 
-  findById(id: string): Promise<GoldenTaskRecord | null> {
-    return this.db.goldenTask.findUnique({ where: { id } });
+  // The methods below run in the SDK's raw-SQL transactions: raw SQL only.
+
+  async findById(id: string): Promise<GoldenTaskRecord | null> {
+    const rows = await this.db.$queryRaw<GoldenTaskRecord[]>`
+      SELECT id, buyer_id AS "buyerId", project_id AS "projectId", type, content, options, golden_answer AS "goldenAnswer",
+             locale, times_served AS "timesServed", times_answered AS "timesAnswered", times_correct AS "timesCorrect",
+             created_at AS "createdAt"
+      FROM golden_tasks WHERE id = ${id}`;
+    return rows[0] ?? null;
   }
 
   /** Whether the buyer has any golden task of this type and locale (cheap check before picking one). */
   async exists(buyerId: string, type: TaskType, locale: string): Promise<boolean> {
-    return (await this.db.goldenTask.count({ where: { buyerId, type, locale }, take: 1 })) > 0;
+    const rows = await this.db.$queryRaw<unknown[]>`
+      SELECT 1 FROM golden_tasks WHERE buyer_id = ${buyerId} AND type = ${type}::"TaskType" AND locale = ${locale} LIMIT 1`;
+    return rows.length > 0;
   }
 
   /** A random golden task of the buyer, of this type and locale, that the annotator has not answered. */
@@ -71,13 +80,17 @@ export class GoldenTasksRepository {
   }
 
   async hasAnswered(goldenTaskId: string, annotatorId: string): Promise<boolean> {
-    return (await this.db.goldenResponse.count({ where: { goldenTaskId, annotatorId } })) > 0;
+    const rows = await this.db.$queryRaw<unknown[]>`
+      SELECT 1 FROM golden_responses WHERE golden_task_id = ${goldenTaskId} AND annotator_id = ${annotatorId}`;
+    return rows.length > 0;
   }
 
   /** Stores a golden answer and scores it on the golden task; a second answer is ALREADY_ANSWERED. */
   async recordAnswer(goldenTaskId: string, annotatorId: string, answer: string, timeSpentMs: number, correct: boolean): Promise<void> {
     try {
-      await this.db.goldenResponse.create({ data: { id: newId(), goldenTaskId, annotatorId, answer, timeSpentMs, correct } });
+      await this.db.$executeRaw`
+        INSERT INTO golden_responses (id, golden_task_id, annotator_id, answer, time_spent_ms, correct)
+        VALUES (${newId()}, ${goldenTaskId}, ${annotatorId}, ${answer}, ${timeSpentMs}, ${correct})`;
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError('ALREADY_ANSWERED', 'This annotator already answered this task');
       throw error;

@@ -1,0 +1,45 @@
+// The SDK's hot path runs its raw SQL on a plain `pg` pool instead of through Prisma: the same queries,
+// without Prisma's per-query compilation, which made a single server process CPU-bound at a few dozen
+// answers per second (see bench/README.md). Only repositories' raw-SQL methods ($queryRaw and
+// $executeRaw tagged templates) may be used through it; it offers nothing else.
+import pg from 'pg';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { DbClient } from './client.ts';
+
+type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+/** BIGINT parameters travel as text (pg cannot serialise bigint itself). */
+const toParam = (value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+export interface RawExecutor {
+  $queryRaw<T = unknown>(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+  $executeRaw(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
+}
+
+export function pgExecutor(target: Queryable): RawExecutor {
+  const build = (strings: TemplateStringsArray | Prisma.Sql, values: unknown[]) =>
+    strings instanceof Prisma.Sql ? strings : Prisma.sql(strings, ...(values as Prisma.Sql[]));
+  return {
+    async $queryRaw<T>(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> {
+      const statement = build(strings, values);
+      const result = await target.query(statement.text, statement.values.map(toParam));
+      return result.rows as T;
+    },
+    async $executeRaw(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number> {
+      const statement = build(strings, values);
+      const result = await target.query(statement.text, statement.values.map(toParam));
+      return result.rowCount ?? 0;
+    },
+  };
+}
+
+/**
+ * Repositories are typed against Prisma's client; on this path they may only use the raw methods, so
+ * the executor stands in for it. A typed call (findUnique, create, …) would fail loudly, not silently.
+ */
+export const asDbClient = (executor: RawExecutor) => executor as unknown as DbClient;
+
+/** BIGINT and NUMERIC results as JavaScript numbers or strings are handled by callers (toCents). */
+export function createPgPool(connectionString: string, max: number): pg.Pool {
+  return new pg.Pool({ connectionString, max });
+}
