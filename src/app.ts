@@ -20,6 +20,7 @@ import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { taskEndpoints } from './modules/tasks/tasks.router.ts';
+import { webhookEndpoints } from './modules/webhooks/webhooks.router.ts';
 
 export interface AppDeps {
   config: Config;
@@ -40,6 +41,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...billingEndpoints(services),
     ...goldenTaskEndpoints(services),
     ...sdkEndpoints(services),
+    ...webhookEndpoints(services),
   ];
 }
 

@@ -16,6 +16,8 @@ import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
+import { DeliveryWorker } from './modules/webhooks/delivery.worker.ts';
+import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
 
 export interface ContainerDeps {
   config: Config;
@@ -35,7 +37,7 @@ export function createServices(deps: ContainerDeps) {
   const db = new Database(deps.prisma, deps.pgPool);
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
   const idempotency = new IdempotencyService(db, clock);
-  const billing = new BillingService(db);
+  const billing = new BillingService(db, deps.config.publicUrl);
   return {
     db,
     clock,
@@ -50,6 +52,8 @@ export function createServices(deps: ContainerDeps) {
     goldenTasks: new GoldenTasksService(db),
     annotation: new AnnotationService(db, billing, clock, deps.config, deps.random),
     annotators: new AnnotatorsService(db, clock),
+    webhooks: new WebhooksService(db, clock, deps.config),
+    deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
   };
 }
 

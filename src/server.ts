@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   });
   logger.info({ event: 'server.listening', port: config.port, url: config.publicUrl }, 'Concord is listening');
 
+  services.deliveryWorker.start();
   const sweeper = startPeriodic({
     name: 'idempotency.sweep',
     intervalMs: IDEMPOTENCY_SWEEP_MS,
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
 
   installShutdown(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Lets the delivery in progress finish and be recorded; the rest stays queued for the next start.
+    await services.deliveryWorker.stop();
     await sweeper.stop();
     await services.db.close();
     await prisma.$disconnect();

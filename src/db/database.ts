@@ -16,6 +16,7 @@ import { GoldenTasksRepository } from '../modules/golden-tasks/golden-tasks.repo
 import { IdempotencyRepository } from '../modules/idempotency/idempotency.repository.ts';
 import { ProjectsRepository } from '../modules/projects/projects.repository.ts';
 import { TasksRepository } from '../modules/tasks/tasks.repository.ts';
+import { WebhooksRepository } from '../modules/webhooks/webhooks.repository.ts';
 
 function createRepositories(db: DbClient) {
   return {
@@ -31,6 +32,7 @@ function createRepositories(db: DbClient) {
     payouts: new PayoutsRepository(db),
     projects: new ProjectsRepository(db),
     tasks: new TasksRepository(db),
+    webhooks: new WebhooksRepository(db),
   };
 }
 

@@ -8,8 +8,6 @@ import { earningPerAgreeingAnswer, reliability, shouldSuspend } from '../../cons
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { BillingService } from '../billing/billing.service.ts';
-import { LOW_BALANCE_THRESHOLD_CENTS } from '../billing/billing.service.ts';
-import { budgetLowMail } from '../email/mail.templates.ts';
 import type { TaskRecord } from '../tasks/tasks.repository.ts';
 import type { AnnotatorRecord, ParticipantUpdate } from './annotators.repository.ts';
 import type { AssignmentRecord, QueueFilters, ServableTask } from './assignments.repository.ts';
@@ -144,17 +142,7 @@ export class AnnotationService {
     });
     // Last: the charge locks the buyer row until commit, and every decision of the buyer's tasks needs it.
     const charge = await this.billing.chargeCompletedTask(repos, task);
-    if (charge.crossedLowBalance) await this.recordBudgetLow(repos, task.buyerId, charge.balanceAfterCents, now);
-  }
-
-  private async recordBudgetLow(repos: Repositories, buyerId: string, creditBalance: number, now: Date): Promise<void> {
-    await repos.events.record(buyerId, 'budget.low', {
-      creditBalance,
-      thresholdCents: LOW_BALANCE_THRESHOLD_CENTS,
-      at: now.toISOString(),
-    });
-    const buyer = await repos.accounts.findBuyerContact(buyerId);
-    if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.config.publicUrl));
+    if (charge.crossedLowBalance) await this.billing.recordBudgetLow(repos, task.buyerId, charge.balanceAfterCents, now);
   }
 
   private async completeGolden(repos: Repositories, annotator: AnnotatorRecord, id: string, input: Answer): Promise<void> {

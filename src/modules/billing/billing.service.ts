@@ -1,6 +1,7 @@
 import type { Database, Repositories } from '../../db/database.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
+import { budgetLowMail } from '../email/mail.templates.ts';
 import type { LedgerEntryRecord } from './billing.repository.ts';
 
 const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not found');
@@ -21,10 +22,19 @@ export interface ChargeResult {
   crossedLowBalance: boolean;
 }
 
-export class BillingService {
-  constructor(private readonly db: Database) {}
+/** From ≥ 500 to < 500: once per crossing; a top-up back to ≥ 500 re-arms it. */
+const crossesLowBalance = (before: number, after: number) => before >= LOW_BALANCE_THRESHOLD_CENTS && after < LOW_BALANCE_THRESHOLD_CENTS;
 
-  /** An admin's manual credit (positive) or debit (negative); a debit may not exceed availableCents. */
+export class BillingService {
+  constructor(
+    private readonly db: Database,
+    private readonly publicUrl: string,
+  ) {}
+
+  /**
+   * An admin's manual credit (positive) or debit (negative); a debit may not exceed availableCents. A
+   * debit that takes the balance from ≥ 500 to < 500 cents records budget.low, like a charge does.
+   */
   adjustCredits(buyerId: string, amountCents: number, reason: string): Promise<LedgerEntryRecord> {
     return this.db.transaction(async (repos) => {
       const change = await repos.billing.changeBalance(buyerId, amountCents);
@@ -32,8 +42,17 @@ export class BillingService {
         if (change.reason === 'NOT_FOUND') throw buyerNotFound();
         throw new InsufficientCreditsError(-amountCents, change.availableCents);
       }
-      return repos.billing.appendLedger({ buyerId, type: 'ADJUSTMENT', amountCents, balanceAfterCents: change.after, reason });
+      const entry = await repos.billing.appendLedger({ buyerId, type: 'ADJUSTMENT', amountCents, balanceAfterCents: change.after, reason });
+      if (crossesLowBalance(change.before, change.after)) await this.recordBudgetLow(repos, buyerId, change.after, entry.createdAt);
+      return entry;
     });
+  }
+
+  /** budget.low (an event for webhooks, an e-mail for people), inside the caller's transaction. */
+  async recordBudgetLow(repos: Repositories, buyerId: string, creditBalance: number, at: Date): Promise<void> {
+    await repos.events.record(buyerId, 'budget.low', { creditBalance, thresholdCents: LOW_BALANCE_THRESHOLD_CENTS, at: at.toISOString() });
+    const buyer = await repos.accounts.findBuyerContact(buyerId);
+    if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.publicUrl));
   }
 
   /**
@@ -49,10 +68,7 @@ export class BillingService {
       balanceAfterCents: after,
       taskId: task.id,
     });
-    return {
-      balanceAfterCents: after,
-      crossedLowBalance: before >= LOW_BALANCE_THRESHOLD_CENTS && after < LOW_BALANCE_THRESHOLD_CENTS,
-    };
+    return { balanceAfterCents: after, crossedLowBalance: crossesLowBalance(before, after) };
   }
 
   /** Releases the reservation of a task that FAILED (nothing is billed), inside the caller's transaction. */
