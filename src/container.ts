@@ -15,6 +15,7 @@ import { DevelopersService } from './modules/developers/developers.service.ts';
 import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.ts';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { MailWorker } from './modules/email/mail.worker.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
 import { DeliveryWorker } from './modules/webhooks/delivery.worker.ts';
 import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
@@ -28,6 +29,8 @@ export interface ContainerDeps {
   clock?: Clock;
   /** A plain `pg` pool for the SDK's hot path; without one it runs on Prisma too. */
   pgPool?: pg.Pool;
+  /** First mail retry delay (tests shorten it). */
+  mailBackoffBaseMs?: number;
   /** Source of randomness for golden-task sampling (tests make it deterministic). */
   random?: () => number;
 }
@@ -54,6 +57,7 @@ export function createServices(deps: ContainerDeps) {
     annotators: new AnnotatorsService(db, clock),
     webhooks: new WebhooksService(db, clock, deps.config),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
+    mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
   };
 }
 

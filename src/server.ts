@@ -57,6 +57,9 @@ async function main(): Promise<void> {
   logger.info({ event: 'server.listening', port: config.port, url: config.publicUrl }, 'Concord is listening');
 
   services.deliveryWorker.start();
+  if (services.mailWorker.sending) await services.mailWorker.requeueKept();
+  else logger.warn({ event: 'mail.smtp.unset' }, 'SMTP_URL is not set: e-mails are logged and kept in mail_outbox');
+  services.mailWorker.start();
   const sweeper = startPeriodic({
     name: 'idempotency.sweep',
     intervalMs: IDEMPOTENCY_SWEEP_MS,
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     // Lets the delivery in progress finish and be recorded; the rest stays queued for the next start.
     await services.deliveryWorker.stop();
+    await services.mailWorker.stop();
     await sweeper.stop();
     await services.db.close();
     await prisma.$disconnect();

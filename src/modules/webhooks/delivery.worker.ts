@@ -6,6 +6,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { PollingLoop } from '../../lib/polling-loop.ts';
 import { SIGNATURE_HEADER, signWebhookBody } from './signature.ts';
 import { sendWebhook, type SendOutcome } from './webhook-sender.ts';
 import type { ClaimedDelivery } from './webhooks.repository.ts';
@@ -18,27 +19,24 @@ const IDLE_POLL_MS = 200;
 const LEASE_MARGIN_MS = 5_000;
 
 export class DeliveryWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = true;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly db: Database,
     private readonly config: Config,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.loop = new PollingLoop('webhook.worker', () => this.tick(), BATCH, IDLE_POLL_MS, logger);
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops polling and waits for the batch in flight to be sent and recorded. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Sends one batch of due deliveries; returns how many it handled. */
@@ -52,21 +50,6 @@ export class DeliveryWorker {
   /** Runs ticks until nothing is due (tests, shutdown drains). */
   async drain(): Promise<void> {
     while ((await this.tick()) > 0);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      const tick = this.tick().then(
-        (handled) => this.schedule(handled === BATCH ? 0 : IDLE_POLL_MS),
-        (error: unknown) => {
-          this.logger.error({ event: 'webhook.worker.failed', err: error }, 'delivery tick failed');
-          this.schedule(IDLE_POLL_MS);
-        },
-      );
-      this.running = tick;
-    }, delayMs);
-    this.timer.unref();
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
