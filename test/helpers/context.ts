@@ -23,6 +23,8 @@ export function workerDatabaseUrl(): string {
 }
 
 export interface TestContext {
+  /** The database this context runs on. */
+  databaseUrl: string;
   app: Express;
   services: Services;
   prisma: PrismaClient;
@@ -62,6 +64,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const services = createServices({ config, prisma, pgPool, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
   const app = buildApp({ config, logger, services });
   return {
+    databaseUrl: url,
     app,
     services,
     prisma,
