@@ -1,0 +1,84 @@
+// bench/webhooks: 10 000 events delivered by two server processes to a local receiver.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { newId } from '../../src/lib/ids.ts';
+import { benchDatabase, fundedBuyer, percentile, round, startServer } from '../lib.ts';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+const BATCH = 500;
+const log = (message: string) => process.stderr.write(`[webhooks] ${message}\n`);
+
+async function main() {
+  const database = await benchDatabase('webhooks');
+  const received = new Map<string, number>();
+  const latencies: number[] = [];
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = Date.parse(JSON.parse(Buffer.concat(chunks).toString()).at);
+      const id = String(req.headers['x-service-delivery']);
+      if (!received.has(id)) latencies.push(Date.now() - at);
+      received.set(id, (received.get(id) ?? 0) + 1);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+  const servers = [await startServer(database.url, env), await startServer(database.url, env)];
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const buyer = await fundedBuyer(servers[0]?.url as string, 100);
+    const configId = newId();
+    await client.query(`INSERT INTO webhook_configs (id, buyer_id, url, events, secret) VALUES ($1, $2, $3, ARRAY['budget.low'], 'bench-secret-0123456789')`, [
+      configId,
+      buyer.id,
+      receiverUrl,
+    ]);
+    log(`${EVENTS} events, two server processes`);
+    const started = Date.now();
+    for (let offset = 0; offset < EVENTS; offset += BATCH) {
+      const count = Math.min(BATCH, EVENTS - offset);
+      const eventIds = Array.from({ length: count }, newId);
+      const deliveryIds = Array.from({ length: count }, newId);
+      // The same rows the service writes: the event and one delivery per subscribed configuration.
+      await client.query(
+        `WITH e AS (
+           INSERT INTO events (id, buyer_id, type, payload)
+           SELECT id, $2, 'budget.low', json_build_object('event', 'budget.low', 'creditBalance', n, 'thresholdCents', 500,
+                  'at', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) RETURNING id)
+         INSERT INTO webhook_deliveries (id, event_id, config_id)
+         SELECT d.id, e.id, $3 FROM unnest($4::text[], $1::text[]) AS d(id, event_id) JOIN e ON e.id = d.event_id`,
+        [eventIds, buyer.id, configId, deliveryIds],
+      );
+    }
+    const deadline = Date.now() + 120_000;
+    while (received.size < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const seconds = (Date.now() - started) / 1000;
+    const duplicates = [...received.values()].filter((n) => n > 1).length;
+    if (duplicates > 0) log(`${duplicates} deliveries arrived more than once`);
+    process.stdout.write(
+      `${JSON.stringify({
+        bench: 'webhooks',
+        deliveriesPerSec: Math.round(received.size / seconds),
+        p50Ms: round(percentile(latencies, 50)),
+        p99Ms: round(percentile(latencies, 99)),
+        lost: EVENTS - received.size,
+      })}\n`,
+    );
+  } finally {
+    await client.end();
+    for (const server of servers) await server.stop();
+    receiver.close();
+    await database.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
