@@ -170,6 +170,25 @@ describe('delivery', () => {
     expect(bodies).toHaveLength(2);
   });
 
+  it('the delivery log pages newest first with a cursor', async () => {
+    const { buyer, configId } = await subscribedBuyer(['budget.low'], 600);
+    for (const amount of [-150, 200, -200, 200, -200]) {
+      await request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(adminToken)).send({ amountCents: amount, reason: 'page' });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: request.Response = await api(buyer).get(`/webhooks/configs/${configId}/deliveries?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.deliveries.map((d: { id: string }) => d.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(3);
+    const all = await ctx.prisma.webhookDelivery.findMany({ where: { configId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    expect(seen).toEqual(all.map((d) => d.id));
+  });
+
   it('budget.low fires once per crossing and again after a top-up re-arms it', async () => {
     const { buyer } = await subscribedBuyer(['budget.low'], 600);
     const adjust = (amountCents: number) =>
