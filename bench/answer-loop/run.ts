@@ -1,6 +1,6 @@
 // bench/answer-loop: simulated annotators doing next → complete through HTTP against the real server.
 import pg from 'pg';
-import { ADMIN, api, benchDatabase, fundedBuyer, percentile, round, startServer } from '../lib.ts';
+import { ADMIN, api, benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
 
 const ANNOTATORS = Number(process.env.BENCH_ANNOTATORS ?? 64);
 const TASKS = 20_000;
@@ -106,7 +106,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench(main);

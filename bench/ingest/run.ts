@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { newId } from '../../src/lib/ids.ts';
-import { api, benchDatabase, fundedBuyer, percentile, round, rssMb, startServer } from '../lib.ts';
+import { api, benchDatabase, fundedBuyer, percentile, round, runBench, rssMb, startServer } from '../lib.ts';
 
 const BATCH = 1_000;
 const TIMED_RUNS = 20;
@@ -187,7 +187,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench(main);

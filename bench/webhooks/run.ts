@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { newId } from '../../src/lib/ids.ts';
-import { benchDatabase, fundedBuyer, percentile, round, startServer } from '../lib.ts';
+import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const BATCH = 500;
@@ -78,7 +78,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench(main);
