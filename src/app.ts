@@ -19,6 +19,7 @@ import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
+import { exportEndpoints } from './modules/exports/exports.router.ts';
 import { taskEndpoints } from './modules/tasks/tasks.router.ts';
 import { webhookEndpoints } from './modules/webhooks/webhooks.router.ts';
 
@@ -42,6 +43,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...goldenTaskEndpoints(services),
     ...sdkEndpoints(services),
     ...webhookEndpoints(services),
+    ...exportEndpoints(services),
   ];
 }
 

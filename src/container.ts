@@ -16,6 +16,7 @@ import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { MailWorker } from './modules/email/mail.worker.ts';
+import { ExportsService } from './modules/exports/exports.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
 import { DeliveryWorker } from './modules/webhooks/delivery.worker.ts';
 import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
@@ -27,8 +28,8 @@ export interface ContainerDeps {
   /** Required: server start-up resolves it (config, or a generated one kept under DATA_DIR). */
   jwtSecret: string;
   clock?: Clock;
-  /** A plain `pg` pool for the SDK's hot path; without one it runs on Prisma too. */
-  pgPool?: pg.Pool;
+  /** A plain `pg` pool on the same database, for the SDK's hot path and streaming exports. */
+  pgPool: pg.Pool;
   /** First mail retry delay (tests shorten it). */
   mailBackoffBaseMs?: number;
   /** Source of randomness for golden-task sampling (tests make it deterministic). */
@@ -56,6 +57,7 @@ export function createServices(deps: ContainerDeps) {
     annotation: new AnnotationService(db, billing, clock, deps.config, deps.random),
     annotators: new AnnotatorsService(db, clock),
     webhooks: new WebhooksService(db, clock, deps.config),
+    exports: new ExportsService(db),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
     mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
   };

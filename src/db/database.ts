@@ -10,6 +10,7 @@ import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
 import { BillingRepository } from '../modules/billing/billing.repository.ts';
 import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
+import { ExportsRepository } from '../modules/exports/exports.repository.ts';
 import { MailRepository } from '../modules/email/mail.repository.ts';
 import { EventsRepository } from '../modules/events/events.repository.ts';
 import { GoldenTasksRepository } from '../modules/golden-tasks/golden-tasks.repository.ts';
@@ -47,24 +48,26 @@ export class Database {
   readonly repos: Repositories;
   /**
    * The same repositories on a plain `pg` pool, for the hot path's raw-SQL methods only (see
-   * pg-executor.ts). Without a pool they are the Prisma ones.
+   * pg-executor.ts).
    */
   readonly rawRepos: Repositories;
+  /** Streaming reads on the pg pool (server-side cursors). */
+  readonly exports: ExportsRepository;
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly pool?: pg.Pool,
+    private readonly pool: pg.Pool,
   ) {
     this.repos = createRepositories(prisma);
-    this.rawRepos = pool ? createRepositories(asDbClient(pgExecutor(pool))) : this.repos;
+    this.rawRepos = createRepositories(asDbClient(pgExecutor(pool)));
+    this.exports = new ExportsRepository(pool);
   }
 
   /**
    * A transaction on the `pg` pool for work made only of repositories' raw-SQL methods (the SDK's next
-   * and complete). Falls back to a Prisma transaction when there is no pool.
+   * and complete).
    */
   async rawTransaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    if (!this.pool) return this.transaction(work);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -81,7 +84,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.pool?.end();
+    await this.pool.end();
   }
 
   transaction<T>(work: (repos: Repositories) => Promise<T>, options: TransactionOptions = {}): Promise<T> {

@@ -1,0 +1,113 @@
+// Training-data formats: pure functions from an exported task to its text. Each format writes a file as
+// begin + records + end, so a split writes three complete files.
+import { stringify } from 'csv-stringify/sync';
+import type { TaskType } from '../tasks/task-rules.ts';
+
+export const EXPORT_FORMATS = ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportRecord {
+  id: string;
+  type: TaskType;
+  content: string;
+  options: string[];
+  label: string | null;
+  confidence: number | null;
+  locale: string;
+  validatedAt: Date | null;
+}
+
+export interface FileFormat {
+  extension: 'json' | 'jsonl' | 'csv';
+  contentType: string;
+  begin: string;
+  /** The text of one record; `index` is its position in the file (0 first). */
+  record(record: ExportRecord, index: number): string;
+  end: string;
+}
+
+const INSTRUCTIONS: Record<TaskType, string> = {
+  SENTIMENT_ANALYSIS: 'Classify the sentiment of the following text.',
+  IMAGE_CLASSIFICATION: 'Classify the image at the following URL.',
+  BINARY_CHOICE: 'Answer the following question.',
+  AI_RESPONSE_RATING: 'Rate the following AI response.',
+  RELEVANCE_RATING: 'Rate the relevance of the following content.',
+};
+
+/** The instruction for a task's type followed by its options: "… Answer with one of: a, b, c." */
+export function instructionFor(record: Pick<ExportRecord, 'type' | 'options'>): string {
+  return `${INSTRUCTIONS[record.type]} Answer with one of: ${record.options.join(', ')}.`;
+}
+
+/** The chat prompt: the instruction with the options, then the content. */
+export function promptFor(record: Pick<ExportRecord, 'type' | 'options' | 'content'>): string {
+  return `${instructionFor(record)}\n\n${record.content}`;
+}
+
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const ndjson = 'application/x-ndjson';
+export const CSV_COLUMNS = ['id', 'type', 'content', 'label', 'confidence', 'locale', 'validatedAt'] as const;
+
+export const FORMATS: Record<ExportFormat, FileFormat> = {
+  json: {
+    extension: 'json',
+    contentType: 'application/json',
+    begin: '[',
+    record: (r, index) =>
+      `${index === 0 ? '' : ','}${JSON.stringify({
+        id: r.id,
+        type: r.type,
+        content: r.content,
+        label: r.label,
+        confidence: r.confidence,
+        locale: r.locale,
+        validatedAt: r.validatedAt?.toISOString() ?? null,
+      })}`,
+    end: ']\n',
+  },
+  jsonl: {
+    extension: 'jsonl',
+    contentType: ndjson,
+    begin: '',
+    record: (r) => line({ id: r.id, type: r.type, content: r.content, label: r.label }),
+    end: '',
+  },
+  csv: {
+    extension: 'csv',
+    contentType: 'text/csv; charset=utf-8',
+    begin: stringify([[...CSV_COLUMNS]]),
+    record: (r) => stringify([[r.id, r.type, r.content, r.label ?? '', r.confidence ?? '', r.locale, r.validatedAt?.toISOString() ?? '']]),
+    end: '',
+  },
+  openai: {
+    extension: 'jsonl',
+    contentType: ndjson,
+    begin: '',
+    record: (r) => line({ messages: [{ role: 'user', content: promptFor(r) }, { role: 'assistant', content: r.label ?? '' }] }),
+    end: '',
+  },
+  huggingface: {
+    extension: 'jsonl',
+    contentType: ndjson,
+    begin: '',
+    record: (r) => line({ text: r.content, label: r.label ?? '', label_id: r.label === null ? -1 : r.options.indexOf(r.label) }),
+    end: '',
+  },
+  alpaca: {
+    extension: 'jsonl',
+    contentType: ndjson,
+    begin: '',
+    record: (r) => line({ instruction: instructionFor(r), input: r.content, output: r.label ?? '' }),
+    end: '',
+  },
+};
+
+/**
+ * File sizes of a split of n records (rounding half up): train = round(n·train),
+ * val = min(round(n·val), n − train), test = the rest.
+ */
+export function splitSizes(n: number, trainRatio: number, valRatio: number): { train: number; val: number; test: number } {
+  const train = Math.min(n, Math.round(n * trainRatio));
+  const val = Math.min(Math.round(n * valRatio), n - train);
+  return { train, val, test: n - train - val };
+}

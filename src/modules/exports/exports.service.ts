@@ -1,0 +1,157 @@
+// GET /exports: checks the request (nothing is streamed before it passes), then streams the file — or a
+// ZIP of train/val/test files — from one database snapshot, a page at a time with back-pressure. A
+// client that goes away destroys the stream, which closes the cursor and frees the connection.
+import { Readable } from 'node:stream';
+import { ZipArchive } from 'archiver';
+import type { Database } from '../../db/database.ts';
+import { BadRequestError } from '../../lib/errors.ts';
+import { EXPORT_FORMATS, FORMATS, splitSizes, type ExportFormat, type FileFormat } from './export-formats.ts';
+import type { ExportFilters, ExportSession, RankRange } from './exports.repository.ts';
+
+export interface ExportQuery {
+  format?: string;
+  status?: string;
+  projectId?: string;
+  type?: string;
+  locale?: string;
+  trainRatio?: string;
+  valRatio?: string;
+  testRatio?: string;
+  seed?: string;
+}
+
+export interface ExportDownload {
+  contentType: string;
+  filename: string;
+  body: Readable;
+  /** Ends the database reads at once (the client went away); safe to call more than once. */
+  abort(): Promise<void>;
+}
+
+type Split = { kind: 'none' } | { kind: 'split'; train: number; val: number; test: number };
+
+/** contract: the ratios must add up to 1.0 within 1e-9. */
+const RATIO_TOLERANCE = 1e-9;
+/** Records are written in chunks of about this many characters. */
+const CHUNK_CHARS = 64 * 1024;
+/** A fixed entry date makes the same request give a byte-identical archive. */
+const ZIP_ENTRY_DATE = new Date('2000-01-01T00:00:00.000Z');
+
+const invalidRatios = (message: string) => new BadRequestError('INVALID_RATIOS', message);
+
+function parseRatio(name: string, value: string): number {
+  const ratio = /^\s*\d*\.?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw invalidRatios(`${name} must be a decimal between 0 and 1`);
+  return ratio;
+}
+
+/** Only trainRatio → no split; all three → a split summing to 1; anything else is INVALID_RATIOS. */
+export function parseSplit(query: Pick<ExportQuery, 'trainRatio' | 'valRatio' | 'testRatio'>): Split {
+  const given = [query.trainRatio, query.valRatio, query.testRatio].map((v) => v !== undefined);
+  if (given.every((g) => !g)) return { kind: 'none' };
+  if (given[0] && !given[1] && !given[2]) {
+    parseRatio('trainRatio', query.trainRatio as string);
+    return { kind: 'none' };
+  }
+  if (!given.every(Boolean)) throw invalidRatios('Give trainRatio alone (no split) or trainRatio, valRatio and testRatio together');
+  const train = parseRatio('trainRatio', query.trainRatio as string);
+  const val = parseRatio('valRatio', query.valRatio as string);
+  const test = parseRatio('testRatio', query.testRatio as string);
+  if (Math.abs(train + val + test - 1) > RATIO_TOLERANCE) throw invalidRatios(`The ratios add up to ${train + val + test}, not 1.0`);
+  return { kind: 'split', train, val, test };
+}
+
+function parseFormat(value: string | undefined): ExportFormat {
+  if (value === undefined || !(EXPORT_FORMATS as readonly string[]).includes(value)) {
+    throw new BadRequestError('INVALID_FORMAT', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
+  }
+  return value as ExportFormat;
+}
+
+/** One file's text: begin, the records in chunks, end. */
+async function* fileText(session: ExportSession, format: FileFormat, range?: RankRange): AsyncGenerator<string> {
+  let chunk = format.begin;
+  let index = 0;
+  for await (const record of session.records(range)) {
+    chunk += format.record(record, index++);
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  chunk += format.end;
+  if (chunk) yield chunk;
+}
+
+export class ExportsService {
+  constructor(private readonly db: Database) {}
+
+  async open(buyerId: string, query: ExportQuery): Promise<ExportDownload> {
+    const formatName = parseFormat(query.format);
+    const split = parseSplit(query);
+    const format = FORMATS[formatName];
+    const filters: ExportFilters = {
+      buyerId,
+      status: query.status ?? 'COMPLETED',
+      projectId: query.projectId,
+      type: query.type,
+      locale: query.locale,
+    };
+    const session = await this.db.exports.open(filters);
+    if (split.kind === 'none') {
+      const body = Readable.from(this.withSession(session, fileText(session, format)), { objectMode: false });
+      body.once('close', () => void session.close());
+      const abort = async () => {
+        body.destroy();
+        await session.close();
+      };
+      return { contentType: format.contentType, filename: `tasks-${formatName}.${format.extension}`, body, abort };
+    }
+    const archive = await this.zip(session, format, split, query.seed ?? '');
+    const abort = async () => {
+      archive.destroy();
+      await session.close();
+    };
+    return { contentType: 'application/zip', filename: `tasks-${formatName}.zip`, body: archive, abort };
+  }
+
+  private async zip(session: ExportSession, format: FileFormat, split: Extract<Split, { kind: 'split' }>, seed: string): Promise<Readable> {
+    let sizes: ReturnType<typeof splitSizes>;
+    try {
+      sizes = splitSizes(await session.count(), split.train, split.val);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    const archive = new ZipArchive({ zlib: { level: 6 } });
+    const members: Readable[] = [];
+    const ranges: Array<[string, RankRange]> = [
+      ['train', { from: 0, to: sizes.train, seed }],
+      ['val', { from: sizes.train, to: sizes.train + sizes.val, seed }],
+      ['test', { from: sizes.train + sizes.val, to: sizes.train + sizes.val + sizes.test, seed }],
+    ];
+    for (const [name, range] of ranges) {
+      const member = Readable.from(fileText(session, format, range), { objectMode: false });
+      members.push(member);
+      archive.append(member, { name: `${name}.${format.extension}`, date: ZIP_ENTRY_DATE });
+    }
+    const cleanup = () => {
+      for (const member of members) member.destroy();
+      void session.close();
+    };
+    archive.once('close', cleanup);
+    archive.once('end', cleanup);
+    archive.once('error', cleanup);
+    void archive.finalize().catch(cleanup);
+    return archive;
+  }
+
+  /** Closes the session when the generator ends, however it ends. */
+  private async *withSession(session: ExportSession, source: AsyncGenerator<string>): AsyncGenerator<string> {
+    try {
+      yield* source;
+    } finally {
+      await session.close();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { FORMATS, promptFor, splitSizes, type ExportRecord } from '../../src/modules/exports/export-formats.ts';
+
+const record: ExportRecord = {
+  id: 'c1',
+  type: 'SENTIMENT_ANALYSIS',
+  content: 'Great, "really" great\nproduct',
+  options: ['positive', 'negative', 'neutral'],
+  label: 'positive',
+  confidence: 0.927,
+  locale: 'en',
+  validatedAt: new Date('2026-01-02T03:04:05.678Z'),
+};
+
+const file = (format: keyof typeof FORMATS, records: ExportRecord[]) =>
+  FORMATS[format].begin + records.map((r, i) => FORMATS[format].record(r, i)).join('') + FORMATS[format].end;
+
+describe('export formats', () => {
+  it('json: one array of {id, type, content, label, confidence, locale, validatedAt}', () => {
+    expect(JSON.parse(file('json', [record, { ...record, id: 'c2' }]))).toEqual([
+      { id: 'c1', type: 'SENTIMENT_ANALYSIS', content: record.content, label: 'positive', confidence: 0.927, locale: 'en', validatedAt: '2026-01-02T03:04:05.678Z' },
+      expect.objectContaining({ id: 'c2' }),
+    ]);
+    expect(JSON.parse(file('json', []))).toEqual([]);
+  });
+
+  it('jsonl: one {id, type, content, label} per line', () => {
+    expect(file('jsonl', [record]).split('\n')).toEqual([JSON.stringify({ id: 'c1', type: 'SENTIMENT_ANALYSIS', content: record.content, label: 'positive' }), '']);
+  });
+
+  it('csv: header then RFC 4180 rows (quotes doubled, commas and newlines quoted)', () => {
+    expect(file('csv', [record])).toBe(
+      'id,type,content,label,confidence,locale,validatedAt\n' +
+        'c1,SENTIMENT_ANALYSIS,"Great, ""really"" great\nproduct",positive,0.927,en,2026-01-02T03:04:05.678Z\n',
+    );
+    expect(file('csv', [])).toBe('id,type,content,label,confidence,locale,validatedAt\n');
+  });
+
+  it('openai: a user prompt (instruction, options, content) then the assistant label', () => {
+    const parsed = JSON.parse(file('openai', [record]));
+    expect(parsed).toEqual({
+      messages: [
+        { role: 'user', content: 'Classify the sentiment of the following text. Answer with one of: positive, negative, neutral.\n\nGreat, "really" great\nproduct' },
+        { role: 'assistant', content: 'positive' },
+      ],
+    });
+    expect(promptFor({ ...record, type: 'BINARY_CHOICE', options: ['yes', 'no'] })).toMatch(/^Answer the following question\. Answer with one of: yes, no\./);
+  });
+
+  it('huggingface: text, label and the zero-based position of the label in the options', () => {
+    expect(JSON.parse(file('huggingface', [{ ...record, label: 'neutral' }]))).toEqual({ text: record.content, label: 'neutral', label_id: 2 });
+  });
+
+  it('alpaca: instruction with the options, input = content, output = label', () => {
+    expect(JSON.parse(file('alpaca', [record]))).toEqual({
+      instruction: 'Classify the sentiment of the following text. Answer with one of: positive, negative, neutral.',
+      input: record.content,
+      output: 'positive',
+    });
+  });
+});
+
+describe('splitSizes', () => {
+  it.each([
+    [0, 0.8, 0.1, { train: 0, val: 0, test: 0 }],
+    [1, 0.8, 0.1, { train: 1, val: 0, test: 0 }],
+    [2, 0.8, 0.1, { train: 2, val: 0, test: 0 }],
+    [2, 0.5, 0.5, { train: 1, val: 1, test: 0 }],
+    [10, 0.8, 0.1, { train: 8, val: 1, test: 1 }],
+    [5, 0.5, 0.5, { train: 3, val: 2, test: 0 }],
+    [7, 0.25, 0.25, { train: 2, val: 2, test: 3 }],
+    [3, 0, 1, { train: 0, val: 3, test: 0 }],
+  ])('n=%i train=%f val=%f', (n, train, val, expected) => {
+    const sizes = splitSizes(n, train, val);
+    expect(sizes).toEqual(expected);
+    expect(sizes.train + sizes.val + sizes.test).toBe(n);
+  });
+});
