@@ -1,6 +1,6 @@
 // Shared by the benchmarks: a PostgreSQL (DATABASE_URL or an embedded one), a migrated database, and
 // the real server started as its own process so load generation does not share its event loop.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,10 +61,15 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts `src/server.ts` in production mode against the database; resolves once /readyz answers. */
-export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
+/**
+ * Starts the server in production mode against the database; resolves once /readyz answers. `compiled`
+ * runs the build (`npm run build` first) as production does, instead of the TypeScript sources via tsx.
+ */
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}, options: { compiled?: boolean } = {}): Promise<BenchServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/server.ts'], {
+  if (options.compiled) execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+  const entry = options.compiled ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), ...entry], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -17,7 +17,8 @@ async function download(url: string, token: string): Promise<{ seconds: number; 
 
 async function main() {
   const database = await benchDatabase('exports');
-  const server = await startServer(database.url);
+  // The compiled server, as production runs it: memory is part of what this bench measures.
+  const server = await startServer(database.url, {}, { compiled: true });
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {

@@ -14,14 +14,16 @@ export interface ExportFilters {
   locale?: string;
 }
 
-/** Ranks [from, to) of the deterministic shuffle keyed by seed and task id. */
-export interface RankRange {
-  from: number;
-  to: number;
+/** A split: ranks of the deterministic shuffle (keyed by seed and task id) up to `trainEnd` are train, up to `valEnd` val, the rest test. */
+export interface SplitPlan {
   seed: string;
+  trainEnd: number;
+  valEnd: number;
 }
 
-const PAGE = 1_000;
+export type Bucket = 0 | 1 | 2;
+
+const PAGE = 2_000;
 
 interface Row {
   id: string;
@@ -32,6 +34,7 @@ interface Row {
   confidence: number | null;
   locale: string;
   validated_at: Date | null;
+  bucket: Bucket;
 }
 
 function where(filters: ExportFilters): Prisma.Sql {
@@ -68,15 +71,19 @@ export class ExportSession {
     return result.rows[0]?.n ?? 0;
   }
 
-  /** The records (of a rank range, for a split), ordered by validatedAt then id, a page at a time. */
-  async *records(range?: RankRange): AsyncGenerator<ExportRecord> {
+  /**
+   * The records ordered by validatedAt then id, a page at a time; for a split, in one pass ordered by
+   * bucket first (train, then val, then test), each record tagged with its bucket.
+   */
+  async *records(split?: SplitPlan): AsyncGenerator<ExportRecord & { bucket: Bucket }> {
     const columns = Prisma.raw('id, type, content, options, result, confidence, locale, validated_at');
-    const query = range
-      ? Prisma.sql`SELECT ${columns} FROM (
-          SELECT ${columns}, row_number() OVER (ORDER BY md5(${range.seed} || ':' || id), id) AS rank
+    const query = split
+      ? Prisma.sql`SELECT ${columns}, CASE WHEN rank <= ${split.trainEnd} THEN 0 WHEN rank <= ${split.valEnd} THEN 1 ELSE 2 END AS bucket
+        FROM (
+          SELECT ${columns}, row_number() OVER (ORDER BY md5(${split.seed} || ':' || id), id) AS rank
           FROM tasks WHERE ${where(this.filters)}
-        ) ranked WHERE rank > ${range.from} AND rank <= ${range.to} ORDER BY validated_at NULLS LAST, id`
-      : Prisma.sql`SELECT ${columns} FROM tasks WHERE ${where(this.filters)} ORDER BY validated_at NULLS LAST, id`;
+        ) ranked ORDER BY bucket, validated_at NULLS LAST, id`
+      : Prisma.sql`SELECT ${columns}, 0 AS bucket FROM tasks WHERE ${where(this.filters)} ORDER BY validated_at NULLS LAST, id`;
     const name = `export_${++this.cursors}`;
     if (this.closed) return;
     const declaring = this.client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${query.text}`, query.values);
@@ -98,6 +105,7 @@ export class ExportSession {
             confidence: row.confidence,
             locale: row.locale,
             validatedAt: row.validated_at,
+            bucket: row.bucket,
           };
         }
         if (page.rows.length < PAGE) return;

@@ -6,7 +6,8 @@ import { ZipArchive } from 'archiver';
 import type { Database } from '../../db/database.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { EXPORT_FORMATS, FORMATS, splitSizes, type ExportFormat, type FileFormat } from './export-formats.ts';
-import type { ExportFilters, ExportSession, RankRange } from './exports.repository.ts';
+import type { Bucket, ExportFilters, ExportSession } from './exports.repository.ts';
+import type { ExportRecord } from './export-formats.ts';
 
 export interface ExportQuery {
   format?: string;
@@ -34,6 +35,8 @@ type Split = { kind: 'none' } | { kind: 'split'; train: number; val: number; tes
 const RATIO_TOLERANCE = 1e-9;
 /** Records are written in chunks of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
+/** Fast deflate: exports are large and text compresses well even at level 1. */
+const ZIP_LEVEL = 1;
 /** A fixed entry date makes the same request give a byte-identical archive. */
 const ZIP_ENTRY_DATE = new Date('2000-01-01T00:00:00.000Z');
 
@@ -69,10 +72,10 @@ function parseFormat(value: string | undefined): ExportFormat {
 }
 
 /** One file's text: begin, the records in chunks, end. */
-async function* fileText(session: ExportSession, format: FileFormat, range?: RankRange): AsyncGenerator<string> {
+async function* fileText(records: AsyncIterable<ExportRecord>, format: FileFormat): AsyncGenerator<string> {
   let chunk = format.begin;
   let index = 0;
-  for await (const record of session.records(range)) {
+  for await (const record of records) {
     chunk += format.record(record, index++);
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;
@@ -99,7 +102,7 @@ export class ExportsService {
     };
     const session = await this.db.exports.open(filters);
     if (split.kind === 'none') {
-      const body = Readable.from(this.withSession(session, fileText(session, format)), { objectMode: false });
+      const body = Readable.from(this.withSession(session, fileText(session.records(), format)), { objectMode: false });
       body.once('close', () => void session.close());
       const abort = async () => {
         body.destroy();
@@ -115,6 +118,11 @@ export class ExportsService {
     return { contentType: 'application/zip', filename: `tasks-${formatName}.zip`, body: archive, abort };
   }
 
+  /**
+   * One query ranks the selection and orders it by bucket, so the three files are read in a single
+   * pass; each member is appended once the previous one is written, so they read the shared cursor in
+   * turn.
+   */
   private async zip(session: ExportSession, format: FileFormat, split: Extract<Split, { kind: 'split' }>, seed: string): Promise<Readable> {
     let sizes: ReturnType<typeof splitSizes>;
     try {
@@ -123,18 +131,23 @@ export class ExportsService {
       await session.close();
       throw error;
     }
-    const archive = new ZipArchive({ zlib: { level: 6 } });
+    const buckets = new BucketReader(session.records({ seed, trainEnd: sizes.train, valEnd: sizes.train + sizes.val }));
+    const archive = new ZipArchive({ zlib: { level: ZIP_LEVEL } });
+    const names = ['train', 'val', 'test'] as const;
     const members: Readable[] = [];
-    const ranges: Array<[string, RankRange]> = [
-      ['train', { from: 0, to: sizes.train, seed }],
-      ['val', { from: sizes.train, to: sizes.train + sizes.val, seed }],
-      ['test', { from: sizes.train + sizes.val, to: sizes.train + sizes.val + sizes.test, seed }],
-    ];
-    for (const [name, range] of ranges) {
-      const member = Readable.from(fileText(session, format, range), { objectMode: false });
+    const appendMember = (bucket: Bucket) => {
+      const member = Readable.from(fileText(buckets.take(bucket), format), { objectMode: false });
       members.push(member);
-      archive.append(member, { name: `${name}.${format.extension}`, date: ZIP_ENTRY_DATE });
-    }
+      archive.append(member, { name: `${names[bucket]}.${format.extension}`, date: ZIP_ENTRY_DATE });
+    };
+    let finalized = false;
+    archive.on('entry', () => {
+      if (members.length < names.length) appendMember(members.length as Bucket);
+      if (members.length === names.length && !finalized) {
+        finalized = true;
+        archive.finalize().catch(cleanup);
+      }
+    });
     const cleanup = () => {
       for (const member of members) member.destroy();
       void session.close();
@@ -142,7 +155,7 @@ export class ExportsService {
     archive.once('close', cleanup);
     archive.once('end', cleanup);
     archive.once('error', cleanup);
-    void archive.finalize().catch(cleanup);
+    appendMember(0);
     return archive;
   }
 
@@ -152,6 +165,35 @@ export class ExportsService {
       yield* source;
     } finally {
       await session.close();
+    }
+  }
+}
+
+/**
+ * Splits one stream of bucket-ordered records into consecutive per-bucket streams, with a one-record
+ * look-ahead. Buckets must be taken in order (train, val, test), one at a time.
+ */
+class BucketReader {
+  private pending: (ExportRecord & { bucket: Bucket }) | undefined;
+  private done = false;
+
+  constructor(private readonly source: AsyncGenerator<ExportRecord & { bucket: Bucket }>) {}
+
+  async *take(bucket: Bucket): AsyncGenerator<ExportRecord> {
+    for (;;) {
+      if (!this.pending) {
+        if (this.done) return;
+        const next = await this.source.next();
+        if (next.done) {
+          this.done = true;
+          return;
+        }
+        this.pending = next.value;
+      }
+      if (this.pending.bucket !== bucket) return;
+      const record = this.pending;
+      this.pending = undefined;
+      yield record;
     }
   }
 }
