@@ -31,3 +31,14 @@ export function decodeCursor(token: string): Cursor {
   if (Number.isNaN(date.getTime()) || date.toISOString() !== createdAt) throw invalidCursor();
   return { createdAt: date, id };
 }
+
+/**
+ * A page from `limit + 1` rows read newest first: the extra row only tells that more remain, and the
+ * cursor points after the last row returned.
+ */
+export function toPage<T extends Cursor, K extends string>(key: K, rows: T[], limit: number): Page<T, K> {
+  const items = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = items.at(-1);
+  return { [key]: items, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null } as Page<T, K>;
+}

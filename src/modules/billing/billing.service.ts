@@ -1,6 +1,6 @@
 import type { Database, Repositories } from '../../db/database.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
-import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
+import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { budgetLowMail } from '../email/mail.templates.ts';
 import type { LedgerEntryRecord } from './billing.repository.ts';
 
@@ -79,9 +79,6 @@ export class BillingService {
   async listLedger(buyerId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord, 'entries'>> {
     const after = cursor ? decodeCursor(cursor) : undefined;
     const rows = await this.db.repos.billing.listLedger(buyerId, limit, after);
-    const entries = rows.slice(0, limit);
-    const hasMore = rows.length > limit;
-    const last = entries.at(-1);
-    return { entries, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
+    return toPage('entries', rows, limit);
   }
 }

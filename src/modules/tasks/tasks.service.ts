@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
-import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
+import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from './task-rules.ts';
@@ -128,10 +128,7 @@ export class TasksService {
   async list(buyerId: string, filters: TaskFilters, limit: number, cursor?: string): Promise<Page<TaskRecord, 'tasks'>> {
     const after = cursor ? decodeCursor(cursor) : undefined;
     const rows = await this.db.repos.tasks.list(buyerId, filters, limit, after);
-    const tasks = rows.slice(0, limit);
-    const hasMore = rows.length > limit;
-    const last = tasks.at(-1);
-    return { tasks, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
+    return toPage('tasks', rows, limit);
   }
 
   async get(buyerId: string, id: string): Promise<TaskDetail> {

@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
-import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
+import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { findPrivateAddress } from '../../lib/url-guard.ts';
 import { MAX_WEBHOOK_CONFIGS } from '../events/events.repository.ts';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
@@ -47,10 +47,7 @@ export class WebhooksService {
   async deliveries(buyerId: string, configId: string, limit: number, cursor?: string): Promise<Page<DeliveryRecord, 'deliveries'>> {
     await this.get(buyerId, configId);
     const rows = await this.db.repos.webhooks.listDeliveries(configId, limit, cursor ? decodeCursor(cursor) : undefined);
-    const deliveries = rows.slice(0, limit);
-    const hasMore = rows.length > limit;
-    const last = deliveries.at(-1);
-    return { deliveries, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
+    return toPage('deliveries', rows, limit);
   }
 
   async redeliver(buyerId: string, deliveryId: string): Promise<void> {
