@@ -21,12 +21,17 @@ export class IdempotencyRepository {
         WHERE idempotency_keys.created_at < ${expiredBefore}
       RETURNING key`;
     if (claimed.length === 1) return { claimed: true };
-    const existing = await this.db.idempotencyKey.findUniqueOrThrow({ where: { buyerId_key: { buyerId, key } } });
-    return { claimed: false, requestHash: existing.requestHash, statusCode: existing.statusCode, response: existing.response };
+    const rows = await this.db.$queryRaw<Array<{ requestHash: string; statusCode: number | null; response: string | null }>>`
+      SELECT request_hash AS "requestHash", status_code AS "statusCode", response FROM idempotency_keys
+      WHERE buyer_id = ${buyerId} AND key = ${key}`;
+    const existing = rows[0];
+    if (!existing) throw new Error('idempotency key vanished after a conflicting insert');
+    return { claimed: false, ...existing };
   }
 
   async complete(buyerId: string, key: string, statusCode: number, responseJson: string): Promise<void> {
-    await this.db.idempotencyKey.update({ where: { buyerId_key: { buyerId, key } }, data: { statusCode, response: responseJson } });
+    await this.db.$executeRaw`
+      UPDATE idempotency_keys SET status_code = ${statusCode}, response = ${responseJson} WHERE buyer_id = ${buyerId} AND key = ${key}`;
   }
 
   /** Drops keys past their retention; returns how many. */

@@ -54,16 +54,17 @@ export class IdempotencyService {
     return this.db.repos.idempotency.deleteExpired(new Date(this.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS));
   }
 
-  /** Runs `work` in one transaction, guarded by the key when there is one. */
+  /** Runs `work` in one raw-SQL transaction, guarded by the key when there is one. */
   async run<T>(
     buyerId: string,
     key: string | undefined,
     fingerprint: string,
     status: number,
     work: (repos: Repositories) => Promise<T>,
-    options: { timeoutMs?: number } = {},
   ): Promise<Outcome<T>> {
-    return this.db.transaction(async (repos) => {
+    // On the pg pool: creation inserts thousands of rows as one parameter per statement, where Prisma's
+    // per-query overhead grows with the parameter; every repository method used here is raw SQL.
+    return this.db.rawTransaction(async (repos) => {
       if (key !== undefined) {
         const now = this.clock.now();
         const claim = await repos.idempotency.claim(buyerId, key, fingerprint, now, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
@@ -77,6 +78,6 @@ export class IdempotencyService {
       const body = await work(repos);
       if (key !== undefined) await repos.idempotency.complete(buyerId, key, status, JSON.stringify(body));
       return { replayed: false, status, body };
-    }, options);
+    });
   }
 }

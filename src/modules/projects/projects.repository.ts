@@ -37,7 +37,8 @@ export class ProjectsRepository {
   /** Which of these ids are projects of this buyer. */
   async ownedIds(buyerId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.project.findMany({ where: { buyerId, id: { in: ids } }, select: { id: true } });
+    // Raw SQL: also used in the raw-SQL (pg) transactions of bulk imports.
+    const rows = await this.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
     return new Set(rows.map((row) => row.id));
   }
 

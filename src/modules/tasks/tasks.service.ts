@@ -13,8 +13,6 @@ import type { CreatedTask, TaskFilters, TaskRecord, TaskResponseRecord } from '.
 const DEFAULT_ESTIMATE_MS = 300_000;
 const ESTIMATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const MAX_BATCH = 1_000;
-/** Large batches insert thousands of rows: give their transaction more room than the default. */
-const BULK_TIMEOUT_MS = 60_000;
 
 export const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const taskNotPending = (status: string) => new BadRequestError('TASK_NOT_PENDING', `Only PENDING tasks can be changed; this task is ${status}`);
@@ -86,7 +84,6 @@ export class TasksService {
         const created = await this.insertAndReserve(repos, buyerId, tasks);
         return { created: created.length, tasks: created, totalCostCents: sumCost(created) };
       },
-      { timeoutMs: BULK_TIMEOUT_MS },
     );
   }
 
@@ -121,7 +118,6 @@ export class TasksService {
           totalCostCents: sumCost(result.created),
         };
       },
-      { timeoutMs: BULK_TIMEOUT_MS },
     );
   }
 
