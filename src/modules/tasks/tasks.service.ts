@@ -223,7 +223,7 @@ const sumBudget = (tasks: TaskInput[]) => tasks.reduce((sum, task) => sum + task
 const toCreatedView = (task: CreatedTask): CreatedTaskView => ({ taskId: task.id, type: task.type, status: 'PENDING', costCents: task.costCents });
 
 /** Rows per INSERT during a CSV import. */
-const CSV_CHUNK = 5_000;
+const CSV_CHUNK = 2_500;
 
 /**
  * Collects the valid rows of a CSV import and inserts them a chunk at a time, with at most one insert
