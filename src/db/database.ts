@@ -39,11 +39,6 @@ function createRepositories(db: DbClient) {
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
-export interface TransactionOptions {
-  /** Milliseconds the transaction may run (Prisma's default is 5 s). */
-  timeoutMs?: number;
-}
-
 export class Database {
   readonly repos: Repositories;
   /**
@@ -87,10 +82,10 @@ export class Database {
     await this.pool.end();
   }
 
-  transaction<T>(work: (repos: Repositories) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.prisma.$transaction((tx) => work(createRepositories(tx)), {
       maxWait: 10_000,
-      timeout: options.timeoutMs ?? 15_000,
+      timeout: 15_000,
     });
   }
 

@@ -102,7 +102,8 @@ export class ExportsService {
     };
     const session = await this.db.exports.open(filters);
     if (split.kind === 'none') {
-      const body = Readable.from(this.withSession(session, fileText(session.records(), format)), { objectMode: false });
+      const body = Readable.from(fileText(session.records(), format), { objectMode: false });
+      // 'close' follows the end, an error and a destroy alike: the snapshot ends however the file does.
       body.once('close', () => void session.close());
       const abort = async () => {
         body.destroy();
@@ -157,15 +158,6 @@ export class ExportsService {
     archive.once('error', cleanup);
     appendMember(0);
     return archive;
-  }
-
-  /** Closes the session when the generator ends, however it ends. */
-  private async *withSession(session: ExportSession, source: AsyncGenerator<string>): AsyncGenerator<string> {
-    try {
-      yield* source;
-    } finally {
-      await session.close();
-    }
   }
 }
 

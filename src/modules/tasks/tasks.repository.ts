@@ -148,10 +148,10 @@ export class TasksRepository {
 
   /** Locks the task row for the rest of the transaction (answers, updates and deletes serialise on it). */
   async lockForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
-    const locked = await this.db.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM tasks WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
-    if (locked.length === 0) return null;
-    return this.db.task.findUnique({ where: { id }, select });
+    const rows = await this.db.$queryRaw<TaskRow[]>`
+      SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
+    const row = rows[0];
+    return row ? fromRow(row) : null;
   }
 
   /** Locks any buyer's task for the rest of the transaction (the answer path). */
