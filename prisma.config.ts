@@ -30,11 +30,33 @@ globalThis.setTimeout = ((handler: (...args: unknown[]) => void, delay?: number,
   return timer;
 }) as typeof globalThis.setTimeout;
 
+// Workaround for the adapter's executeScript, which splits a migration on every `;` and so cannot run a
+// PL/pgSQL function body (dollar-quoted, full of semicolons). Send the script whole instead: PostgreSQL's
+// simple query protocol runs several statements in one implicit transaction, so a migration now applies
+// entirely or not at all.
+type ScriptAdapter = { executeScript(script: string): Promise<void>; underlyingDriver(): pg.Pool; onError(error: unknown): never };
+function wholeScriptAdapter(factory: PrismaPg): PrismaPg {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const scripted = adapter as unknown as ScriptAdapter;
+    scripted.executeScript = async (script: string) => {
+      try {
+        await scripted.underlyingDriver().query(script);
+      } catch (error) {
+        scripted.onError(error);
+      }
+    };
+    return adapter;
+  };
+  return factory;
+}
+
 export default defineConfig({
   experimental: { adapter: true },
   engine: 'js',
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },
   // A short idle timeout lets the CLI exit as soon as it is done instead of waiting out the pool.
-  adapter: async () => new PrismaPg({ connectionString: process.env.DATABASE_URL, idleTimeoutMillis: 50 }),
+  adapter: async () => wholeScriptAdapter(new PrismaPg({ connectionString: process.env.DATABASE_URL, idleTimeoutMillis: 50 })),
 });

@@ -8,6 +8,7 @@ import type { Logger } from './lib/logger.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { AnnotationService } from './modules/annotation/annotation.service.ts';
 import { AnnotatorsService } from './modules/annotation/annotators.service.ts';
+import { ApiKeyCache } from './modules/auth/api-key-cache.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.ts';
 import { BillingService } from './modules/billing/billing.service.ts';
@@ -42,14 +43,15 @@ export function createServices(deps: ContainerDeps) {
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
   const idempotency = new IdempotencyService(db, clock);
   const billing = new BillingService(db, deps.config.publicUrl);
+  const apiKeys = new ApiKeyCache(() => clock.now().getTime());
   return {
     db,
     clock,
     tokens,
-    auth: new AuthService(db, tokens, clock, deps.config, deps.logger),
+    auth: new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys),
     admin: new AdminService(db),
     billing,
-    developers: new DevelopersService(db, clock, deps.config),
+    developers: new DevelopersService(db, clock, deps.config, apiKeys),
     projects: new ProjectsService(db),
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config),

@@ -117,6 +117,8 @@ describe('developer accounts', () => {
 
   it('regenerate-api-key with the developer JWT invalidates the old key at once', async () => {
     const developer = await developerWithPassword();
+    // The key is in use (and so remembered by the server) before it is replaced.
+    expect((await request(ctx.app).get('/api/v1/dev/me').set(bearer(developer.apiKey))).status).toBe(200);
     const res = await request(ctx.app).post('/api/v1/auth/regenerate-api-key').set(bearer(developer.token));
     expect(res.status).toBe(200);
     expect(res.body.apiKey).toMatch(/^c[0-9a-z]{24}$/);
@@ -174,6 +176,7 @@ describe('role separation', () => {
 
   it('a disabled developer gets 401 with its key and its JWT, and again 200 once re-enabled', async () => {
     const developer = await developerWithPassword();
+    expect((await request(ctx.app).get('/api/v1/dev/me').set(bearer(developer.apiKey))).status).toBe(200);
     const disable = await request(ctx.app).patch(`/api/v1/admin/developers/${developer.id}`).set(bearer(adminToken)).send({ isActive: false });
     expect(disable.status).toBe(200);
     expect(disable.body.developer.isActive).toBe(false);

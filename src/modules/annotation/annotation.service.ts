@@ -8,9 +8,9 @@ import { earningPerAgreeingAnswer, reliability, shouldSuspend } from '../../cons
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { BillingService } from '../billing/billing.service.ts';
-import type { TaskRecord } from '../tasks/tasks.repository.ts';
-import type { AnnotatorRecord, ParticipantUpdate } from './annotators.repository.ts';
-import type { AssignmentRecord, QueueFilters, ServableTask } from './assignments.repository.ts';
+import type { Participant } from '../tasks/tasks.repository.ts';
+import type { ParticipantUpdate } from './annotators.repository.ts';
+import type { AnsweredTask, AnswerOutcome, QueueFilters, ServableTask } from './assignments.repository.ts';
 
 export interface Answer {
   annotatorId: string;
@@ -33,6 +33,24 @@ const noAssignment = () =>
 const invalidAnswer = (options: string[]) =>
   new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
 
+/** The outcomes that let the answer go on; every refusal becomes its error. */
+function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' }> {
+  switch (stored.outcome) {
+    case 'ANNOTATOR_SUSPENDED':
+      throw suspendedError();
+    case 'ALREADY_ANSWERED':
+      throw alreadyAnswered();
+    case 'TASK_CLOSED':
+      throw new ConflictError('TASK_CLOSED', `The task is already ${stored.task.status}`);
+    case 'NO_ASSIGNMENT':
+      throw noAssignment();
+    case 'INVALID_ANSWER':
+      throw invalidAnswer(stored.task.options);
+    default:
+      return stored;
+  }
+}
+
 export class AnnotationService {
   constructor(
     private readonly db: Database,
@@ -44,70 +62,57 @@ export class AnnotationService {
 
   /** The annotator's live assignment, or a new one on the oldest open task that fits; null when none. */
   async next(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null> {
-    const annotator = await this.activeAnnotator(developerId, externalId);
-    return this.db.rawTransaction(async (repos) => {
-      const now = this.clock.now();
-      const live = await repos.assignments.live(annotator.id, now);
-      if (live) return this.serve(repos, live);
-      const task = await repos.assignments.claimOldestOpenTask(annotator.id, filters, now);
-      if (!task) return null;
-      const expiresAt = new Date(now.getTime() + this.config.assignmentTtlMs);
-      const golden = await this.goldenInstead(repos, annotator, task);
-      if (golden) {
-        await repos.goldenTasks.countServed(golden.id);
-        return { ...this.toServed(await repos.assignments.assign(annotator.id, { goldenTaskId: golden.id }, expiresAt)), task: golden };
-      }
-      return { ...this.toServed(await repos.assignments.assign(annotator.id, { taskId: task.id }, expiresAt)), task };
-    });
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + this.config.assignmentTtlMs);
+    const golden = { roll: this.random(), rate: this.config.goldenRate };
+    const served = await this.db.rawRepos.assignments.next(developerId, externalId, filters, now, expiresAt, golden);
+    if (served.outcome === 'ANNOTATOR_SUSPENDED') throw suspendedError();
+    if (served.outcome === 'NONE') return null;
+    return { assignmentId: served.assignmentId, expiresAt: served.expiresAt, task: served.task };
   }
 
-  /** Takes an answer; may decide the task. Checks run in this order: ALREADY_ANSWERED, TASK_CLOSED, NO_ASSIGNMENT, INVALID_ANSWER. */
+  /**
+   * Takes an answer; may decide the task. Checks run in this order: ANNOTATOR_SUSPENDED, TASK_NOT_FOUND,
+   * ALREADY_ANSWERED, TASK_CLOSED, NO_ASSIGNMENT, INVALID_ANSWER. An answer that cannot decide its task
+   * (and every refused one) costs one autocommitted statement; one that can is taken again inside a
+   * transaction that decides and settles.
+   */
   async complete(developerId: string, taskId: string, input: Answer): Promise<void> {
-    const annotator = await this.activeAnnotator(developerId, input.annotatorId);
+    const now = this.clock.now();
+    const store = (repos: Repositories, mayDecide: boolean) =>
+      repos.assignments.answer(developerId, input.annotatorId, taskId, input, now, mayDecide).then(acceptedOrThrow);
+    if ((await store(this.db.rawRepos, false)).outcome === 'ANSWERED') return;
     await this.db.rawTransaction(async (repos) => {
-      const task = await repos.tasks.lockAny(taskId);
-      if (!task) return this.completeGolden(repos, annotator, taskId, input);
-      if (await repos.tasks.hasAnswered(task.id, annotator.id)) throw alreadyAnswered();
-      if (task.status === 'COMPLETED' || task.status === 'FAILED') {
-        throw new ConflictError('TASK_CLOSED', `The task is already ${task.status}`);
-      }
-      const now = this.clock.now();
-      if (!(await repos.assignments.holds(annotator.id, { taskId: task.id }, now))) throw noAssignment();
-      if (!task.options.includes(input.answer)) throw invalidAnswer(task.options);
-
-      const total = await repos.tasks.recordAnswer(task.id, annotator.id, input.answer, input.timeSpentMs);
-      await repos.assignments.release(annotator.id);
-      const decision = total >= task.validationsNeeded ? await this.decideTask(repos, task) : undefined;
-      if (!decision || decision.decision.kind === 'continue') {
-        await repos.annotators.countAnswer(annotator.id);
+      const stored = await store(repos, true);
+      if (stored.outcome === 'NOT_A_TASK') return this.completeGolden(repos, stored.annotatorId, taskId, input, now);
+      if (stored.outcome !== 'ANSWERED') throw new Error(`unexpected outcome ${stored.outcome}`);
+      const { task, participants, annotatorId } = stored;
+      if (!participants) return;
+      const decision = decide({
+        options: task.options,
+        answers: participants.map((p) => ({ answer: p.answer, reliability: reliability(p) })),
+        validationsNeeded: task.validationsNeeded,
+        maxResponses: task.maxResponses,
+        threshold: this.config.consensusThreshold,
+      });
+      if (decision.kind === 'continue') {
+        await repos.annotators.countAnswer(annotatorId);
         return;
       }
-      await this.settle(repos, task, annotator.id, total, decision.participants, decision.decision, now);
+      await this.settle(repos, task, annotatorId, participants, decision, now);
     });
-  }
-
-  private async decideTask(repos: Repositories, task: TaskRecord) {
-    const participants = await repos.tasks.participants(task.id);
-    const decision = decide({
-      options: task.options,
-      answers: participants.map((p) => ({ answer: p.answer, reliability: reliability(p) })),
-      validationsNeeded: task.validationsNeeded,
-      maxResponses: task.maxResponses,
-      threshold: this.config.consensusThreshold,
-    });
-    return { participants, decision };
   }
 
   /** Applies a COMPLETED or FAILED decision and everything it moves, in the answer's transaction. */
   private async settle(
     repos: Repositories,
-    task: TaskRecord,
+    task: AnsweredTask,
     answererId: string,
-    totalResponses: number,
-    participants: Awaited<ReturnType<Repositories['tasks']['participants']>>,
+    participants: Participant[],
     decision: Exclude<Decision, { kind: 'continue' }>,
     now: Date,
   ): Promise<void> {
+    const totalResponses = task.totalResponses;
     const answered = (id: string) => (id === answererId ? 1 : 0);
     if (decision.kind === 'fail') {
       await repos.tasks.markFailed(task.id, 'NO_CONSENSUS', now);
@@ -145,43 +150,17 @@ export class AnnotationService {
     if (charge.crossedLowBalance) await this.billing.recordBudgetLow(repos, task.buyerId, charge.balanceAfterCents, now);
   }
 
-  private async completeGolden(repos: Repositories, annotator: AnnotatorRecord, id: string, input: Answer): Promise<void> {
+  private async completeGolden(repos: Repositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {
     const golden = await repos.goldenTasks.findById(id);
     if (!golden) throw taskNotFound();
-    if (await repos.goldenTasks.hasAnswered(golden.id, annotator.id)) throw alreadyAnswered();
-    if (!(await repos.assignments.holds(annotator.id, { goldenTaskId: golden.id }, this.clock.now()))) throw noAssignment();
+    if (await repos.goldenTasks.hasAnswered(golden.id, annotatorId)) throw alreadyAnswered();
+    if (!(await repos.assignments.holdsGolden(annotatorId, golden.id, now))) throw noAssignment();
     if (!golden.options.includes(input.answer)) throw invalidAnswer(golden.options);
     const correct = input.answer === golden.goldenAnswer;
-    await repos.goldenTasks.recordAnswer(golden.id, annotator.id, input.answer, input.timeSpentMs, correct);
-    await repos.assignments.release(annotator.id);
-    const counters = await repos.annotators.countGoldenAnswer(annotator.id, correct);
+    await repos.goldenTasks.recordAnswer(golden.id, annotatorId, input.answer, input.timeSpentMs, correct);
+    await repos.assignments.release(annotatorId);
+    const counters = await repos.annotators.countGoldenAnswer(annotatorId, correct);
     const since = { answered: counters.goldenAnswered - counters.goldenAnsweredBase, correct: counters.goldenCorrect - counters.goldenCorrectBase };
-    if (shouldSuspend(since.answered, since.correct)) await repos.annotators.setSuspended(annotator.id, true);
-  }
-
-  /**
-   * A golden task of the same buyer, type and locale that this annotator has not answered, served in
-   * place of the regular task: always while the annotator has answered no golden task, then with
-   * probability GOLDEN_RATE.
-   */
-  private async goldenInstead(repos: Repositories, annotator: AnnotatorRecord, task: ServableTask): Promise<ServableTask | null> {
-    if (annotator.goldenAnswered > 0 && this.random() >= this.config.goldenRate) return null;
-    if (!(await repos.goldenTasks.exists(task.buyerId, task.type, task.locale))) return null;
-    return repos.goldenTasks.pickUnanswered(task.buyerId, task.type, task.locale, annotator.id);
-  }
-
-  private async serve(repos: Repositories, assignment: AssignmentRecord): Promise<ServedAssignment | null> {
-    const task = await repos.assignments.target(assignment);
-    return task ? { ...this.toServed(assignment), task } : null;
-  }
-
-  private toServed(assignment: AssignmentRecord) {
-    return { assignmentId: assignment.id, expiresAt: assignment.expiresAt };
-  }
-
-  private async activeAnnotator(developerId: string, externalId: string): Promise<AnnotatorRecord> {
-    const annotator = await this.db.rawRepos.annotators.ensure(developerId, externalId);
-    if (annotator.suspended) throw suspendedError();
-    return annotator;
+    if (shouldSuspend(since.answered, since.correct)) await repos.annotators.setSuspended(annotatorId, true);
   }
 }

@@ -62,19 +62,12 @@ const toRecord = (row: Row): AnnotatorRecord => ({
 export class AnnotatorsRepository {
   constructor(private readonly db: DbClient) {}
 
-  /**
-   * The developer's annotator, created on first sight. Known annotators are only read: an INSERT … ON
-   * CONFLICT would wait for any transaction updating the annotator's counters.
-   */
+  /** The developer's annotator, created on first sight (the same function the SDK statements use). */
   async ensure(developerId: string, externalId: string): Promise<AnnotatorRecord> {
-    const known = await this.find(developerId, externalId);
-    if (known) return known;
-    await this.db.$executeRaw`
-      INSERT INTO annotators (id, developer_id, external_id) VALUES (${newId()}, ${developerId}, ${externalId})
-      ON CONFLICT (developer_id, external_id) DO NOTHING`;
-    const found = await this.find(developerId, externalId);
-    if (!found) throw new Error('annotator vanished after insert');
-    return found;
+    const rows = await this.db.$queryRaw<Row[]>`
+      SELECT ${ANNOTATOR_COLUMNS} FROM sdk_annotator(${developerId}, ${externalId}, ${newId()})`;
+    if (!rows[0]) throw new Error('sdk_annotator returned no row');
+    return toRecord(rows[0]);
   }
 
   async find(developerId: string, externalId: string): Promise<AnnotatorRecord | null> {

@@ -1,10 +1,11 @@
 // The work queue. An annotator holds at most one assignment (the primary key is the annotator); a task
-// never has more answers plus live assignments than its maxResponses. Concurrent callers lock candidate
-// task rows with FOR UPDATE SKIP LOCKED and recount under the lock, so neither a second caller nor a
-// second server process can over-assign a task.
+// never has more answers plus live assignments than its maxResponses. The claim and the answer run as
+// server-side functions (migration 20261122050000_sdk_functions): candidate task rows are locked with
+// FOR UPDATE SKIP LOCKED and recounted under the lock, so neither a second caller nor a second server
+// process can over-assign a task, and each SDK call costs one round trip for its checks and writes.
 import type { DbClient } from '../../db/client.ts';
-import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
+import type { Participant, TaskStatus } from '../tasks/tasks.repository.ts';
 import type { TaskType } from '../tasks/task-rules.ts';
 
 export interface QueueFilters {
@@ -21,91 +22,139 @@ export interface ServableTask {
   locale: string;
 }
 
-export interface AssignmentRecord {
+export type NextOutcome =
+  | { outcome: 'SERVED'; assignmentId: string; expiresAt: Date; task: ServableTask }
+  | { outcome: 'NONE' }
+  | { outcome: 'ANNOTATOR_SUSPENDED' };
+
+/** The answered task as settlement needs it. */
+export interface AnsweredTask {
   id: string;
-  taskId: string | null;
-  goldenTaskId: string | null;
-  expiresAt: Date;
+  buyerId: string;
+  type: TaskType;
+  options: string[];
+  status: TaskStatus;
+  maxCents: number;
+  costCents: number;
+  validationsNeeded: number;
+  maxResponses: number;
+  totalResponses: number;
 }
 
-/** How many locked-but-full candidates to step over before giving up on this call. */
-const CLAIM_ATTEMPTS = 8;
+export type AnswerOutcome =
+  | { outcome: 'ANSWERED'; annotatorId: string; task: AnsweredTask; participants: Participant[] | null }
+  | { outcome: 'NOT_A_TASK'; annotatorId: string }
+  | { outcome: 'DECIDE' }
+  | { outcome: 'ANNOTATOR_SUSPENDED' | 'ALREADY_ANSWERED' | 'NO_ASSIGNMENT' }
+  | { outcome: 'TASK_CLOSED'; task: AnsweredTask }
+  | { outcome: 'INVALID_ANSWER'; task: AnsweredTask };
+
+interface NextRow {
+  outcome: 'SERVED' | 'NONE' | 'ANNOTATOR_SUSPENDED';
+  assignment_id: string;
+  expires_at: Date;
+  id: string;
+  buyer_id: string;
+  type: TaskType;
+  content: string;
+  options: string[];
+  locale: string;
+}
+
+interface AnswerRow {
+  outcome: AnswerOutcome['outcome'];
+  annotator_id: string;
+  id: string;
+  buyer_id: string;
+  type: TaskType;
+  options: string[];
+  status: TaskStatus;
+  max_cents: number;
+  cost_cents: number;
+  validations_needed: number;
+  max_responses: number;
+  total_responses: number;
+  participants: Participant[] | null;
+}
 
 export class AssignmentsRepository {
   constructor(private readonly db: DbClient) {}
 
-  /** The annotator's assignment if it is still live and its target still takes answers. */
-  async live(annotatorId: string, now: Date): Promise<AssignmentRecord | null> {
-    const rows = await this.db.$queryRaw<AssignmentRecord[]>`
-      SELECT a.id, a.task_id AS "taskId", a.golden_task_id AS "goldenTaskId", a.expires_at AS "expiresAt"
-      FROM assignments a LEFT JOIN tasks t ON t.id = a.task_id
-      WHERE a.annotator_id = ${annotatorId} AND a.expires_at > ${now}
-        AND (a.golden_task_id IS NOT NULL OR t.status IN ('PENDING', 'VALIDATING'))`;
-    return rows[0] ?? null;
+  /**
+   * The annotator's live assignment, or a new one on the oldest open task that fits (or a golden task in
+   * its place, see sdk_next). The annotator is created on first sight. One statement, atomic on its own.
+   */
+  async next(
+    developerId: string,
+    externalId: string,
+    filters: QueueFilters,
+    now: Date,
+    expiresAt: Date,
+    golden: { roll: number; rate: number },
+  ): Promise<NextOutcome> {
+    const rows = await this.db.$queryRaw<NextRow[]>`
+      SELECT * FROM sdk_next(${developerId}, ${externalId}, ${newId()}, ${newId()}, ${filters.locale ?? null}::text,
+                             ${filters.types?.length ? filters.types : null}::text[], ${now}::timestamptz,
+                             ${expiresAt}::timestamptz, ${golden.roll}::float8, ${golden.rate}::float8)`;
+    const row = rows[0];
+    if (!row || row.outcome === 'NONE') return { outcome: 'NONE' };
+    if (row.outcome === 'ANNOTATOR_SUSPENDED') return { outcome: row.outcome };
+    return {
+      outcome: 'SERVED',
+      assignmentId: row.assignment_id,
+      expiresAt: row.expires_at,
+      task: { id: row.id, buyerId: row.buyer_id, type: row.type, content: row.content, options: row.options, locale: row.locale },
+    };
   }
 
   /**
-   * Locks the oldest open task that matches, that this annotator has not answered, and that has a free
-   * slot; returns it, or null when nothing fits. The lock lasts until the transaction ends.
+   * Checks and stores an answer to a regular task (see sdk_answer for the order of the checks); the task
+   * row stays locked until the caller's transaction ends. `participants` is set when the task may be
+   * decided now; with `mayDecide` false such an answer is not stored (outcome DECIDE).
    */
-  async claimOldestOpenTask(annotatorId: string, filters: QueueFilters, now: Date): Promise<ServableTask | null> {
-    const conditions = [
-      Prisma.sql`t.status IN ('PENDING', 'VALIDATING')`,
-      Prisma.sql`t.total_responses + (SELECT count(*) FROM assignments a WHERE a.task_id = t.id AND a.expires_at > ${now}) < t.max_responses`,
-      Prisma.sql`NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = ${annotatorId})`,
-    ];
-    if (filters.locale) conditions.push(Prisma.sql`t.locale = ${filters.locale}`);
-    if (filters.types?.length) conditions.push(Prisma.sql`t.type::text = ANY(${filters.types}::text[])`);
-    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-      const rows = await this.db.$queryRaw<ServableTask[]>`
-        SELECT t.id, t.buyer_id AS "buyerId", t.type, t.content, t.options, t.locale
-        FROM tasks t WHERE ${Prisma.join(conditions, ' AND ')}
-        ORDER BY t.created_at, t.id LIMIT 1
-        FOR UPDATE OF t SKIP LOCKED`;
-      const candidate = rows[0];
-      if (!candidate) return null;
-      // The candidate was chosen on a snapshot taken before its lock was granted: recount now.
-      const free = await this.db.$queryRaw<Array<{ free: boolean }>>`
-        SELECT t.status IN ('PENDING', 'VALIDATING')
-               AND t.total_responses + (SELECT count(*) FROM assignments a WHERE a.task_id = t.id AND a.expires_at > ${now}) < t.max_responses AS free
-        FROM tasks t WHERE t.id = ${candidate.id}`;
-      if (free[0]?.free) return candidate;
+  async answer(
+    developerId: string,
+    externalId: string,
+    taskId: string,
+    input: { answer: string; timeSpentMs: number },
+    now: Date,
+    mayDecide: boolean,
+  ): Promise<AnswerOutcome> {
+    const rows = await this.db.$queryRaw<AnswerRow[]>`
+      SELECT * FROM sdk_answer(${developerId}, ${externalId}, ${newId()}, ${taskId}, ${input.answer}, ${input.timeSpentMs}::int,
+                               ${newId()}, ${now}::timestamptz, ${mayDecide})`;
+    const row = rows[0];
+    if (!row) throw new Error('sdk_answer returned no row');
+    const task: AnsweredTask = {
+      id: row.id,
+      buyerId: row.buyer_id,
+      type: row.type,
+      options: row.options,
+      status: row.status,
+      maxCents: row.max_cents,
+      costCents: row.cost_cents,
+      validationsNeeded: row.validations_needed,
+      maxResponses: row.max_responses,
+      totalResponses: row.total_responses,
+    };
+    switch (row.outcome) {
+      case 'ANSWERED':
+        return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants };
+      case 'NOT_A_TASK':
+        return { outcome: row.outcome, annotatorId: row.annotator_id };
+      case 'TASK_CLOSED':
+      case 'INVALID_ANSWER':
+        return { outcome: row.outcome, task };
+      default:
+        return { outcome: row.outcome };
     }
-    return null;
   }
 
-  /** Gives the annotator this assignment, replacing an expired or finished one. */
-  async assign(annotatorId: string, target: { taskId: string } | { goldenTaskId: string }, expiresAt: Date): Promise<AssignmentRecord> {
-    const id = newId();
-    const taskId = 'taskId' in target ? target.taskId : null;
-    const goldenTaskId = 'goldenTaskId' in target ? target.goldenTaskId : null;
-    await this.db.$executeRaw`
-      INSERT INTO assignments (annotator_id, id, task_id, golden_task_id, expires_at, created_at)
-      VALUES (${annotatorId}, ${id}, ${taskId}, ${goldenTaskId}, ${expiresAt}, now())
-      ON CONFLICT (annotator_id) DO UPDATE SET id = EXCLUDED.id, task_id = EXCLUDED.task_id,
-        golden_task_id = EXCLUDED.golden_task_id, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at`;
-    return { id, taskId, goldenTaskId, expiresAt };
-  }
-
-  /** Whether the annotator holds a live assignment of this task (or golden task). */
-  async holds(annotatorId: string, target: { taskId: string } | { goldenTaskId: string }, now: Date): Promise<boolean> {
-    const rows =
-      'taskId' in target
-        ? await this.db.$queryRaw<unknown[]>`
-            SELECT 1 FROM assignments WHERE annotator_id = ${annotatorId} AND task_id = ${target.taskId} AND expires_at > ${now}`
-        : await this.db.$queryRaw<unknown[]>`
-            SELECT 1 FROM assignments WHERE annotator_id = ${annotatorId} AND golden_task_id = ${target.goldenTaskId} AND expires_at > ${now}`;
+  /** Whether the annotator holds a live assignment of this golden task. */
+  async holdsGolden(annotatorId: string, goldenTaskId: string, now: Date): Promise<boolean> {
+    const rows = await this.db.$queryRaw<unknown[]>`
+      SELECT 1 FROM assignments WHERE annotator_id = ${annotatorId} AND golden_task_id = ${goldenTaskId} AND expires_at > ${now}`;
     return rows.length === 1;
-  }
-
-  /** What an assignment shows the annotator: its task or golden task, looked alike. */
-  async target(assignment: AssignmentRecord): Promise<ServableTask | null> {
-    const rows = assignment.taskId
-      ? await this.db.$queryRaw<ServableTask[]>`
-          SELECT id, buyer_id AS "buyerId", type, content, options, locale FROM tasks WHERE id = ${assignment.taskId}`
-      : await this.db.$queryRaw<ServableTask[]>`
-          SELECT id, buyer_id AS "buyerId", type, content, options, locale FROM golden_tasks WHERE id = ${assignment.goldenTaskId}`;
-    return rows[0] ?? null;
   }
 
   /** The slot is used up by the answer. */

@@ -8,6 +8,7 @@ import type { Logger } from '../../lib/logger.ts';
 import { welcomeMail } from '../email/mail.templates.ts';
 import type { DeveloperRecord } from '../developers/developers.repository.ts';
 import type { AccountRecord, BuyerRecord } from './accounts.repository.ts';
+import type { ApiKeyCache } from './api-key-cache.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { TokenService } from './tokens.ts';
 
@@ -30,6 +31,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly config: Config,
     private readonly logger: Logger,
+    private readonly apiKeys: ApiKeyCache,
   ) {}
 
   async register(input: { email: string; password: string; companyName: string }): Promise<{ token: string; buyer: BuyerRecord }> {
@@ -104,6 +106,7 @@ export class AuthService {
   async regenerateApiKey(developerId: string): Promise<string> {
     const apiKey = newApiKey();
     await this.db.repos.developers.setApiKeyHash(developerId, sha256Hex(apiKey));
+    this.apiKeys.forgetDeveloper(developerId);
     return apiKey;
   }
 
@@ -127,8 +130,10 @@ export class AuthService {
    */
   async resolvePrincipal(credential: string): Promise<Principal> {
     if (ID_PATTERN.test(credential)) {
-      const developerId = await this.db.rawRepos.developers.findActiveIdByApiKeyHash(sha256Hex(credential));
+      const keyHash = sha256Hex(credential);
+      const developerId = this.apiKeys.get(keyHash) ?? (await this.db.rawRepos.developers.findActiveIdByApiKeyHash(keyHash));
       if (!developerId) throw new UnauthorizedError('Invalid or revoked API key');
+      this.apiKeys.set(keyHash, developerId);
       return { kind: 'apiKey', developerId };
     }
     const claims = this.tokens.verify(credential);

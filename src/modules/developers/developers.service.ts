@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newApiKey, newToken, sha256Hex } from '../../lib/ids.ts';
+import type { ApiKeyCache } from '../auth/api-key-cache.ts';
 import { normaliseEmail } from '../auth/auth.service.ts';
 import { developerInviteMail } from '../email/mail.templates.ts';
 import type { DeveloperRecord } from './developers.repository.ts';
@@ -14,6 +15,7 @@ export class DevelopersService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly config: Config,
+    private readonly apiKeys: ApiKeyCache,
   ) {}
 
   /** Creates the developer with a fresh API key and queues the invite e-mail in the same transaction. */
@@ -45,7 +47,9 @@ export class DevelopersService {
     return this.db.repos.developers.list();
   }
 
-  update(id: string, changes: { appName?: string; appUrl?: string; isActive?: boolean }): Promise<DeveloperRecord> {
-    return this.db.repos.developers.update(id, changes);
+  async update(id: string, changes: { appName?: string; appUrl?: string; isActive?: boolean }): Promise<DeveloperRecord> {
+    const developer = await this.db.repos.developers.update(id, changes);
+    this.apiKeys.forgetDeveloper(id);
+    return developer;
   }
 }

@@ -2,7 +2,6 @@ import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { ServableTask } from '../annotation/assignments.repository.ts';
 import type { TaskType } from '../tasks/task-rules.ts';
 
 export interface GoldenTaskRecord {
@@ -56,27 +55,6 @@ export class GoldenTasksRepository {
              created_at AS "createdAt"
       FROM golden_tasks WHERE id = ${id}`;
     return rows[0] ?? null;
-  }
-
-  /** Whether the buyer has any golden task of this type and locale (cheap check before picking one). */
-  async exists(buyerId: string, type: TaskType, locale: string): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`
-      SELECT 1 FROM golden_tasks WHERE buyer_id = ${buyerId} AND type = ${type}::"TaskType" AND locale = ${locale} LIMIT 1`;
-    return rows.length > 0;
-  }
-
-  /** A random golden task of the buyer, of this type and locale, that the annotator has not answered. */
-  async pickUnanswered(buyerId: string, type: TaskType, locale: string, annotatorId: string): Promise<ServableTask | null> {
-    const rows = await this.db.$queryRaw<ServableTask[]>`
-      SELECT g.id, g.buyer_id AS "buyerId", g.type, g.content, g.options, g.locale FROM golden_tasks g
-      WHERE g.buyer_id = ${buyerId} AND g.type = ${type}::"TaskType" AND g.locale = ${locale}
-        AND NOT EXISTS (SELECT 1 FROM golden_responses r WHERE r.golden_task_id = g.id AND r.annotator_id = ${annotatorId})
-      ORDER BY random() LIMIT 1`;
-    return rows[0] ?? null;
-  }
-
-  async countServed(id: string): Promise<void> {
-    await this.db.$executeRaw`UPDATE golden_tasks SET times_served = times_served + 1 WHERE id = ${id}`;
   }
 
   async hasAnswered(goldenTaskId: string, annotatorId: string): Promise<boolean> {

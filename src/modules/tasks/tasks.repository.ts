@@ -154,40 +154,6 @@ export class TasksRepository {
     return row ? fromRow(row) : null;
   }
 
-  /** Locks any buyer's task for the rest of the transaction (the answer path). */
-  async lockAny(id: string): Promise<TaskRecord | null> {
-    const rows = await this.db.$queryRaw<TaskRow[]>`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ${id} FOR UPDATE`;
-    const row = rows[0];
-    return row ? fromRow(row) : null;
-  }
-
-  async hasAnswered(taskId: string, annotatorId: string): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`
-      SELECT 1 FROM task_responses WHERE task_id = ${taskId} AND annotator_id = ${annotatorId}`;
-    return rows.length > 0;
-  }
-
-  /** Stores an answer and counts it on the task (the first one moves PENDING to VALIDATING), in one statement. */
-  async recordAnswer(taskId: string, annotatorId: string, answer: string, timeSpentMs: number): Promise<number> {
-    const rows = await this.db.$queryRaw<Array<{ total: number }>>`
-      WITH answer AS (
-        INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms)
-        VALUES (${newId()}, ${taskId}, ${annotatorId}, ${answer}, ${timeSpentMs})
-      )
-      UPDATE tasks SET total_responses = total_responses + 1, status = 'VALIDATING', updated_at = now()
-      WHERE id = ${taskId} RETURNING total_responses AS total`;
-    return rows[0]?.total ?? 0;
-  }
-
-  /** Every answer of a task with its annotator's counters, in arrival order. */
-  participants(taskId: string): Promise<Participant[]> {
-    return this.db.$queryRaw<Participant[]>`
-      SELECT r.annotator_id AS "annotatorId", r.answer, a.golden_answered AS "goldenAnswered", a.golden_correct AS "goldenCorrect",
-             a.resolved_responses AS "resolvedResponses", a.agreed_responses AS "agreedResponses"
-      FROM task_responses r JOIN annotators a ON a.id = r.annotator_id
-      WHERE r.task_id = ${taskId} ORDER BY r.created_at, r.id`;
-  }
-
   async markCompleted(id: string, result: string, confidence: number, at: Date): Promise<void> {
     await this.db.$executeRaw`
       UPDATE tasks SET status = 'COMPLETED', result = ${result}, confidence = ${confidence}, validated_at = ${at}, updated_at = now()
