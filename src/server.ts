@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createServices } from './container.ts';
@@ -11,6 +12,12 @@ import { createPgPool } from './db/pg-executor.ts';
 import { createPrismaClient } from './db/prisma.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { startPeriodic } from './lib/periodic.ts';
+
+// A streamed export allocates fast and keeps little: ~30 MB stays live, but with V8's default heap
+// growth the old generation filled to ~140 MB of promoted garbage between full collections, and the
+// process's peak RSS rose ~140 MB over idle (bench/exports). Growing the heap by at most 50 % over
+// what the last full collection kept makes those collections come sooner, for a few per cent of speed.
+v8.setFlagsFromString('--heap-growing-percent=50');
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 25_000;

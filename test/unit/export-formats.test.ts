@@ -9,7 +9,7 @@ const record: ExportRecord = {
   label: 'positive',
   confidence: 0.927,
   locale: 'en',
-  validatedAt: new Date('2026-01-02T03:04:05.678Z'),
+  validatedAt: '2026-01-02T03:04:05.678Z',
 };
 
 const file = (format: keyof typeof FORMATS, records: ExportRecord[]) =>

@@ -14,7 +14,8 @@ export interface ExportRecord {
   label: string | null;
   confidence: number | null;
   locale: string;
-  validatedAt: Date | null;
+  /** ISO 8601 in UTC with milliseconds, as the database formats it. */
+  validatedAt: string | null;
 }
 
 export interface FileFormat {
@@ -61,7 +62,7 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
         label: r.label,
         confidence: r.confidence,
         locale: r.locale,
-        validatedAt: r.validatedAt?.toISOString() ?? null,
+        validatedAt: r.validatedAt,
       })}`,
     end: ']\n',
   },
@@ -76,7 +77,7 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     extension: 'csv',
     contentType: 'text/csv; charset=utf-8',
     begin: stringify([[...CSV_COLUMNS]]),
-    record: (r) => stringify([[r.id, r.type, r.content, r.label ?? '', r.confidence ?? '', r.locale, r.validatedAt?.toISOString() ?? '']]),
+    record: (r) => stringify([[r.id, r.type, r.content, r.label ?? '', r.confidence ?? '', r.locale, r.validatedAt ?? '']]),
     end: '',
   },
   openai: {
