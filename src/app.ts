@@ -19,6 +19,9 @@ import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
+import { depositEndpoints, rawProviderBody } from './modules/deposits/deposits.router.ts';
+import { SandboxProvider } from './modules/deposits/sandbox.provider.ts';
+import { sandboxCheckoutRouter } from './modules/deposits/sandbox.pages.ts';
 import { exportEndpoints } from './modules/exports/exports.router.ts';
 import { taskEndpoints } from './modules/tasks/tasks.router.ts';
 import { webhookEndpoints } from './modules/webhooks/webhooks.router.ts';
@@ -44,6 +47,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...sdkEndpoints(services),
     ...webhookEndpoints(services),
     ...exportEndpoints(services),
+    ...depositEndpoints(services),
   ];
 }
 
@@ -94,6 +98,9 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   });
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApi, { customSiteTitle: 'Concord API' }));
 
+  if (services.paymentProvider instanceof SandboxProvider) app.use(sandboxCheckoutRouter(services.deposits, services.paymentProvider));
+  // Provider confirmations are verified against their exact bytes: read raw, before the JSON parser.
+  app.use('/api/v1/billing/providers', rawProviderBody);
   app.use('/api/v1', express.json({ limit: '10mb' }));
   app.use(
     '/api/v1',

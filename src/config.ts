@@ -53,6 +53,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).default('Concord <no-reply@concord.local>'),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, { error: 'must be a Stripe secret key (sk_test_…, sk_live_…)' }).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, { error: 'must be a Stripe webhook signing secret (whsec_…)' }).optional(),
   PRICE_CENTS: integer(1, 100_000).default(20),
   CONSENSUS_THRESHOLD: fraction({ exclusiveMin: true, exclusiveMax: true }).default(0.75),
   ASSIGNMENT_TTL_MS: integer(1_000, 86_400_000).default(600_000),
@@ -82,6 +84,8 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly paymentProvider: 'sandbox' | 'stripe';
+  /** Set (both) exactly when paymentProvider is stripe. */
+  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string } | undefined;
   readonly priceCents: number;
   readonly consensusThreshold: number;
   readonly assignmentTtlMs: number;
@@ -116,6 +120,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
     problems.push(`${env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}: ADMIN_EMAIL and ADMIN_PASSWORD go together`);
   }
+  const paymentProvider = env.PAYMENT_PROVIDER ?? (env.NODE_ENV === 'production' ? 'stripe' : 'sandbox');
+  if (paymentProvider === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!env[name]) problems.push(`${name}: is required when PAYMENT_PROVIDER is stripe (the default in production; set PAYMENT_PROVIDER=sandbox to try the service without Stripe)`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -132,7 +142,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
-    paymentProvider: env.PAYMENT_PROVIDER ?? (env.NODE_ENV === 'production' ? 'stripe' : 'sandbox'),
+    paymentProvider,
+    stripe:
+      paymentProvider === 'stripe' && env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? Object.freeze({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET })
+        : undefined,
     priceCents: env.PRICE_CENTS,
     consensusThreshold: env.CONSENSUS_THRESHOLD,
     assignmentTtlMs: env.ASSIGNMENT_TTL_MS,

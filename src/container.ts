@@ -8,6 +8,11 @@ import type { Logger } from './lib/logger.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { AnnotationService } from './modules/annotation/annotation.service.ts';
 import { AnnotatorsService } from './modules/annotation/annotators.service.ts';
+import { createHmac } from 'node:crypto';
+import { DepositsService } from './modules/deposits/deposits.service.ts';
+import type { PaymentProvider } from './modules/deposits/payment-provider.ts';
+import { SandboxProvider } from './modules/deposits/sandbox.provider.ts';
+import { StripeProvider } from './modules/deposits/stripe.provider.ts';
 import { ApiKeyCache } from './modules/auth/api-key-cache.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.ts';
@@ -44,6 +49,7 @@ export function createServices(deps: ContainerDeps) {
   const idempotency = new IdempotencyService(db, clock);
   const billing = new BillingService(db, deps.config.publicUrl);
   const apiKeys = new ApiKeyCache(() => clock.now().getTime());
+  const paymentProvider = createPaymentProvider(deps.config, deps.jwtSecret, clock);
   return {
     db,
     clock,
@@ -60,9 +66,21 @@ export function createServices(deps: ContainerDeps) {
     annotators: new AnnotatorsService(db, clock),
     webhooks: new WebhooksService(db, clock, deps.config),
     exports: new ExportsService(db),
+    paymentProvider,
+    deposits: new DepositsService(db, paymentProvider, clock, deps.logger),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
     mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** Stripe with its keys, or the sandbox, which signs with a key derived from the JWT secret. */
+function createPaymentProvider(config: Config, jwtSecret: string, clock: Clock): PaymentProvider {
+  if (config.paymentProvider === 'stripe') {
+    if (!config.stripe) throw new Error('PAYMENT_PROVIDER is stripe but the Stripe keys are missing');
+    return new StripeProvider(config.stripe.secretKey, config.stripe.webhookSecret, config.publicUrl);
+  }
+  const secret = createHmac('sha256', jwtSecret).update('concord sandbox payments').digest('hex');
+  return new SandboxProvider(secret, config.publicUrl, () => Math.floor(clock.now().getTime() / 1000));
+}

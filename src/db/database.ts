@@ -9,6 +9,7 @@ import { AssignmentsRepository } from '../modules/annotation/assignments.reposit
 import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
 import { BillingRepository } from '../modules/billing/billing.repository.ts';
+import { DepositsRepository } from '../modules/deposits/deposits.repository.ts';
 import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
 import { ExportsRepository } from '../modules/exports/exports.repository.ts';
 import { MailRepository } from '../modules/email/mail.repository.ts';
@@ -25,6 +26,7 @@ function createRepositories(db: DbClient) {
     annotators: new AnnotatorsRepository(db),
     assignments: new AssignmentsRepository(db),
     billing: new BillingRepository(db),
+    deposits: new DepositsRepository(db),
     developers: new DevelopersRepository(db),
     events: new EventsRepository(db),
     goldenTasks: new GoldenTasksRepository(db),

@@ -53,10 +53,19 @@ describe('loadConfig', () => {
   });
 
   it('requires JWT_SECRET in production and defaults to Stripe and private-URL refusal there', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['JWT_SECRET: is required in production']);
-    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
+    expect(problemsOf({ NODE_ENV: 'production', ...stripe })).toEqual(['JWT_SECRET: is required in production']);
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ...stripe });
     expect(config.paymentProvider).toBe('stripe');
+    expect(config.stripe).toEqual({ secretKey: 'sk_test_abc123', webhookSecret: 'whsec_abc123' });
     expect(config.webhookAllowPrivateUrls).toBe(false);
+  });
+
+  it('wants both Stripe keys when the provider is Stripe, and none for the sandbox', () => {
+    expect(problemsOf({ PAYMENT_PROVIDER: 'stripe' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+    expect(problemsOf({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_WEBHOOK_SECRET']);
+    expect(problemsOf({ STRIPE_SECRET_KEY: 'pk_test_abc' })[0]).toMatch(/^STRIPE_SECRET_KEY: /);
+    expect(loadConfig({ PAYMENT_PROVIDER: 'sandbox', NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).stripe).toBeUndefined();
   });
 
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {

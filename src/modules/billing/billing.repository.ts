@@ -104,12 +104,13 @@ export class BillingRepository {
     amountCents: number;
     balanceAfterCents: number;
     taskId?: string;
+    depositId?: string;
     reason?: string;
   }): Promise<LedgerEntryRecord> {
     const rows = await this.db.$queryRaw<Array<Parameters<typeof toLedgerRecord>[0]>>`
-      INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id, reason)
+      INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id, deposit_id, reason)
       VALUES (${newId()}, ${entry.buyerId}, ${entry.type}::"LedgerType", ${entry.amountCents}, ${entry.balanceAfterCents},
-              ${entry.taskId ?? null}, ${entry.reason ?? null})
+              ${entry.taskId ?? null}, ${entry.depositId ?? null}, ${entry.reason ?? null})
       RETURNING id, type, amount_cents AS "amountCents", balance_after_cents AS "balanceAfterCents", task_id AS "taskId", reason,
                 created_at AS "createdAt"`;
     const row = rows[0];

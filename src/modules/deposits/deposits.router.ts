@@ -1,0 +1,74 @@
+import express from 'express';
+import { z } from 'zod';
+import type { Services } from '../../container.ts';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { cursorSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
+import type { DepositRecord } from './deposits.repository.ts';
+
+export const depositSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['PENDING', 'SUCCEEDED', 'CANCELLED', 'FAILED']),
+    amountCents: z.number().int(),
+    bonusCents: z.number().int().meta({ description: '5 % from 50 000 cents, 10 % from 200 000, rounded down; credited with the deposit' }),
+    method: z.enum(['card', 'mobile_money']),
+    checkoutUrl: z.string().meta({ description: "Where the buyer pays: the provider's checkout page" }),
+    createdAt: timestamp,
+    decidedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'Deposit' });
+
+const createBody = z.strictObject({
+  amountCents: z.number().int().min(500).max(10_000_000),
+  method: z.enum(['card', 'mobile_money']),
+});
+
+export const toDeposit = (deposit: DepositRecord) => ({
+  id: deposit.id,
+  status: deposit.status,
+  amountCents: deposit.amountCents,
+  bonusCents: deposit.bonusCents,
+  method: deposit.method,
+  checkoutUrl: deposit.checkoutUrl,
+  createdAt: deposit.createdAt.toISOString(),
+  decidedAt: deposit.decidedAt?.toISOString() ?? null,
+});
+
+export function depositEndpoints({ deposits }: Services) {
+  return [
+    defineEndpoint({
+      method: 'post', path: '/billing/deposits', tag: 'Billing', summary: "Start a top-up: returns the provider's checkoutUrl", access: 'buyer',
+      body: createBody, status: 201, response: depositSchema,
+      handler: async ({ principal, body }) => toDeposit(await deposits.create(principal.accountId, body)),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/billing/deposits', tag: 'Billing', summary: "The buyer's deposits, newest first", access: 'buyer',
+      query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ deposits: z.array(depositSchema), ...pageInfo }),
+      handler: async ({ principal, query }) => {
+        const page = await deposits.list(principal.accountId, query.limit, query.cursor);
+        return { ...page, deposits: page.deposits.map(toDeposit) };
+      },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/billing/deposits/:id', tag: 'Billing', summary: 'One deposit', access: 'buyer',
+      params: idParams, response: depositSchema, errors: { 404: 'DEPOSIT_NOT_FOUND' },
+      handler: async ({ principal, params }) => toDeposit(await deposits.get(principal.accountId, params.id)),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/billing/providers/:provider/webhook', tag: 'Billing',
+      summary: "The payment provider's signed confirmation (Stripe: stripe-signature; sandbox: x-sandbox-signature)", access: 'public',
+      params: z.strictObject({ provider: z.string().min(1).max(32) }),
+      rawBody: z.unknown().meta({ description: "The provider's event, verified against its exact bytes" }),
+      response: z.object({ received: z.literal(true), result: z.enum(['applied', 'duplicate', 'ignored']) }),
+      errors: { 400: 'INVALID_SIGNATURE (nothing changes)', 404: 'NOT_FOUND (not the configured provider)' },
+      handler: async ({ params, req }) => {
+        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        return { received: true, result: await deposits.confirm(params.provider, raw, req.headers) };
+      },
+    }),
+  ];
+}
+
+/** The provider webhook reads its body as raw bytes (mounted before the JSON parser). */
+export const rawProviderBody = express.raw({ type: () => true, limit: '1mb' });

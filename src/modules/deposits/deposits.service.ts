@@ -1,0 +1,87 @@
+// Top-ups: a deposit is created PENDING with the provider's checkout; the provider's signed confirmation
+// decides it exactly once, and a SUCCEEDED deposit credits its amount and its bonus as two ledger rows
+// in the same transaction (a zero bonus writes no BONUS row). A confirmation that does not verify
+// changes nothing.
+import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, NotFoundError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
+import type { DepositMethod, DepositRecord } from './deposits.repository.ts';
+import { depositBonusCents, InvalidSignatureError, type PaymentProvider } from './payment-provider.ts';
+
+export const depositNotFound = () => new NotFoundError('DEPOSIT_NOT_FOUND', 'Deposit not found');
+
+export class DepositsService {
+  constructor(
+    private readonly db: Database,
+    readonly provider: PaymentProvider,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(buyerId: string, input: { amountCents: number; method: DepositMethod }): Promise<DepositRecord> {
+    const id = newId();
+    const contact = await this.db.repos.accounts.findBuyerContact(buyerId);
+    const checkout = await this.provider.createCheckout({ depositId: id, amountCents: input.amountCents, method: input.method, buyerEmail: contact?.email ?? null });
+    return this.db.repos.deposits.create({
+      id,
+      buyerId,
+      amountCents: input.amountCents,
+      bonusCents: depositBonusCents(input.amountCents),
+      method: input.method,
+      provider: this.provider.name,
+      providerRef: checkout.providerRef,
+      checkoutUrl: checkout.checkoutUrl,
+    });
+  }
+
+  async get(buyerId: string, id: string): Promise<DepositRecord> {
+    const deposit = await this.db.repos.deposits.findForBuyer(buyerId, id);
+    if (!deposit) throw depositNotFound();
+    return deposit;
+  }
+
+  /** Any buyer's deposit (the sandbox checkout page is reached by its unguessable id, like a provider's). */
+  findAny(id: string): Promise<DepositRecord | null> {
+    return this.db.repos.deposits.findById(id);
+  }
+
+  async list(buyerId: string, limit: number, cursor?: string): Promise<Page<DepositRecord, 'deposits'>> {
+    const rows = await this.db.repos.deposits.list(buyerId, limit, cursor ? decodeCursor(cursor) : undefined);
+    return toPage('deposits', rows, limit);
+  }
+
+  /**
+   * A provider's confirmation, as received: verified against the exact body bytes, then applied once.
+   * Returns what happened, for the log and the provider's retry logic (any 2xx stops its retries).
+   */
+  async confirm(providerName: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<'applied' | 'duplicate' | 'ignored'> {
+    if (providerName !== this.provider.name) throw new NotFoundError('NOT_FOUND', `No payment provider ${providerName} is configured`);
+    let confirmation;
+    try {
+      confirmation = this.provider.parseConfirmation(rawBody, headers);
+    } catch (error) {
+      if (error instanceof InvalidSignatureError) throw new AppError(400, 'INVALID_SIGNATURE', error.message);
+      throw error;
+    }
+    if (confirmation.kind === 'ignored') return 'ignored';
+    const { depositId, status, providerRef } = confirmation;
+    const applied = await this.db.transaction(async (repos) => {
+      const deposit = await repos.deposits.decide(depositId, this.provider.name, status, providerRef, this.clock.now());
+      if (!deposit) return false;
+      if (deposit.status !== 'SUCCEEDED') return true;
+      const credit = async (type: 'DEPOSIT' | 'BONUS', cents: number) => {
+        const change = await repos.billing.changeBalance(deposit.buyerId, cents);
+        if (!change.ok) throw new Error(`crediting deposit ${deposit.id} failed: ${change.reason}`);
+        await repos.billing.appendLedger({ buyerId: deposit.buyerId, type, amountCents: cents, balanceAfterCents: change.after, depositId: deposit.id, reason: `deposit ${deposit.id}` });
+      };
+      await credit('DEPOSIT', deposit.amountCents);
+      if (deposit.bonusCents > 0) await credit('BONUS', deposit.bonusCents);
+      return true;
+    });
+    this.logger.info({ event: 'deposit.confirmation', depositId, status, applied }, applied ? 'deposit decided' : 'deposit already decided or unknown');
+    return applied ? 'applied' : 'duplicate';
+  }
+}
