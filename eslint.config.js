@@ -16,7 +16,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'bench/**', 'scripts/**'],
+    // Terminal programs: the console is their interface.
+    files: ['test/**', 'bench/**', 'scripts/**', 'examples/**'],
     rules: { 'no-console': 'off' },
   },
 );
