@@ -1,6 +1,6 @@
 // Reads an export as a stream: one pg connection, one REPEATABLE READ snapshot for the count, the split's
-// boundaries and every file (so a split is a true partition even while tasks complete), and server-side
-// cursors fetched a page at a time, so memory stays flat however many tasks there are.
+// boundaries and the records (so a split is a true partition even while tasks complete), and a
+// server-side cursor fetched a page at a time, so memory stays flat however many tasks there are.
 import type pg from 'pg';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { TaskType } from '../tasks/task-rules.ts';
@@ -15,18 +15,18 @@ export interface ExportFilters {
 }
 
 /**
- * One file of a split. The deterministic shuffle ranks the selection by (shuffle key, id), the key being
- * PostgreSQL's stable 64-bit text hash of `seed:id`; ranks 1..trainEnd are train, up to valEnd val, the
- * rest test. A member is read as the keys between two boundaries (the keys at ranks trainEnd and valEnd),
- * so no query ever sorts whole records by the shuffle.
+ * Where a split cuts the shuffle. The deterministic shuffle ranks the selection by (shuffle key, id), the
+ * key being PostgreSQL's stable 64-bit text hash of `seed:id`; ranks up to trainEnd are train, up to
+ * valEnd val, the rest test. The cut is given by the (key, id) at those two ranks (null for rank 0), so
+ * no query ever sorts whole records by the shuffle.
  */
-export interface SplitMember {
+export interface SplitCut {
   seed: string;
-  /** The (key, id) boundary the member's keys are above; none for the first member. */
-  after: Boundary | null;
-  /** The (key, id) boundary the member's keys are at or below; none for the last member. */
-  upTo: Boundary | null;
+  lastTrain: Boundary | null;
+  lastVal: Boundary | null;
 }
+
+export type Bucket = 0 | 1 | 2;
 
 /** A position in the shuffle: its key (a bigint, as text) and the task id that breaks ties. */
 export interface Boundary {
@@ -46,6 +46,7 @@ interface Row {
   confidence: number | null;
   locale: string;
   validated_at: string | null;
+  bucket: Bucket;
 }
 
 /** The shuffle key of a task: stable across PostgreSQL versions (hash partitioning relies on it). */
@@ -109,18 +110,24 @@ export class ExportSession {
     });
   }
 
-  /** The records (of one split member, if given) ordered by validatedAt then id, a page at a time. */
-  async *records(member?: SplitMember): AsyncGenerator<ExportRecord> {
+  /**
+   * The records ordered by validatedAt then id, a page at a time, each with its split bucket (0 train,
+   * 1 val, 2 test; always 0 without a split).
+   */
+  async *records(cut?: SplitCut): AsyncGenerator<ExportRecord & { bucket: Bucket }> {
     // Dates and arrays arrive as text ready for output: pg's own parsers for them cost more than the
     // formatting (CPU profile of bench/exports).
     const columns = Prisma.raw(
       `id, type, content, array_to_json(options)::text AS options, result, confidence, locale, ` +
         `to_char(validated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS validated_at`,
     );
-    const conditions = [where(this.filters)];
-    if (member?.after) conditions.push(Prisma.sql`(${shuffleKey(member.seed)}, id) > (${member.after.key}::bigint, ${member.after.id})`);
-    if (member?.upTo) conditions.push(Prisma.sql`(${shuffleKey(member.seed)}, id) <= (${member.upTo.key}::bigint, ${member.upTo.id})`);
-    const query = Prisma.sql`SELECT ${columns} FROM tasks WHERE ${Prisma.join(conditions, ' AND ')} ORDER BY validated_at NULLS LAST, id`;
+    // A comparison with an absent boundary (NULL) is never true, so it falls through to the next bucket.
+    const bucket = cut
+      ? Prisma.sql`CASE WHEN (${shuffleKey(cut.seed)}, id) <= (${cut.lastTrain?.key ?? null}::bigint, ${cut.lastTrain?.id ?? null}::text) THEN 0
+                        WHEN (${shuffleKey(cut.seed)}, id) <= (${cut.lastVal?.key ?? null}::bigint, ${cut.lastVal?.id ?? null}::text) THEN 1
+                        ELSE 2 END`
+      : Prisma.sql`0`;
+    const query = Prisma.sql`SELECT ${columns}, ${bucket} AS bucket FROM tasks WHERE ${where(this.filters)} ORDER BY validated_at NULLS LAST, id`;
     const name = `export_${++this.cursors}`;
     if (this.closed) return;
     const declaring = this.client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${query.text}`, query.values);
@@ -149,6 +156,7 @@ export class ExportSession {
             confidence: row.confidence,
             locale: row.locale,
             validatedAt: row.validated_at,
+            bucket: row.bucket,
           };
         }
       }

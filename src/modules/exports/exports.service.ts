@@ -1,12 +1,17 @@
 // GET /exports: checks the request (nothing is streamed before it passes), then streams the file — or a
 // ZIP of train/val/test files — from one database snapshot, a page at a time with back-pressure. A
 // client that goes away destroys the stream, which closes the cursor and frees the connection.
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import type { Database } from '../../db/database.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { EXPORT_FORMATS, FORMATS, splitSizes, type ExportFormat, type FileFormat } from './export-formats.ts';
-import type { Boundary, ExportFilters, ExportSession } from './exports.repository.ts';
+import type { ExportFilters, ExportSession, SplitCut } from './exports.repository.ts';
 import type { ExportRecord } from './export-formats.ts';
 
 export interface ExportQuery {
@@ -120,54 +125,125 @@ export class ExportsService {
   }
 
   /**
-   * Two boundaries of the shuffle (one sort of keys and ids) cut the selection into train, val and test;
-   * each member then streams its records in export order. Members are appended one after the other,
-   * each once the previous one is written, so they use the session's connection in turn.
+   * Two boundaries of the shuffle (one sort of keys and ids) tag every record with its member; one pass
+   * in export order then writes train straight into the archive and spools val and test (formatted, 20 %
+   * of a typical split) to temporary files, which follow train into the archive once the pass is done.
    */
   private async zip(session: ExportSession, format: FileFormat, split: Extract<Split, { kind: 'split' }>, seed: string): Promise<Readable> {
-    let members: Array<() => AsyncIterable<ExportRecord>>;
+    let cut: SplitCut;
     try {
-      const total = await session.count();
-      const sizes = splitSizes(total, split.train, split.val);
-      const [trainEnd, valEnd] = [sizes.train, sizes.train + sizes.val];
-      const [afterTrain, afterVal] = await session.boundaries(seed, [trainEnd, valEnd]);
-      const member = (size: number, after: Boundary | null, upTo: Boundary | null) => () =>
-        size === 0 ? noRecords() : session.records({ seed, after, upTo });
-      const [b1, b2] = [afterTrain ?? null, afterVal ?? null];
-      members = [member(trainEnd, null, b1), member(valEnd - trainEnd, b1, b2), member(total - valEnd, b2, null)];
+      const sizes = splitSizes(await session.count(), split.train, split.val);
+      const [lastTrain = null, lastVal = null] = await session.boundaries(seed, [sizes.train, sizes.train + sizes.val]);
+      cut = { seed, lastTrain, lastVal };
     } catch (error) {
       await session.close();
       throw error;
     }
+    const spool = await SpoolDir.create();
+    const files = [spool.file('val', format), spool.file('test', format)] as const;
+    async function* train(): AsyncGenerator<ExportRecord> {
+      for await (const record of session.records(cut)) {
+        if (record.bucket === 0) yield record;
+        else await files[record.bucket === 1 ? 0 : 1].add(record);
+      }
+      await Promise.all(files.map((file) => file.finish()));
+    }
     const archive = new ZipArchive({ zlib: { level: ZIP_LEVEL } });
-    const names = ['train', 'val', 'test'] as const;
+    const members: Array<{ name: string; stream: () => Readable }> = [
+      { name: 'train', stream: () => Readable.from(fileText(train(), format), { objectMode: false }) },
+      { name: 'val', stream: () => files[0].read() },
+      { name: 'test', stream: () => files[1].read() },
+    ];
     const streams: Readable[] = [];
-    const appendMember = (index: number) => {
-      const records = members[index];
-      if (!records) return;
-      const stream = Readable.from(fileText(records(), format), { objectMode: false });
+    const appendMember = () => {
+      const member = members[streams.length];
+      if (!member) return;
+      const stream = member.stream();
       streams.push(stream);
-      archive.append(stream, { name: `${names[index]}.${format.extension}`, date: ZIP_ENTRY_DATE });
+      archive.append(stream, { name: `${member.name}.${format.extension}`, date: ZIP_ENTRY_DATE });
     };
     let finalized = false;
     archive.on('entry', () => {
-      if (streams.length < names.length) appendMember(streams.length);
-      if (streams.length === names.length && !finalized) {
+      if (streams.length < members.length) appendMember();
+      if (streams.length === members.length && !finalized) {
         finalized = true;
         archive.finalize().catch(cleanup);
       }
     });
-    const cleanup = () => {
+    let cleaned = false;
+    function cleanup() {
+      if (cleaned) return;
+      cleaned = true;
       for (const stream of streams) stream.destroy();
+      for (const file of files) file.destroy();
       void session.close();
-    };
+      void spool.remove();
+    }
     archive.once('close', cleanup);
     archive.once('end', cleanup);
     archive.once('error', cleanup);
-    appendMember(0);
+    appendMember();
     return archive;
   }
 }
 
-/** An empty member reads nothing from the database. */
-async function* noRecords(): AsyncGenerator<ExportRecord> {}
+/** A private temporary directory for one export's spooled members; removed when the export ends. */
+class SpoolDir {
+  private constructor(private readonly dir: string) {}
+
+  static async create(): Promise<SpoolDir> {
+    return new SpoolDir(await mkdtemp(path.join(os.tmpdir(), 'concord-export-')));
+  }
+
+  file(name: string, format: FileFormat): SpoolFile {
+    return new SpoolFile(path.join(this.dir, `${name}.${format.extension}`), format);
+  }
+
+  remove(): Promise<void> {
+    return rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** One member's text written to disk as the pass finds its records, with back-pressure. */
+class SpoolFile {
+  private readonly out: WriteStream;
+  private chunk: string;
+  private count = 0;
+
+  constructor(
+    private readonly filePath: string,
+    private readonly format: FileFormat,
+  ) {
+    this.out = createWriteStream(filePath);
+    this.chunk = format.begin;
+  }
+
+  async add(record: ExportRecord): Promise<void> {
+    this.chunk += this.format.record(record, this.count++);
+    if (this.chunk.length >= CHUNK_CHARS) await this.flush();
+  }
+
+  async finish(): Promise<void> {
+    this.chunk += this.format.end;
+    await this.flush();
+    await new Promise<void>((resolve, reject) => {
+      this.out.once('error', reject);
+      this.out.end(resolve);
+    });
+  }
+
+  read(): Readable {
+    return createReadStream(this.filePath);
+  }
+
+  /** Closes the file at once (the export ended early); a no-op once finished. */
+  destroy(): void {
+    this.out.destroy();
+  }
+
+  private async flush(): Promise<void> {
+    const text = this.chunk;
+    this.chunk = '';
+    if (text && !this.out.write(text)) await once(this.out, 'drain');
+  }
+}
