@@ -170,8 +170,7 @@ describe('earnings and payouts', () => {
     const id = annotator();
     const record = await ctx.services.db.repos.annotators.ensure(developer.id, id);
     await ctx.services.db.transaction(async (repos) => {
-      await repos.annotators.applyDecision([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: cents }]);
-      await repos.annotators.appendEarnings('test-task', [{ annotatorId: record.id, cents }]);
+      await repos.annotators.applyDecision('test-task', [{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: cents }]);
     });
     return id;
   }

@@ -134,8 +134,7 @@ export class AnnotationService {
       const agreed = p.answer === decision.result ? 1 : 0;
       return { annotatorId: p.annotatorId, answered: answered(p.annotatorId), resolved: 1, agreed, earnedCents: agreed * earning };
     });
-    await repos.annotators.applyDecision(updates);
-    if (earning > 0) await repos.annotators.appendEarnings(task.id, agreeing.map((p) => ({ annotatorId: p.annotatorId, cents: earning })));
+    await repos.annotators.applyDecision(task.id, updates);
     await repos.events.record(task.buyerId, 'task.completed', {
       taskId: task.id,
       type: task.type,

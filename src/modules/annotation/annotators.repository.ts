@@ -88,25 +88,31 @@ export class AnnotatorsRepository {
   }
 
   /**
-   * Applies a decided task to all its annotators in one statement. Rows are locked in id order, the
-   * same order every transaction uses, so two decisions sharing annotators cannot deadlock.
+   * Applies a decided task to all its annotators, and writes an EARNING ledger row (balance = available
+   * cents after it) for each one who earned, in one statement. Rows are locked in id order, the same
+   * order every transaction uses, so two decisions sharing annotators cannot deadlock.
    */
-  async applyDecision(updates: ParticipantUpdate[]): Promise<void> {
+  async applyDecision(taskId: string, updates: ParticipantUpdate[]): Promise<void> {
     if (updates.length === 0) return;
     const sorted = [...updates].sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1));
     await this.db.$executeRaw`
-      UPDATE annotators a SET
-        total_responses = a.total_responses + u.answered,
-        resolved_responses = a.resolved_responses + u.resolved,
-        agreed_responses = a.agreed_responses + u.agreed,
-        earned_cents = a.earned_cents + u.earned
-      FROM (
-        SELECT * FROM unnest(${sorted.map((u) => u.annotatorId)}::text[], ${sorted.map((u) => u.answered)}::int[],
-                             ${sorted.map((u) => u.resolved)}::int[], ${sorted.map((u) => u.agreed)}::int[],
-                             ${sorted.map((u) => u.earnedCents)}::bigint[])
-          AS t(id, answered, resolved, agreed, earned)
-      ) u
-      WHERE a.id = u.id`;
+      WITH updated AS (
+        UPDATE annotators a SET
+          total_responses = a.total_responses + u.answered,
+          resolved_responses = a.resolved_responses + u.resolved,
+          agreed_responses = a.agreed_responses + u.agreed,
+          earned_cents = a.earned_cents + u.earned
+        FROM (
+          SELECT * FROM unnest(${sorted.map((u) => u.annotatorId)}::text[], ${sorted.map((u) => u.answered)}::int[],
+                               ${sorted.map((u) => u.resolved)}::int[], ${sorted.map((u) => u.agreed)}::int[],
+                               ${sorted.map((u) => u.earnedCents)}::bigint[], ${sorted.map(() => newId())}::text[])
+            AS t(id, answered, resolved, agreed, earned, ledger_id)
+        ) u
+        WHERE a.id = u.id
+        RETURNING a.id, u.earned, u.ledger_id, a.earned_cents - a.paid_out_cents - a.pending_payout_cents AS available
+      )
+      INSERT INTO ledger_entries (id, annotator_id, type, amount_cents, balance_after_cents, task_id)
+      SELECT ledger_id, id, 'EARNING', earned, available, ${taskId} FROM updated WHERE earned > 0`;
   }
 
   /** Records a golden answer and returns the updated counters. */
@@ -148,17 +154,6 @@ export class AnnotatorsRepository {
       WHERE id = ${annotatorId}
       RETURNING earned_cents - paid_out_cents - pending_payout_cents AS available`;
     return toCents(rows[0]?.available ?? 0n);
-  }
-
-  /** Earnings ledger rows for several annotators (balance = their available cents after the row). */
-  async appendEarnings(taskId: string, entries: Array<{ annotatorId: string; cents: number }>): Promise<void> {
-    if (entries.length === 0) return;
-    await this.db.$executeRaw`
-      INSERT INTO ledger_entries (id, annotator_id, type, amount_cents, balance_after_cents, task_id)
-      SELECT e.id, e.annotator_id, 'EARNING', e.cents, a.earned_cents - a.paid_out_cents - a.pending_payout_cents, ${taskId}
-      FROM unnest(${entries.map(() => newId())}::text[], ${entries.map((e) => e.annotatorId)}::text[], ${entries.map((e) => e.cents)}::bigint[])
-        AS e(id, annotator_id, cents)
-      JOIN annotators a ON a.id = e.annotator_id`;
   }
 
   async appendLedger(annotatorId: string, type: 'PAYOUT' | 'PAYOUT_REVERSAL', amountCents: number, balanceAfterCents: number, reason?: string): Promise<void> {

@@ -60,14 +60,7 @@ export class BillingService {
    * its reservation is released, and a TASK_CHARGE ledger row records it.
    */
   async chargeCompletedTask(repos: Repositories, task: SettledTask): Promise<ChargeResult> {
-    const { before, after } = await repos.billing.chargeReserved(task.buyerId, task.costCents, task.maxCents);
-    await repos.billing.appendLedger({
-      buyerId: task.buyerId,
-      type: 'TASK_CHARGE',
-      amountCents: -task.costCents,
-      balanceAfterCents: after,
-      taskId: task.id,
-    });
+    const { before, after } = await repos.billing.chargeTask(task.buyerId, task.id, task.costCents, task.maxCents);
     return { balanceAfterCents: after, crossedLowBalance: crossesLowBalance(before, after) };
   }
 
