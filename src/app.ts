@@ -21,7 +21,7 @@ import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { depositEndpoints, rawProviderBody } from './modules/deposits/deposits.router.ts';
 import { SandboxProvider } from './modules/deposits/sandbox.provider.ts';
-import { sandboxCheckoutRouter } from './modules/deposits/sandbox.pages.ts';
+import { checkoutPagesRouter } from './modules/deposits/checkout.pages.ts';
 import { exportEndpoints } from './modules/exports/exports.router.ts';
 import { taskEndpoints } from './modules/tasks/tasks.router.ts';
 import { webhookEndpoints } from './modules/webhooks/webhooks.router.ts';
@@ -98,7 +98,7 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   });
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApi, { customSiteTitle: 'Concord API' }));
 
-  if (services.paymentProvider instanceof SandboxProvider) app.use(sandboxCheckoutRouter(services.deposits, services.paymentProvider));
+  app.use(checkoutPagesRouter(services.deposits, services.paymentProvider instanceof SandboxProvider ? services.paymentProvider : null));
   // Provider confirmations are verified against their exact bytes: read raw, before the JSON parser.
   app.use('/api/v1/billing/providers', rawProviderBody);
   app.use('/api/v1', express.json({ limit: '10mb' }));

@@ -240,6 +240,20 @@ describe('the Stripe adapter', () => {
     expect(Number(row?.creditBalance)).toBe(52_500);
   });
 
+  it('sends the buyer back to a status page that shows the deposit (no Pay button outside the sandbox)', async () => {
+    const { deposit } = await stripeDeposit(2_000);
+    const pending = await request(stripeCtx.app).get(`/checkout/${deposit.id}`);
+    expect(pending.status).toBe(200);
+    expect(pending.text).toContain('PENDING');
+    expect(pending.text).toContain('Waiting for the payment provider');
+    expect(pending.text).not.toContain('id="pay"');
+    expect((await request(stripeCtx.app).get(`/sandbox/checkout/${deposit.id}`)).status).toBe(404);
+    const payload = event('checkout.session.completed', deposit.id);
+    await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret }));
+    expect((await request(stripeCtx.app).get(`/checkout/${deposit.id}`)).text).toContain('SUCCEEDED');
+    expect((await request(stripeCtx.app).get('/checkout/cunknown000000000000000000')).status).toBe(404);
+  });
+
   it('rejects a payload signed with another secret or altered after signing', async () => {
     const { deposit } = await stripeDeposit(10_000);
     const payload = event('checkout.session.completed', deposit.id);

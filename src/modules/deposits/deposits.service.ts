@@ -16,7 +16,7 @@ export const depositNotFound = () => new NotFoundError('DEPOSIT_NOT_FOUND', 'Dep
 export class DepositsService {
   constructor(
     private readonly db: Database,
-    readonly provider: PaymentProvider,
+    private readonly provider: PaymentProvider,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
@@ -43,7 +43,7 @@ export class DepositsService {
     return deposit;
   }
 
-  /** Any buyer's deposit (the sandbox checkout page is reached by its unguessable id, like a provider's). */
+  /** Any buyer's deposit (the checkout pages are reached by its unguessable id, like a provider's). */
   findAny(id: string): Promise<DepositRecord | null> {
     return this.db.repos.deposits.findById(id);
   }

@@ -30,8 +30,9 @@ export class StripeProvider implements PaymentProvider {
           price_data: { currency: 'usd', unit_amount: request.amountCents, product_data: { name: 'Concord credit' } },
         },
       ],
-      success_url: `${this.publicUrl}/api/v1/billing/deposits/${request.depositId}`,
-      cancel_url: `${this.publicUrl}/api/v1/billing/deposits/${request.depositId}`,
+      // Back to the deposit's status page (GET /checkout/:id) either way; the webhook decides it.
+      success_url: `${this.publicUrl}/checkout/${request.depositId}`,
+      cancel_url: `${this.publicUrl}/checkout/${request.depositId}`,
     });
     if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
     return { checkoutUrl: session.url, providerRef: session.id };

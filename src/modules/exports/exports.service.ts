@@ -131,15 +131,16 @@ export class ExportsService {
    */
   private async zip(session: ExportSession, format: FileFormat, split: Extract<Split, { kind: 'split' }>, seed: string): Promise<Readable> {
     let cut: SplitCut;
+    let spool: SpoolDir;
     try {
       const sizes = splitSizes(await session.count(), split.train, split.val);
       const [lastTrain = null, lastVal = null] = await session.boundaries(seed, [sizes.train, sizes.train + sizes.val]);
       cut = { seed, lastTrain, lastVal };
+      spool = await SpoolDir.create();
     } catch (error) {
       await session.close();
       throw error;
     }
-    const spool = await SpoolDir.create();
     const files = [spool.file('val', format), spool.file('test', format)] as const;
     async function* train(): AsyncGenerator<ExportRecord> {
       for await (const record of session.records(cut)) {

@@ -1,0 +1,57 @@
+// Pages a buyer's browser sees around a checkout. GET /checkout/:id (any provider) shows a deposit's
+// status: Stripe sends the buyer back there after paying or cancelling. The sandbox checkout
+// (PAYMENT_PROVIDER=sandbox only): GET /sandbox/checkout/:id shows the deposit with Pay and Cancel
+// buttons; POST …/pay and …/cancel build the signed confirmation a provider would send and hand its
+// exact bytes to the same path as POST /api/v1/billing/providers/sandbox/webhook.
+import { Router, type Request, type Response } from 'express';
+import type { DepositsService } from './deposits.service.ts';
+import type { DepositRecord } from './deposits.repository.ts';
+import { SANDBOX_SIGNATURE_HEADER, type SandboxProvider } from './sandbox.provider.ts';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** The deposit and, on the sandbox's own page, its Pay and Cancel buttons while it is PENDING. */
+function page(deposit: DepositRecord, options: { sandbox: boolean; note?: string }): string {
+  const id = escapeHtml(deposit.id);
+  const buttons = options.sandbox && deposit.status === 'PENDING';
+  const note = options.note ?? (deposit.status === 'PENDING' && !options.sandbox ? 'Waiting for the payment provider to confirm; reload in a moment.' : undefined);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Concord checkout</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.5rem 1.5rem;margin-right:.5rem}</style>
+</head><body>
+<h1>${options.sandbox ? 'Sandbox checkout' : 'Your deposit'}</h1>
+${options.sandbox ? '<p>No money moves here: this page stands in for a payment provider.</p>' : ''}
+<dl><dt>Deposit</dt><dd>${id}</dd><dt>Amount</dt><dd>${dollars(deposit.amountCents)}</dd>
+<dt>Bonus</dt><dd>${dollars(deposit.bonusCents)}</dd><dt>Status</dt><dd id="status">${deposit.status}</dd></dl>
+${note ? `<p role="status">${escapeHtml(note)}</p>` : ''}
+${buttons ? `<form method="post" action="/sandbox/checkout/${id}/pay" style="display:inline"><button type="submit" id="pay">Pay ${dollars(deposit.amountCents)}</button></form>
+<form method="post" action="/sandbox/checkout/${id}/cancel" style="display:inline"><button type="submit" id="cancel">Cancel</button></form>` : ''}
+</body></html>`;
+}
+
+export function checkoutPagesRouter(deposits: DepositsService, sandbox: SandboxProvider | null): Router {
+  const router = Router();
+  const show = async (req: Request<{ id: string }>, res: Response, options: { sandbox: boolean; note?: string }) => {
+    const deposit = await deposits.findAny(req.params.id);
+    if (!deposit) {
+      res.status(404).type('text/plain').send('Deposit not found');
+      return;
+    }
+    res.type('html').send(page(deposit, options));
+  };
+  router.get('/checkout/:id', (req, res) => show(req, res, { sandbox: false }));
+  if (!sandbox) return router;
+  router.get('/sandbox/checkout/:id', (req, res) => show(req, res, { sandbox: true }));
+  for (const [action, type] of [['pay', 'deposit.succeeded'], ['cancel', 'deposit.cancelled']] as const) {
+    router.post(`/sandbox/checkout/:id/${action}`, async (req: Request<{ id: string }>, res) => {
+      const { body, signature } = sandbox.sign({ type, depositId: req.params.id });
+      const result = await deposits.confirm('sandbox', body, { [SANDBOX_SIGNATURE_HEADER]: signature });
+      const note = result === 'applied' ? (action === 'pay' ? 'Paid.' : 'Cancelled.') : 'This deposit was already decided.';
+      await show(req, res, { sandbox: true, note });
+    });
+  }
+  return router;
+}
