@@ -37,17 +37,18 @@ export interface Boundary {
 const PAGE = 1_000;
 const BOUNDARY_SORT_MEMORY = '64MB';
 
-interface Row {
-  id: string;
-  type: TaskType;
-  content: string;
-  options: string;
-  result: string | null;
-  confidence: number | null;
-  locale: string;
-  validated_at: string | null;
-  bucket: Bucket;
-}
+/** One exported row, in the SELECT's column order. */
+type RowArray = [
+  id: string,
+  type: TaskType,
+  content: string,
+  options: string,
+  result: string | null,
+  confidence: number | null,
+  locale: string,
+  validatedAt: string | null,
+  bucket: Bucket,
+];
 
 /** The shuffle key of a task: stable across PostgreSQL versions (hash partitioning relies on it). */
 const shuffleKey = (seed: string) => Prisma.sql`hashtextextended(${seed} || ':' || id, 0)`;
@@ -134,30 +135,21 @@ export class ExportSession {
     this.inFlight = declaring;
     await declaring;
     const fetchPage = () => {
-      const fetching = this.client.query<Row>(`FETCH ${PAGE} FROM ${name}`);
+      // Rows as arrays: pg builds no object per row (the columns are in the SELECT's order).
+      const fetching = this.client.query<RowArray>({ text: `FETCH ${PAGE} FROM ${name}`, rowMode: 'array' });
       this.inFlight = fetching;
       // Awaited below, or abandoned when the reader stops early: never an unhandled rejection.
       fetching.catch(() => undefined);
       return fetching;
     };
     try {
-      let next: Promise<pg.QueryResult<Row>> | undefined = fetchPage();
+      let next: Promise<pg.QueryResult<RowArray>> | undefined = fetchPage();
       while (next && !this.closed) {
-        const page: pg.QueryResult<Row> = await next;
+        const page: pg.QueryResult<RowArray> = await next;
         // The database reads the next page while this one is formatted and written.
         next = page.rows.length === PAGE && !this.closed ? fetchPage() : undefined;
-        for (const row of page.rows) {
-          yield {
-            id: row.id,
-            type: row.type,
-            content: row.content,
-            options: JSON.parse(row.options) as string[],
-            label: row.result,
-            confidence: row.confidence,
-            locale: row.locale,
-            validatedAt: row.validated_at,
-            bucket: row.bucket,
-          };
+        for (const [id, type, content, options, label, confidence, locale, validatedAt, bucket] of page.rows) {
+          yield { id, type, content, options: JSON.parse(options) as string[], label, confidence, locale, validatedAt, bucket };
         }
       }
     } finally {
