@@ -76,19 +76,43 @@ function parseFormat(value: string | undefined): ExportFormat {
   return value as ExportFormat;
 }
 
-/** One file's text: begin, the records in chunks, end. */
-async function* fileText(records: AsyncIterable<ExportRecord>, format: FileFormat): AsyncGenerator<string> {
-  let chunk = format.begin;
-  let index = 0;
-  for await (const record of records) {
-    chunk += format.record(record, index++);
-    if (chunk.length >= CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
-    }
+/** One file's text as it grows: begin, then each record (numbered within the file), then end, in chunks. */
+class FileText {
+  private chunk: string;
+  private index = 0;
+
+  constructor(private readonly format: FileFormat) {
+    this.chunk = format.begin;
   }
-  chunk += format.end;
-  if (chunk) yield chunk;
+
+  /** Adds a record; returns a chunk to write once about CHUNK_CHARS have gathered. */
+  add(record: ExportRecord): string | undefined {
+    this.chunk += this.format.record(record, this.index++);
+    return this.chunk.length >= CHUNK_CHARS ? this.take() : undefined;
+  }
+
+  /** The rest of the file, its end included. */
+  end(): string {
+    this.chunk += this.format.end;
+    return this.take();
+  }
+
+  private take(): string {
+    const text = this.chunk;
+    this.chunk = '';
+    return text;
+  }
+}
+
+/** One file's text, pulled: begin, the records in chunks, end. */
+async function* fileText(records: AsyncIterable<ExportRecord>, format: FileFormat): AsyncGenerator<string> {
+  const text = new FileText(format);
+  for await (const record of records) {
+    const chunk = text.add(record);
+    if (chunk) yield chunk;
+  }
+  const rest = text.end();
+  if (rest) yield rest;
 }
 
 export class ExportsService {
@@ -208,25 +232,23 @@ class SpoolDir {
 /** One member's text written to disk as the pass finds its records, with back-pressure. */
 class SpoolFile {
   private readonly out: WriteStream;
-  private chunk: string;
-  private count = 0;
+  private readonly text: FileText;
 
   constructor(
     private readonly filePath: string,
-    private readonly format: FileFormat,
+    format: FileFormat,
   ) {
     this.out = createWriteStream(filePath);
-    this.chunk = format.begin;
+    this.text = new FileText(format);
   }
 
   async add(record: ExportRecord): Promise<void> {
-    this.chunk += this.format.record(record, this.count++);
-    if (this.chunk.length >= CHUNK_CHARS) await this.flush();
+    const chunk = this.text.add(record);
+    if (chunk) await this.write(chunk);
   }
 
   async finish(): Promise<void> {
-    this.chunk += this.format.end;
-    await this.flush();
+    await this.write(this.text.end());
     await new Promise<void>((resolve, reject) => {
       this.out.once('error', reject);
       this.out.end(resolve);
@@ -242,9 +264,7 @@ class SpoolFile {
     this.out.destroy();
   }
 
-  private async flush(): Promise<void> {
-    const text = this.chunk;
-    this.chunk = '';
+  private async write(text: string): Promise<void> {
     if (text && !this.out.write(text)) await once(this.out, 'drain');
   }
 }
