@@ -67,7 +67,7 @@ export function createServices(deps: ContainerDeps) {
     webhooks: new WebhooksService(db, clock, deps.config),
     exports: new ExportsService(db),
     paymentProvider,
-    deposits: new DepositsService(db, paymentProvider, clock, deps.logger),
+    deposits: new DepositsService(db, paymentProvider, billing, clock, deps.logger),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
     mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
   };

@@ -2,7 +2,7 @@ import type { Database, Repositories } from '../../db/database.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { budgetLowMail } from '../email/mail.templates.ts';
-import type { LedgerEntryRecord } from './billing.repository.ts';
+import type { BalanceChange, LedgerEntryRecord } from './billing.repository.ts';
 
 const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not found');
 
@@ -37,15 +37,39 @@ export class BillingService {
    */
   adjustCredits(buyerId: string, amountCents: number, reason: string): Promise<LedgerEntryRecord> {
     return this.db.transaction(async (repos) => {
-      const change = await repos.billing.changeBalance(buyerId, amountCents);
-      if (!change.ok) {
-        if (change.reason === 'NOT_FOUND') throw buyerNotFound();
-        throw new InsufficientCreditsError(-amountCents, change.availableCents);
-      }
-      const entry = await repos.billing.appendLedger({ buyerId, type: 'ADJUSTMENT', amountCents, balanceAfterCents: change.after, reason });
-      if (crossesLowBalance(change.before, change.after)) await this.recordBudgetLow(repos, buyerId, change.after, entry.createdAt);
-      return entry;
+      const moved = await this.move(repos, { buyerId, type: 'ADJUSTMENT', amountCents, reason });
+      if (moved.ok) return moved.entry;
+      if (moved.reason === 'NOT_FOUND') throw buyerNotFound();
+      throw new InsufficientCreditsError(-amountCents, moved.availableCents);
     });
+  }
+
+  /**
+   * Credits a SUCCEEDED deposit inside the caller's transaction: a DEPOSIT row for the amount and, when
+   * there is one, a BONUS row for the bonus.
+   */
+  async creditDeposit(repos: Repositories, deposit: { id: string; buyerId: string; amountCents: number; bonusCents: number }): Promise<void> {
+    const credits = [['DEPOSIT', deposit.amountCents], ['BONUS', deposit.bonusCents]] as const;
+    for (const [type, amountCents] of credits) {
+      if (amountCents === 0) continue;
+      const moved = await this.move(repos, { buyerId: deposit.buyerId, type, amountCents, depositId: deposit.id, reason: `deposit ${deposit.id}` });
+      if (!moved.ok) throw new Error(`crediting deposit ${deposit.id} failed: ${moved.reason}`);
+    }
+  }
+
+  /**
+   * Moves the balance by a ledger row's amount and writes the row, in the caller's transaction; a move
+   * that takes the balance from ≥ 500 to < 500 cents records budget.low.
+   */
+  private async move(
+    repos: Repositories,
+    entry: { buyerId: string; type: 'ADJUSTMENT' | 'DEPOSIT' | 'BONUS'; amountCents: number; depositId?: string; reason: string },
+  ): Promise<{ ok: true; entry: LedgerEntryRecord } | Exclude<BalanceChange, { ok: true }>> {
+    const change = await repos.billing.changeBalance(entry.buyerId, entry.amountCents);
+    if (!change.ok) return change;
+    const written = await repos.billing.appendLedger({ ...entry, balanceAfterCents: change.after });
+    if (crossesLowBalance(change.before, change.after)) await this.recordBudgetLow(repos, entry.buyerId, change.after, written.createdAt);
+    return { ok: true, entry: written };
   }
 
   /** budget.low (an event for webhooks, an e-mail for people), inside the caller's transaction. */

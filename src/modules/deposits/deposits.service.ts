@@ -1,6 +1,6 @@
 // Top-ups: a deposit is created PENDING with the provider's checkout; the provider's signed confirmation
 // decides it exactly once, and a SUCCEEDED deposit credits its amount and its bonus as two ledger rows
-// in the same transaction (a zero bonus writes no BONUS row). A confirmation that does not verify
+// in the same transaction (a zero bonus writes no BONUS row; BillingService.creditDeposit). A confirmation that does not verify
 // changes nothing.
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -8,6 +8,7 @@ import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
+import type { BillingService } from '../billing/billing.service.ts';
 import type { DepositMethod, DepositRecord } from './deposits.repository.ts';
 import { depositBonusCents, InvalidSignatureError, type PaymentProvider } from './payment-provider.ts';
 
@@ -17,6 +18,7 @@ export class DepositsService {
   constructor(
     private readonly db: Database,
     private readonly provider: PaymentProvider,
+    private readonly billing: BillingService,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
@@ -71,14 +73,7 @@ export class DepositsService {
     const applied = await this.db.transaction(async (repos) => {
       const deposit = await repos.deposits.decide(depositId, this.provider.name, status, providerRef, this.clock.now());
       if (!deposit) return false;
-      if (deposit.status !== 'SUCCEEDED') return true;
-      const credit = async (type: 'DEPOSIT' | 'BONUS', cents: number) => {
-        const change = await repos.billing.changeBalance(deposit.buyerId, cents);
-        if (!change.ok) throw new Error(`crediting deposit ${deposit.id} failed: ${change.reason}`);
-        await repos.billing.appendLedger({ buyerId: deposit.buyerId, type, amountCents: cents, balanceAfterCents: change.after, depositId: deposit.id, reason: `deposit ${deposit.id}` });
-      };
-      await credit('DEPOSIT', deposit.amountCents);
-      if (deposit.bonusCents > 0) await credit('BONUS', deposit.bonusCents);
+      if (deposit.status === 'SUCCEEDED') await this.billing.creditDeposit(repos, deposit);
       return true;
     });
     this.logger.info({ event: 'deposit.confirmation', depositId, status, applied }, applied ? 'deposit decided' : 'deposit already decided or unknown');
