@@ -1,6 +1,7 @@
 import request from 'supertest';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.ts';
 import { SANDBOX_SIGNATURE_HEADER, SandboxProvider } from '../../src/modules/deposits/sandbox.provider.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, type TestBuyer } from '../helpers/factories.ts';
@@ -118,7 +119,7 @@ describe('GET /billing/deposits', () => {
     expect(second.body.deposits.map((d: { id: string }) => d.id)).toEqual([ids[0]]);
     expect(second.body.hasMore).toBe(false);
 
-    for (const id of [foreign.id, 'cunknown000000000000000000']) {
+    for (const id of [foreign.id, newId()]) {
       const res = await request(ctx.app).get(`/api/v1/billing/deposits/${id}`).set(bearer(buyer.token));
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('DEPOSIT_NOT_FOUND');
@@ -218,7 +219,7 @@ describe('the Stripe adapter', () => {
     const buyer = await createBuyer(stripeCtx);
     // Opening a real Checkout Session needs Stripe's API; the deposit row is what it would leave behind.
     const deposit = await stripeCtx.services.db.repos.deposits.create({
-      id: `cdep${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
+      id: newId(),
       buyerId: buyer.id, amountCents, bonusCents: Math.floor(amountCents / 20), method: 'card', provider: 'stripe', providerRef: null,
       checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test',
     });
