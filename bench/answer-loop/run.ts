@@ -1,6 +1,6 @@
 // bench/answer-loop: simulated annotators doing next → complete through HTTP against the real server.
 import pg from 'pg';
-import { ADMIN, api, benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
+import { ADMIN, api, benchDatabase, fundedBuyer, LoadClient, percentile, round, runBench, startServer } from '../lib.ts';
 
 const ANNOTATORS = Number(process.env.BENCH_ANNOTATORS ?? 64);
 const TASKS = 20_000;
@@ -40,7 +40,8 @@ async function main() {
     log(`seeding ${TASKS} tasks`);
     await seedTasks(server.url, buyer.token);
     const apiKey = await developerKey(server.url);
-    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const client = new LoadClient(server.url, ANNOTATORS);
     const latencies: number[] = [];
     let answers = 0;
     let errors = 0;
@@ -52,43 +53,38 @@ async function main() {
         const annotatorId = `bench-annotator-${n}`;
         while (Date.now() < deadline) {
           let t = performance.now();
-          const next = await fetch(`${server.url}/api/v1/sdk/tasks/next?annotatorId=${annotatorId}`, { headers });
+          const next = await client.request('GET', `/api/v1/sdk/tasks/next?annotatorId=${annotatorId}`, headers);
           latencies.push(performance.now() - t);
           if (next.status === 204) return;
           if (next.status !== 200) {
             errors += 1;
-            await next.text();
             continue;
           }
-          const { task } = (await next.json()) as { task: { id: string; options: string[] } };
+          const { task } = JSON.parse(next.text) as { task: { id: string; options: string[] } };
           // Most annotators agree; some answers are noise, as in a real crowd.
           const answer = Math.random() < 0.85 ? task.options[0] : task.options[1 + Math.floor(Math.random() * 2)];
           t = performance.now();
-          const done = await fetch(`${server.url}/api/v1/sdk/tasks/${task.id}/complete`, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({ annotatorId, answer, timeSpentMs: 1200 }),
-          });
+          const done = await client.request('POST', `/api/v1/sdk/tasks/${task.id}/complete`, headers, JSON.stringify({ annotatorId, answer, timeSpentMs: 1200 }));
           latencies.push(performance.now() - t);
-          await done.text();
           if (done.status === 201) answers += 1;
           else if (done.status !== 409) errors += 1;
         }
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
+    client.close();
     if (errors > 0) log(`${errors} unexpected responses`);
 
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    const over = await client.query<{ n: string }>(
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    const over = await db.query<{ n: string }>(
       `SELECT count(*) AS n FROM tasks t WHERE (SELECT count(*) FROM task_responses r WHERE r.task_id = t.id) > t.max_responses`,
     );
-    const doubled = await client.query<{ n: string }>(
+    const doubled = await db.query<{ n: string }>(
       `SELECT count(*) AS n FROM (SELECT task_id FROM ledger_entries WHERE type = 'TASK_CHARGE' GROUP BY task_id HAVING count(*) > 1) d`,
     );
-    const decided = await client.query<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM tasks GROUP BY status`);
-    await client.end();
+    const decided = await db.query<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM tasks GROUP BY status`);
+    await db.end();
     log(`tasks by status: ${decided.rows.map((r) => `${r.status} ${r.n}`).join(', ')}`);
     process.stdout.write(
       `${JSON.stringify({

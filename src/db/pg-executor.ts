@@ -8,6 +8,25 @@ import type { DbClient } from './client.ts';
 
 type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
+/**
+ * Every statement is sent as a named prepared statement, so each pooled connection parses and plans a
+ * statement's text once and later executions skip straight to running it (PostgreSQL keeps a generic
+ * plan once it is no worse than custom ones). Unnamed statements were parsed and planned on every call:
+ * most of the database's CPU in the answer loop went to that rather than to running the statements.
+ * Statement texts come from the repositories' tagged templates, so there are a few dozen of them; past
+ * MAX_NAMED_STATEMENTS (a safety bound, never reached by this code) further texts go unnamed.
+ */
+const MAX_NAMED_STATEMENTS = 1_000;
+const statementNames = new Map<string, string>();
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `concord_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /** BIGINT parameters travel as text (pg cannot serialise bigint itself). */
 const toParam = (value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
@@ -22,12 +41,12 @@ export function pgExecutor(target: Queryable): RawExecutor {
   return {
     async $queryRaw<T>(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> {
       const statement = build(strings, values);
-      const result = await target.query(statement.text, statement.values.map(toParam));
+      const result = await target.query({ name: statementName(statement.text), text: statement.text, values: statement.values.map(toParam) });
       return result.rows as T;
     },
     async $executeRaw(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number> {
       const statement = build(strings, values);
-      const result = await target.query(statement.text, statement.values.map(toParam));
+      const result = await target.query({ name: statementName(statement.text), text: statement.text, values: statement.values.map(toParam) });
       return result.rowCount ?? 0;
     },
   };

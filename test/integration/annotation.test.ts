@@ -193,6 +193,31 @@ describe('assignment', () => {
     expect(late.body.code).toBe('NO_ASSIGNMENT');
   });
 
+  it('among tasks of the same age (one batch), serves one short of assignees before a surplus slot; an older task still comes first', async () => {
+    const buyer = await fundedBuyer();
+    const batch = await request(ctx.app)
+      .post('/api/v1/tasks/batch')
+      .set(bearer(buyer.token))
+      .send({ tasks: ['b1', 'b2'].map((content) => ({ type: 'BINARY_CHOICE', content, options: ['A', 'B'], validationsNeeded: 2 })) });
+    expect(batch.status).toBe(201);
+    // Same created_at: the queue orders them by id.
+    const [b1, b2] = (batch.body.tasks as Array<{ taskId: string }>).map((t) => t.taskId).sort();
+    const client = sdk(ctx, developer.apiKey);
+    const taskOf = async (id: string) => (await client.next(id)).body.task.id as string;
+    // b1 takes two assignees (what validationsNeeded asks), then b2 does; only then the surplus slots.
+    const first = [annotator(), annotator(), annotator(), annotator(), annotator()];
+    expect([await taskOf(first[0]!), await taskOf(first[1]!), await taskOf(first[2]!), await taskOf(first[3]!), await taskOf(first[4]!)]).toEqual([
+      b1,
+      b1,
+      b2,
+      b2,
+      b1,
+    ]);
+    // b1 and b2 are older than `later`: their surplus slots (up to maxResponses 4) still come first.
+    const later = await createTask(buyer, { content: 'later', validationsNeeded: 2 });
+    expect([await taskOf(annotator()), await taskOf(annotator()), await taskOf(annotator()), await taskOf(annotator())]).toEqual([b1, b2, b2, later]);
+  });
+
   it('rejects a malformed annotatorId', async () => {
     const res = await sdk(ctx, developer.apiKey).next('has spaces!');
     expect(res.status).toBe(400);
