@@ -251,4 +251,25 @@ describe('budget.low', () => {
     expect(JSON.parse(events[0]?.payload as string)).toEqual({ event: 'budget.low', creditBalance: 495, thresholdCents: 500, at: expect.any(String) });
     expect(await ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email, kind: 'BUDGET_LOW' } })).toBe(1);
   });
+
+  it('of three charges 530 → 510 → 490 → 470 only the one that crosses below 500 records it; every charge is on the ledger', async () => {
+    const buyer = await fundedBuyer(530);
+    const taskIds: string[] = [];
+    for (let i = 0; i < 3; i++) taskIds.push((await asBuyer(buyer).post('/tasks', { ...regular, content: `crossing ${i}`, validationsNeeded: 3 })).body.taskId);
+    const client = sdk(ctx, developer.apiKey);
+    const crowd = [annotator(), annotator(), annotator()];
+    for (const taskId of taskIds) {
+      for (const id of crowd) expect(await client.answerNext(id, 'yes')).toBe(taskId);
+    }
+    const charges = await ctx.prisma.ledgerEntry.findMany({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' }, orderBy: { balanceAfterCents: 'desc' } });
+    expect(charges.map((c) => [c.taskId, c.amountCents, c.balanceAfterCents])).toEqual([
+      [taskIds[0], -20n, 510n],
+      [taskIds[1], -20n, 490n],
+      [taskIds[2], -20n, 470n],
+    ]);
+    const events = await ctx.prisma.event.findMany({ where: { buyerId: buyer.id, type: 'budget.low' } });
+    expect(events.map((e) => JSON.parse(e.payload).creditBalance)).toEqual([490]);
+    expect(await ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email, kind: 'BUDGET_LOW' } })).toBe(1);
+    expect(await ctx.services.db.repos.billing.getBalance(buyer.id)).toEqual({ creditBalance: 470, reservedCents: 0, availableCents: 470 });
+  });
 });

@@ -52,49 +52,9 @@ describe('concurrent creation against a balance that covers only some requests',
   });
 });
 
-describe('billing at the end of a task (used by the annotation loop)', () => {
-  async function pendingTask(buyer: TestBuyer, maxCents: number) {
-    const res = await request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).send({ ...item(0), maxCents });
-    expect(res.status).toBe(201);
-    return ctx.prisma.task.findUniqueOrThrow({ where: { id: res.body.taskId } });
-  }
-
-  it('charges costCents, releases the whole maxCents reservation and writes a TASK_CHARGE row', async () => {
-    const buyer = await createBuyer(ctx);
-    await fundBuyer(ctx, adminToken, buyer.id, 1_000);
-    const task = await pendingTask(buyer, 25);
-    const charge = await ctx.services.db.transaction((repos) => ctx.services.billing.chargeCompletedTask(repos, task));
-    expect(charge).toEqual({ balanceAfterCents: 980, crossedLowBalance: false });
-    expect(await balance(buyer)).toEqual({ creditBalance: 980, reservedCents: 0, availableCents: 980 });
-    const entry = await ctx.prisma.ledgerEntry.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } });
-    expect(entry).toMatchObject({ amountCents: -20n, balanceAfterCents: 980n, taskId: task.id });
-    expect(await ctx.services.db.repos.billing.ledgerSum(buyer.id)).toBe(980);
-  });
-
-  it('reports the charge that takes the balance from 500 or more to below 500, once', async () => {
-    const buyer = await createBuyer(ctx);
-    await fundBuyer(ctx, adminToken, buyer.id, 530);
-    const tasks = [await pendingTask(buyer, 20), await pendingTask(buyer, 20), await pendingTask(buyer, 20)];
-    const crossings = [];
-    for (const task of tasks) {
-      crossings.push(await ctx.services.db.transaction((repos) => ctx.services.billing.chargeCompletedTask(repos, task)));
-    }
-    expect(crossings).toEqual([
-      { balanceAfterCents: 510, crossedLowBalance: false },
-      { balanceAfterCents: 490, crossedLowBalance: true },
-      { balanceAfterCents: 470, crossedLowBalance: false },
-    ]);
-  });
-
-  it('releases the reservation of a failed task and bills nothing', async () => {
-    const buyer = await createBuyer(ctx);
-    await fundBuyer(ctx, adminToken, buyer.id, 100);
-    const task = await pendingTask(buyer, 60);
-    await ctx.services.db.transaction((repos) => ctx.services.billing.releaseFailedTask(repos, task));
-    expect(await balance(buyer)).toEqual({ creditBalance: 100, reservedCents: 0, availableCents: 100 });
-    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(0);
-  });
-
+// Charging at the end of a task is tested through the answer loop: annotation.test.ts (charge, release on
+// FAILED) and golden-payouts.test.ts (budget.low once per crossing).
+describe('the reservation', () => {
   it('the database refuses a reservation beyond the balance even outside the service (CHECK constraint)', async () => {
     const buyer = await createBuyer(ctx);
     await expect(ctx.prisma.buyer.update({ where: { id: buyer.id }, data: { reservedCents: 1n } })).rejects.toThrow();

@@ -1,16 +1,24 @@
 // The SDK side: hand out work, take answers, decide tasks, and settle what a decision moves (the buyer's
 // charge or release, the annotators' counters and earnings, the buyer's events). next and complete run
-// on the raw-SQL path (Database.rawTransaction): every repository method they call is raw SQL.
+// on the raw-SQL path (Database.rawRepos / rawTransaction): every repository method they call is raw SQL.
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../db/database.ts';
-import { decide, type Decision } from '../../consensus/consensus.ts';
+import { decide } from '../../consensus/consensus.ts';
 import { earningPerAgreeingAnswer, reliability, shouldSuspend } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
-import type { BillingService } from '../billing/billing.service.ts';
-import type { Participant } from '../tasks/tasks.repository.ts';
-import type { ParticipantUpdate } from './annotators.repository.ts';
-import type { AnsweredTask, AnswerOutcome, QueueFilters, ServableTask } from './assignments.repository.ts';
+import { newId } from '../../lib/ids.ts';
+import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from '../billing/billing.service.ts';
+import { outboxEvent } from '../events/events.repository.ts';
+import { decisionUpdates } from './annotators.repository.ts';
+import {
+  isLowBalanceCrossing,
+  type AnswerOutcome,
+  type QueueFilters,
+  type ServableTask,
+  type Settlement,
+  type SettlementPlan,
+} from './assignments.repository.ts';
 
 export interface Answer {
   annotatorId: string;
@@ -34,7 +42,7 @@ const invalidAnswer = (options: string[]) =>
   new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
 
 /** The outcomes that let the answer go on; every refusal becomes its error. */
-function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' }> {
+function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' | 'SETTLED' | 'STALE' }> {
   switch (stored.outcome) {
     case 'ANNOTATOR_SUSPENDED':
       throw suspendedError();
@@ -74,79 +82,89 @@ export class AnnotationService {
   /**
    * Takes an answer; may decide the task. Checks run in this order: ANNOTATOR_SUSPENDED, TASK_NOT_FOUND,
    * ALREADY_ANSWERED, TASK_CLOSED, NO_ASSIGNMENT, INVALID_ANSWER. An answer that cannot decide its task
-   * (and every refused one) costs one autocommitted statement; one that can is taken again inside a
-   * transaction that decides and settles.
+   * (and every refused one) costs one autocommitted statement. One that can comes back with the task's
+   * answers (DECIDE, nothing written); the consensus code decides, and a second statement checks the
+   * answer again under the task's lock, verifies the task still has the answers the decision counted,
+   * and writes the answer with the whole settlement (see sdk_answer). If another answer was stored in
+   * between (STALE) the answer is taken again from the start; every round means another answer reached
+   * the task, so there are at most maxResponses of them.
    */
   async complete(developerId: string, taskId: string, input: Answer): Promise<void> {
     const now = this.clock.now();
-    const store = (repos: Repositories, mayDecide: boolean) =>
-      repos.assignments.answer(developerId, input.annotatorId, taskId, input, now, mayDecide).then(acceptedOrThrow);
-    if ((await store(this.db.rawRepos, false)).outcome === 'ANSWERED') return;
-    await this.db.rawTransaction(async (repos) => {
-      const stored = await store(repos, true);
-      if (stored.outcome === 'NOT_A_TASK') return this.completeGolden(repos, stored.annotatorId, taskId, input, now);
-      if (stored.outcome !== 'ANSWERED') throw new Error(`unexpected outcome ${stored.outcome}`);
-      const { task, participants, annotatorId } = stored;
-      if (!participants) return;
-      const decision = decide({
-        options: task.options,
-        answers: participants.map((p) => ({ answer: p.answer, reliability: reliability(p) })),
-        validationsNeeded: task.validationsNeeded,
-        maxResponses: task.maxResponses,
-        threshold: this.config.consensusThreshold,
-      });
-      if (decision.kind === 'continue') {
-        await repos.annotators.countAnswer(annotatorId);
-        return;
+    const answer = (repos: Repositories, settlement?: Settlement) =>
+      repos.assignments.answer(developerId, input.annotatorId, taskId, input, now, settlement).then(acceptedOrThrow);
+    for (;;) {
+      const probe = await answer(this.db.rawRepos);
+      if (probe.outcome === 'ANSWERED') return;
+      if (probe.outcome === 'NOT_A_TASK') {
+        return this.db.rawTransaction((repos) => this.completeGolden(repos, probe.annotatorId, taskId, input, now));
       }
-      await this.settle(repos, task, annotatorId, participants, decision, now);
-    });
+      if (probe.outcome !== 'DECIDE') throw new Error(`unexpected outcome ${probe.outcome}`);
+      const settlement = (mayCrossLowBalance: boolean): Settlement => ({
+        seenResponses: probe.task.totalResponses,
+        plan: this.settlementPlan(probe, now),
+        lowBalanceCents: LOW_BALANCE_THRESHOLD_CENTS,
+        mayCrossLowBalance,
+      });
+      try {
+        if ((await answer(this.db.rawRepos, settlement(false))).outcome === 'SETTLED') return;
+      } catch (error) {
+        if (!isLowBalanceCrossing(error)) throw error;
+        // The charge takes the balance below the threshold: settle it with budget.low and its e-mail.
+        const settled = await this.db.rawTransaction(async (repos) => {
+          const result = await answer(repos, settlement(true));
+          if (result.outcome !== 'SETTLED') return false;
+          await this.billing.recordBudgetLow(repos, result.task.buyerId, result.balanceAfterCents ?? 0, now);
+          return true;
+        });
+        if (settled) return;
+      }
+    }
   }
 
-  /** Applies a COMPLETED or FAILED decision and everything it moves, in the answer's transaction. */
-  private async settle(
-    repos: Repositories,
-    task: AnsweredTask,
-    answererId: string,
-    participants: Participant[],
-    decision: Exclude<Decision, { kind: 'continue' }>,
-    now: Date,
-  ): Promise<void> {
-    const totalResponses = task.totalResponses;
-    const answered = (id: string) => (id === answererId ? 1 : 0);
-    if (decision.kind === 'fail') {
-      await repos.tasks.markFailed(task.id, 'NO_CONSENSUS', now);
-      await repos.annotators.countAnswer(answererId);
-      await repos.events.record(task.buyerId, 'task.failed', {
-        taskId: task.id,
-        type: task.type,
-        reason: 'NO_CONSENSUS',
-        totalResponses,
-        failedAt: now.toISOString(),
-      });
-      await this.billing.releaseFailedTask(repos, task);
-      return;
-    }
-    await repos.tasks.markCompleted(task.id, decision.result, decision.confidence, now);
-    const agreeing = participants.filter((p) => p.answer === decision.result);
-    const earning = earningPerAgreeingAnswer(task.costCents, this.config.annotatorShare, agreeing.length);
-    const updates: ParticipantUpdate[] = participants.map((p) => {
-      const agreed = p.answer === decision.result ? 1 : 0;
-      return { annotatorId: p.annotatorId, answered: answered(p.annotatorId), resolved: 1, agreed, earnedCents: agreed * earning };
+  /** The consensus decision on the task's answers (this one last) and everything it writes. */
+  private settlementPlan(probe: Extract<AnswerOutcome, { outcome: 'DECIDE' }>, now: Date): SettlementPlan {
+    const { task, participants, annotatorId } = probe;
+    const decision = decide({
+      options: task.options,
+      answers: participants.map((p) => ({ answer: p.answer, reliability: reliability(p) })),
+      validationsNeeded: task.validationsNeeded,
+      maxResponses: task.maxResponses,
+      threshold: this.config.consensusThreshold,
     });
-    await repos.annotators.applyDecision(task.id, updates);
-    await repos.events.record(task.buyerId, 'task.completed', {
-      taskId: task.id,
-      type: task.type,
+    const totalResponses = task.totalResponses + 1;
+    const answererOnly = decisionUpdates([{ annotatorId, answered: 1, resolved: 0, agreed: 0, earnedCents: 0 }]);
+    if (decision.kind === 'continue') return { kind: 'continue', updates: answererOnly };
+    if (decision.kind === 'fail') {
+      return {
+        kind: 'fail',
+        failureReason: 'NO_CONSENSUS',
+        updates: answererOnly,
+        event: outboxEvent('task.failed', { taskId: task.id, type: task.type, reason: 'NO_CONSENSUS', totalResponses, failedAt: now.toISOString() }),
+      };
+    }
+    const agreeing = participants.filter((p) => p.answer === decision.result).length;
+    const earning = earningPerAgreeingAnswer(task.costCents, this.config.annotatorShare, agreeing);
+    const updates = participants.map((p) => {
+      const agreed = p.answer === decision.result ? 1 : 0;
+      return { annotatorId: p.annotatorId, answered: p.annotatorId === annotatorId ? 1 : 0, resolved: 1, agreed, earnedCents: agreed * earning };
+    });
+    return {
+      kind: 'complete',
       result: decision.result,
       confidence: decision.confidence,
-      totalResponses,
-      costCents: task.costCents,
-      validatedAt: now.toISOString(),
-    });
-    // Last: the charge locks the buyer row until commit, and every decision of the buyer's tasks needs it.
-    const charge = await this.billing.chargeCompletedTask(repos, task);
-    if (charge.crossedLowBalance) await this.billing.recordBudgetLow(repos, task.buyerId, charge.balanceAfterCents, now);
+      updates: decisionUpdates(updates),
+      event: outboxEvent('task.completed', {
+        taskId: task.id,
+        type: task.type,
+        result: decision.result,
+        confidence: decision.confidence,
+        totalResponses,
+        costCents: task.costCents,
+        validatedAt: now.toISOString(),
+      }),
+      chargeLedgerId: newId(),
+    };
   }
 
   private async completeGolden(repos: Repositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {

@@ -26,6 +26,13 @@ export interface ParticipantUpdate {
   earnedCents: number;
 }
 
+/** Updates as the SQL function apply_decision takes them: sorted by annotator, each with a ledger id. */
+export type DecisionUpdates = Array<ParticipantUpdate & { ledgerId: string }>;
+
+/** Rows are locked in annotator id order by every caller, so two decisions sharing annotators cannot deadlock. */
+export const decisionUpdates = (updates: ParticipantUpdate[]): DecisionUpdates =>
+  [...updates].sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)).map((u) => ({ ...u, ledgerId: newId() }));
+
 type Row = {
   id: string;
   developerId: string;
@@ -82,37 +89,14 @@ export class AnnotatorsRepository {
     return toRecord(rows[0]);
   }
 
-  /** One more answer to a regular task that did not decide it. */
-  async countAnswer(annotatorId: string): Promise<void> {
-    await this.db.$executeRaw`UPDATE annotators SET total_responses = total_responses + 1 WHERE id = ${annotatorId}`;
-  }
-
   /**
-   * Applies a decided task to all its annotators, and writes an EARNING ledger row (balance = available
-   * cents after it) for each one who earned, in one statement. Rows are locked in id order, the same
-   * order every transaction uses, so two decisions sharing annotators cannot deadlock.
+   * Applies a decided task to its annotators and writes an EARNING ledger row (balance = available
+   * cents after it) for each one who earned, in one statement (the SQL function apply_decision, which
+   * sdk_answer's settlement calls too).
    */
   async applyDecision(taskId: string, updates: ParticipantUpdate[]): Promise<void> {
     if (updates.length === 0) return;
-    const sorted = [...updates].sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1));
-    await this.db.$executeRaw`
-      WITH updated AS (
-        UPDATE annotators a SET
-          total_responses = a.total_responses + u.answered,
-          resolved_responses = a.resolved_responses + u.resolved,
-          agreed_responses = a.agreed_responses + u.agreed,
-          earned_cents = a.earned_cents + u.earned
-        FROM (
-          SELECT * FROM unnest(${sorted.map((u) => u.annotatorId)}::text[], ${sorted.map((u) => u.answered)}::int[],
-                               ${sorted.map((u) => u.resolved)}::int[], ${sorted.map((u) => u.agreed)}::int[],
-                               ${sorted.map((u) => u.earnedCents)}::bigint[], ${sorted.map(() => newId())}::text[])
-            AS t(id, answered, resolved, agreed, earned, ledger_id)
-        ) u
-        WHERE a.id = u.id
-        RETURNING a.id, u.earned, u.ledger_id, a.earned_cents - a.paid_out_cents - a.pending_payout_cents AS available
-      )
-      INSERT INTO ledger_entries (id, annotator_id, type, amount_cents, balance_after_cents, task_id)
-      SELECT ledger_id, id, 'EARNING', earned, available, ${taskId} FROM updated WHERE earned > 0`;
+    await this.db.$executeRaw`SELECT apply_decision(${taskId}, ${JSON.stringify(decisionUpdates(updates))}::jsonb)`;
   }
 
   /** Records a golden answer and returns the updated counters. */

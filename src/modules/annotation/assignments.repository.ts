@@ -1,10 +1,13 @@
 // The work queue. An annotator holds at most one assignment (the primary key is the annotator); a task
 // never has more answers plus live assignments than its maxResponses. The claim and the answer run as
-// server-side functions (migration 20261122050000_sdk_functions): candidate task rows are locked with
-// FOR UPDATE SKIP LOCKED and recounted under the lock, so neither a second caller nor a second server
-// process can over-assign a task, and each SDK call costs one round trip for its checks and writes.
+// server-side functions (migrations 20261122050000_sdk_functions, 20261122070000_spread_assignments,
+// 20261122080000_settle_in_one_statement): candidate task rows are locked with FOR UPDATE SKIP LOCKED
+// and recounted under the lock, so neither a second caller nor a second server process can over-assign
+// a task, and each SDK call costs one round trip for its checks and writes (two for a deciding answer).
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
+import type { OutboxEvent } from '../events/events.repository.ts';
+import type { DecisionUpdates } from './annotators.repository.ts';
 import type { Participant, TaskStatus } from '../tasks/tasks.repository.ts';
 import type { TaskType } from '../tasks/task-rules.ts';
 
@@ -41,10 +44,31 @@ export interface AnsweredTask {
   totalResponses: number;
 }
 
+/** What a deciding answer writes besides itself (see sdk_answer). */
+export interface SettlementPlan {
+  kind: 'continue' | 'complete' | 'fail';
+  result?: string;
+  confidence?: number;
+  failureReason?: string;
+  updates: DecisionUpdates;
+  event?: OutboxEvent;
+  chargeLedgerId?: string;
+}
+
+export interface Settlement {
+  /** The answer count the decision was made on; a different one under the lock makes the call STALE. */
+  seenResponses: number;
+  plan: SettlementPlan;
+  lowBalanceCents: number;
+  /** Otherwise a charge that crosses the threshold fails with isLowBalanceCrossing (nothing written). */
+  mayCrossLowBalance: boolean;
+}
+
 export type AnswerOutcome =
-  | { outcome: 'ANSWERED'; annotatorId: string; task: AnsweredTask; participants: Participant[] | null }
+  | { outcome: 'ANSWERED' | 'STALE' }
+  | { outcome: 'DECIDE'; annotatorId: string; task: AnsweredTask; participants: Participant[] }
+  | { outcome: 'SETTLED'; task: AnsweredTask; balanceAfterCents: number | null }
   | { outcome: 'NOT_A_TASK'; annotatorId: string }
-  | { outcome: 'DECIDE' }
   | { outcome: 'ANNOTATOR_SUSPENDED' | 'ALREADY_ANSWERED' | 'NO_ASSIGNMENT' }
   | { outcome: 'TASK_CLOSED'; task: AnsweredTask }
   | { outcome: 'INVALID_ANSWER'; task: AnsweredTask };
@@ -75,7 +99,12 @@ interface AnswerRow {
   max_responses: number;
   total_responses: number;
   participants: Participant[] | null;
+  /** int8 arrives as text. */
+  balance_after: string | null;
 }
+
+/** sdk_answer refused a charge that crosses the low-balance threshold without mayCrossLowBalance. */
+export const isLowBalanceCrossing = (error: unknown) => (error as { code?: unknown } | null)?.code === 'CC001';
 
 export class AssignmentsRepository {
   constructor(private readonly db: DbClient) {}
@@ -108,9 +137,10 @@ export class AssignmentsRepository {
   }
 
   /**
-   * Checks and stores an answer to a regular task (see sdk_answer for the order of the checks); the task
-   * row stays locked until the caller's transaction ends. `participants` is set when the task may be
-   * decided now; with `mayDecide` false such an answer is not stored (outcome DECIDE).
+   * Checks an answer to a regular task (see sdk_answer for the order of the checks) and, in one
+   * autocommitted statement: without a settlement, stores it unless it could decide the task (DECIDE,
+   * with the participants the decision needs, nothing written); with one, stores it and applies the
+   * settlement (SETTLED) unless the task's answers changed since (STALE).
    */
   async answer(
     developerId: string,
@@ -118,11 +148,13 @@ export class AssignmentsRepository {
     taskId: string,
     input: { answer: string; timeSpentMs: number },
     now: Date,
-    mayDecide: boolean,
+    settlement?: Settlement,
   ): Promise<AnswerOutcome> {
     const rows = await this.db.$queryRaw<AnswerRow[]>`
       SELECT * FROM sdk_answer(${developerId}, ${externalId}, ${newId()}, ${taskId}, ${input.answer}, ${input.timeSpentMs}::int,
-                               ${newId()}, ${now}::timestamptz, ${mayDecide})`;
+                               ${newId()}, ${now}::timestamptz, ${settlement?.seenResponses ?? null}::int,
+                               ${settlement ? JSON.stringify(settlement.plan) : null}::jsonb, ${settlement?.lowBalanceCents ?? null}::bigint,
+                               ${settlement?.mayCrossLowBalance ?? false})`;
     const row = rows[0];
     if (!row) throw new Error('sdk_answer returned no row');
     const task: AnsweredTask = {
@@ -138,8 +170,10 @@ export class AssignmentsRepository {
       totalResponses: row.total_responses,
     };
     switch (row.outcome) {
-      case 'ANSWERED':
-        return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants };
+      case 'DECIDE':
+        return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [] };
+      case 'SETTLED':
+        return { outcome: row.outcome, task, balanceAfterCents: row.balance_after === null ? null : Number(row.balance_after) };
       case 'NOT_A_TASK':
         return { outcome: row.outcome, annotatorId: row.annotator_id };
       case 'TASK_CLOSED':

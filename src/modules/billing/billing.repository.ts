@@ -83,27 +83,6 @@ export class BillingRepository {
     await this.db.$executeRaw`UPDATE buyers SET reserved_cents = reserved_cents - ${cents} WHERE id = ${buyerId}`;
   }
 
-  /**
-   * Charges a completed task: its cost leaves the balance, its whole reservation is released and a
-   * TASK_CHARGE ledger row records it, in one statement. Returns the balance before and after
-   * (budget.low watches the crossing of 500).
-   */
-  async chargeTask(buyerId: string, taskId: string, costCents: number, reservedCents: number): Promise<{ before: number; after: number }> {
-    const rows = await this.db.$queryRaw<Array<{ after: bigint }>>`
-      WITH charged AS (
-        UPDATE buyers SET credit_balance = credit_balance - ${costCents}, reserved_cents = reserved_cents - ${reservedCents}
-        WHERE id = ${buyerId}
-        RETURNING credit_balance
-      )
-      INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id)
-      SELECT ${newId()}, ${buyerId}, 'TASK_CHARGE', ${-costCents}, credit_balance, ${taskId} FROM charged
-      RETURNING balance_after_cents AS after`;
-    const row = rows[0];
-    if (!row) throw new Error(`buyer ${buyerId} vanished while charging a task`);
-    const after = toCents(row.after);
-    return { before: after + costCents, after };
-  }
-
   async appendLedger(entry: {
     buyerId: string;
     type: LedgerType;

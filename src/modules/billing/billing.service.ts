@@ -9,19 +9,6 @@ const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not foun
 /** spec: budget.low fires when the balance drops below 500 cents. */
 export const LOW_BALANCE_THRESHOLD_CENTS = 500;
 
-export interface SettledTask {
-  id: string;
-  buyerId: string;
-  costCents: number;
-  maxCents: number;
-}
-
-export interface ChargeResult {
-  balanceAfterCents: number;
-  /** The charge took the balance from ≥ 500 to < 500 (once per crossing; a top-up re-arms it). */
-  crossedLowBalance: boolean;
-}
-
 /** From ≥ 500 to < 500: once per crossing; a top-up back to ≥ 500 re-arms it. */
 const crossesLowBalance = (before: number, after: number) => before >= LOW_BALANCE_THRESHOLD_CENTS && after < LOW_BALANCE_THRESHOLD_CENTS;
 
@@ -77,20 +64,6 @@ export class BillingService {
     await repos.events.record(buyerId, 'budget.low', { creditBalance, thresholdCents: LOW_BALANCE_THRESHOLD_CENTS, at: at.toISOString() });
     const buyer = await repos.accounts.findBuyerContact(buyerId);
     if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.publicUrl));
-  }
-
-  /**
-   * Bills a task that reached COMPLETED, inside the caller's transaction: its cost leaves the balance,
-   * its reservation is released, and a TASK_CHARGE ledger row records it.
-   */
-  async chargeCompletedTask(repos: Repositories, task: SettledTask): Promise<ChargeResult> {
-    const { before, after } = await repos.billing.chargeTask(task.buyerId, task.id, task.costCents, task.maxCents);
-    return { balanceAfterCents: after, crossedLowBalance: crossesLowBalance(before, after) };
-  }
-
-  /** Releases the reservation of a task that FAILED (nothing is billed), inside the caller's transaction. */
-  async releaseFailedTask(repos: Repositories, task: SettledTask): Promise<void> {
-    await repos.billing.release(task.buyerId, task.maxCents);
   }
 
   async listLedger(buyerId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord, 'entries'>> {

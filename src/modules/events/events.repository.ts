@@ -6,27 +6,30 @@ export const MAX_WEBHOOK_CONFIGS = 20;
 
 export type EventType = 'task.completed' | 'task.failed' | 'budget.low';
 
+/** An event as record_event takes it: its id, the JSON text to send, and ids for its deliveries. */
+export interface OutboxEvent {
+  id: string;
+  type: EventType;
+  payload: string;
+  deliveryIds: string[];
+}
+
+export function outboxEvent(type: EventType, payload: Record<string, unknown>): OutboxEvent {
+  return { id: newId(), type, payload: JSON.stringify({ event: type, ...payload }), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) };
+}
+
 export class EventsRepository {
   constructor(private readonly db: DbClient) {}
 
   /**
    * Writes an event to the outbox with one delivery per active configuration of the buyer subscribed
-   * to it, in one statement; call it inside the transaction that causes the event. The payload is
-   * stored as the exact JSON text that will be sent (and signed).
+   * to it, in one statement (the SQL function record_event, which sdk_answer's settlement calls too);
+   * call it inside the transaction that causes the event. The payload is stored as the exact JSON text
+   * that will be sent (and signed).
    */
   async record(buyerId: string, type: EventType, payload: Record<string, unknown>): Promise<string> {
-    const id = newId();
-    const deliveryIds = Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId);
-    await this.db.$executeRaw`
-      WITH event AS (
-        INSERT INTO events (id, buyer_id, type, payload)
-        VALUES (${id}, ${buyerId}, ${type}, ${JSON.stringify({ event: type, ...payload })})
-        RETURNING id
-      )
-      INSERT INTO webhook_deliveries (id, event_id, config_id)
-      SELECT (${deliveryIds}::text[])[row_number() OVER (ORDER BY c.id)], event.id, c.id
-      FROM event, webhook_configs c
-      WHERE c.buyer_id = ${buyerId} AND c.is_active AND ${type} = ANY(c.events)`;
-    return id;
+    const event = outboxEvent(type, payload);
+    await this.db.$executeRaw`SELECT record_event(${event.id}, ${buyerId}, ${event.type}, ${event.payload}, ${event.deliveryIds}::text[])`;
+    return event.id;
   }
 }

@@ -154,17 +154,6 @@ export class TasksRepository {
     return row ? fromRow(row) : null;
   }
 
-  async markCompleted(id: string, result: string, confidence: number, at: Date): Promise<void> {
-    await this.db.$executeRaw`
-      UPDATE tasks SET status = 'COMPLETED', result = ${result}, confidence = ${confidence}, validated_at = ${at}, updated_at = now()
-      WHERE id = ${id}`;
-  }
-
-  async markFailed(id: string, reason: string, at: Date): Promise<void> {
-    await this.db.$executeRaw`
-      UPDATE tasks SET status = 'FAILED', failure_reason = ${reason}, failed_at = ${at}, updated_at = now() WHERE id = ${id}`;
-  }
-
   async responses(taskId: string): Promise<TaskResponseRecord[]> {
     return this.db.taskResponse.findMany({
       where: { taskId },
