@@ -97,7 +97,18 @@ export async function createIsolatedTestContext(options: Omit<TestContextOptions
       await ctx.close();
       const dropper = new pg.Client({ connectionString: withDatabase(base, 'postgres') });
       await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => dropper.end());
+      try {
+        // pg-pool's end() resolves before its connections have closed; forcing the drop while one is still
+        // closing would make it report the server's termination as an error. Let them go first.
+        for (let i = 0; i < 50; i++) {
+          const open = await dropper.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (open.rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
     },
   };
 }
