@@ -10,15 +10,8 @@
 -- the check runs after every answer) is served first; the other tasks of that age keep their slots for
 -- when no such task is left. Tasks of different ages are still served strictly oldest first.
 --
--- Which tasks are short is read from tasks.open_claims, a hint kept by the two functions: +1 when next
--- hands out an assignment of the task, −1 when its holder's answer is stored (in the UPDATE the answer
--- makes anyway). An assignment that expires or whose answer is refused stays counted, which only moves
--- that task behind the short ones of its batch; the free-slot check still counts live assignments.
--- Counting live assignments per candidate instead cost ~0.8 ms a call (a subquery for each task in
--- flight at the head of the batch).
-ALTER TABLE tasks ADD COLUMN open_claims integer NOT NULL DEFAULT 0;
--- Room on each page for the versions the queue writes (claims, answer counts): such an update that
--- changes no indexed column stays on its page (HOT) and adds no index entries for scans to step over.
+-- Room on each page for the versions the answers write: an update that changes no indexed column then
+-- stays on its page (HOT) and adds no index entries for the queue's scans to step over.
 ALTER TABLE tasks SET (fillfactor = 80);
 --
 -- Every statement of the queue must walk the open-task index in queue order and probe the other tables
@@ -73,7 +66,7 @@ BEGIN
   FOR attempt IN 1..8 LOOP
     -- The oldest open matching task with a free slot that the annotator has not answered.
     SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.created_at,
-           t.open_claims < GREATEST(t.validations_needed - t.total_responses, 1) AS short
+           l.live < GREATEST(t.validations_needed - t.total_responses, 1) AS short
       INTO v_first
     FROM tasks t
     CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
@@ -93,7 +86,7 @@ BEGIN
       CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
       WHERE t.created_at = v_first.created_at AND t.id > v_first.id
         AND t.status IN ('PENDING', 'VALIDATING')
-        AND t.open_claims < GREATEST(t.validations_needed - t.total_responses, 1)
+        AND l.live < GREATEST(t.validations_needed - t.total_responses, 1)
         AND t.total_responses + l.live < t.max_responses
         AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
         AND (p_locale IS NULL OR t.locale = p_locale)
@@ -126,9 +119,6 @@ BEGIN
               CASE WHEN v_golden_id IS NULL THEN v_task.id END, v_golden_id, p_expires_at, p_now)
       ON CONFLICT (annotator_id) DO UPDATE SET id = EXCLUDED.id, task_id = EXCLUDED.task_id,
         golden_task_id = EXCLUDED.golden_task_id, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at;
-      IF v_golden_id IS NULL THEN
-        UPDATE tasks t SET open_claims = t.open_claims + 1 WHERE t.id = v_task.id;
-      END IF;
       RETURN QUERY SELECT 'SERVED', p_assignment_id, p_expires_at, v_task.id, v_task.buyer_id, v_task.type::text,
                           v_task.content, v_task.options, v_task.locale;
       RETURN;

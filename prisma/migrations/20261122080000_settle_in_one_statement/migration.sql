@@ -34,27 +34,31 @@ BEGIN
   WHERE c.buyer_id = p_buyer_id AND c.is_active AND p_type = ANY (c.events);
 END $$;
 
--- p_updates: [{annotatorId, answered, resolved, agreed, earnedCents, ledgerId}] sorted by annotatorId (rows
--- are locked in that order by every caller, so two decisions sharing annotators cannot deadlock). Each
--- annotator who earned gets an EARNING ledger row whose balance is their available cents after it.
+-- p_updates: [{annotatorId, answered, resolved, agreed, earnedCents, ledgerId}] sorted by annotatorId; the
+-- rows are locked one by one in that order, the order every caller uses, so two decisions sharing
+-- annotators cannot deadlock. Each annotator who earned gets an EARNING ledger row whose balance is
+-- their available cents after it. (A loop of key lookups: as one UPDATE … FROM, the planner joined a
+-- sequential scan of annotators and chose the locking order itself.)
 CREATE FUNCTION apply_decision(p_task_id text, p_updates jsonb)
 RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  u record;
+  v_available bigint;
 BEGIN
-  WITH updated AS (
+  FOR u IN SELECT * FROM jsonb_to_recordset(p_updates)
+             AS t("annotatorId" text, answered int, resolved int, agreed int, "earnedCents" bigint, "ledgerId" text) LOOP
     UPDATE annotators a SET
       total_responses = a.total_responses + u.answered,
       resolved_responses = a.resolved_responses + u.resolved,
       agreed_responses = a.agreed_responses + u.agreed,
-      earned_cents = a.earned_cents + u.earned
-    FROM (
-      SELECT * FROM jsonb_to_recordset(p_updates)
-        AS t("annotatorId" text, answered int, resolved int, agreed int, "earnedCents" bigint, "ledgerId" text)
-    ) u (id, answered, resolved, agreed, earned, ledger_id)
-    WHERE a.id = u.id
-    RETURNING a.id, u.earned, u.ledger_id, a.earned_cents - a.paid_out_cents - a.pending_payout_cents AS available
-  )
-  INSERT INTO ledger_entries (id, annotator_id, type, amount_cents, balance_after_cents, task_id)
-  SELECT ledger_id, id, 'EARNING', earned, available, p_task_id FROM updated WHERE earned > 0;
+      earned_cents = a.earned_cents + u."earnedCents"
+    WHERE a.id = u."annotatorId"
+    RETURNING a.earned_cents - a.paid_out_cents - a.pending_payout_cents INTO v_available;
+    IF u."earnedCents" > 0 THEN
+      INSERT INTO ledger_entries (id, annotator_id, type, amount_cents, balance_after_cents, task_id)
+      VALUES (u."ledgerId", u."annotatorId", 'EARNING', u."earnedCents", v_available, p_task_id);
+    END IF;
+  END LOOP;
 END $$;
 
 DROP FUNCTION sdk_answer(text, text, text, text, text, integer, text, timestamptz, boolean);
@@ -126,7 +130,6 @@ BEGIN
       DELETE FROM assignments a WHERE a.annotator_id = v_annotator.id;
       UPDATE tasks t SET
         total_responses = t.total_responses + 1,
-        open_claims = GREATEST(t.open_claims - 1, 0),
         status = CASE v_kind WHEN 'complete' THEN 'COMPLETED' WHEN 'fail' THEN 'FAILED' ELSE 'VALIDATING' END::"TaskStatus",
         result = CASE WHEN v_kind = 'complete' THEN p_plan->>'result' END,
         confidence = CASE WHEN v_kind = 'complete' THEN (p_plan->>'confidence')::double precision END,
