@@ -44,6 +44,7 @@ async function main() {
     const client = new LoadClient(server.url, ANNOTATORS);
     const latencies: number[] = [];
     let answers = 0;
+    let refused = 0;
     let errors = 0;
     const deadline = Date.now() + SECONDS * 1000;
     log(`${ANNOTATORS} annotators for ${SECONDS} s`);
@@ -67,12 +68,14 @@ async function main() {
           const done = await client.request('POST', `/api/v1/sdk/tasks/${task.id}/complete`, headers, JSON.stringify({ annotatorId, answer, timeSpentMs: 1200 }));
           latencies.push(performance.now() - t);
           if (done.status === 201) answers += 1;
-          else if (done.status !== 409) errors += 1;
+          else if (done.status === 409) refused += 1;
+          else errors += 1;
         }
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
     client.close();
+    log(`${answers} answers accepted, ${refused} refused with 409 (the task was decided meanwhile)`);
     if (errors > 0) log(`${errors} unexpected responses`);
 
     const db = new pg.Client({ connectionString: database.url });
