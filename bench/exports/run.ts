@@ -6,13 +6,17 @@ const TASKS = Number(process.env.BENCH_TASKS ?? 1_000_000);
 const log = (message: string) => process.stderr.write(`[exports] ${message}\n`);
 
 /** Downloads a URL to nowhere, counting bytes; returns seconds. */
-async function download(url: string, token: string): Promise<{ seconds: number; bytes: number }> {
+async function download(url: string, token: string): Promise<{ seconds: number; firstByteSeconds: number; bytes: number }> {
   const started = performance.now();
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (res.status !== 200 || !res.body) throw new Error(`export failed: ${res.status} ${await res.text()}`);
   let bytes = 0;
-  for await (const chunk of res.body) bytes += (chunk as Uint8Array).length;
-  return { seconds: (performance.now() - started) / 1000, bytes };
+  let firstByte = 0;
+  for await (const chunk of res.body) {
+    if (bytes === 0) firstByte = performance.now();
+    bytes += (chunk as Uint8Array).length;
+  }
+  return { seconds: (performance.now() - started) / 1000, firstByteSeconds: (firstByte - started) / 1000, bytes };
 }
 
 async function main() {
@@ -43,10 +47,10 @@ async function main() {
     }, 50);
     log('jsonl');
     const jsonl = await download(`${server.url}/api/v1/exports?format=jsonl`, buyer.token);
-    log(`jsonl: ${(jsonl.bytes / 1e6).toFixed(1)} MB in ${jsonl.seconds.toFixed(1)} s`);
+    log(`jsonl: ${(jsonl.bytes / 1e6).toFixed(1)} MB in ${jsonl.seconds.toFixed(1)} s (first byte after ${jsonl.firstByteSeconds.toFixed(2)} s)`);
     log('split zip');
     const zip = await download(`${server.url}/api/v1/exports?format=jsonl&trainRatio=0.8&valRatio=0.1&testRatio=0.1`, buyer.token);
-    log(`zip: ${(zip.bytes / 1e6).toFixed(1)} MB in ${zip.seconds.toFixed(1)} s`);
+    log(`zip: ${(zip.bytes / 1e6).toFixed(1)} MB in ${zip.seconds.toFixed(1)} s (first byte after ${zip.firstByteSeconds.toFixed(2)} s)`);
     clearInterval(sampler);
     process.stdout.write(
       `${JSON.stringify({

@@ -2,6 +2,7 @@ import AdmZip from 'adm-zip';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
+import { recordsQuery } from '../../src/modules/exports/exports.repository.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createBuyer, type TestBuyer } from '../helpers/factories.ts';
 
@@ -208,6 +209,22 @@ describe('GET /exports streaming', () => {
       await new Promise((resolve) => server.close(resolve));
       await ctx.prisma.task.deleteMany({ where: { buyerId: buyer.id } });
     }
+  });
+});
+
+describe('the records query', () => {
+  // Streaming starts at once only if PostgreSQL reads the export index in order; a sort would read and
+  // sort the whole selection before the first record (it did, when the formatted date shadowed the
+  // column that ORDER BY names). With sorts disabled the plan still sorts if no index can give the order.
+  it.each([undefined, { seed: 's', lastTrain: { key: '1', id: 'c1' }, lastVal: null }])('reads the export index in order, without a sort (cut %#)', async (cut) => {
+    const query = recordsQuery({ buyerId: 'any', status: 'COMPLETED', type: 'BINARY_CHOICE', locale: 'en' }, cut);
+    const plan = await ctx.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe('SET LOCAL enable_sort = off');
+      const rows = await tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': unknown }>>(`EXPLAIN (FORMAT JSON) ${query.text}`, ...query.values);
+      return JSON.stringify(rows[0]?.['QUERY PLAN']);
+    });
+    expect(plan).toContain('tasks_export_completed_idx');
+    expect(plan).not.toContain('"Sort"');
   });
 });
 
