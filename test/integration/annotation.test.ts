@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
 import { sdk } from '../helpers/sdk.ts';
+import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
 
 let ctx: TestContext;
 let adminToken: string;
@@ -217,6 +218,38 @@ describe('assignment', () => {
     const res = await sdk(ctx, developer.apiKey).next('has spaces!');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('a deciding answer', () => {
+  it('is written only if the task still has the answers its decision counted (STALE otherwise), and the service then decides again', async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer, { validationsNeeded: 2 });
+    const client = sdk(ctx, developer.apiKey);
+    await client.answerNext(annotator(), 'A');
+    const [x, y] = [annotator(), annotator()];
+    for (const id of [x, y]) expect((await client.next(id)).body.task.id).toBe(taskId);
+    const assignments = ctx.services.db.rawRepos.assignments;
+    const now = new Date();
+    const input = { answer: 'B', timeSpentMs: 900 };
+    // Both answers could decide the task (one answer stored, two needed): both come back DECIDE, nothing written.
+    const probeX = await assignments.answer(developer.id, x, taskId, input, now);
+    const probeY = await assignments.answer(developer.id, y, taskId, input, now);
+    if (probeX.outcome !== 'DECIDE' || probeY.outcome !== 'DECIDE') throw new Error('expected DECIDE twice');
+    expect(probeY.participants.map((p) => p.answer)).toEqual(['A', 'B']);
+    const settle = (probe: typeof probeX) => ({
+      seenResponses: probe.task.totalResponses,
+      plan: { kind: 'continue' as const, updates: decisionUpdates([{ annotatorId: probe.annotatorId, answered: 1, resolved: 0, agreed: 0, earnedCents: 0 }]) },
+      lowBalanceCents: 500,
+      mayCrossLowBalance: false,
+    });
+    expect((await assignments.answer(developer.id, x, taskId, input, now, settle(probeX))).outcome).toBe('SETTLED');
+    // Y's decision counted one answer; the task has two now.
+    expect((await assignments.answer(developer.id, y, taskId, input, now, settle(probeY))).outcome).toBe('STALE');
+    expect((await readTask(buyer, taskId)).totalResponses).toBe(2);
+    // Through the route the service takes Y's answer again from the start: A, B, B is 2–1, 0.7000, still open.
+    expect((await client.complete(taskId, y, 'B')).status).toBe(201);
+    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 3 });
   });
 });
 
