@@ -11,8 +11,8 @@ type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 /**
  * Every statement is sent as a named prepared statement, so each pooled connection parses and plans a
  * statement's text once and later executions skip straight to running it (PostgreSQL keeps a generic
- * plan once it is no worse than custom ones). Unnamed statements were parsed and planned on every call:
- * most of the database's CPU in the answer loop went to that rather than to running the statements.
+ * plan once it is no worse than custom ones). Unnamed statements were parsed and planned on every call,
+ * which showed all over a `perf` profile of the database during the answer loop.
  * Statement texts come from the repositories' tagged templates, so there are a few dozen of them; past
  * MAX_NAMED_STATEMENTS (a safety bound, never reached by this code) further texts go unnamed.
  */

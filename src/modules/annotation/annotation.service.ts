@@ -114,7 +114,8 @@ export class AnnotationService {
         const settled = await this.db.rawTransaction(async (repos) => {
           const result = await answer(repos, settlement(true));
           if (result.outcome !== 'SETTLED') return false;
-          await this.billing.recordBudgetLow(repos, result.task.buyerId, result.balanceAfterCents ?? 0, now);
+          if (result.balanceAfterCents === null) throw new Error('a low-balance crossing settled without a charge');
+          await this.billing.recordBudgetLow(repos, result.task.buyerId, result.balanceAfterCents, now);
           return true;
         });
         if (settled) return;
