@@ -214,6 +214,34 @@ describe('assignment', () => {
     expect([await taskOf(annotator()), await taskOf(annotator()), await taskOf(annotator()), await taskOf(annotator())]).toEqual([b1, b2, b2, later]);
   });
 
+  it('claims several annotators in one statement exactly as one at a time (sdk_next_batch)', async () => {
+    const buyer = await fundedBuyer();
+    const english = await createTask(buyer, { content: 'english', validationsNeeded: 1 });
+    const french = await createTask(buyer, { content: 'french', validationsNeeded: 1, locale: 'fr' });
+    const [a, b, c] = [annotator(), annotator(), annotator()];
+    const request = (externalId: string, filters = {}) => ({ developerId: developer.id, externalId, filters, goldenRoll: 0.5 });
+    const now = new Date();
+    const served = await ctx.services.db.rawRepos.assignments.nextBatch(
+      [request(a), request(b), request(a), request(c), request(annotator(), { locale: 'fr' })],
+      now,
+      new Date(now.getTime() + 600_000),
+      0,
+    );
+    const taskOf = (i: number) => {
+      const outcome = served[i];
+      return outcome?.outcome === 'SERVED' ? { task: outcome.task.id, assignment: outcome.assignmentId } : outcome?.outcome;
+    };
+    // maxResponses 2: a and b take the english task's two slots; a asking again gets the same
+    // assignment; c, claimed after them in the same statement, finds it full and gets the french task
+    // (no locale filter); the last request asks for French only.
+    expect(taskOf(0)).toMatchObject({ task: english });
+    expect(taskOf(1)).toMatchObject({ task: english });
+    expect(taskOf(2)).toEqual(taskOf(0));
+    expect(taskOf(3)).toMatchObject({ task: french });
+    expect(taskOf(4)).toMatchObject({ task: french });
+    expect(await ctx.prisma.assignment.count({ where: { taskId: english } })).toBe(2);
+  });
+
   it('rejects a malformed annotatorId', async () => {
     const res = await sdk(ctx, developer.apiKey).next('has spaces!');
     expect(res.status).toBe(400);

@@ -11,9 +11,12 @@ import { newId } from '../../lib/ids.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from '../billing/billing.service.ts';
 import { outboxEvent } from '../events/events.repository.ts';
 import { decisionUpdates } from './annotators.repository.ts';
+import { Coalescer } from '../../lib/coalescer.ts';
 import {
   isLowBalanceCrossing,
   type AnswerOutcome,
+  type NextOutcome,
+  type NextRequest,
   type QueueFilters,
   type ServableTask,
   type Settlement,
@@ -59,6 +62,10 @@ function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcom
   }
 }
 
+/** At most this many claims share a statement; this many statements run at once per process. */
+const CLAIM_BATCH = 16;
+const CLAIM_RUNNERS = 2;
+
 export class AnnotationService {
   constructor(
     private readonly db: Database,
@@ -68,12 +75,32 @@ export class AnnotationService {
     private readonly random: () => number = Math.random,
   ) {}
 
+  /**
+   * `next` calls that arrive while the database is busy with earlier ones are claimed together, in one
+   * statement (sdk_next_batch): each is claimed exactly as alone, in arrival order.
+   */
+  private readonly claims = new Coalescer<NextRequest, NextOutcome>(
+    (requests) => {
+      const now = this.clock.now();
+      return this.db.rawRepos.assignments.nextBatch(requests, now, this.expiry(now), this.config.goldenRate);
+    },
+    (request) => {
+      const now = this.clock.now();
+      return this.db.rawRepos.assignments.next(request.developerId, request.externalId, request.filters, now, this.expiry(now), {
+        roll: request.goldenRoll,
+        rate: this.config.goldenRate,
+      });
+    },
+    { maxBatch: CLAIM_BATCH, runners: CLAIM_RUNNERS },
+  );
+
+  private expiry(now: Date): Date {
+    return new Date(now.getTime() + this.config.assignmentTtlMs);
+  }
+
   /** The annotator's live assignment, or a new one on the oldest open task that fits; null when none. */
   async next(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null> {
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + this.config.assignmentTtlMs);
-    const golden = { roll: this.random(), rate: this.config.goldenRate };
-    const served = await this.db.rawRepos.assignments.next(developerId, externalId, filters, now, expiresAt, golden);
+    const served = await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random() });
     if (served.outcome === 'ANNOTATOR_SUSPENDED') throw suspendedError();
     if (served.outcome === 'NONE') return null;
     return { assignmentId: served.assignmentId, expiresAt: served.expiresAt, task: served.task };

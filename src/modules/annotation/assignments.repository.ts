@@ -103,6 +103,23 @@ interface AnswerRow {
   balance_after: string | null;
 }
 
+export interface NextRequest {
+  developerId: string;
+  externalId: string;
+  filters: QueueFilters;
+  goldenRoll: number;
+}
+
+function toNextOutcome(row: NextRow): NextOutcome {
+  if (row.outcome === 'NONE' || row.outcome === 'ANNOTATOR_SUSPENDED') return { outcome: row.outcome };
+  return {
+    outcome: 'SERVED',
+    assignmentId: row.assignment_id,
+    expiresAt: row.expires_at,
+    task: { id: row.id, buyerId: row.buyer_id, type: row.type, content: row.content, options: row.options, locale: row.locale },
+  };
+}
+
 /** sdk_answer refused a charge that crosses the low-balance threshold without mayCrossLowBalance. */
 export const isLowBalanceCrossing = (error: unknown) => (error as { code?: unknown } | null)?.code === 'CC001';
 
@@ -125,15 +142,28 @@ export class AssignmentsRepository {
       SELECT * FROM sdk_next(${developerId}, ${externalId}, ${newId()}, ${newId()}, ${filters.locale ?? null}::text,
                              ${filters.types?.length ? filters.types : null}::text[], ${now}::timestamptz,
                              ${expiresAt}::timestamptz, ${golden.roll}::float8, ${golden.rate}::float8)`;
-    const row = rows[0];
-    if (!row || row.outcome === 'NONE') return { outcome: 'NONE' };
-    if (row.outcome === 'ANNOTATOR_SUSPENDED') return { outcome: row.outcome };
-    return {
-      outcome: 'SERVED',
-      assignmentId: row.assignment_id,
-      expiresAt: row.expires_at,
-      task: { id: row.id, buyerId: row.buyer_id, type: row.type, content: row.content, options: row.options, locale: row.locale },
-    };
+    return rows[0] ? toNextOutcome(rows[0]) : { outcome: 'NONE' };
+  }
+
+  /**
+   * Several `next` calls in one statement (sdk_next_batch), claimed in the order given; the outcomes
+   * come back in that order. All of them commit together.
+   */
+  async nextBatch(requests: NextRequest[], now: Date, expiresAt: Date, goldenRate: number): Promise<NextOutcome[]> {
+    const payload = requests.map((r) => ({
+      developerId: r.developerId,
+      externalId: r.externalId,
+      newAnnotatorId: newId(),
+      assignmentId: newId(),
+      locale: r.filters.locale ?? null,
+      types: r.filters.types?.length ? r.filters.types : null,
+      goldenRoll: r.goldenRoll,
+    }));
+    const rows = await this.db.$queryRaw<Array<NextRow & { request: number }>>`
+      SELECT * FROM sdk_next_batch(${JSON.stringify(payload)}::jsonb, ${now}::timestamptz, ${expiresAt}::timestamptz, ${goldenRate}::float8)`;
+    const outcomes: NextOutcome[] = requests.map(() => ({ outcome: 'NONE' }));
+    for (const row of rows) outcomes[row.request] = toNextOutcome(row);
+    return outcomes;
   }
 
   /**

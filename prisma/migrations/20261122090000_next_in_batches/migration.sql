@@ -1,0 +1,19 @@
+-- Several annotators' `next` calls in one statement: sdk_next for each request in turn, in the order given,
+-- so a server process sends the calls that arrive together in one round trip instead of one each. Each
+-- request is claimed exactly as alone (a later request sees the assignments of the earlier ones, which
+-- are this transaction's own writes); all of them commit together when the statement ends.
+CREATE FUNCTION sdk_next_batch(p_requests jsonb, p_now timestamptz, p_expires_at timestamptz, p_golden_rate double precision)
+RETURNS TABLE (request integer, outcome text, assignment_id text, expires_at timestamptz, id text, buyer_id text, type text,
+               content text, options text[], locale text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN SELECT (e.ordinality - 1)::int AS n, e.value AS v FROM jsonb_array_elements(p_requests) WITH ORDINALITY e LOOP
+    RETURN QUERY
+      SELECT r.n, s.* FROM sdk_next(
+        r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'assignmentId', r.v->>'locale',
+        CASE WHEN jsonb_typeof(r.v->'types') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(r.v->'types')) END, p_now, p_expires_at,
+        (r.v->>'goldenRoll')::double precision, p_golden_rate) s;
+  END LOOP;
+END $$;
