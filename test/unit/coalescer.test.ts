@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { Coalescer } from '../../src/lib/coalescer.ts';
 
 /** A promise with its resolve/reject exposed, to hold a runner busy until the test lets it go. */
-function gate<T = void>() {
-  let resolve!: (value: T) => void;
+function gate() {
+  let resolve!: () => void;
   let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
+  const promise = new Promise<void>((res, rej) => {
     resolve = res;
     reject = rej;
   });
