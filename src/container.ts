@@ -62,7 +62,7 @@ export function createServices(deps: ContainerDeps) {
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config),
     goldenTasks: new GoldenTasksService(db),
-    annotation: new AnnotationService(db, billing, clock, deps.config, deps.random),
+    annotation: new AnnotationService(db, billing, clock, deps.config, deps.logger, deps.random),
     annotators: new AnnotatorsService(db, clock),
     webhooks: new WebhooksService(db, clock, deps.config),
     exports: new ExportsService(db),

@@ -11,7 +11,7 @@ export class Coalescer<I, O> {
   constructor(
     private readonly batch: (inputs: I[]) => Promise<O[]>,
     private readonly single: (input: I) => Promise<O>,
-    private readonly options: { maxBatch: number; runners: number },
+    private readonly options: { maxBatch: number; runners: number; onBatchFailure?: (error: unknown, size: number) => void },
   ) {}
 
   call(input: I): Promise<O> {
@@ -34,7 +34,8 @@ export class Coalescer<I, O> {
         try {
           const outputs = await this.batch(calls.map((c) => c.input));
           calls.forEach((c, i) => c.resolve(outputs[i] as O));
-        } catch {
+        } catch (error) {
+          this.options.onBatchFailure?.(error, calls.length);
           await Promise.all(calls.map((c) => this.single(c.input).then(c.resolve, c.reject)));
         }
       }

@@ -249,6 +249,24 @@ describe('assignment', () => {
   });
 });
 
+describe('answers in one statement (sdk_answer_batch)', () => {
+  it('are each checked exactly as alone, in task order, and come back in the order asked', async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer, { validationsNeeded: 3 });
+    const client = sdk(ctx, developer.apiKey);
+    const [a, b, c] = [annotator(), annotator(), annotator()];
+    for (const id of [a, b]) expect((await client.next(id)).body.task.id).toBe(taskId);
+    const answer = (externalId: string, value: string) => ({ developerId: developer.id, externalId, taskId, answer: value, timeSpentMs: 700 });
+    const outcomes = await ctx.services.db.rawRepos.assignments.answerBatch(
+      [answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')],
+      new Date(),
+    );
+    // c holds no assignment; b's first answer is not an option; a's second sees a's first, stored earlier in the statement.
+    expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'NO_ASSIGNMENT', 'INVALID_ANSWER', 'ALREADY_ANSWERED', 'ANSWERED']);
+    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 2 });
+  });
+});
+
 describe('a deciding answer', () => {
   it('is written only if the task still has the answers its decision counted (STALE otherwise), and the service then decides again', async () => {
     const buyer = await fundedBuyer();

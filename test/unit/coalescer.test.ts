@@ -15,6 +15,7 @@ function gate() {
 function recorder(options: { maxBatch: number; runners: number }, failBatch = false) {
   const singles: number[] = [];
   const batches: number[][] = [];
+  const failures: number[] = [];
   const gates: Array<ReturnType<typeof gate>> = [];
   const coalescer = new Coalescer<number, string>(
     async (inputs) => {
@@ -30,9 +31,9 @@ function recorder(options: { maxBatch: number; runners: number }, failBatch = fa
       if (input < 0) throw new Error(`bad ${input}`);
       return `single:${input}`;
     },
-    options,
+    { ...options, onBatchFailure: (_error, size) => failures.push(size) },
   );
-  return { coalescer, singles, batches, gates };
+  return { coalescer, singles, batches, gates, failures };
 }
 
 describe('Coalescer', () => {
@@ -70,8 +71,8 @@ describe('Coalescer', () => {
     expect(await calls[2]).toBe('single:3');
   });
 
-  it('when a batch fails, runs each of its calls alone: a bad call fails alone', async () => {
-    const { coalescer, singles, gates } = recorder({ maxBatch: 16, runners: 1 }, true);
+  it('when a batch fails, reports it and runs each of its calls alone: a bad call fails alone', async () => {
+    const { coalescer, singles, gates, failures } = recorder({ maxBatch: 16, runners: 1 }, true);
     const first = coalescer.call(0);
     const good = coalescer.call(7);
     const bad = coalescer.call(-1);
@@ -80,6 +81,7 @@ describe('Coalescer', () => {
     // The failed batch's calls are now running alone.
     await new Promise((resolve) => setImmediate(resolve));
     expect(singles).toEqual([0, 7, -1]);
+    expect(failures).toEqual([2]);
     for (const g of gates) g.resolve();
     expect(await good).toBe('single:7');
     await expect(bad).rejects.toThrow('bad -1');

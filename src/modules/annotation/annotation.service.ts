@@ -6,6 +6,7 @@ import type { Database, Repositories } from '../../db/database.ts';
 import { decide } from '../../consensus/consensus.ts';
 import { earningPerAgreeingAnswer, reliability, shouldSuspend } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from '../billing/billing.service.ts';
@@ -15,6 +16,7 @@ import { Coalescer } from '../../lib/coalescer.ts';
 import {
   isLowBalanceCrossing,
   type AnswerOutcome,
+  type AnswerRequest,
   type NextOutcome,
   type NextRequest,
   type QueueFilters,
@@ -62,9 +64,9 @@ function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcom
   }
 }
 
-/** At most this many claims share a statement; this many statements run at once per process. */
-const CLAIM_BATCH = 16;
-const CLAIM_RUNNERS = 2;
+/** At most this many calls share a statement; this many statements of a kind run at once per process. */
+const BATCH = 16;
+const RUNNERS = 2;
 
 export class AnnotationService {
   constructor(
@@ -72,8 +74,13 @@ export class AnnotationService {
     private readonly billing: BillingService,
     private readonly clock: Clock,
     private readonly config: Config,
+    private readonly logger: Logger,
     private readonly random: () => number = Math.random,
   ) {}
+
+  /** A failed batch is retried call by call; the log says how often that happens. */
+  private readonly batchFailed = (statement: string) => (error: unknown, size: number) =>
+    this.logger.info({ event: 'sdk.batch.retried', statement, size, err: error }, 'a batched statement failed; its calls run one by one');
 
   /**
    * `next` calls that arrive while the database is busy with earlier ones are claimed together, in one
@@ -91,7 +98,14 @@ export class AnnotationService {
         rate: this.config.goldenRate,
       });
     },
-    { maxBatch: CLAIM_BATCH, runners: CLAIM_RUNNERS },
+    { maxBatch: BATCH, runners: RUNNERS, onBatchFailure: this.batchFailed('sdk_next_batch') },
+  );
+
+  /** The same for answers' first call (see sdk_answer_batch; a batch that waits on a lock too long is retried call by call). */
+  private readonly probes = new Coalescer<AnswerRequest, AnswerOutcome>(
+    (requests) => this.db.rawRepos.assignments.answerBatch(requests, this.clock.now()),
+    (request) => this.db.rawRepos.assignments.answer(request.developerId, request.externalId, request.taskId, request, this.clock.now()),
+    { maxBatch: BATCH, runners: RUNNERS, onBatchFailure: this.batchFailed('sdk_answer_batch') },
   );
 
   private expiry(now: Date): Date {
@@ -121,7 +135,9 @@ export class AnnotationService {
     const answer = (repos: Repositories, settlement?: Settlement) =>
       repos.assignments.answer(developerId, input.annotatorId, taskId, input, now, settlement).then(acceptedOrThrow);
     for (;;) {
-      const probe = await answer(this.db.rawRepos);
+      const probe = acceptedOrThrow(
+        await this.probes.call({ developerId, externalId: input.annotatorId, taskId, answer: input.answer, timeSpentMs: input.timeSpentMs }),
+      );
       if (probe.outcome === 'ANSWERED') return;
       if (probe.outcome === 'NOT_A_TASK') {
         return this.db.rawTransaction((repos) => this.completeGolden(repos, probe.annotatorId, taskId, input, now));

@@ -120,6 +120,42 @@ function toNextOutcome(row: NextRow): NextOutcome {
   };
 }
 
+function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
+  const task: AnsweredTask = {
+    id: row.id,
+    buyerId: row.buyer_id,
+    type: row.type,
+    options: row.options,
+    status: row.status,
+    maxCents: row.max_cents,
+    costCents: row.cost_cents,
+    validationsNeeded: row.validations_needed,
+    maxResponses: row.max_responses,
+    totalResponses: row.total_responses,
+  };
+  switch (row.outcome) {
+    case 'DECIDE':
+      return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [] };
+    case 'SETTLED':
+      return { outcome: row.outcome, task, balanceAfterCents: row.balance_after === null ? null : Number(row.balance_after) };
+    case 'NOT_A_TASK':
+      return { outcome: row.outcome, annotatorId: row.annotator_id };
+    case 'TASK_CLOSED':
+    case 'INVALID_ANSWER':
+      return { outcome: row.outcome, task };
+    default:
+      return { outcome: row.outcome };
+  }
+}
+
+export interface AnswerRequest {
+  developerId: string;
+  externalId: string;
+  taskId: string;
+  answer: string;
+  timeSpentMs: number;
+}
+
 /** sdk_answer refused a charge that crosses the low-balance threshold without mayCrossLowBalance. */
 export const isLowBalanceCrossing = (error: unknown) => (error as { code?: unknown } | null)?.code === 'CC001';
 
@@ -187,31 +223,33 @@ export class AssignmentsRepository {
                                ${settlement?.mayCrossLowBalance ?? false})`;
     const row = rows[0];
     if (!row) throw new Error('sdk_answer returned no row');
-    const task: AnsweredTask = {
-      id: row.id,
-      buyerId: row.buyer_id,
-      type: row.type,
-      options: row.options,
-      status: row.status,
-      maxCents: row.max_cents,
-      costCents: row.cost_cents,
-      validationsNeeded: row.validations_needed,
-      maxResponses: row.max_responses,
-      totalResponses: row.total_responses,
-    };
-    switch (row.outcome) {
-      case 'DECIDE':
-        return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [] };
-      case 'SETTLED':
-        return { outcome: row.outcome, task, balanceAfterCents: row.balance_after === null ? null : Number(row.balance_after) };
-      case 'NOT_A_TASK':
-        return { outcome: row.outcome, annotatorId: row.annotator_id };
-      case 'TASK_CLOSED':
-      case 'INVALID_ANSWER':
-        return { outcome: row.outcome, task };
-      default:
-        return { outcome: row.outcome };
+    return toAnswerOutcome(row);
+  }
+
+  /**
+   * Several answers' first call (no settlement) in one statement (sdk_answer_batch); the outcomes come
+   * back in the order given. The answers are checked in task order, so two batches lock tasks in the
+   * same order; a lock wait over 50 ms fails the whole statement (nothing written).
+   */
+  async answerBatch(requests: AnswerRequest[], now: Date): Promise<AnswerOutcome[]> {
+    // Stable: answers to one task keep their arrival order.
+    const taskOf = (i: number) => requests[i]?.taskId ?? '';
+    const order = requests.map((_, i) => i).sort((a, b) => (taskOf(a) < taskOf(b) ? -1 : taskOf(a) > taskOf(b) ? 1 : 0));
+    const payload = order.map((i) => {
+      const r = requests[i] as AnswerRequest;
+      return { developerId: r.developerId, externalId: r.externalId, newAnnotatorId: newId(), taskId: r.taskId, answer: r.answer, timeSpentMs: r.timeSpentMs, responseId: newId() };
+    });
+    const rows = await this.db.$queryRaw<Array<AnswerRow & { request: number }>>`
+      SELECT * FROM sdk_answer_batch(${JSON.stringify(payload)}::jsonb, ${now}::timestamptz)`;
+    const outcomes = new Array<AnswerOutcome | undefined>(requests.length);
+    for (const row of rows) {
+      const index = order[row.request];
+      if (index !== undefined) outcomes[index] = toAnswerOutcome(row);
     }
+    return outcomes.map((outcome) => {
+      if (!outcome) throw new Error('sdk_answer_batch returned too few rows');
+      return outcome;
+    });
   }
 
   /** Whether the annotator holds a live assignment of this golden task. */
