@@ -6,13 +6,13 @@ import type { Database, Repositories } from '../../db/database.ts';
 import { decide } from '../../consensus/consensus.ts';
 import { earningPerAgreeingAnswer, reliability, shouldSuspend } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Logger } from '../../lib/logger.ts';
+import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { Logger } from '../../lib/logger.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from '../billing/billing.service.ts';
 import { outboxEvent } from '../events/events.repository.ts';
 import { decisionUpdates } from './annotators.repository.ts';
-import { Coalescer } from '../../lib/coalescer.ts';
 import {
   isLowBalanceCrossing,
   type AnswerOutcome,
@@ -123,7 +123,8 @@ export class AnnotationService {
   /**
    * Takes an answer; may decide the task. Checks run in this order: ANNOTATOR_SUSPENDED, TASK_NOT_FOUND,
    * ALREADY_ANSWERED, TASK_CLOSED, NO_ASSIGNMENT, INVALID_ANSWER. An answer that cannot decide its task
-   * (and every refused one) costs one autocommitted statement. One that can comes back with the task's
+   * (and every refused one) costs one autocommitted statement, shared with the answers that arrive
+   * together (`probes`). One that can comes back with the task's
    * answers (DECIDE, nothing written); the consensus code decides, and a second statement checks the
    * answer again under the task's lock, verifies the task still has the answers the decision counted,
    * and writes the answer with the whole settlement (see sdk_answer). If another answer was stored in
@@ -132,7 +133,7 @@ export class AnnotationService {
    */
   async complete(developerId: string, taskId: string, input: Answer): Promise<void> {
     const now = this.clock.now();
-    const answer = (repos: Repositories, settlement?: Settlement) =>
+    const settle = (repos: Repositories, settlement: Settlement) =>
       repos.assignments.answer(developerId, input.annotatorId, taskId, input, now, settlement).then(acceptedOrThrow);
     for (;;) {
       const probe = acceptedOrThrow(
@@ -150,12 +151,12 @@ export class AnnotationService {
         mayCrossLowBalance,
       });
       try {
-        if ((await answer(this.db.rawRepos, settlement(false))).outcome === 'SETTLED') return;
+        if ((await settle(this.db.rawRepos, settlement(false))).outcome === 'SETTLED') return;
       } catch (error) {
         if (!isLowBalanceCrossing(error)) throw error;
         // The charge takes the balance below the threshold: settle it with budget.low and its e-mail.
         const settled = await this.db.rawTransaction(async (repos) => {
-          const result = await answer(repos, settlement(true));
+          const result = await settle(repos, settlement(true));
           if (result.outcome !== 'SETTLED') return false;
           if (result.balanceAfterCents === null) throw new Error('a low-balance crossing settled without a charge');
           await this.billing.recordBudgetLow(repos, result.task.buyerId, result.balanceAfterCents, now);
