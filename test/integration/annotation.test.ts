@@ -256,11 +256,9 @@ describe('answers in one statement (sdk_answer_batch)', () => {
     const client = sdk(ctx, developer.apiKey);
     const [a, b, c] = [annotator(), annotator(), annotator()];
     for (const id of [a, b]) expect((await client.next(id)).body.task.id).toBe(taskId);
-    const answer = (externalId: string, value: string) => ({ developerId: developer.id, externalId, taskId, answer: value, timeSpentMs: 700 });
-    const outcomes = await ctx.services.db.rawRepos.assignments.answerBatch(
-      [answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')],
-      new Date(),
-    );
+    const now = new Date();
+    const answer = (externalId: string, value: string) => ({ developerId: developer.id, externalId, taskId, answer: value, timeSpentMs: 700, now });
+    const outcomes = await ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')]);
     // c holds no assignment; b's first answer is not an option; a's second sees a's first, stored earlier in the statement.
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'NO_ASSIGNMENT', 'INVALID_ANSWER', 'ALREADY_ANSWERED', 'ANSWERED']);
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 2 });

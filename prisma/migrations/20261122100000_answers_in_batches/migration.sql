@@ -1,9 +1,10 @@
--- Several answers' first call (no settlement) in one statement: sdk_answer for each request in turn, in
--- the order given (the caller sorts them by task, so two batches lock tasks in the same order). Unlike a
--- claim, an answer can wait on row locks (its task, its annotator) that a settlement holds while it waits
--- on locks of its own, some of which a batch may hold; lock_timeout ends any such wait within 50 ms (the
--- caller then takes the batch's answers one by one) instead of PostgreSQL's one-second deadlock check.
-CREATE FUNCTION sdk_answer_batch(p_requests jsonb, p_now timestamptz)
+-- Several answers' first calls (no settlement) in one statement: sdk_answer for each request in turn (each
+-- with its own time), in the order given (the caller sorts them by task, so two batches lock tasks in the
+-- same order). Unlike a claim, an answer can wait on row locks (its task, its annotator) that a settlement
+-- holds while it waits on locks of its own, some of which a batch may hold; lock_timeout ends any such
+-- wait within 50 ms (the caller then takes the batch's answers one by one) instead of PostgreSQL's
+-- one-second deadlock check.
+CREATE FUNCTION sdk_answer_batch(p_requests jsonb)
 RETURNS TABLE (request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text,
                max_cents integer, cost_cents integer, validations_needed integer, max_responses integer,
                total_responses integer, participants jsonb, balance_after bigint)
@@ -15,8 +16,8 @@ BEGIN
     RETURN QUERY
       SELECT r.n, s.* FROM sdk_answer(
         r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'taskId', r.v->>'answer',
-        (r.v->>'timeSpentMs')::integer, r.v->>'responseId', p_now, NULL, NULL, NULL, false) s;
+        (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL, NULL, false) s;
   END LOOP;
 END $$;
 
-ALTER FUNCTION sdk_answer_batch(jsonb, timestamptz) SET lock_timeout = '50ms';
+ALTER FUNCTION sdk_answer_batch(jsonb) SET lock_timeout = '50ms';

@@ -154,6 +154,8 @@ export interface AnswerRequest {
   taskId: string;
   answer: string;
   timeSpentMs: number;
+  /** The answer's time: its assignment must be live then. */
+  now: Date;
 }
 
 /** sdk_answer refused a charge that crosses the low-balance threshold without mayCrossLowBalance. */
@@ -231,16 +233,14 @@ export class AssignmentsRepository {
    * back in the order given. The answers are checked in task order, so two batches lock tasks in the
    * same order; a lock wait over 50 ms fails the whole statement (nothing written).
    */
-  async answerBatch(requests: AnswerRequest[], now: Date): Promise<AnswerOutcome[]> {
+  async answerBatch(requests: AnswerRequest[]): Promise<AnswerOutcome[]> {
     // Stable: answers to one task keep their arrival order.
     const taskOf = (i: number) => requests[i]?.taskId ?? '';
     const order = requests.map((_, i) => i).sort((a, b) => (taskOf(a) < taskOf(b) ? -1 : taskOf(a) > taskOf(b) ? 1 : 0));
-    const payload = order.map((i) => {
-      const r = requests[i] as AnswerRequest;
-      return { developerId: r.developerId, externalId: r.externalId, newAnnotatorId: newId(), taskId: r.taskId, answer: r.answer, timeSpentMs: r.timeSpentMs, responseId: newId() };
-    });
+    // Dates travel as ISO text (JSON).
+    const payload = order.map((i) => ({ ...(requests[i] as AnswerRequest), newAnnotatorId: newId(), responseId: newId() }));
     const rows = await this.db.$queryRaw<Array<AnswerRow & { request: number }>>`
-      SELECT * FROM sdk_answer_batch(${JSON.stringify(payload)}::jsonb, ${now}::timestamptz)`;
+      SELECT * FROM sdk_answer_batch(${JSON.stringify(payload)}::jsonb)`;
     const outcomes = new Array<AnswerOutcome | undefined>(requests.length);
     for (const row of rows) {
       const index = order[row.request];
