@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
+import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
 import { sdk } from '../helpers/sdk.ts';
@@ -169,9 +170,8 @@ describe('earnings and payouts', () => {
   async function earner(cents: number): Promise<string> {
     const id = annotator();
     const record = await ctx.services.db.repos.annotators.ensure(developer.id, id);
-    await ctx.services.db.transaction(async (repos) => {
-      await repos.annotators.applyDecision('test-task', [{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: cents }]);
-    });
+    const updates = decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: cents }]);
+    await ctx.prisma.$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(updates)}::jsonb)`;
     return id;
   }
 

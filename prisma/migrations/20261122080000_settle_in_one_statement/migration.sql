@@ -17,8 +17,8 @@
 -- caller settles that one inside a transaction (p_may_cross_low_balance) that also records budget.low and
 -- its e-mail.
 --
--- The shared pieces are functions that the repositories call too, so each piece of SQL exists once:
--- record_event (EventsRepository.record), apply_decision (AnnotatorsRepository.applyDecision). They are
+-- Two pieces are functions of their own: record_event, which EventsRepository.record calls too, so the
+-- outbox's SQL exists once, and apply_decision (the participants' counters and earnings). They are
 -- PL/pgSQL rather than SQL functions because PostgreSQL before 18 plans a SQL function's statement on
 -- every call, PL/pgSQL once per connection.
 

@@ -87,17 +87,8 @@ export class AnnotationService {
    * statement (sdk_next_batch): each is claimed exactly as alone, in arrival order.
    */
   private readonly claims = new Coalescer<NextRequest, NextOutcome>(
-    (requests) => {
-      const now = this.clock.now();
-      return this.db.rawRepos.assignments.nextBatch(requests, now, this.expiry(now), this.config.goldenRate);
-    },
-    (request) => {
-      const now = this.clock.now();
-      return this.db.rawRepos.assignments.next(request.developerId, request.externalId, request.filters, now, this.expiry(now), {
-        roll: request.goldenRoll,
-        rate: this.config.goldenRate,
-      });
-    },
+    (requests) => this.claim(requests),
+    async (request) => (await this.claim([request]))[0] as NextOutcome,
     { maxBatch: BATCH, runners: RUNNERS, onBatchFailure: this.batchFailed('sdk_next_batch') },
   );
 
@@ -112,8 +103,10 @@ export class AnnotationService {
     { maxBatch: BATCH, runners: RUNNERS, onBatchFailure: this.batchFailed('sdk_answer_batch') },
   );
 
-  private expiry(now: Date): Date {
-    return new Date(now.getTime() + this.config.assignmentTtlMs);
+  private claim(requests: NextRequest[]): Promise<NextOutcome[]> {
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + this.config.assignmentTtlMs);
+    return this.db.rawRepos.assignments.nextBatch(requests, now, expiresAt, this.config.goldenRate);
   }
 
   /** The annotator's live assignment, or a new one on the oldest open task that fits; null when none. */

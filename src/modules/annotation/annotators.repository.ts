@@ -89,16 +89,6 @@ export class AnnotatorsRepository {
     return toRecord(rows[0]);
   }
 
-  /**
-   * Applies a decided task to its annotators and writes an EARNING ledger row (balance = available
-   * cents after it) for each one who earned, in one statement (the SQL function apply_decision, which
-   * sdk_answer's settlement calls too).
-   */
-  async applyDecision(taskId: string, updates: ParticipantUpdate[]): Promise<void> {
-    if (updates.length === 0) return;
-    await this.db.$executeRaw`SELECT apply_decision(${taskId}, ${JSON.stringify(decisionUpdates(updates))}::jsonb)`;
-  }
-
   /** Records a golden answer and returns the updated counters. */
   async countGoldenAnswer(annotatorId: string, correct: boolean): Promise<AnnotatorRecord> {
     await this.db.$executeRaw`

@@ -165,27 +165,10 @@ export class AssignmentsRepository {
   constructor(private readonly db: DbClient) {}
 
   /**
-   * The annotator's live assignment, or a new one on the oldest open task that fits (or a golden task in
-   * its place, see sdk_next). The annotator is created on first sight. One statement, atomic on its own.
-   */
-  async next(
-    developerId: string,
-    externalId: string,
-    filters: QueueFilters,
-    now: Date,
-    expiresAt: Date,
-    golden: { roll: number; rate: number },
-  ): Promise<NextOutcome> {
-    const rows = await this.db.$queryRaw<NextRow[]>`
-      SELECT * FROM sdk_next(${developerId}, ${externalId}, ${newId()}, ${newId()}, ${filters.locale ?? null}::text,
-                             ${filters.types?.length ? filters.types : null}::text[], ${now}::timestamptz,
-                             ${expiresAt}::timestamptz, ${golden.roll}::float8, ${golden.rate}::float8)`;
-    return rows[0] ? toNextOutcome(rows[0]) : { outcome: 'NONE' };
-  }
-
-  /**
-   * Several `next` calls in one statement (sdk_next_batch), claimed in the order given; the outcomes
-   * come back in that order. All of them commit together.
+   * `next` for one or several annotators in one statement (sdk_next_batch): for each, their live
+   * assignment, or a new one on the oldest open task that fits (or a golden task in its place, see
+   * sdk_next), claimed in the order given; an annotator is created on first sight. The outcomes come
+   * back in that order; all of them commit together.
    */
   async nextBatch(requests: NextRequest[], now: Date, expiresAt: Date, goldenRate: number): Promise<NextOutcome[]> {
     const payload = requests.map((r) => ({
