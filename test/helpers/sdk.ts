@@ -4,12 +4,14 @@ import { expect } from 'vitest';
 import type { TestContext } from './context.ts';
 import { bearer } from './factories.ts';
 
-export function sdk(ctx: TestContext, apiKey: string) {
+/** Requests go to the in-process app, or to `serverUrl` (a server process on the same database) when given. */
+export function sdk(ctx: TestContext, apiKey: string, serverUrl?: string) {
+  const target = () => request(serverUrl ?? ctx.app);
   return {
     next: (annotatorId: string, query: Record<string, string> = {}) =>
-      request(ctx.app).get('/api/v1/sdk/tasks/next').query({ annotatorId, ...query }).set(bearer(apiKey)),
+      target().get('/api/v1/sdk/tasks/next').query({ annotatorId, ...query }).set(bearer(apiKey)),
     complete: (taskId: string, annotatorId: string, answer: string, timeSpentMs = 1500) =>
-      request(ctx.app).post(`/api/v1/sdk/tasks/${taskId}/complete`).set(bearer(apiKey)).send({ annotatorId, answer, timeSpentMs }),
+      target().post(`/api/v1/sdk/tasks/${taskId}/complete`).set(bearer(apiKey)).send({ annotatorId, answer, timeSpentMs }),
     /** next then complete; returns the id of the task answered. */
     async answerNext(annotatorId: string, answer: string | ((options: string[]) => string), query: Record<string, string> = {}): Promise<string> {
       const next = await this.next(annotatorId, query);
@@ -20,7 +22,7 @@ export function sdk(ctx: TestContext, apiKey: string) {
       expect(done.status).toBe(201);
       return task.id;
     },
-    get: (path: string) => request(ctx.app).get(`/api/v1/sdk${path}`).set(bearer(apiKey)),
-    post: (path: string, body: object) => request(ctx.app).post(`/api/v1/sdk${path}`).set(bearer(apiKey)).send(body),
+    get: (path: string) => target().get(`/api/v1/sdk${path}`).set(bearer(apiKey)),
+    post: (path: string, body: object) => target().post(`/api/v1/sdk${path}`).set(bearer(apiKey)).send(body),
   };
 }
