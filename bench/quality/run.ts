@@ -1,6 +1,7 @@
 // bench/quality: replays a crowd dataset (answers.csv: question,worker,answer; truth.csv: question,truth)
 // through the service's own consensus and reliability code, and compares with majority vote on the same
 // answers and with Dawid–Skene on all answers. Usage: npm run bench:quality -- <dataset-dir> [--seed N]
+// (without --seed: the mean of ten replays, seeds 1–10).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -40,29 +41,20 @@ function majority(labels: string[], classes: string[], random: () => number): st
   return tied[Math.floor(random() * tied.length)] as string;
 }
 
-function main() {
-  const args = process.argv.slice(2);
-  const dir = args.find((arg) => !arg.startsWith('--'));
-  if (!dir) throw new Error('usage: npm run bench:quality -- <dataset-dir> [--seed N]');
-  const seedIndex = args.indexOf('--seed');
-  const seed = seedIndex >= 0 ? Number(args[seedIndex + 1]) : 42;
+interface Replay {
+  decided: number;
+  correct: number;
+  used: number;
+  mvCorrect: number;
+}
+
+/**
+ * The service's replay with one seed: tasks in random order, each task's answers in random order,
+ * stopping where the service stops (consensus reached, or maxResponses without it); then majority vote
+ * (random tie-break) on exactly the answers each task used.
+ */
+function replay(byItem: Map<string, Label[]>, truth: Map<string, string>, classes: string[], seed: number): Replay {
   const random = prng(seed);
-
-  const answers = (parse(readFileSync(path.join(dir, 'answers.csv')), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>).map(
-    (row): Label => ({ item: String(row.question), worker: String(row.worker), label: String(row.answer) }),
-  );
-  const truthRows = parse(readFileSync(path.join(dir, 'truth.csv')), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
-  const truth = new Map(truthRows.map((row) => [String(row.question), String(row.truth)]));
-  const classes = [...new Set([...answers.map((a) => a.label), ...truth.values()])].sort();
-  const byItem = new Map<string, Label[]>();
-  for (const answer of answers) {
-    const list = byItem.get(answer.item) ?? [];
-    list.push(answer);
-    byItem.set(answer.item, list);
-  }
-
-  // The service's replay: tasks in random order, each task's answers in random order, stopping where
-  // the service stops (consensus reached, or maxResponses without it).
   const validationsNeeded = DEFAULT_VALIDATIONS_NEEDED;
   const maxResponses = maxResponsesFor(validationsNeeded);
   const stats = new Map<string, AnnotatorStats>();
@@ -71,9 +63,7 @@ function main() {
     if (!s) stats.set(worker, (s = { goldenAnswered: 0, goldenCorrect: 0, resolvedResponses: 0, agreedResponses: 0 }));
     return s;
   };
-  let used = 0;
-  let decided = 0;
-  let correct = 0;
+  const outcome: Replay = { decided: 0, correct: 0, used: 0, mvCorrect: 0 };
   const usedPerItem = new Map<string, Label[]>();
   for (const item of shuffle([...byItem.keys()].filter((i) => truth.has(i)), random)) {
     const taken: Label[] = [];
@@ -88,8 +78,8 @@ function main() {
       });
       if (decision.kind === 'continue') continue;
       if (decision.kind === 'complete') {
-        decided += 1;
-        if (decision.result === truth.get(item)) correct += 1;
+        outcome.decided += 1;
+        if (decision.result === truth.get(item)) outcome.correct += 1;
         for (const a of taken) {
           const s = statsOf(a.worker);
           s.resolvedResponses += 1;
@@ -98,30 +88,57 @@ function main() {
       }
       break;
     }
-    used += taken.length;
+    outcome.used += taken.length;
     usedPerItem.set(item, taken);
   }
-
-  // Baselines: majority vote on the same answers per task; Dawid–Skene on every answer.
-  let mvCorrect = 0;
   for (const [item, taken] of usedPerItem) {
-    if (majority(taken.map((a) => a.label), classes, random) === truth.get(item)) mvCorrect += 1;
+    if (majority(taken.map((a) => a.label), classes, random) === truth.get(item)) outcome.mvCorrect += 1;
   }
-  const ds = dawidSkene(answers, classes);
-  let dsCorrect = 0;
-  for (const item of usedPerItem.keys()) if (ds.get(item) === truth.get(item)) dsCorrect += 1;
+  return outcome;
+}
 
-  const tasks = usedPerItem.size;
+/** One seed moves the figures by ±2 points, so by default ten replays (seeds 1–10) are averaged. */
+const DEFAULT_SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
+
+function main() {
+  const args = process.argv.slice(2);
+  const dir = args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--seed');
+  if (!dir) throw new Error('usage: npm run bench:quality -- <dataset-dir> [--seed N]');
+  const seedIndex = args.indexOf('--seed');
+  const seeds = seedIndex >= 0 ? [Number(args[seedIndex + 1])] : DEFAULT_SEEDS;
+  if (seeds.some((seed) => !Number.isInteger(seed))) throw new Error('--seed takes a whole number');
+
+  const answers = (parse(readFileSync(path.join(dir, 'answers.csv')), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>).map(
+    (row): Label => ({ item: String(row.question), worker: String(row.worker), label: String(row.answer) }),
+  );
+  const truthRows = parse(readFileSync(path.join(dir, 'truth.csv')), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+  const truth = new Map(truthRows.map((row) => [String(row.question), String(row.truth)]));
+  const classes = [...new Set([...answers.map((a) => a.label), ...truth.values()])].sort();
+  const byItem = new Map<string, Label[]>();
+  for (const answer of answers) {
+    const list = byItem.get(answer.item) ?? [];
+    list.push(answer);
+    byItem.set(answer.item, list);
+  }
+  const tasks = [...byItem.keys()].filter((item) => truth.has(item));
+  const answersWithTruth = answers.filter((a) => truth.has(a.item)).length;
+
+  // Dawid–Skene on every answer: the same for every seed.
+  const ds = dawidSkene(answers, classes);
+  const dsCorrect = tasks.filter((item) => ds.get(item) === truth.get(item)).length;
+
+  const replays = seeds.map((seed) => replay(byItem, truth, classes, seed));
+  const mean = (figure: (r: Replay) => number) => replays.reduce((sum, r) => sum + figure(r), 0) / replays.length;
   const round = (n: number) => Math.round(n * 10_000) / 10_000;
   process.stdout.write(
     `${JSON.stringify({
       bench: 'quality',
       dataset: path.basename(path.resolve(dir)),
-      accuracy: round(correct / decided),
-      decidedShare: round(decided / tasks),
-      answersUsedShare: round(used / answers.filter((a) => truth.has(a.item)).length),
-      mvSameBudgetAccuracy: round(mvCorrect / tasks),
-      dsAllAnswersAccuracy: round(dsCorrect / tasks),
+      accuracy: round(mean((r) => r.correct / r.decided)),
+      decidedShare: round(mean((r) => r.decided / tasks.length)),
+      answersUsedShare: round(mean((r) => r.used / answersWithTruth)),
+      mvSameBudgetAccuracy: round(mean((r) => r.mvCorrect / tasks.length)),
+      dsAllAnswersAccuracy: round(dsCorrect / tasks.length),
     })}\n`,
   );
 }
