@@ -34,20 +34,29 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
     serverUrl = embedded.urlFor('postgres');
   }
   const database = `concord_bench_${name}`;
-  const admin = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
+  const adminUrl = withDatabase(serverUrl, 'postgres');
+  // A run that was killed may have left its database behind: start from a fresh one.
+  await onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`, `CREATE DATABASE ${database}`);
   const url = withDatabase(serverUrl, database);
   await applyMigrations(url);
   return {
     url,
     async stop() {
-      await embedded?.stop();
+      if (embedded) await embedded.stop();
+      else await onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       if (dir) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function onAdmin(adminUrl: string, ...statements: string[]): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (const statement of statements) await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
 }
 
 function withDatabase(url: string, database: string): string {
