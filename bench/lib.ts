@@ -35,15 +35,16 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
   }
   const database = `concord_bench_${name}`;
   const adminUrl = withDatabase(serverUrl, 'postgres');
+  const drop = `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`;
   // A run that was killed may have left its database behind: start from a fresh one.
-  await onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`, `CREATE DATABASE ${database}`);
+  await onAdmin(adminUrl, drop, `CREATE DATABASE ${database}`);
   const url = withDatabase(serverUrl, database);
   await applyMigrations(url);
   return {
     url,
     async stop() {
       if (embedded) await embedded.stop();
-      else await onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      else await onAdmin(adminUrl, drop);
       if (dir) await rm(dir, { recursive: true, force: true });
     },
   };

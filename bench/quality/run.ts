@@ -49,11 +49,11 @@ interface Replay {
 }
 
 /**
- * The service's replay with one seed: tasks in random order, each task's answers in random order,
- * stopping where the service stops (consensus reached, or maxResponses without it); then majority vote
+ * The service's replay with one seed: the tasks (those with a known truth) in random order, each
+ * task's answers in random order, stopping where the service stops (consensus reached, or maxResponses without it); then majority vote
  * (random tie-break) on exactly the answers each task used.
  */
-function replay(byItem: Map<string, Label[]>, truth: Map<string, string>, classes: string[], seed: number): Replay {
+function replay(tasks: string[], byItem: Map<string, Label[]>, truth: Map<string, string>, classes: string[], seed: number): Replay {
   const random = prng(seed);
   const validationsNeeded = DEFAULT_VALIDATIONS_NEEDED;
   const maxResponses = maxResponsesFor(validationsNeeded);
@@ -65,7 +65,7 @@ function replay(byItem: Map<string, Label[]>, truth: Map<string, string>, classe
   };
   const outcome: Replay = { decided: 0, correct: 0, used: 0, mvCorrect: 0 };
   const usedPerItem = new Map<string, Label[]>();
-  for (const item of shuffle([...byItem.keys()].filter((i) => truth.has(i)), random)) {
+  for (const item of shuffle(tasks, random)) {
     const taken: Label[] = [];
     for (const answer of shuffle(byItem.get(item) ?? [], random)) {
       taken.push(answer);
@@ -127,7 +127,7 @@ function main() {
   const ds = dawidSkene(answers, classes);
   const dsCorrect = tasks.filter((item) => ds.get(item) === truth.get(item)).length;
 
-  const replays = seeds.map((seed) => replay(byItem, truth, classes, seed));
+  const replays = seeds.map((seed) => replay(tasks, byItem, truth, classes, seed));
   const mean = (figure: (r: Replay) => number) => replays.reduce((sum, r) => sum + figure(r), 0) / replays.length;
   const round = (n: number) => Math.round(n * 10_000) / 10_000;
   process.stdout.write(
