@@ -50,8 +50,8 @@ interface Replay {
 
 /**
  * The service's replay with one seed: the tasks (those with a known truth) in random order, each
- * task's answers in random order, stopping where the service stops (consensus reached, or maxResponses without it); then majority vote
- * (random tie-break) on exactly the answers each task used.
+ * task's answers in random order, stopping where the service stops (consensus reached, or maxResponses
+ * without it); then majority vote (random tie-break) on exactly the answers each task used.
  */
 function replay(tasks: string[], byItem: Map<string, Label[]>, truth: Map<string, string>, classes: string[], seed: number): Replay {
   const random = prng(seed);
