@@ -67,6 +67,9 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_MS: integer(1_000, 86_400_000).default(900_000),
   TRUST_PROXY: trustProxy.default(false),
   PUBLIC_URL: httpUrl.optional(),
+  ALLOW_SANDBOX_PAYMENTS: booleanString.optional(),
+  REPUTATION_SNAPSHOT_MS: integer(0, 7 * 86_400_000).default(3_600_000),
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).max(256).optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -97,6 +100,10 @@ export interface Config {
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   readonly trustProxy: boolean | number | string;
   readonly publicUrl: string;
+  /** contract §5: how long a reputation snapshot is served before it is recomputed (0 = live). */
+  readonly reputationSnapshotMs: number;
+  /** contract §10: required as a bearer token on /metrics in production; /metrics is 404 there without it. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -123,8 +130,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const paymentProvider = env.PAYMENT_PROVIDER ?? (env.NODE_ENV === 'production' ? 'stripe' : 'sandbox');
   if (paymentProvider === 'stripe') {
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
-      if (!env[name]) problems.push(`${name}: is required when PAYMENT_PROVIDER is stripe (the default in production; set PAYMENT_PROVIDER=sandbox to try the service without Stripe)`);
+      if (!env[name]) problems.push(`${name}: is required when PAYMENT_PROVIDER is stripe (the default in production)`);
     }
+  }
+  // contract §6: the sandbox lets anyone credit an account with a button, so production refuses it
+  // unless the operator says in so many words that its credits are not real money.
+  if (paymentProvider === 'sandbox' && env.NODE_ENV === 'production' && !env.ALLOW_SANDBOX_PAYMENTS) {
+    problems.push('PAYMENT_PROVIDER: sandbox is refused in production, where anyone could credit an account without paying; use stripe, or set ALLOW_SANDBOX_PAYMENTS=true for a demo whose credits are not real money');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -158,5 +170,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     rateLimit: Object.freeze({ max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS }),
     trustProxy: env.TRUST_PROXY,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    reputationSnapshotMs: env.REPUTATION_SNAPSHOT_MS,
+    metricsToken: env.METRICS_TOKEN,
   });
 }

@@ -51,6 +51,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  if (config.env === 'production' && config.paymentProvider === 'sandbox') {
+    logger.warn(
+      { event: 'payments.sandbox.production' },
+      'PAYMENT_PROVIDER=sandbox in production (ALLOW_SANDBOX_PAYMENTS=true): anyone can credit an account without paying; never use this where credits are real money',
+    );
+  }
   const database = await prepareDatabase(config, logger);
   const prisma = createPrismaClient(database.url);
   const pgPool = createPgPool(database.url, 10);

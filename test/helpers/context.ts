@@ -41,6 +41,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     RATE_LIMIT_MAX: '1000000',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     PUBLIC_URL: 'http://concord.test',
+    // Reputation is live in tests unless a test sets a snapshot period of its own.
+    REPUTATION_SNAPSHOT_MS: '0',
     ...overrides,
   });
 }

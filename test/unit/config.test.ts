@@ -65,7 +65,24 @@ describe('loadConfig', () => {
     expect(problemsOf({ PAYMENT_PROVIDER: 'stripe' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
     expect(problemsOf({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_WEBHOOK_SECRET']);
     expect(problemsOf({ STRIPE_SECRET_KEY: 'pk_test_abc' })[0]).toMatch(/^STRIPE_SECRET_KEY: /);
-    expect(loadConfig({ PAYMENT_PROVIDER: 'sandbox', NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).stripe).toBeUndefined();
+    expect(loadConfig({ PAYMENT_PROVIDER: 'sandbox', NODE_ENV: 'development' }).stripe).toBeUndefined();
+  });
+
+  it('refuses the sandbox provider in production unless ALLOW_SANDBOX_PAYMENTS=true, and no message suggests it', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    const [problem] = problemsOf({ ...production, PAYMENT_PROVIDER: 'sandbox' });
+    expect(problem).toMatch(/^PAYMENT_PROVIDER: sandbox is refused in production/);
+    expect(problemsOf({ ...production, PAYMENT_PROVIDER: 'sandbox', ALLOW_SANDBOX_PAYMENTS: 'false' })[0]).toBe(problem);
+    expect(loadConfig({ ...production, PAYMENT_PROVIDER: 'sandbox', ALLOW_SANDBOX_PAYMENTS: 'true' }).paymentProvider).toBe('sandbox');
+    for (const stripeProblem of problemsOf(production)) expect(stripeProblem).not.toMatch(/sandbox/i);
+  });
+
+  it('reads the reputation snapshot period (1 hour by default, 0 = live) and the metrics token', () => {
+    expect(loadConfig({}).reputationSnapshotMs).toBe(3_600_000);
+    expect(loadConfig({ REPUTATION_SNAPSHOT_MS: '0' }).reputationSnapshotMs).toBe(0);
+    expect(problemsOf({ REPUTATION_SNAPSHOT_MS: '-1' })[0]).toMatch(/^REPUTATION_SNAPSHOT_MS: /);
+    expect(problemsOf({ METRICS_TOKEN: 'short' })[0]).toMatch(/^METRICS_TOKEN: /);
+    expect(loadConfig({ METRICS_TOKEN: 't'.repeat(16) }).metricsToken).toBe('t'.repeat(16));
   });
 
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
