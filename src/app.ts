@@ -1,8 +1,7 @@
 // Builds the Express application; it never listens (server.ts does), so tests drive it in-process.
-import { randomUUID } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import type { Config } from './config.ts';
 import type { Services } from './container.ts';
@@ -13,13 +12,15 @@ import { buildOpenApiDocument } from './lib/openapi.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { createHttpMetrics } from './middleware/metrics.ts';
 import { createSensitiveRateLimit } from './middleware/rate-limit.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { methodNotAllowed, repairPercentEncoding } from './middleware/routing.ts';
 import { adminEndpoints } from './modules/admin/admin.router.ts';
 import { adminAnnotationEndpoints, sdkEndpoints } from './modules/annotation/annotation.router.ts';
 import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
-import { depositEndpoints, rawProviderBody } from './modules/deposits/deposits.router.ts';
+import { depositEndpoints } from './modules/deposits/deposits.router.ts';
 import { SandboxProvider } from './modules/deposits/sandbox.provider.ts';
 import { checkoutPagesRouter } from './modules/deposits/checkout.pages.ts';
 import { exportEndpoints } from './modules/exports/exports.router.ts';
@@ -32,7 +33,6 @@ export interface AppDeps {
   services: Services;
 }
 
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const READINESS_TIMEOUT_MS = 2_000;
 
 export function allEndpoints(services: Services): EndpointDefinition[] {
@@ -56,18 +56,8 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(requestLog(logger));
+  app.use(repairPercentEncoding);
   const metrics = createHttpMetrics();
   app.use(metrics.middleware);
   app.use(helmet());
@@ -87,7 +77,8 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
       res.status(503).json({ error: 'Database unreachable', code: 'NOT_READY' });
     }
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', async (req, res, next) => {
+    if (!metricsAllowed(config, req.headers.authorization)) return next();
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
@@ -99,15 +90,25 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApi, { customSiteTitle: 'Concord API' }));
 
   app.use(checkoutPagesRouter(services.deposits, services.paymentProvider instanceof SandboxProvider ? services.paymentProvider : null));
-  // Provider confirmations are verified against their exact bytes: read raw, before the JSON parser.
-  app.use('/api/v1/billing/providers', rawProviderBody);
-  app.use('/api/v1', express.json({ limit: '10mb' }));
   app.use(
     '/api/v1',
     buildRouter(endpoints, { auth: services.auth, sensitiveRateLimit: createSensitiveRateLimit(config.rateLimit) }),
   );
 
+  app.use('/api/v1', methodNotAllowed(endpoints));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * contract §10: /metrics is open outside production; in production it needs `Bearer <METRICS_TOKEN>`,
+ * and without a configured token it does not exist (404), so nothing about the service leaks.
+ */
+function metricsAllowed(config: Config, authorization: string | undefined): boolean {
+  if (config.env !== 'production') return true;
+  if (!config.metricsToken || !authorization) return false;
+  const given = Buffer.from(authorization);
+  const expected = Buffer.from(`Bearer ${config.metricsToken}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -65,6 +65,16 @@ export interface EndpointDefinition<
   rawBody?: Schema;
   query?: Q;
   params?: P;
+  /**
+   * The 404 code of the resource the path names (e.g. `TASK_NOT_FOUND`). Required with `params`: a
+   * malformed id (any length, any characters, broken percent-encoding) names nothing, so it gets this
+   * 404 rather than a 400 (contract §0).
+   */
+  notFound?: string;
+  /** The body is handed to the handler as raw bytes (a Buffer, at most 1 MB), e.g. to verify a signature over them. */
+  bodyBytes?: true;
+  /** Largest JSON body accepted (contract §0: 1 MB, 10 MB on POST /tasks/batch). */
+  bodyLimit?: '1mb' | '10mb';
   /** Success status: 200 unless set. 204 sends no body. */
   status?: number;
   /** Documented success body (JSON). */

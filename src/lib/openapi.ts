@@ -17,7 +17,11 @@ function errorResponses(endpoint: EndpointDefinition) {
     responses[403] = { description: 'Credential of the wrong role for this route', content: errorContent };
   }
   if (endpoint.rateLimited) responses[429] = { description: 'Rate limit exceeded (RATE_LIMITED)', content: errorContent };
-  if (endpoint.params) responses[404] = { description: 'Not found', content: errorContent };
+  if (endpoint.params) responses[404] = { description: `${endpoint.notFound ?? 'NOT_FOUND'}: unknown, malformed or foreign id`, content: errorContent };
+  if (endpoint.method !== 'get') {
+    responses[413] = { description: `PAYLOAD_TOO_LARGE: a JSON body over ${endpoint.bodyLimit === '10mb' ? '10 MB' : '1 MB'}`, content: errorContent };
+    responses[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes', content: errorContent };
+  }
   for (const [status, description] of Object.entries(endpoint.errors ?? {})) responses[status] = { description, content: errorContent };
   return responses;
 }

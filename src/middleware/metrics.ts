@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { routeOf } from './request-log.ts';
 
 export interface HttpMetrics {
   registry: Registry;
@@ -24,8 +25,7 @@ export function createHttpMetrics(): HttpMetrics {
     res.on('finish', () => {
       // The matched pattern keeps label cardinality bounded; unmatched paths share one label. Routers
       // record their full pattern in res.locals.route (req.baseUrl is reset once a router is left).
-      const route = typeof res.locals.route === 'string' ? res.locals.route : req.route?.path ? String(req.route.path) : 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
+      const labels = { method: req.method, route: routeOf(req, res.locals), status: String(res.statusCode) };
       requests.inc(labels);
       stop(labels);
     });

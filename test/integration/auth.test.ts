@@ -22,7 +22,7 @@ describe('POST /auth/register', () => {
       buyer: { id: expect.stringMatching(/^c[0-9a-z]{24}$/), email: email.toLowerCase(), companyName: 'Acme', creditBalance: 0 },
     });
     const decoded = jwt.decode(res.body.token) as Record<string, unknown>;
-    expect(decoded).toMatchObject({ sub: res.body.buyer.id, role: 'BUYER', tv: 0 });
+    expect(decoded).toMatchObject({ sub: res.body.buyer.id, role: 'buyer', tv: 0 });
     expect((decoded.exp as number) - (decoded.iat as number)).toBe(30 * 24 * 3600);
     const mails = await ctx.prisma.mailOutbox.findMany({ where: { toAddress: email.toLowerCase() } });
     expect(mails).toHaveLength(1);
@@ -139,14 +139,14 @@ describe('credentials that are not valid get 401 UNAUTHORIZED', () => {
     const buyer = await createBuyer(ctx);
     const [header, payload, signature] = buyer.token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...claims, role: 'ADMIN' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url');
     const res = await request(ctx.app).get('/api/v1/auth/me').set(bearer(`${header}.${forged}.${signature}`));
     expect(res.status).toBe(401);
   });
 
   it('rejects alg "none" and any algorithm but HS256', async () => {
     const buyer = await createBuyer(ctx);
-    const claims = { sub: buyer.id, role: 'BUYER', tv: 0 };
+    const claims = { sub: buyer.id, role: 'buyer', tv: 0 };
     const none = jwt.sign(claims, '', { algorithm: 'none' });
     const hs512 = jwt.sign(claims, TEST_JWT_SECRET, { algorithm: 'HS512' });
     for (const token of [none, hs512]) {
@@ -162,6 +162,22 @@ describe('credentials that are not valid get 401 UNAUTHORIZED', () => {
     const expired = jwt.sign({ sub: buyer.id, role: 'BUYER', tv: 0, iat, exp: iat + 30 * 24 * 3600 }, TEST_JWT_SECRET);
     const res = await request(ctx.app).get('/api/v1/auth/me').set(bearer(expired));
     expect(res.status).toBe(401);
+  });
+
+  it('rejects a correctly signed token without exp, or with an upper-case or unknown role claim', async () => {
+    const buyer = await createBuyer(ctx);
+    const iat = Math.floor(Date.now() / 1000);
+    const valid = jwt.sign({ sub: buyer.id, role: 'buyer', tv: 0, iat, exp: iat + 3600 }, TEST_JWT_SECRET);
+    expect((await request(ctx.app).get('/api/v1/auth/me').set(bearer(valid))).status).toBe(200);
+    for (const claims of [
+      { sub: buyer.id, role: 'buyer', tv: 0, iat },
+      { sub: buyer.id, role: 'BUYER', tv: 0, iat, exp: iat + 3600 },
+      { sub: buyer.id, role: 'constructor', tv: 0, iat, exp: iat + 3600 },
+    ]) {
+      const res = await request(ctx.app).get('/api/v1/auth/me').set(bearer(jwt.sign(claims, TEST_JWT_SECRET)));
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('UNAUTHORIZED');
+    }
   });
 
   it('rejects a token signed with another secret', async () => {

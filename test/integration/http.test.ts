@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, workerDatabaseUrl, type TestContext } from '../helpers/context.ts';
 import { withDatabase } from '../helpers/database-names.ts';
+import { createLogger } from '../../src/lib/logger.ts';
 import { bearer, createAdmin, createBuyer, fundBuyer, PASSWORD, uniqueEmail } from '../helpers/factories.ts';
 
 let ctx: TestContext;
@@ -39,8 +40,8 @@ describe('the error pipeline', () => {
     expect(res.body.code).toBe('INVALID_JSON');
   });
 
-  it('answers a JSON body over 10 MB with 413 PAYLOAD_TOO_LARGE', async () => {
-    const body = JSON.stringify({ email: uniqueEmail(), password: PASSWORD, companyName: 'x'.repeat(10 * 1024 * 1024 + 10) });
+  it('answers a JSON body over its route limit (1 MB here) with 413 PAYLOAD_TOO_LARGE', async () => {
+    const body = JSON.stringify({ email: uniqueEmail(), password: PASSWORD, companyName: 'x'.repeat(1024 * 1024 + 10) });
     const res = await request(ctx.app).post('/api/v1/auth/register').set('content-type', 'application/json').send(body);
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
@@ -95,7 +96,8 @@ describe('rate limit on the sensitive routes', () => {
 describe('logs', () => {
   it('carry the request id and never a password, token or API key', async () => {
     const lines: string[] = [];
-    const logged = createTestContext({ env: { LOG_LEVEL: 'debug' }, logDestination: { write: (line: string) => lines.push(line) } });
+    const destination = { write: (line: string) => lines.push(line) };
+    const logged = createTestContext({ env: { LOG_LEVEL: 'debug' }, logDestination: destination });
     try {
       const email = uniqueEmail();
       const registered = await request(logged.app)
@@ -111,8 +113,17 @@ describe('logs', () => {
         .send({ email: uniqueEmail('dev'), appName: 'x', appUrl: 'https://x.test' });
       const apiKey = developer.body.developer.apiKey as string;
       await request(logged.app).get('/api/v1/dev/me').set(bearer(apiKey));
+      createLogger('debug', destination).info({ body: { password: PASSWORD, token } }, 'a careless log call');
       const output = lines.join('');
-      expect(output).toContain('"id":"trace-me-123"');
+      // One concise line per request: method, route pattern, status, duration, request id; no headers.
+      const requestLines = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'http.request');
+      expect(requestLines.find((line) => line.reqId === 'trace-me-123')).toMatchObject({
+        method: 'POST',
+        route: '/api/v1/auth/register',
+        status: 201,
+        ms: expect.any(Number),
+      });
+      for (const line of requestLines) expect(Object.keys(line).sort()).toEqual(['event', 'level', 'method', 'ms', 'msg', 'reqId', 'route', 'service', 'status', 'time']);
       expect(output).toContain('[redacted]');
       for (const secret of [PASSWORD, token, admin.token, apiKey]) expect(output).not.toContain(secret);
     } finally {

@@ -202,8 +202,10 @@ describe('POST /tasks/batch/csv', () => {
     const wrongName = await upload(buyer, 'type,content,options\n', undefined, 'upload');
     expect(wrongName.status).toBe(400);
     expect(wrongName.body.code).toBe('MISSING_FILE');
+    // contract §0: a body of a type the route does not take is 415, not a missing file.
     const json = await request(ctx.app).post('/api/v1/tasks/batch/csv').set(bearer(buyer.token)).send({ file: 'x' });
-    expect(json.body.code).toBe('MISSING_FILE');
+    expect(json.status).toBe(415);
+    expect(json.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('answers a file over 5 MB with 413 FILE_TOO_LARGE and creates nothing', async () => {

@@ -49,6 +49,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Rate limit exceeded (RATE_LIMITED) */
                 429: {
                     headers: {
@@ -115,6 +133,24 @@ export interface paths {
                 };
                 /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -290,6 +326,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Rate limit exceeded (RATE_LIMITED) */
                 429: {
                     headers: {
@@ -377,6 +431,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Rate limit exceeded (RATE_LIMITED) */
                 429: {
                     headers: {
@@ -443,6 +515,24 @@ export interface paths {
                 };
                 /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -523,6 +613,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Rate limit exceeded (RATE_LIMITED) */
                 429: {
                     headers: {
@@ -584,6 +692,24 @@ export interface paths {
                 };
                 /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -820,6 +946,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error */
                 500: {
                     headers: {
@@ -908,8 +1052,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description DEVELOPER_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -993,8 +1155,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description DEVELOPER_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1157,8 +1337,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description BUYER_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1394,7 +1592,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description PAYOUT_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1405,6 +1603,24 @@ export interface paths {
                 };
                 /** @description PAYOUT_NOT_PENDING */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1492,7 +1708,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description PAYOUT_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1503,6 +1719,24 @@ export interface paths {
                 };
                 /** @description PAYOUT_NOT_PENDING */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1589,8 +1823,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description ANNOTATOR_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1735,6 +1987,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error */
                 500: {
                     headers: {
@@ -1807,7 +2077,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description PROJECT_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1875,8 +2145,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description PROJECT_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1952,8 +2240,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description PROJECT_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2126,6 +2432,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error */
                 500: {
                     headers: {
@@ -2224,6 +2548,24 @@ export interface paths {
                 };
                 /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 10 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2356,6 +2698,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error */
                 500: {
                     headers: {
@@ -2428,7 +2779,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description TASK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2496,8 +2847,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description TASK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2585,8 +2954,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description TASK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2803,6 +3190,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error */
                 500: {
                     headers: {
@@ -2876,8 +3281,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description GOLDEN_TASK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3062,7 +3485,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description TASK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3073,6 +3496,24 @@ export interface paths {
                 };
                 /** @description ALREADY_ANSWERED, NO_ASSIGNMENT or TASK_CLOSED */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3152,7 +3593,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description ANNOTATOR_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3235,7 +3676,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description ANNOTATOR_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3320,7 +3761,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description ANNOTATOR_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3398,8 +3839,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description ANNOTATOR_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3545,6 +4004,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error */
                 500: {
                     headers: {
@@ -3617,7 +4094,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description WEBHOOK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3685,8 +4162,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description WEBHOOK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3764,8 +4259,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description WEBHOOK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3848,7 +4361,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description WEBHOOK_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3936,8 +4449,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found */
+                /** @description DELIVERY_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4177,6 +4708,24 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error */
                 500: {
                     headers: {
@@ -4327,6 +4876,24 @@ export interface paths {
                 };
                 /** @description NOT_FOUND (not the configured provider) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -35,12 +35,12 @@ export function adminEndpoints({ admin, auth, billing, developers }: Services) {
       handler: async () => ({ developers: (await developers.list()).map(toDeveloper) }),
     }),
     defineEndpoint({
-      method: 'patch', path: '/admin/developers/:id', tag: 'Admin', summary: 'Update or disable a developer', access: 'admin',
+      method: 'patch', path: '/admin/developers/:id', notFound: 'DEVELOPER_NOT_FOUND', tag: 'Admin', summary: 'Update or disable a developer', access: 'admin',
       params: idParams, body: updateDeveloperBody, response: z.object({ developer: developerSchema }),
       handler: async ({ params, body }) => ({ developer: toDeveloper(await developers.update(params.id, body)) }),
     }),
     defineEndpoint({
-      method: 'post', path: '/admin/developers/:id/regenerate-api-key', tag: 'Admin', summary: "Replace a developer's API key",
+      method: 'post', path: '/admin/developers/:id/regenerate-api-key', notFound: 'DEVELOPER_NOT_FOUND', tag: 'Admin', summary: "Replace a developer's API key",
       access: 'admin', params: idParams, body: emptyBody, response: apiKeyResponse,
       handler: async ({ params }) => ({ apiKey: await auth.regenerateApiKey(params.id) }),
     }),
@@ -52,7 +52,7 @@ export function adminEndpoints({ admin, auth, billing, developers }: Services) {
       }),
     }),
     defineEndpoint({
-      method: 'post', path: '/admin/buyers/:id/credits', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',
+      method: 'post', path: '/admin/buyers/:id/credits', notFound: 'BUYER_NOT_FOUND', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',
       access: 'admin', params: idParams, body: creditAdjustmentBody, status: 201, response: ledgerEntrySchema,
       handler: async ({ params, body }) => toLedgerEntry(await billing.adjustCredits(params.id, body.amountCents, body.reason)),
     }),

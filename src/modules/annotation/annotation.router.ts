@@ -51,7 +51,7 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'post', path: '/sdk/tasks/:id/complete', tag: 'SDK', summary: "Submit the annotator's answer", access: 'apiKey',
+      method: 'post', path: '/sdk/tasks/:id/complete', notFound: 'TASK_NOT_FOUND', tag: 'SDK', summary: "Submit the annotator's answer", access: 'apiKey',
       params: taskIdParams, body: completeBody, status: 201, response: z.object({ accepted: z.literal(true) }),
       errors: { 403: 'ANNOTATOR_SUSPENDED', 409: 'ALREADY_ANSWERED, NO_ASSIGNMENT or TASK_CLOSED' },
       handler: async ({ principal, params, body }) => {
@@ -60,22 +60,22 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/sdk/annotators/:annotatorId/reputation', tag: 'SDK', summary: "The annotator's reliability and level",
+      method: 'get', path: '/sdk/annotators/:annotatorId/reputation', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: "The annotator's reliability and level",
       access: 'apiKey', params: annotatorParams, response: reputationSchema,
       handler: async ({ principal, params }) => toReputation(await annotators.get(principal.developerId, params.annotatorId)),
     }),
     defineEndpoint({
-      method: 'get', path: '/sdk/annotators/:annotatorId/earnings', tag: 'SDK', summary: "The annotator's earnings", access: 'apiKey',
+      method: 'get', path: '/sdk/annotators/:annotatorId/earnings', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: "The annotator's earnings", access: 'apiKey',
       params: annotatorParams, response: earningsSchema,
       handler: async ({ principal, params }) => toEarnings(await annotators.get(principal.developerId, params.annotatorId)),
     }),
     defineEndpoint({
-      method: 'post', path: '/sdk/annotators/:annotatorId/payouts', tag: 'SDK', summary: 'Request a payout (at least 500 cents)',
+      method: 'post', path: '/sdk/annotators/:annotatorId/payouts', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: 'Request a payout (at least 500 cents)',
       access: 'apiKey', params: annotatorParams, body: payoutBody, status: 201, response: payoutSchema,
       handler: async ({ principal, params, body }) => toPayout(await annotators.requestPayout(principal.developerId, params.annotatorId, body)),
     }),
     defineEndpoint({
-      method: 'get', path: '/sdk/annotators/:annotatorId/payouts', tag: 'SDK', summary: "The annotator's payouts", access: 'apiKey',
+      method: 'get', path: '/sdk/annotators/:annotatorId/payouts', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: "The annotator's payouts", access: 'apiKey',
       params: annotatorParams, response: z.object({ payouts: z.array(payoutSchema) }),
       handler: async ({ principal, params }) => ({
         payouts: (await annotators.listPayouts(principal.developerId, params.annotatorId)).map(toPayout),
@@ -95,19 +95,19 @@ export function adminAnnotationEndpoints({ annotators }: Services) {
       handler: async ({ query }) => ({ payouts: (await annotators.adminListPayouts(query.status)).map(toAdminPayout) }),
     }),
     defineEndpoint({
-      method: 'post', path: '/admin/payouts/:id/approve', tag: 'Admin', summary: 'Mark a pending payout PAID', access: 'admin',
+      method: 'post', path: '/admin/payouts/:id/approve', notFound: 'PAYOUT_NOT_FOUND', tag: 'Admin', summary: 'Mark a pending payout PAID', access: 'admin',
       params: z.strictObject({ id: z.string().min(1).max(64) }), body: payoutDecisionBody, response: adminPayoutSchema,
       errors: { 409: 'PAYOUT_NOT_PENDING' },
       handler: async ({ params, body }) => toAdminPayout(await annotators.decidePayout(params.id, true, body.note ?? null)),
     }),
     defineEndpoint({
-      method: 'post', path: '/admin/payouts/:id/reject', tag: 'Admin', summary: 'Reject a pending payout; the cents return', access: 'admin',
+      method: 'post', path: '/admin/payouts/:id/reject', notFound: 'PAYOUT_NOT_FOUND', tag: 'Admin', summary: 'Reject a pending payout; the cents return', access: 'admin',
       params: z.strictObject({ id: z.string().min(1).max(64) }), body: payoutDecisionBody, response: adminPayoutSchema,
       errors: { 409: 'PAYOUT_NOT_PENDING' },
       handler: async ({ params, body }) => toAdminPayout(await annotators.decidePayout(params.id, false, body.note ?? null)),
     }),
     defineEndpoint({
-      method: 'post', path: '/admin/annotators/:developerId/:annotatorId/reinstate', tag: 'Admin', summary: 'Lift a suspension',
+      method: 'post', path: '/admin/annotators/:developerId/:annotatorId/reinstate', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'Admin', summary: 'Lift a suspension',
       access: 'admin', params: z.strictObject({ developerId: z.string().min(1).max(64), annotatorId: annotatorIdSchema }),
       body: emptyBody, response: reputationSchema,
       handler: async ({ params }) => toReputation(await annotators.reinstate(params.developerId, params.annotatorId)),

@@ -11,7 +11,8 @@ export interface TokenClaims {
   tv: number;
 }
 
-const ROLES: ReadonlySet<string> = new Set(['BUYER', 'DEVELOPER', 'ADMIN']);
+/** contract §1: the `role` claim is lower-case. */
+const ROLE_CLAIMS: Readonly<Record<string, Role>> = { buyer: 'BUYER', developer: 'DEVELOPER', admin: 'ADMIN' };
 
 export class TokenService {
   constructor(
@@ -21,10 +22,14 @@ export class TokenService {
 
   sign(claims: TokenClaims): string {
     const iat = Math.floor(this.now().getTime() / 1000);
-    return jwt.sign({ ...claims, iat, exp: iat + TOKEN_LIFETIME_SECONDS }, this.secret, { algorithm: 'HS256' });
+    const { sub, role, tv } = claims;
+    return jwt.sign({ sub, role: role.toLowerCase(), tv, iat, exp: iat + TOKEN_LIFETIME_SECONDS }, this.secret, { algorithm: 'HS256' });
   }
 
-  /** The claims of a valid token, or undefined: wrong algorithm (including `none`), bad signature, expired, malformed. */
+  /**
+   * The claims of a valid token, or undefined: wrong algorithm (including `none`), bad signature,
+   * expired, without `exp` (it would never expire), malformed, or a role claim not in lower case.
+   */
   verify(token: string): TokenClaims | undefined {
     try {
       const payload = jwt.verify(token, this.secret, {
@@ -32,9 +37,11 @@ export class TokenService {
         clockTimestamp: Math.floor(this.now().getTime() / 1000),
       });
       if (typeof payload !== 'object' || payload === null) return undefined;
-      const { sub, role, tv } = payload as Record<string, unknown>;
-      if (typeof sub !== 'string' || typeof role !== 'string' || !ROLES.has(role) || !Number.isInteger(tv)) return undefined;
-      return { sub, role: role as Role, tv: tv as number };
+      const { sub, role, tv, exp } = payload as Record<string, unknown>;
+      if (typeof exp !== 'number') return undefined;
+      const mapped = typeof role === 'string' && Object.hasOwn(ROLE_CLAIMS, role) ? ROLE_CLAIMS[role] : undefined;
+      if (typeof sub !== 'string' || !mapped || !Number.isInteger(tv)) return undefined;
+      return { sub, role: mapped, tv: tv as number };
     } catch {
       // Any verification failure means "not authenticated"; the reason is not the client's business.
       return undefined;

@@ -1,4 +1,3 @@
-import express from 'express';
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
@@ -51,13 +50,14 @@ export function depositEndpoints({ deposits }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/billing/deposits/:id', tag: 'Billing', summary: 'One deposit', access: 'buyer',
+      method: 'get', path: '/billing/deposits/:id', notFound: 'DEPOSIT_NOT_FOUND', tag: 'Billing', summary: 'One deposit', access: 'buyer',
       params: idParams, response: depositSchema, errors: { 404: 'DEPOSIT_NOT_FOUND' },
       handler: async ({ principal, params }) => toDeposit(await deposits.get(principal.accountId, params.id)),
     }),
     defineEndpoint({
-      method: 'post', path: '/billing/providers/:provider/webhook', tag: 'Billing',
+      method: 'post', path: '/billing/providers/:provider/webhook', notFound: 'NOT_FOUND', tag: 'Billing',
       summary: "The payment provider's signed confirmation (Stripe: stripe-signature; sandbox: x-sandbox-signature)", access: 'public',
+      bodyBytes: true,
       params: z.strictObject({ provider: z.string().min(1).max(32) }),
       rawBody: z.unknown().meta({ description: "The provider's event, verified against its exact bytes" }),
       response: z.object({ received: z.literal(true), result: z.enum(['applied', 'duplicate', 'ignored']) }),
@@ -70,5 +70,3 @@ export function depositEndpoints({ deposits }: Services) {
   ];
 }
 
-/** The provider webhook reads its body as raw bytes (mounted before the JSON parser). */
-export const rawProviderBody = express.raw({ type: () => true, limit: '1mb' });

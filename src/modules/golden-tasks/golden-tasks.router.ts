@@ -48,7 +48,7 @@ export function goldenTaskEndpoints({ goldenTasks }: Services) {
       handler: async ({ principal }) => ({ goldenTasks: (await goldenTasks.list(principal.accountId)).map(toGoldenTask) }),
     }),
     defineEndpoint({
-      method: 'delete', path: '/golden-tasks/:id', tag: 'Golden tasks', summary: 'Delete a golden task', access: 'buyer',
+      method: 'delete', path: '/golden-tasks/:id', notFound: 'GOLDEN_TASK_NOT_FOUND', tag: 'Golden tasks', summary: 'Delete a golden task', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => goldenTasks.delete(principal.accountId, params.id),
     }),

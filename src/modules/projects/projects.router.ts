@@ -24,7 +24,7 @@ export function projectEndpoints({ projects }: Services) {
       handler: async ({ principal }) => ({ projects: (await projects.list(principal.accountId)).map(toProject) }),
     }),
     defineEndpoint({
-      method: 'get', path: '/projects/:id', tag: 'Projects', summary: 'A project with its task counts and spend', access: 'buyer',
+      method: 'get', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'A project with its task counts and spend', access: 'buyer',
       params: idParams, response: projectWithStatsSchema,
       handler: async ({ principal, params }) => {
         const project = await projects.get(principal.accountId, params.id);
@@ -32,12 +32,12 @@ export function projectEndpoints({ projects }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'patch', path: '/projects/:id', tag: 'Projects', summary: 'Rename or describe a project', access: 'buyer',
+      method: 'patch', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Rename or describe a project', access: 'buyer',
       params: idParams, body: updateProjectBody, response: projectSchema,
       handler: async ({ principal, params, body }) => toProject(await projects.update(principal.accountId, params.id, body)),
     }),
     defineEndpoint({
-      method: 'delete', path: '/projects/:id', tag: 'Projects', summary: 'Delete a project that has no tasks', access: 'buyer',
+      method: 'delete', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Delete a project that has no tasks', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => projects.delete(principal.accountId, params.id),
     }),

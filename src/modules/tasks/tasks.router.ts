@@ -32,7 +32,7 @@ export function taskEndpoints({ tasks }: Services) {
         sendOutcome(res, await tasks.create(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
-      method: 'post', path: '/tasks/batch', tag: 'Tasks', summary: 'Create up to 1 000 tasks, all or nothing', access: 'buyer',
+      method: 'post', path: '/tasks/batch', tag: 'Tasks', summary: 'Create up to 1 000 tasks, all or nothing', access: 'buyer', bodyLimit: '10mb',
       rawBody: batchBody, status: 201, response: batchResponse, errors: creationErrors,
       handler: async ({ principal, req, res }) =>
         sendOutcome(res, await tasks.createBatch(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
@@ -56,17 +56,17 @@ export function taskEndpoints({ tasks }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/tasks/:id', tag: 'Tasks', summary: 'A task with its answers', access: 'buyer',
+      method: 'get', path: '/tasks/:id', notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'A task with its answers', access: 'buyer',
       params: idParams, response: taskSchema,
       handler: async ({ principal, params }) => toTask(await tasks.get(principal.accountId, params.id)),
     }),
     defineEndpoint({
-      method: 'patch', path: '/tasks/:id', tag: 'Tasks', summary: 'Change a PENDING task', access: 'buyer',
+      method: 'patch', path: '/tasks/:id', notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'Change a PENDING task', access: 'buyer',
       params: idParams, body: updateTaskBody, response: taskSchema, errors: { 402: creationErrors[402] },
       handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.accountId, params.id, body)),
     }),
     defineEndpoint({
-      method: 'delete', path: '/tasks/:id', tag: 'Tasks', summary: 'Delete a PENDING task and release its reservation', access: 'buyer',
+      method: 'delete', path: '/tasks/:id', notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'Delete a PENDING task and release its reservation', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => tasks.delete(principal.accountId, params.id),
     }),

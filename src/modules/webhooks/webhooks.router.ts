@@ -56,22 +56,22 @@ export function webhookEndpoints({ webhooks }: Services) {
       handler: async ({ principal }) => ({ webhooks: (await webhooks.list(principal.accountId)).map(toWebhook) }),
     }),
     defineEndpoint({
-      method: 'get', path: '/webhooks/configs/:id', tag: 'Webhooks', summary: 'One webhook configuration', access: 'buyer',
+      method: 'get', path: '/webhooks/configs/:id', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'One webhook configuration', access: 'buyer',
       params: idParams, response: webhookSchema,
       handler: async ({ principal, params }) => toWebhook(await webhooks.get(principal.accountId, params.id)),
     }),
     defineEndpoint({
-      method: 'patch', path: '/webhooks/configs/:id', tag: 'Webhooks', summary: 'Change url, events, isActive or secret', access: 'buyer',
+      method: 'patch', path: '/webhooks/configs/:id', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Change url, events, isActive or secret', access: 'buyer',
       params: idParams, body: updateBody, response: webhookSchema,
       handler: async ({ principal, params, body }) => toWebhook(await webhooks.update(principal.accountId, params.id, body)),
     }),
     defineEndpoint({
-      method: 'delete', path: '/webhooks/configs/:id', tag: 'Webhooks', summary: 'Delete a webhook configuration', access: 'buyer',
+      method: 'delete', path: '/webhooks/configs/:id', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Delete a webhook configuration', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => webhooks.delete(principal.accountId, params.id),
     }),
     defineEndpoint({
-      method: 'get', path: '/webhooks/configs/:id/deliveries', tag: 'Webhooks', summary: 'Delivery log, newest first', access: 'buyer',
+      method: 'get', path: '/webhooks/configs/:id/deliveries', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Delivery log, newest first', access: 'buyer',
       params: idParams, query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ deliveries: z.array(deliverySchema), ...pageInfo }),
       handler: async ({ principal, params, query }) => {
@@ -80,7 +80,7 @@ export function webhookEndpoints({ webhooks }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'post', path: '/webhooks/deliveries/:id/redeliver', tag: 'Webhooks', summary: 'Queue a delivery again', access: 'buyer',
+      method: 'post', path: '/webhooks/deliveries/:id/redeliver', notFound: 'DELIVERY_NOT_FOUND', tag: 'Webhooks', summary: 'Queue a delivery again', access: 'buyer',
       params: idParams, status: 202, response: z.object({ queued: z.literal(true) }),
       handler: async ({ principal, params }) => {
         await webhooks.redeliver(principal.accountId, params.id);
