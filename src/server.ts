@@ -10,6 +10,7 @@ import { createServices } from './container.ts';
 import { prepareDatabase } from './db/bootstrap.ts';
 import { createPgPool } from './db/pg-executor.ts';
 import { createPrismaClient } from './db/prisma.ts';
+import { createHttpServer } from './lib/http-server.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { startPeriodic } from './lib/periodic.ts';
 
@@ -64,9 +65,8 @@ async function main(): Promise<void> {
   if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);
 
   const app = buildApp({ config, logger, services });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.port, () => resolve(listening));
-  });
+  const server: Server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(config.port, resolve));
   logger.info({ event: 'server.listening', port: config.port, url: config.publicUrl }, 'Concord is listening');
 
   services.deliveryWorker.start();

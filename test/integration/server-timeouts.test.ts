@@ -1,0 +1,63 @@
+// contract §10: header, request and keep-alive timeouts are set, so a slow client cannot hold a
+// connection (issue #14 item 6).
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIMEOUTS, createHttpServer } from '../../src/lib/http-server.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext();
+});
+afterAll(() => ctx.close());
+
+/** Opens a connection, writes `first` (never finishing the request) and resolves with what the server sent before it closed. */
+function slowClient(port: number, first: string): Promise<{ reply: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(first));
+    let reply = '';
+    socket.on('data', (data) => {
+      reply += data.toString();
+    });
+    socket.on('close', () => resolve({ reply, closed: true }));
+    socket.on('error', () => undefined);
+  });
+}
+
+async function listening(timeouts: typeof DEFAULT_TIMEOUTS) {
+  const server = createHttpServer(ctx.app, timeouts);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+describe('server timeouts', () => {
+  it('sets the documented defaults', () => {
+    const server = createHttpServer(ctx.app);
+    expect(server.headersTimeout).toBe(DEFAULT_TIMEOUTS.headersTimeoutMs);
+    expect(server.requestTimeout).toBe(DEFAULT_TIMEOUTS.requestTimeoutMs);
+    expect(server.keepAliveTimeout).toBe(DEFAULT_TIMEOUTS.keepAliveTimeoutMs);
+  });
+
+  it('answers 408 and closes a connection whose headers never finish', async () => {
+    const { server, port } = await listening({ headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, checkIntervalMs: 100 });
+    try {
+      const { reply, closed } = await slowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      expect(closed).toBe(true);
+      expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('closes a connection whose body never finishes', async () => {
+    const { server, port } = await listening({ headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, checkIntervalMs: 100 });
+    try {
+      const head = 'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":';
+      const { closed } = await slowClient(port, head);
+      expect(closed).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+});
