@@ -91,7 +91,9 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000000',
+      // Benches credit buyers through the sandbox; production refuses it unless this says so.
       PAYMENT_PROVIDER: 'sandbox',
+      ALLOW_SANDBOX_PAYMENTS: 'true',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
