@@ -69,15 +69,22 @@ function withDatabase(url: string, database: string): string {
 export interface BenchServer {
   url: string;
   pid: number;
+  /** SIGTERM: a graceful stop. */
   stop(): Promise<void>;
+  /** Sends `signal` and resolves when the process has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /**
  * Starts the server in production mode against the database; resolves once /readyz answers. `compiled`
  * runs the build (`npm run build` first) as production does, instead of the TypeScript sources via tsx.
  */
-export async function startServer(databaseUrl: string, env: Record<string, string> = {}, options: { compiled?: boolean } = {}): Promise<BenchServer> {
-  const port = await freePort();
+export async function startServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: { compiled?: boolean; port?: number } = {},
+): Promise<BenchServer> {
+  const port = options.port ?? (await freePort());
   if (options.compiled) execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
   const entry = options.compiled ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
   const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), ...entry], {
@@ -102,15 +109,13 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200) {
-      return {
-        url,
-        pid: child.pid ?? 0,
-        stop: () =>
-          new Promise<void>((resolve) => {
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      };
+      const kill = (signal: NodeJS.Signals) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill(signal);
+        });
+      return { url, pid: child.pid ?? 0, stop: () => kill('SIGTERM'), kill };
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

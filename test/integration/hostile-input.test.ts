@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const task = { type: 'SENTIMENT', content: 'Great product', options: ['positive', 'negative'] };
+const task = { type: 'SENTIMENT_ANALYSIS', content: 'Great product', options: ['positive', 'negative'] };
 const taskCount = () => ctx.prisma.task.count({ where: { buyerId: buyer.id } });
 
 describe('request bodies', () => {
@@ -102,7 +102,7 @@ describe('request bodies', () => {
       .set(bearer(buyer.token))
       .set('content-type', 'application/json')
       .set('idempotency-key', 'deep-nesting')
-      .send(`{"type":"SENTIMENT","content":"x","options":${deep}}`);
+      .send(`{"type":"SENTIMENT_ANALYSIS","content":"x","options":${deep}}`);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
