@@ -167,6 +167,27 @@ describe('POST /tasks/batch/csv', () => {
     expect(res.body).toEqual({ created: 0, tasks: [], errors: [{ row: 1, error: expect.any(String), code: 'INVALID_TYPE' }], totalCostCents: 0 });
   });
 
+  it('lists rows with invalid UTF-8, a NUL or an encoded surrogate in errors and creates the others (they used to become replacement characters or a 500)', async () => {
+    const buyer = await fundedBuyer();
+    const file = Buffer.concat([
+      Buffer.from('type,content,options\nBINARY_CHOICE,caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(',yes|no\nBINARY_CHOICE,fine,yes|no\nBINARY_CHOICE,nul\u0000here,yes|no\nBINARY_CHOICE,'),
+      Buffer.from([0xed, 0xb0, 0x80]),
+      Buffer.from(',yes|no\n'),
+    ]);
+    const res = await upload(buyer, file);
+    expect(res.status).toBe(201);
+    expect(res.body.created).toBe(1);
+    expect(res.body.errors).toEqual([
+      { row: 1, error: expect.stringMatching(/UTF-8/), code: 'VALIDATION_ERROR' },
+      { row: 3, error: expect.stringMatching(/NUL/), code: 'VALIDATION_ERROR' },
+      { row: 4, error: expect.stringMatching(/UTF-8/), code: 'VALIDATION_ERROR' },
+    ]);
+    const tasks = await ctx.prisma.task.findMany({ where: { buyerId: buyer.id } });
+    expect(tasks.map((t) => t.content)).toEqual(['fine']);
+  });
+
   it('reports a foreign projectId as a row error', async () => {
     const buyer = await fundedBuyer();
     const res = await upload(buyer, `type,content,options,projectId\nBINARY_CHOICE,x,a|b,${newId()}\nBINARY_CHOICE,y,a|b,\n`);

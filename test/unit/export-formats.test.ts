@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { FORMATS, promptFor, splitSizes, type ExportRecord } from '../../src/modules/exports/export-formats.ts';
 
 const record: ExportRecord = {
@@ -34,6 +35,25 @@ describe('export formats', () => {
         'c1,SENTIMENT_ANALYSIS,"Great, ""really"" great\nproduct",positive,0.927,en,2026-01-02T03:04:05.678Z\n',
     );
     expect(file('csv', [])).toBe('id,type,content,label,confidence,locale,validatedAt\n');
+  });
+
+  it.each([
+    ['=', '=HYPERLINK("http://evil.example","click")'],
+    ['+', '+1+cmd|\' /C calc\'!A0'],
+    ['-', '-2+3'],
+    ['@', '@SUM(A1:A2)'],
+    ['tab', '\t=1+1'],
+    ['carriage return', '\r=1+1'],
+  ])('csv: a content or label beginning with %s is prefixed with a quote, so no spreadsheet runs it', (_name, cell) => {
+    const text = file('csv', [{ ...record, content: cell, label: cell }]);
+    const row = parse(text, { columns: true }) as Array<Record<string, string>>;
+    expect(row[0]?.content).toBe(`'${cell}`);
+    expect(row[0]?.label).toBe(`'${cell}`);
+  });
+
+  it('csv: other cells, numbers and text that only contains those characters are left as they are', () => {
+    const row = parse(file('csv', [{ ...record, content: 'a=b', label: 'x-y' }]), { columns: true }) as Array<Record<string, string>>;
+    expect(row[0]).toMatchObject({ content: 'a=b', label: 'x-y', confidence: '0.927' });
   });
 
   it('openai: a user prompt (instruction, options, content) then the assistant label', () => {

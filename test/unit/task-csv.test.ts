@@ -39,6 +39,29 @@ describe('readTaskCsv', () => {
     expect(await read('type,content,options\nA,b\n')).toEqual([{ row: 1, ok: false, error: 'Expected 3 fields, found 2' }]);
   });
 
+  it('lists a row with bytes that are not UTF-8, or a NUL, as an invalid row and reads the others', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('type,content,options\nBINARY_CHOICE,caf'),
+      Buffer.from([0xe9]), // Latin-1 é: not UTF-8
+      Buffer.from(',x|y\nBINARY_CHOICE,ok,x|y\nBINARY_CHOICE,'),
+      Buffer.from([0xed, 0xa0, 0x80]), // an encoded surrogate: not UTF-8 either
+      Buffer.from(',x|y\nBINARY_CHOICE,a\u0000b,x|y\nBINARY_CHOICE,"caf\u00e9 \ufffd ok",x|y\n'),
+    ]);
+    const records = await read(bytes);
+    expect(records).toEqual([
+      { row: 1, ok: false, error: 'The row holds bytes that are not valid UTF-8' },
+      { row: 2, ok: true, task: { type: 'BINARY_CHOICE', content: 'ok', options: ['x', 'y'] } },
+      { row: 3, ok: false, error: 'The row holds bytes that are not valid UTF-8' },
+      { row: 4, ok: false, error: 'A field must not contain a NUL character' },
+      // A replacement character that is really in the file is valid UTF-8 and stays.
+      { row: 5, ok: true, task: { type: 'BINARY_CHOICE', content: 'caf\u00e9 \ufffd ok', options: ['x', 'y'] } },
+    ]);
+  });
+
+  it('refuses a header that is not UTF-8 as INVALID_CSV', async () => {
+    await expect(read(Buffer.concat([Buffer.from('type,cont'), Buffer.from([0xff]), Buffer.from('ent,options\n')]))).rejects.toMatchObject({ code: 'INVALID_CSV' });
+  });
+
   it('refuses a header without the required columns, with duplicates or with unknown columns', async () => {
     await expect(read('type,content\nA,b\n')).rejects.toMatchObject({ code: 'INVALID_CSV', message: expect.stringMatching(/options/) });
     await expect(read('type,content,options,type\n')).rejects.toMatchObject({ code: 'INVALID_CSV', message: expect.stringMatching(/Duplicate/) });

@@ -77,7 +77,10 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     extension: 'csv',
     contentType: 'text/csv; charset=utf-8',
     begin: stringify([[...CSV_COLUMNS]]),
-    record: (r) => stringify([[r.id, r.type, r.content, r.label ?? '', r.confidence ?? '', r.locale, r.validatedAt ?? '']]),
+    // contract §8 (OWASP CSV injection): a text cell beginning with =, +, -, @, a tab or a carriage return
+    // (or their full-width forms) is prefixed with ' so that a spreadsheet shows it instead of running it.
+    // Numbers are never prefixed (confidence is never negative anyway).
+    record: (r) => stringify([[r.id, r.type, r.content, r.label ?? '', r.confidence ?? '', r.locale, r.validatedAt ?? '']], { escape_formulas: true }),
     end: '',
   },
   openai: {

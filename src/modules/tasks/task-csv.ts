@@ -1,9 +1,13 @@
 // CSV import rules: UTF-8 (a BOM is ignored), comma-delimited, RFC 4180 quoting (doubled quotes inside
 // quoted fields), CRLF or LF, blank lines skipped, options separated by '|'. Records are numbered from 1,
 // counting neither the header nor skipped lines. Parsing streams: records are handed on as they are read.
+// Fields are split as bytes and decoded one by one (every byte CSV gives meaning to is ASCII, and no
+// byte of a multi-byte UTF-8 sequence is), so a row with bytes that are not UTF-8, or with a NUL
+// character, is an invalid row like any other (contract §4) instead of a row of replacement characters.
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { BadRequestError } from '../../lib/errors.ts';
+import { unsafeStringReason } from '../../lib/input-screen.ts';
 
 export const REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
 export const OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
@@ -38,29 +42,56 @@ function fieldValue(column: string, cell: string): unknown {
   return cell;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A record's fields as text, or why one of them cannot be stored. */
+function decodeRecord(fields: Buffer[]): { ok: true; cells: string[] } | { ok: false; error: string } {
+  const cells: string[] = [];
+  for (const field of fields) {
+    let cell: string;
+    try {
+      cell = utf8.decode(field);
+    } catch {
+      return { ok: false, error: 'The row holds bytes that are not valid UTF-8' };
+    }
+    const reason = unsafeStringReason(cell);
+    if (reason) return { ok: false, error: `A field ${reason}` };
+    cells.push(cell);
+  }
+  return { ok: true, cells };
+}
+
 /** Reads task records from CSV bytes. Throws INVALID_CSV for a bad header or unparseable CSV. */
 export async function* readTaskCsv(input: Readable): AsyncGenerator<CsvRecord> {
   const parser = input.pipe(
     parse({
-      bom: true,
       delimiter: ',',
       quote: '"',
       escape: '"',
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       relax_column_count: true,
+      encoding: null,
     }),
   );
   let header: string[] | undefined;
   let row = 0;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
+    for await (const fields of parser as AsyncIterable<Buffer[]>) {
+      const decoded = decodeRecord(fields);
       if (!header) {
-        header = record.map((column) => column.trim());
+        if (!decoded.ok) throw invalidCsv(`The header is unreadable: ${decoded.error.replace(/^The row holds/, 'it holds').replace(/^A field/, 'a column name')}`);
+        // A UTF-8 byte order mark can only open the file, so only the header's first cell holds one.
+        header = decoded.cells.map((column, index) => (index === 0 ? column.replace(/^\uFEFF/, '') : column).trim());
         checkHeader(header);
         continue;
       }
       row += 1;
+      if (!decoded.ok) {
+        yield { row, ok: false, error: decoded.error };
+        continue;
+      }
+      const record = decoded.cells;
       if (record.length !== header.length) {
         yield { row, ok: false, error: `Expected ${header.length} fields, found ${record.length}` };
         continue;
