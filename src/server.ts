@@ -23,7 +23,7 @@ v8.setFlagsFromString('--heap-growing-percent=50');
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 25_000;
 /** Expired Idempotency-Keys are swept hourly (a key past 24 h is also taken over on its next use). */
-const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
+const EXPIRED_SWEEP_MS = 60 * 60 * 1000;
 
 /** Outside production a missing JWT_SECRET is generated once and kept, so tokens survive restarts. */
 async function resolveJwtSecret(config: Config): Promise<string> {
@@ -73,10 +73,11 @@ async function main(): Promise<void> {
   if (services.mailWorker.sending) await services.mailWorker.requeueKept();
   else logger.warn({ event: 'mail.smtp.unset' }, 'SMTP_URL is not set: e-mails are logged and kept in mail_outbox');
   services.mailWorker.start();
+  // Expired idempotency keys and rate-limit windows go once an hour (neither is read once expired).
   const sweeper = startPeriodic({
-    name: 'idempotency.sweep',
-    intervalMs: IDEMPOTENCY_SWEEP_MS,
-    run: () => services.idempotency.sweepExpired(),
+    name: 'expired.sweep',
+    intervalMs: EXPIRED_SWEEP_MS,
+    run: async () => (await services.idempotency.sweepExpired()) + (await services.db.repos.rateLimits.deleteExpired()),
     logger,
   });
 

@@ -8,6 +8,7 @@ import { AnnotatorsRepository } from '../modules/annotation/annotators.repositor
 import { AssignmentsRepository } from '../modules/annotation/assignments.repository.ts';
 import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
+import { RateLimitsRepository } from '../modules/auth/rate-limits.repository.ts';
 import { BillingRepository } from '../modules/billing/billing.repository.ts';
 import { DepositsRepository } from '../modules/deposits/deposits.repository.ts';
 import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
@@ -34,6 +35,7 @@ function createRepositories(db: DbClient) {
     mail: new MailRepository(db),
     payouts: new PayoutsRepository(db),
     projects: new ProjectsRepository(db),
+    rateLimits: new RateLimitsRepository(db),
     tasks: new TasksRepository(db),
     webhooks: new WebhooksRepository(db),
   };

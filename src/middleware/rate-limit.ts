@@ -1,16 +1,58 @@
-import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
+import { rateLimit, type IncrementResponse, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { AppError } from '../lib/errors.ts';
+import type { RateLimitsRepository } from '../modules/auth/rate-limits.repository.ts';
 
 /**
- * One budget per client IP shared by every sensitive route (contract: 100 requests per 15 minutes).
- * The count lives in this process; behind several processes each keeps its own count.
+ * express-rate-limit's store on PostgreSQL: every server process counts against the same rows. Keys are
+ * prefixed with the policy, so changing RATE_LIMIT_MAX or RATE_LIMIT_WINDOW_MS starts fresh counts
+ * instead of judging old hits by a new rule.
  */
-export function createSensitiveRateLimit(options: { max: number; windowMs: number }): RateLimitRequestHandler {
+export class PostgresRateLimitStore implements Store {
+  readonly localKeys = false;
+  readonly prefix: string;
+  private windowMs = 60_000;
+
+  constructor(
+    private readonly counters: RateLimitsRepository,
+    policy: { max: number; windowMs: number },
+  ) {
+    this.prefix = `sensitive:${policy.max}:${policy.windowMs}:`;
+  }
+
+  init(options: Options): void {
+    this.windowMs = options.windowMs;
+  }
+
+  async increment(key: string): Promise<IncrementResponse> {
+    const { hits, resetAt } = await this.counters.increment(this.prefix + key, this.windowMs);
+    return { totalHits: hits, resetTime: resetAt };
+  }
+
+  async get(key: string): Promise<IncrementResponse | undefined> {
+    const row = await this.counters.get(this.prefix + key);
+    return row && { totalHits: row.hits, resetTime: row.resetAt };
+  }
+
+  decrement(key: string): Promise<void> {
+    return this.counters.decrement(this.prefix + key);
+  }
+
+  resetKey(key: string): Promise<void> {
+    return this.counters.reset(this.prefix + key);
+  }
+}
+
+/**
+ * One budget per client IP shared by every sensitive route and every server process (contract §1:
+ * 100 requests per 15 minutes), with the IETF draft-8 `RateLimit` and `RateLimit-Policy` headers.
+ */
+export function createSensitiveRateLimit(options: { max: number; windowMs: number }, counters: RateLimitsRepository): RateLimitRequestHandler {
   return rateLimit({
     windowMs: options.windowMs,
     limit: options.max,
-    standardHeaders: 'draft-7',
+    standardHeaders: 'draft-8',
     legacyHeaders: false,
+    store: new PostgresRateLimitStore(counters, options),
     handler: (_req, _res, next, opts) => {
       next(new AppError(opts.statusCode, 'RATE_LIMITED', 'Too many requests; retry after the time in the Retry-After header'));
     },
