@@ -1,5 +1,6 @@
 // The unit of work: services reach the database only through these repositories, either directly or
 // inside `transaction`, which hands them repositories bound to one PostgreSQL transaction.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { DbClient } from './client.ts';
@@ -44,7 +45,9 @@ function createRepositories(db: DbClient) {
 export type Repositories = ReturnType<typeof createRepositories>;
 
 export class Database {
-  readonly repos: Repositories;
+  private readonly baseRepos: Repositories;
+  /** The repositories of the ambient transaction (see `ambientTransaction`), if one is open. */
+  private readonly ambient = new AsyncLocalStorage<Repositories>();
   /**
    * The same repositories on a plain `pg` pool, for the hot path's raw-SQL methods only (see
    * pg-executor.ts).
@@ -57,7 +60,7 @@ export class Database {
     private readonly prisma: PrismaClient,
     private readonly pool: pg.Pool,
   ) {
-    this.repos = createRepositories(prisma);
+    this.baseRepos = createRepositories(prisma);
     this.rawRepos = createRepositories(asDbClient(pgExecutor(pool)));
     this.exports = new ExportsRepository(pool);
   }
@@ -86,11 +89,28 @@ export class Database {
     await this.pool.end();
   }
 
+  /** Repositories outside any transaction, or those of the ambient transaction when one is open. */
+  get repos(): Repositories {
+    return this.ambient.getStore() ?? this.baseRepos;
+  }
+
+  /** A Prisma transaction; inside an ambient transaction, that one (PostgreSQL has no nested transactions). */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    const current = this.ambient.getStore();
+    if (current) return work(current);
     return this.prisma.$transaction((tx) => work(createRepositories(tx)), {
       maxWait: 10_000,
       timeout: 15_000,
     });
+  }
+
+  /**
+   * A transaction that everything called from `work` joins: `repos` and `transaction` use it until it
+   * ends. Idempotent creations run in one, so a service's own writes and the stored response of its
+   * Idempotency-Key commit together (or not at all). The raw-SQL `rawTransaction` does not join it.
+   */
+  ambientTransaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction((repos) => this.ambient.run(repos, () => work(repos)));
   }
 
   /** Readiness probe: one round trip. */

@@ -3,12 +3,18 @@ import { authenticate } from '../middleware/authenticate.ts';
 import { jsonBody, multipartOnly, rawBytes } from '../middleware/body.ts';
 import { parseInput } from '../middleware/validate.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
-import type { EndpointDefinition } from './endpoint.ts';
+import { parseIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.ts';
+import type { ApiKeyPrincipal, EndpointDefinition, UserPrincipal } from './endpoint.ts';
+import { sendOutcome } from './idempotent-response.ts';
 
 export interface RouterDeps {
   auth: AuthService;
   sensitiveRateLimit: RequestHandler;
+  idempotency: IdempotencyService;
 }
+
+/** The account an idempotency key belongs to: the JWT's account, or the API key's developer. */
+const keyOwner = (principal: UserPrincipal | ApiKeyPrincipal) => (principal.kind === 'user' ? principal.accountId : principal.developerId);
 
 /**
  * Mounts each endpoint as: rate limit (sensitive routes) → authenticate(access) → read the body →
@@ -32,9 +38,17 @@ export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): 
     if (endpoint.middleware) chain.push(...endpoint.middleware);
     chain.push(async (req, res) => {
       const input = parseInput(endpoint, req);
-      const result = await endpoint.handler({ ...input, principal: res.locals.principal, req, res } as Parameters<EndpointDefinition['handler']>[0]);
-      if (res.headersSent) return;
+      const run = () => endpoint.handler({ ...input, principal: res.locals.principal, req, res } as Parameters<EndpointDefinition['handler']>[0]);
       const status = endpoint.status ?? 200;
+      const key = endpoint.idempotent === 'router' ? parseIdempotencyKey(req.headers['idempotency-key']) : undefined;
+      if (key !== undefined) {
+        // The path names the target (a buyer to credit, an annotator to pay), so it is part of the request.
+        const fingerprint = requestFingerprint(`${endpoint.method.toUpperCase()} ${req.baseUrl}${req.path}`, input.body ?? req.body);
+        sendOutcome(res, await deps.idempotency.runAmbient(keyOwner(res.locals.principal), key, fingerprint, status, run));
+        return;
+      }
+      const result = await run();
+      if (res.headersSent) return;
       if (status === 204) res.status(204).end();
       else res.status(status).json(result);
     });

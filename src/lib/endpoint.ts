@@ -75,6 +75,13 @@ export interface EndpointDefinition<
   bodyBytes?: true;
   /** Largest JSON body accepted (contract §0: 1 MB, 10 MB on POST /tasks/batch). */
   bodyLimit?: '1mb' | '10mb';
+  /**
+   * The route creates something and honours `Idempotency-Key` (contract §4). `router`: the router runs
+   * the handler in one transaction with the key's claim and stored response (every database call the
+   * handler makes through `db.repos`/`db.transaction` joins it). `handler`: the handler does it itself
+   * (task creation, on the raw-SQL transaction). Either way the header is documented.
+   */
+  idempotent?: 'router' | 'handler';
   /** Success status: 200 unless set. 204 sends no body. */
   status?: number;
   /** Documented success body (JSON). */

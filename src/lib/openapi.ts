@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, written from the same endpoint declarations (and zod schemas) that the
 // router mounts and validates with.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import type { ZodObject, ZodType } from 'zod';
+import { z, type ZodObject, type ZodType } from 'zod';
 import type { EndpointDefinition } from './endpoint.ts';
 import { errorSchema } from './schemas.ts';
 
@@ -22,9 +22,17 @@ function errorResponses(endpoint: EndpointDefinition) {
     responses[413] = { description: `PAYLOAD_TOO_LARGE: a JSON body over ${endpoint.bodyLimit === '10mb' ? '10 MB' : '1 MB'}`, content: errorContent };
     responses[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes', content: errorContent };
   }
+  if (endpoint.idempotent) responses[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request', content: errorContent };
   for (const [status, description] of Object.entries(endpoint.errors ?? {})) responses[status] = { description, content: errorContent };
   return responses;
 }
+
+const idempotencyHeaders = z.object({
+  'Idempotency-Key': z.string().min(1).max(255).optional().meta({
+    description:
+      'Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.',
+  }),
+});
 
 function securityFor(endpoint: EndpointDefinition) {
   if (endpoint.access === 'public') return [];
@@ -54,6 +62,7 @@ export function buildOpenApiDocument(endpoints: EndpointDefinition[], serverUrl:
       security: securityFor(endpoint),
       request: {
         params: endpoint.params as ZodObject | undefined,
+        headers: endpoint.idempotent ? idempotencyHeaders : undefined,
         query: endpoint.query as ZodObject | undefined,
         body: endpoint.consumes
           ? { content: Object.fromEntries(Object.entries(endpoint.consumes).map(([type, schema]) => [type, { schema }])) }

@@ -2,6 +2,7 @@ import request from 'supertest';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
+import { checkoutDigest, newCheckoutId } from '../../src/modules/deposits/deposits.service.ts';
 import { SANDBOX_SIGNATURE_HEADER, SandboxProvider } from '../../src/modules/deposits/sandbox.provider.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, type TestBuyer } from '../helpers/factories.ts';
@@ -63,7 +64,7 @@ describe('POST /billing/deposits', () => {
     const buyer = await createBuyer(ctx);
     const deposit = await startDeposit(buyer, amountCents);
     expect(deposit).toMatchObject({ status: 'PENDING', amountCents, bonusCents, method: 'card', decidedAt: null });
-    expect(deposit.checkoutUrl).toBe(`${ctx.config.publicUrl}/sandbox/checkout/${deposit.id}`);
+    expect(deposit.checkoutUrl).toMatch(new RegExp(`^${ctx.config.publicUrl}/sandbox/checkout/[A-Za-z0-9_-]{32}$`));
     expect(await balanceOf(buyer)).toBe(0);
 
     const paid = await clickCheckout(deposit.checkoutUrl, 'pay');
@@ -101,6 +102,34 @@ describe('POST /billing/deposits', () => {
   it('is for buyers only', async () => {
     const res = await request(ctx.app).post('/api/v1/billing/deposits').set(bearer(adminToken)).send({ amountCents: 1000, method: 'card' });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('sandbox checkout ids (contract §6)', () => {
+  it('opens the checkout only with its unguessable checkout id: knowing the deposit id lets nobody see, pay or cancel it', async () => {
+    const owner = await createBuyer(ctx);
+    const deposit = await startDeposit(owner, 5_000);
+    const checkoutId = new URL(deposit.checkoutUrl).pathname.split('/').at(-1) as string;
+    expect(checkoutId).not.toContain(deposit.id);
+    expect(Buffer.from(checkoutId, 'base64url')).toHaveLength(24); // 192 random bits
+    for (const path of [`/sandbox/checkout/${deposit.id}`, `/checkout/${deposit.id}`]) expect((await request(ctx.app).get(path)).status).toBe(404);
+    for (const action of ['pay', 'cancel']) {
+      const res = await request(ctx.app).post(`/sandbox/checkout/${deposit.id}/${action}`);
+      expect(res.status).toBe(404);
+    }
+    expect((await request(ctx.app).get(`/api/v1/billing/deposits/${deposit.id}`).set(bearer(owner.token))).body.status).toBe('PENDING');
+    // The checkout id is not stored: only its digest is.
+    const row = await ctx.prisma.deposit.findUnique({ where: { id: deposit.id } });
+    expect(row?.checkoutDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(`"${checkoutId}"`);
+    // Whoever holds the URL can pay.
+    expect((await request(ctx.app).get(`/sandbox/checkout/${checkoutId}`)).text).toContain(deposit.id);
+    expect((await clickCheckout(deposit.checkoutUrl, 'pay')).text).toContain('SUCCEEDED');
+  });
+
+  it.each(['%FF', '%00', 'x'.repeat(10_000), 'A'.repeat(31), '%E2%80%AE'.repeat(11)])('answers a malformed checkout id (%#) with a plain 404', async (bad) => {
+    for (const path of [`/sandbox/checkout/${bad}`, `/checkout/${bad}`]) expect((await request(ctx.app).get(path)).status).toBe(404);
+    expect((await request(ctx.app).post(`/sandbox/checkout/${bad}/pay`)).status).toBe(404);
   });
 });
 
@@ -218,12 +247,13 @@ describe('the Stripe adapter', () => {
   async function stripeDeposit(amountCents: number) {
     const buyer = await createBuyer(stripeCtx);
     // Opening a real Checkout Session needs Stripe's API; the deposit row is what it would leave behind.
+    const checkoutId = newCheckoutId();
     const deposit = await stripeCtx.services.db.repos.deposits.create({
       id: newId(),
       buyerId: buyer.id, amountCents, bonusCents: Math.floor(amountCents / 20), method: 'card', provider: 'stripe', providerRef: null,
-      checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test',
+      checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test', checkoutDigest: checkoutDigest(checkoutId),
     });
-    return { buyer, deposit };
+    return { buyer, deposit, checkoutId };
   }
 
   const post = (payload: string, header: string) =>
@@ -242,16 +272,18 @@ describe('the Stripe adapter', () => {
   });
 
   it('sends the buyer back to a status page that shows the deposit (no Pay button outside the sandbox)', async () => {
-    const { deposit } = await stripeDeposit(2_000);
-    const pending = await request(stripeCtx.app).get(`/checkout/${deposit.id}`);
+    const { deposit, checkoutId } = await stripeDeposit(2_000);
+    const pending = await request(stripeCtx.app).get(`/checkout/${checkoutId}`);
     expect(pending.status).toBe(200);
     expect(pending.text).toContain('PENDING');
     expect(pending.text).toContain('Waiting for the payment provider');
     expect(pending.text).not.toContain('id="pay"');
-    expect((await request(stripeCtx.app).get(`/sandbox/checkout/${deposit.id}`)).status).toBe(404);
+    expect((await request(stripeCtx.app).get(`/sandbox/checkout/${checkoutId}`)).status).toBe(404);
+    // The deposit id opens nothing: only the checkout id the buyer was sent back with.
+    expect((await request(stripeCtx.app).get(`/checkout/${deposit.id}`)).status).toBe(404);
     const payload = event('checkout.session.completed', deposit.id);
     await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret }));
-    expect((await request(stripeCtx.app).get(`/checkout/${deposit.id}`)).text).toContain('SUCCEEDED');
+    expect((await request(stripeCtx.app).get(`/checkout/${checkoutId}`)).text).toContain('SUCCEEDED');
     expect((await request(stripeCtx.app).get('/checkout/cunknown000000000000000000')).status).toBe(404);
   });
 

@@ -318,7 +318,7 @@ describe('Idempotency-Key', () => {
     const buyer = await fundedBuyer();
     await batch(buyer, { tasks: [item(0)] }, 'old-key');
     await ctx.prisma.idempotencyKey.update({
-      where: { buyerId_key: { buyerId: buyer.id, key: 'old-key' } },
+      where: { accountId_key: { accountId: buyer.id, key: 'old-key' } },
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
     const reused = await batch(buyer, { tasks: [item(1)] }, 'old-key');
@@ -326,11 +326,11 @@ describe('Idempotency-Key', () => {
     expect(reused.headers['idempotent-replayed']).toBeUndefined();
     await batch(buyer, { tasks: [item(2)] }, 'to-expire');
     await ctx.prisma.idempotencyKey.update({
-      where: { buyerId_key: { buyerId: buyer.id, key: 'to-expire' } },
+      where: { accountId_key: { accountId: buyer.id, key: 'to-expire' } },
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
     expect(await ctx.services.idempotency.sweepExpired()).toBeGreaterThanOrEqual(1);
-    expect(await ctx.prisma.idempotencyKey.findMany({ where: { buyerId: buyer.id }, select: { key: true } })).toEqual([{ key: 'old-key' }]);
+    expect(await ctx.prisma.idempotencyKey.findMany({ where: { accountId: buyer.id }, select: { key: true } })).toEqual([{ key: 'old-key' }]);
   });
 
   it('refuses a key longer than 255 characters', async () => {

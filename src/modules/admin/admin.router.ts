@@ -22,7 +22,7 @@ const toDeveloper = (developer: DeveloperRecord) => ({ ...developer, createdAt: 
 export function adminEndpoints({ admin, auth, billing, developers }: Services) {
   return [
     defineEndpoint({
-      method: 'post', path: '/admin/developers', tag: 'Admin', summary: 'Create a developer account and its API key',
+      method: 'post', idempotent: 'router', path: '/admin/developers', tag: 'Admin', summary: 'Create a developer account and its API key',
       access: 'admin', body: createDeveloperBody, status: 201, response: createdDeveloperResponse,
       handler: async ({ body }) => {
         const { developer, apiKey } = await developers.create(body);
@@ -52,7 +52,7 @@ export function adminEndpoints({ admin, auth, billing, developers }: Services) {
       }),
     }),
     defineEndpoint({
-      method: 'post', path: '/admin/buyers/:id/credits', notFound: 'BUYER_NOT_FOUND', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',
+      method: 'post', idempotent: 'router', path: '/admin/buyers/:id/credits', notFound: 'BUYER_NOT_FOUND', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',
       access: 'admin', params: idParams, body: creditAdjustmentBody, status: 201, response: ledgerEntrySchema,
       handler: async ({ params, body }) => toLedgerEntry(await billing.adjustCredits(params.id, body.amountCents, body.reason)),
     }),

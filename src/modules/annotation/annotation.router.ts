@@ -70,7 +70,7 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
       handler: async ({ principal, params }) => toEarnings(await annotators.get(principal.developerId, params.annotatorId)),
     }),
     defineEndpoint({
-      method: 'post', path: '/sdk/annotators/:annotatorId/payouts', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: 'Request a payout (at least 500 cents)',
+      method: 'post', idempotent: 'router', path: '/sdk/annotators/:annotatorId/payouts', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: 'Request a payout (at least 500 cents)',
       access: 'apiKey', params: annotatorParams, body: payoutBody, status: 201, response: payoutSchema,
       handler: async ({ principal, params, body }) => toPayout(await annotators.requestPayout(principal.developerId, params.annotatorId, body)),
     }),

@@ -21,16 +21,16 @@ export interface DepositRecord {
 export class DepositsRepository {
   constructor(private readonly db: DbClient) {}
 
-  create(deposit: Omit<DepositRecord, 'status' | 'createdAt' | 'decidedAt'>): Promise<DepositRecord> {
-    return this.db.deposit.create({ data: deposit });
+  create(deposit: Omit<DepositRecord, 'status' | 'createdAt' | 'decidedAt'> & { checkoutDigest: string }): Promise<DepositRecord> {
+    return this.db.deposit.create({ data: deposit, omit: { checkoutDigest: true } });
   }
 
   findForBuyer(buyerId: string, id: string): Promise<DepositRecord | null> {
-    return this.db.deposit.findFirst({ where: { id, buyerId } });
+    return this.db.deposit.findFirst({ where: { id, buyerId }, omit: { checkoutDigest: true } });
   }
 
-  findById(id: string): Promise<DepositRecord | null> {
-    return this.db.deposit.findUnique({ where: { id } });
+  findByCheckoutDigest(checkoutDigest: string): Promise<DepositRecord | null> {
+    return this.db.deposit.findUnique({ where: { checkoutDigest }, omit: { checkoutDigest: true } });
   }
 
   /** Newest first by (createdAt, id); reads `limit + 1` rows so the caller can tell whether more remain. */

@@ -36,7 +36,7 @@ export const toDeposit = (deposit: DepositRecord) => ({
 export function depositEndpoints({ deposits }: Services) {
   return [
     defineEndpoint({
-      method: 'post', path: '/billing/deposits', tag: 'Billing', summary: "Start a top-up: returns the provider's checkoutUrl", access: 'buyer',
+      method: 'post', idempotent: 'router', path: '/billing/deposits', tag: 'Billing', summary: "Start a top-up: returns the provider's checkoutUrl", access: 'buyer',
       body: createBody, status: 201, response: depositSchema,
       handler: async ({ principal, body }) => toDeposit(await deposits.create(principal.accountId, body)),
     }),

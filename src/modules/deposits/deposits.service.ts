@@ -2,6 +2,7 @@
 // decides it exactly once, and a SUCCEEDED deposit credits its amount and its bonus as two ledger rows
 // in the same transaction (a zero bonus writes no BONUS row; BillingService.creditDeposit). A confirmation that does not verify
 // changes nothing.
+import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
@@ -11,6 +12,15 @@ import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import type { DepositMethod, DepositRecord } from './deposits.repository.ts';
 import { depositBonusCents, InvalidSignatureError, type PaymentProvider } from './payment-provider.ts';
+
+/**
+ * A checkout id: 192 random bits in base64url (contract §6: at least 128, and not the deposit id). Only
+ * its SHA-256 is stored; the buyer's checkoutUrl carries the id itself.
+ */
+export const newCheckoutId = () => randomBytes(24).toString('base64url');
+// 32 characters, or 64 hex digits for deposits that predate checkout ids (their migration issued those).
+const CHECKOUT_ID_PATTERN = /^(?:[A-Za-z0-9_-]{32}|[0-9a-f]{64})$/;
+export const checkoutDigest = (checkoutId: string) => createHash('sha256').update(checkoutId).digest('hex');
 
 export const depositNotFound = () => new NotFoundError('DEPOSIT_NOT_FOUND', 'Deposit not found');
 
@@ -25,8 +35,9 @@ export class DepositsService {
 
   async create(buyerId: string, input: { amountCents: number; method: DepositMethod }): Promise<DepositRecord> {
     const id = newId();
+    const checkoutId = newCheckoutId();
     const contact = await this.db.repos.accounts.findBuyerContact(buyerId);
-    const checkout = await this.provider.createCheckout({ depositId: id, amountCents: input.amountCents, method: input.method, buyerEmail: contact?.email ?? null });
+    const checkout = await this.provider.createCheckout({ depositId: id, checkoutId, amountCents: input.amountCents, method: input.method, buyerEmail: contact?.email ?? null });
     return this.db.repos.deposits.create({
       id,
       buyerId,
@@ -36,6 +47,7 @@ export class DepositsService {
       provider: this.provider.name,
       providerRef: checkout.providerRef,
       checkoutUrl: checkout.checkoutUrl,
+      checkoutDigest: checkoutDigest(checkoutId),
     });
   }
 
@@ -45,9 +57,10 @@ export class DepositsService {
     return deposit;
   }
 
-  /** Any buyer's deposit (the checkout pages are reached by its unguessable id, like a provider's). */
-  findAny(id: string): Promise<DepositRecord | null> {
-    return this.db.repos.deposits.findById(id);
+  /** The deposit a checkout id opens, whoever holds it (the checkout pages need no login, like a provider's). */
+  findByCheckoutId(checkoutId: string): Promise<DepositRecord | null> {
+    if (!CHECKOUT_ID_PATTERN.test(checkoutId)) return Promise.resolve(null);
+    return this.db.repos.deposits.findByCheckoutDigest(checkoutDigest(checkoutId));
   }
 
   async list(buyerId: string, limit: number, cursor?: string): Promise<Page<DepositRecord, 'deposits'>> {

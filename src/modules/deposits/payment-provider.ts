@@ -5,6 +5,8 @@ export type ProviderName = 'sandbox' | 'stripe';
 
 export interface CheckoutRequest {
   depositId: string;
+  /** The deposit's unguessable checkout id: the only key to its checkout pages (contract §6). */
+  checkoutId: string;
   amountCents: number;
   method: 'card' | 'mobile_money';
   buyerEmail: string | null;

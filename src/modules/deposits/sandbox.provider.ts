@@ -1,4 +1,4 @@
-// The sandbox provider: the checkout is a page of this service (GET /sandbox/checkout/:id) whose Pay and
+// The sandbox provider: the checkout is a page of this service (GET /sandbox/checkout/:checkoutId) whose Pay and
 // Cancel buttons produce the same kind of signed confirmation a real provider sends to
 // POST /api/v1/billing/providers/sandbox/webhook. The signature scheme follows Stripe's: header
 // `x-sandbox-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, five minutes' tolerance.
@@ -25,7 +25,7 @@ export class SandboxProvider implements PaymentProvider {
   ) {}
 
   async createCheckout(request: CheckoutRequest): Promise<Checkout> {
-    return { checkoutUrl: `${this.publicUrl}/sandbox/checkout/${request.depositId}`, providerRef: null };
+    return { checkoutUrl: `${this.publicUrl}/sandbox/checkout/${request.checkoutId}`, providerRef: null };
   }
 
   /** The confirmation the Pay or Cancel button sends: the exact body and its signature header. */

@@ -30,9 +30,9 @@ export class StripeProvider implements PaymentProvider {
           price_data: { currency: 'usd', unit_amount: request.amountCents, product_data: { name: 'Concord credit' } },
         },
       ],
-      // Back to the deposit's status page (GET /checkout/:id) either way; the webhook decides it.
-      success_url: `${this.publicUrl}/checkout/${request.depositId}`,
-      cancel_url: `${this.publicUrl}/checkout/${request.depositId}`,
+      // Back to the deposit's status page (GET /checkout/:checkoutId) either way; the webhook decides it.
+      success_url: `${this.publicUrl}/checkout/${request.checkoutId}`,
+      cancel_url: `${this.publicUrl}/checkout/${request.checkoutId}`,
     });
     if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
     return { checkoutUrl: session.url, providerRef: session.id };

@@ -38,7 +38,7 @@ const toGoldenTask = (golden: GoldenTaskRecord) => ({
 export function goldenTaskEndpoints({ goldenTasks }: Services) {
   return [
     defineEndpoint({
-      method: 'post', path: '/golden-tasks', tag: 'Golden tasks', summary: 'Create a golden task (free, served blind to measure annotators)',
+      method: 'post', idempotent: 'router', path: '/golden-tasks', tag: 'Golden tasks', summary: 'Create a golden task (free, served blind to measure annotators)',
       access: 'buyer', rawBody: goldenTaskInputSchema, status: 201, response: goldenTaskSchema,
       handler: async ({ principal, req }) => toGoldenTask(await goldenTasks.create(principal.accountId, req.body)),
     }),

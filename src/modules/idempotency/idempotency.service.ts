@@ -1,4 +1,4 @@
-// Idempotency-Key on creation routes: the first successful response of (buyer, key) is stored in the
+// Idempotency-Key on creation routes: the first successful response of (account, key) is stored in the
 // same transaction as what it created, and a repeat with the same request gets that response back
 // without creating anything. Errors are not stored: they created nothing, so a retry may run again.
 import { createHash } from 'node:crypto';
@@ -54,30 +54,41 @@ export class IdempotencyService {
     return this.db.repos.idempotency.deleteExpired(new Date(this.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS));
   }
 
-  /** Runs `work` in one raw-SQL transaction, guarded by the key when there is one. */
-  async run<T>(
-    buyerId: string,
+  /** Runs `work` in one raw-SQL transaction, guarded by the key when there is one (task creation). */
+  run<T>(accountId: string, key: string | undefined, fingerprint: string, status: number, work: (repos: Repositories) => Promise<T>): Promise<Outcome<T>> {
+    // On the pg pool: creation inserts thousands of rows as one parameter per statement, where Prisma's
+    // per-query overhead grows with the parameter; every repository method used here is raw SQL.
+    return this.db.rawTransaction((repos) => this.guarded(repos, accountId, key, fingerprint, status, () => work(repos)));
+  }
+
+  /**
+   * Runs `work` guarded by the key in an ambient transaction: every database call it makes through the
+   * unit of work joins the transaction that claims the key and stores the response.
+   */
+  runAmbient<T>(accountId: string, key: string, fingerprint: string, status: number, work: () => Promise<T>): Promise<Outcome<T>> {
+    return this.db.ambientTransaction((repos) => this.guarded(repos, accountId, key, fingerprint, status, work));
+  }
+
+  private async guarded<T>(
+    repos: Repositories,
+    accountId: string,
     key: string | undefined,
     fingerprint: string,
     status: number,
-    work: (repos: Repositories) => Promise<T>,
+    work: () => Promise<T>,
   ): Promise<Outcome<T>> {
-    // On the pg pool: creation inserts thousands of rows as one parameter per statement, where Prisma's
-    // per-query overhead grows with the parameter; every repository method used here is raw SQL.
-    return this.db.rawTransaction(async (repos) => {
-      if (key !== undefined) {
-        const now = this.clock.now();
-        const claim = await repos.idempotency.claim(buyerId, key, fingerprint, now, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
-        if (!claim.claimed) {
-          if (claim.requestHash !== fingerprint || claim.statusCode === null || claim.response === null) {
-            throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
-          }
-          return { replayed: true, status: claim.statusCode, json: claim.response };
+    if (key !== undefined) {
+      const now = this.clock.now();
+      const claim = await repos.idempotency.claim(accountId, key, fingerprint, now, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
+      if (!claim.claimed) {
+        if (claim.requestHash !== fingerprint || claim.statusCode === null || claim.response === null) {
+          throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
         }
+        return { replayed: true, status: claim.statusCode, json: claim.response };
       }
-      const body = await work(repos);
-      if (key !== undefined) await repos.idempotency.complete(buyerId, key, status, JSON.stringify(body));
-      return { replayed: false, status, body };
-    });
+    }
+    const body = await work();
+    if (key !== undefined) await repos.idempotency.complete(accountId, key, status, JSON.stringify(body));
+    return { replayed: false, status, body };
   }
 }

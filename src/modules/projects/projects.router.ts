@@ -14,7 +14,7 @@ const toProject = (project: ProjectRecord) => ({
 export function projectEndpoints({ projects }: Services) {
   return [
     defineEndpoint({
-      method: 'post', path: '/projects', tag: 'Projects', summary: 'Create a project', access: 'buyer',
+      method: 'post', idempotent: 'router', path: '/projects', tag: 'Projects', summary: 'Create a project', access: 'buyer',
       body: createProjectBody, status: 201, response: projectSchema,
       handler: async ({ principal, body }) => toProject(await projects.create(principal.accountId, body)),
     }),

@@ -20,26 +20,25 @@ import {
 
 const creationErrors = {
   402: 'INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents)',
-  409: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request',
 };
 
 export function taskEndpoints({ tasks }: Services) {
   return [
     defineEndpoint({
       method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task (reserves its maxCents)', access: 'buyer',
-      rawBody: createTaskBody, status: 201, response: createTaskResponse, errors: creationErrors,
+      idempotent: 'handler', rawBody: createTaskBody, status: 201, response: createTaskResponse, errors: creationErrors,
       handler: async ({ principal, req, res }) =>
         sendOutcome(res, await tasks.create(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
       method: 'post', path: '/tasks/batch', tag: 'Tasks', summary: 'Create up to 1 000 tasks, all or nothing', access: 'buyer', bodyLimit: '10mb',
-      rawBody: batchBody, status: 201, response: batchResponse, errors: creationErrors,
+      idempotent: 'handler', rawBody: batchBody, status: 201, response: batchResponse, errors: creationErrors,
       handler: async ({ principal, req, res }) =>
         sendOutcome(res, await tasks.createBatch(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
       method: 'post', path: '/tasks/batch/csv', tag: 'Tasks', summary: 'Import tasks from a CSV file (partial import)', access: 'buyer',
-      consumes: { 'multipart/form-data': csvUpload }, middleware: [singleFileUpload()], status: 201, response: csvResponse,
+      idempotent: 'handler', consumes: { 'multipart/form-data': csvUpload }, middleware: [singleFileUpload()], status: 201, response: csvResponse,
       errors: { ...creationErrors, 413: 'FILE_TOO_LARGE: the file is over 5 MB' },
       handler: async ({ principal, req, res }) => {
         const file = req.file?.buffer ?? Buffer.alloc(0);

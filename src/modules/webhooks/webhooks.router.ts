@@ -46,7 +46,7 @@ const toDelivery = (delivery: DeliveryRecord) => ({
 export function webhookEndpoints({ webhooks }: Services) {
   return [
     defineEndpoint({
-      method: 'post', path: '/webhooks/configs', tag: 'Webhooks', summary: 'Subscribe a URL to events (the secret is never returned)',
+      method: 'post', idempotent: 'router', path: '/webhooks/configs', tag: 'Webhooks', summary: 'Subscribe a URL to events (the secret is never returned)',
       access: 'buyer', body: createBody, status: 201, response: webhookSchema, errors: { 400: 'VALIDATION_ERROR or LIMIT_EXCEEDED (20 per buyer)' },
       handler: async ({ principal, body }) => toWebhook(await webhooks.create(principal.accountId, body)),
     }),
