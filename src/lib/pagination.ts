@@ -42,3 +42,28 @@ export function toPage<T extends Cursor, K extends string>(key: K, rows: T[], li
   const last = items.at(-1);
   return { [key]: items, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null } as Page<T, K>;
 }
+
+/** The query of one page: how many rows, and the row the previous page ended with. */
+export interface PageRequest {
+  limit: number;
+  after?: Cursor;
+}
+
+/** A page request from a route's `limit` and `cursor` (INVALID_CURSOR when the cursor is not ours). */
+export const pageRequest = (limit: number, cursor?: string): PageRequest => ({ limit, after: cursor === undefined ? undefined : decodeCursor(cursor) });
+
+/**
+ * The Prisma arguments of a keyset page on (createdAt, id): rows after the cursor in the given order,
+ * `limit + 1` of them (see toPage). Newest first unless `asc`.
+ */
+export function keysetArgs(page: PageRequest, direction: 'desc' | 'asc' = 'desc') {
+  const { after } = page;
+  const beyond = direction === 'desc'
+    ? after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+    : after && { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] };
+  return {
+    where: beyond ?? {},
+    orderBy: [{ createdAt: direction }, { id: direction }],
+    take: page.limit + 1,
+  };
+}

@@ -62,7 +62,7 @@ describe('webhook configurations', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(String), url: receiver.url, events: ['task.completed'], isActive: true, createdAt: expect.any(String) });
     const id = created.body.id;
-    expect((await api(buyer).get('/webhooks/configs')).body).toEqual({ webhooks: [created.body] });
+    expect((await api(buyer).get('/webhooks/configs')).body).toEqual({ webhooks: [created.body], nextCursor: null, hasMore: false });
     const updated = await api(buyer).patch(`/webhooks/configs/${id}`, { isActive: false, events: ['task.failed', 'budget.low'], secret: 'another-secret-0123456' });
     expect(updated.body).toMatchObject({ isActive: false, events: ['task.failed', 'budget.low'] });
     for (const res of [created, updated, await api(buyer).get(`/webhooks/configs/${id}`), await api(buyer).get('/webhooks/configs')]) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { emptyBody, idParams } from '../../lib/schemas.ts';
+import { emptyBody, idParams, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import { apiKeyResponse } from '../auth/auth.schemas.ts';
 import { toBuyerAccount } from '../auth/auth.presenters.ts';
 import { toLedgerEntry } from '../billing/billing.presenters.ts';
@@ -31,8 +31,12 @@ export function adminEndpoints({ admin, auth, billing, developers }: Services) {
     }),
     defineEndpoint({
       method: 'get', path: '/admin/developers', tag: 'Admin', summary: 'List developers (without keys)', access: 'admin',
-      response: z.object({ developers: z.array(developerSchema) }),
-      handler: async () => ({ developers: (await developers.list()).map(toDeveloper) }),
+      query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ developers: z.array(developerSchema), ...pageInfo }),
+      handler: async ({ query }) => {
+        const page = await developers.list(query.limit, query.cursor);
+        return { ...page, developers: page.developers.map(toDeveloper) };
+      },
     }),
     defineEndpoint({
       method: 'patch', path: '/admin/developers/:id', notFound: 'DEVELOPER_NOT_FOUND', tag: 'Admin', summary: 'Update or disable a developer', access: 'admin',
@@ -46,10 +50,12 @@ export function adminEndpoints({ admin, auth, billing, developers }: Services) {
     }),
     defineEndpoint({
       method: 'get', path: '/admin/buyers', tag: 'Admin', summary: 'List buyers with their balances', access: 'admin',
-      response: z.object({ buyers: z.array(adminBuyerSchema) }),
-      handler: async () => ({
-        buyers: (await admin.listBuyers()).map((buyer) => ({ ...toBuyerAccount(buyer), isActive: buyer.isActive })),
-      }),
+      query: z.strictObject({ limit: limitSchema, cursor: cursorSchema, q: z.string().trim().min(1).max(200).optional().meta({ description: 'Matches the e-mail or the company name (any case)' }) }),
+      response: z.object({ buyers: z.array(adminBuyerSchema), ...pageInfo }),
+      handler: async ({ query }) => {
+        const page = await admin.listBuyers(query.limit, query.cursor, query.q);
+        return { ...page, buyers: page.buyers.map((buyer) => ({ ...toBuyerAccount(buyer), isActive: buyer.isActive })) };
+      },
     }),
     defineEndpoint({
       method: 'post', idempotent: 'router', path: '/admin/buyers/:id/credits', notFound: 'BUYER_NOT_FOUND', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',

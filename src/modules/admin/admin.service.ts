@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { BuyerRecord } from '../auth/accounts.repository.ts';
+import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 export interface PlatformStats {
   buyers: number;
@@ -13,8 +14,8 @@ export interface PlatformStats {
 export class AdminService {
   constructor(private readonly db: Database) {}
 
-  listBuyers(): Promise<BuyerRecord[]> {
-    return this.db.repos.accounts.listBuyers();
+  async listBuyers(limit: number, cursor?: string, q?: string): Promise<Page<BuyerRecord, 'buyers'>> {
+    return toPage('buyers', await this.db.repos.accounts.listBuyers(pageRequest(limit, cursor), q), limit);
   }
 
   async stats(): Promise<PlatformStats> {

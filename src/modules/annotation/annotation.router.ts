@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { emptyBody } from '../../lib/schemas.ts';
+import { emptyBody, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import {
   adminPayoutSchema,
   annotatorIdSchema,
@@ -76,10 +76,12 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
     }),
     defineEndpoint({
       method: 'get', path: '/sdk/annotators/:annotatorId/payouts', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: "The annotator's payouts", access: 'apiKey',
-      params: annotatorParams, response: z.object({ payouts: z.array(payoutSchema) }),
-      handler: async ({ principal, params }) => ({
-        payouts: (await annotators.listPayouts(principal.developerId, params.annotatorId)).map(toPayout),
-      }),
+      params: annotatorParams, query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ payouts: z.array(payoutSchema), ...pageInfo }),
+      handler: async ({ principal, params, query }) => {
+        const page = await annotators.listPayouts(principal.developerId, params.annotatorId, query.limit, query.cursor);
+        return { ...page, payouts: page.payouts.map(toPayout) };
+      },
     }),
   ];
 }
@@ -90,9 +92,12 @@ export function adminAnnotationEndpoints({ annotators }: Services) {
   return [
     defineEndpoint({
       method: 'get', path: '/admin/payouts', tag: 'Admin', summary: 'Payouts, oldest first', access: 'admin',
-      query: z.strictObject({ status: z.enum(['PENDING', 'PAID', 'REJECTED']).optional() }),
-      response: z.object({ payouts: z.array(adminPayoutSchema) }),
-      handler: async ({ query }) => ({ payouts: (await annotators.adminListPayouts(query.status)).map(toAdminPayout) }),
+      query: z.strictObject({ status: z.enum(['PENDING', 'PAID', 'REJECTED']).optional(), limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ payouts: z.array(adminPayoutSchema), ...pageInfo }),
+      handler: async ({ query }) => {
+        const page = await annotators.adminListPayouts(query.limit, query.cursor, query.status);
+        return { ...page, payouts: page.payouts.map(toAdminPayout) };
+      },
     }),
     defineEndpoint({
       method: 'post', path: '/admin/payouts/:id/approve', notFound: 'PAYOUT_NOT_FOUND', tag: 'Admin', summary: 'Mark a pending payout PAID', access: 'admin',

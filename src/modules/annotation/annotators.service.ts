@@ -6,6 +6,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.
 import { annotatorNotFound } from './annotation.service.ts';
 import type { AnnotatorRecord } from './annotators.repository.ts';
 import type { AdminPayoutRecord, PayoutMethod, PayoutRecord, PayoutStatus } from './payouts.repository.ts';
+import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 /** contract: a payout is at least 500 cents. */
 export const MIN_PAYOUT_CENTS = 500;
@@ -73,13 +74,14 @@ export class AnnotatorsService {
     });
   }
 
-  async listPayouts(developerId: string, externalId: string): Promise<PayoutRecord[]> {
+  async listPayouts(developerId: string, externalId: string, limit: number, cursor?: string): Promise<Page<PayoutRecord, 'payouts'>> {
+    const page = pageRequest(limit, cursor);
     const annotator = await this.get(developerId, externalId);
-    return this.db.repos.payouts.listForAnnotator(annotator.id);
+    return toPage('payouts', await this.db.repos.payouts.listForAnnotator(annotator.id, page), limit);
   }
 
-  adminListPayouts(status?: PayoutStatus): Promise<AdminPayoutRecord[]> {
-    return this.db.repos.payouts.list(status);
+  async adminListPayouts(limit: number, cursor?: string, status?: PayoutStatus): Promise<Page<AdminPayoutRecord, 'payouts'>> {
+    return toPage('payouts', await this.db.repos.payouts.list(pageRequest(limit, cursor), status), limit);
   }
 
   /** PENDING → PAID (the cents leave) or REJECTED (they return to the annotator, PAYOUT_REVERSAL). */

@@ -1,5 +1,6 @@
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export type PayoutMethod = 'mobile_money' | 'paypal' | 'bank_transfer';
 export type PayoutStatus = 'PENDING' | 'PAID' | 'REJECTED';
@@ -27,15 +28,19 @@ export class PayoutsRepository {
     return this.db.payout.create({ data: { id: newId(), annotatorId, ...input } });
   }
 
-  listForAnnotator(annotatorId: string): Promise<PayoutRecord[]> {
-    return this.db.payout.findMany({ where: { annotatorId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  listForAnnotator(annotatorId: string, page: PageRequest): Promise<PayoutRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.payout.findMany({ where: { annotatorId, ...where }, ...rest });
   }
 
-  list(status?: PayoutStatus): Promise<AdminPayoutRecord[]> {
+  /** Oldest first (the order to work through them), one keyset page (`limit + 1` rows). */
+  list(page: PageRequest, status?: PayoutStatus): Promise<AdminPayoutRecord[]> {
+    const { where, ...rest } = keysetArgs(page, 'asc');
     return this.db.payout.findMany({
-      where: status ? { status } : {},
+      where: { ...(status ? { status } : {}), ...where },
       include: { annotator: { select: { developerId: true, externalId: true } } },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      ...rest,
     });
   }
 

@@ -3,6 +3,7 @@ import { isUniqueViolation, toCents } from '../../db/client.ts';
 import { ConflictError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Role } from '../../lib/endpoint.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface AccountRecord {
   id: string;
@@ -83,8 +84,11 @@ export class AccountsRepository {
     return buyer ? toBuyerRecord(buyer) : null;
   }
 
-  async listBuyers(): Promise<BuyerRecord[]> {
-    const buyers = await this.db.buyer.findMany({ include: { account: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  /** Newest first, one keyset page (`limit + 1` rows); `q` matches the e-mail or the company name, ignoring case. */
+  async listBuyers(page: PageRequest, q?: string): Promise<BuyerRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    const search = q ? { OR: [{ companyName: { contains: q, mode: 'insensitive' as const } }, { account: { email: { contains: q, mode: 'insensitive' as const } } }] } : {};
+    const buyers = await this.db.buyer.findMany({ where: { AND: [where, search] }, include: { account: true }, ...rest });
     return buyers.map(toBuyerRecord);
   }
 

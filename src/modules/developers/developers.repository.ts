@@ -2,6 +2,7 @@ import type { DbClient } from '../../db/client.ts';
 import { isRecordNotFound, isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface DeveloperRecord {
   id: string;
@@ -76,8 +77,9 @@ export class DevelopersRepository {
     return toRecord(row);
   }
 
-  async list(): Promise<DeveloperRecord[]> {
-    const rows = await this.db.developer.findMany({ include, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  async list(page: PageRequest): Promise<DeveloperRecord[]> {
+    const rows = await this.db.developer.findMany({ include, ...keysetArgs(page) });
     return rows.map(toRecord);
   }
 

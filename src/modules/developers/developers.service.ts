@@ -6,6 +6,7 @@ import type { ApiKeyCache } from '../auth/api-key-cache.ts';
 import { normaliseEmail } from '../auth/auth.service.ts';
 import { developerInviteMail } from '../email/mail.templates.ts';
 import type { DeveloperRecord } from './developers.repository.ts';
+import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 /** contract: the invite token is single use and valid for 7 days. */
 const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -43,8 +44,8 @@ export class DevelopersService {
     return this.db.repos.developers.get(id);
   }
 
-  list(): Promise<DeveloperRecord[]> {
-    return this.db.repos.developers.list();
+  async list(limit: number, cursor?: string): Promise<Page<DeveloperRecord, 'developers'>> {
+    return toPage('developers', await this.db.repos.developers.list(pageRequest(limit, cursor)), limit);
   }
 
   async update(id: string, changes: { appName?: string; appUrl?: string; isActive?: boolean }): Promise<DeveloperRecord> {

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskType } from '../tasks/task-rules.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface GoldenTaskRecord {
   id: string;
@@ -37,8 +38,10 @@ export class GoldenTasksRepository {
     return this.db.goldenTask.create({ data: { id: newId(), buyerId, ...input } });
   }
 
-  list(buyerId: string): Promise<GoldenTaskRecord[]> {
-    return this.db.goldenTask.findMany({ where: { buyerId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  list(buyerId: string, page: PageRequest): Promise<GoldenTaskRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.goldenTask.findMany({ where: { buyerId, ...where }, ...rest });
   }
 
   async delete(buyerId: string, id: string): Promise<void> {

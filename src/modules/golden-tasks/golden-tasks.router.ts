@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { idParams, timestamp } from '../../lib/schemas.ts';
+import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import { goldenTaskInputSchema, LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 
@@ -44,8 +44,12 @@ export function goldenTaskEndpoints({ goldenTasks }: Services) {
     }),
     defineEndpoint({
       method: 'get', path: '/golden-tasks', tag: 'Golden tasks', summary: "The buyer's golden tasks with their scores", access: 'buyer',
-      response: z.object({ goldenTasks: z.array(goldenTaskSchema) }),
-      handler: async ({ principal }) => ({ goldenTasks: (await goldenTasks.list(principal.accountId)).map(toGoldenTask) }),
+      query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ goldenTasks: z.array(goldenTaskSchema), ...pageInfo }),
+      handler: async ({ principal, query }) => {
+        const page = await goldenTasks.list(principal.accountId, query.limit, query.cursor);
+        return { ...page, goldenTasks: page.goldenTasks.map(toGoldenTask) };
+      },
     }),
     defineEndpoint({
       method: 'delete', path: '/golden-tasks/:id', notFound: 'GOLDEN_TASK_NOT_FOUND', tag: 'Golden tasks', summary: 'Delete a golden task', access: 'buyer',

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { AppError, BadRequestError } from '../../lib/errors.ts';
 import { validateGoldenTaskInput } from '../tasks/task-rules.ts';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
+import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 export class GoldenTasksService {
   constructor(private readonly db: Database) {}
@@ -17,8 +18,8 @@ export class GoldenTasksService {
     return this.db.repos.goldenTasks.create(buyerId, input);
   }
 
-  list(buyerId: string): Promise<GoldenTaskRecord[]> {
-    return this.db.repos.goldenTasks.list(buyerId);
+  async list(buyerId: string, limit: number, cursor?: string): Promise<Page<GoldenTaskRecord, 'goldenTasks'>> {
+    return toPage('goldenTasks', await this.db.repos.goldenTasks.list(buyerId, pageRequest(limit, cursor)), limit);
   }
 
   delete(buyerId: string, id: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { DbClient } from '../../db/client.ts';
 import { isForeignKeyViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface ProjectRecord {
   id: string;
@@ -24,8 +25,10 @@ export class ProjectsRepository {
     });
   }
 
-  list(buyerId: string): Promise<ProjectRecord[]> {
-    return this.db.project.findMany({ where: { buyerId }, select, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  list(buyerId: string, page: PageRequest): Promise<ProjectRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.project.findMany({ where: { buyerId, ...where }, select, ...rest });
   }
 
   async get(buyerId: string, id: string): Promise<ProjectRecord> {

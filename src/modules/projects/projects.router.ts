@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { idParams } from '../../lib/schemas.ts';
+import { idParams, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import type { ProjectRecord } from './projects.repository.ts';
 import { createProjectBody, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
 
@@ -20,8 +20,12 @@ export function projectEndpoints({ projects }: Services) {
     }),
     defineEndpoint({
       method: 'get', path: '/projects', tag: 'Projects', summary: "List the buyer's projects", access: 'buyer',
-      response: z.object({ projects: z.array(projectSchema) }),
-      handler: async ({ principal }) => ({ projects: (await projects.list(principal.accountId)).map(toProject) }),
+      query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ projects: z.array(projectSchema), ...pageInfo }),
+      handler: async ({ principal, query }) => {
+        const page = await projects.list(principal.accountId, query.limit, query.cursor);
+        return { ...page, projects: page.projects.map(toProject) };
+      },
     }),
     defineEndpoint({
       method: 'get', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'A project with its task counts and spend', access: 'buyer',

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectRecord } from './projects.repository.ts';
+import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 export interface ProjectWithStats extends ProjectRecord {
   stats: { tasks: StatusCounts; spentCents: number };
@@ -13,8 +14,8 @@ export class ProjectsService {
     return this.db.repos.projects.create(buyerId, input);
   }
 
-  list(buyerId: string): Promise<ProjectRecord[]> {
-    return this.db.repos.projects.list(buyerId);
+  async list(buyerId: string, limit: number, cursor?: string): Promise<Page<ProjectRecord, 'projects'>> {
+    return toPage('projects', await this.db.repos.projects.list(buyerId, pageRequest(limit, cursor)), limit);
   }
 
   async get(buyerId: string, id: string): Promise<ProjectWithStats> {

@@ -1,6 +1,6 @@
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Cursor } from '../../lib/pagination.ts';
+import { keysetArgs, type Cursor, type PageRequest } from '../../lib/pagination.ts';
 
 export type WebhookEvent = 'task.completed' | 'task.failed' | 'budget.low';
 
@@ -50,8 +50,10 @@ export class WebhooksRepository {
     return this.db.webhookConfig.create({ data: { id: newId(), buyerId, ...input }, select: configSelect });
   }
 
-  listConfigs(buyerId: string): Promise<WebhookConfigRecord[]> {
-    return this.db.webhookConfig.findMany({ where: { buyerId }, select: configSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  listConfigs(buyerId: string, page: PageRequest): Promise<WebhookConfigRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.webhookConfig.findMany({ where: { buyerId, ...where }, select: configSelect, ...rest });
   }
 
   findConfig(buyerId: string, id: string): Promise<WebhookConfigRecord | null> {

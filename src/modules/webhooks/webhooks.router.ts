@@ -52,8 +52,12 @@ export function webhookEndpoints({ webhooks }: Services) {
     }),
     defineEndpoint({
       method: 'get', path: '/webhooks/configs', tag: 'Webhooks', summary: "The buyer's webhook configurations", access: 'buyer',
-      response: z.object({ webhooks: z.array(webhookSchema) }),
-      handler: async ({ principal }) => ({ webhooks: (await webhooks.list(principal.accountId)).map(toWebhook) }),
+      query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ webhooks: z.array(webhookSchema), ...pageInfo }),
+      handler: async ({ principal, query }) => {
+        const page = await webhooks.list(principal.accountId, query.limit, query.cursor);
+        return { ...page, webhooks: page.webhooks.map(toWebhook) };
+      },
     }),
     defineEndpoint({
       method: 'get', path: '/webhooks/configs/:id', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'One webhook configuration', access: 'buyer',

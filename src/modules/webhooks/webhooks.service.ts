@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
-import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
+import { decodeCursor, pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { findPrivateAddress } from '../../lib/url-guard.ts';
 import { MAX_WEBHOOK_CONFIGS } from '../events/events.repository.ts';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
@@ -23,8 +23,8 @@ export class WebhooksService {
     return created;
   }
 
-  list(buyerId: string): Promise<WebhookConfigRecord[]> {
-    return this.db.repos.webhooks.listConfigs(buyerId);
+  async list(buyerId: string, limit: number, cursor?: string): Promise<Page<WebhookConfigRecord, 'webhooks'>> {
+    return toPage('webhooks', await this.db.repos.webhooks.listConfigs(buyerId, pageRequest(limit, cursor)), limit);
   }
 
   async get(buyerId: string, id: string): Promise<WebhookConfigRecord> {
