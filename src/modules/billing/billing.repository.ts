@@ -103,16 +103,16 @@ export class BillingRepository {
     return toLedgerRecord(row);
   }
 
-  /** Newest first; `limit + 1` rows are read so the caller can tell whether more remain. */
+  /**
+   * Newest first in commit order (the per-buyer `seq`); `limit + 1` rows are read so the caller can tell
+   * whether more remain. The cursor names the last row seen; rows numbered below it follow.
+   */
   async listLedger(buyerId: string, limit: number, after?: LedgerCursor): Promise<LedgerEntryRecord[]> {
+    const before = after ? await this.db.ledgerEntry.findFirst({ where: { id: after.id, buyerId }, select: { seq: true } }) : undefined;
+    if (before === null) return [];
     const rows = await this.db.ledgerEntry.findMany({
-      where: {
-        buyerId,
-        ...(after
-          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-          : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      where: { buyerId, ...(before ? { seq: { lt: before.seq } } : {}) },
+      orderBy: { seq: 'desc' },
       take: limit + 1,
     });
     return rows.map(toLedgerRecord);
