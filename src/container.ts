@@ -63,7 +63,7 @@ export function createServices(deps: ContainerDeps) {
     tasks: new TasksService(db, idempotency, clock, deps.config),
     goldenTasks: new GoldenTasksService(db),
     annotation: new AnnotationService(db, billing, clock, deps.config, deps.logger, deps.random),
-    annotators: new AnnotatorsService(db, clock),
+    annotators: new AnnotatorsService(db, clock, deps.config.reputationSnapshotMs),
     webhooks: new WebhooksService(db, clock, deps.config),
     exports: new ExportsService(db),
     paymentProvider,

@@ -141,6 +141,7 @@ describe('the contract worked examples, through HTTP', () => {
       resolvedResponses: 1,
       agreementRate: 0,
       suspended: false,
+      asOf: expect.any(String),
     });
   });
 });
@@ -300,7 +301,8 @@ describe('a deciding answer', () => {
 describe('SDK error codes', () => {
   it('INVALID_ANSWER, ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED and TASK_NOT_FOUND', async () => {
     const buyer = await fundedBuyer();
-    const taskId = await createTask(buyer, { validationsNeeded: 1 });
+    // Two agreeing new annotators reach 0.845 ≥ 0.75; four slots.
+    const taskId = await createTask(buyer, { validationsNeeded: 2 });
     const client = sdk(ctx, developer.apiKey);
     const id = annotator();
     const stranger = await client.complete(taskId, annotator(), 'A');
@@ -311,13 +313,18 @@ describe('SDK error codes', () => {
     expect((await client.complete(taskId, id, 'A')).status).toBe(201);
     const again = await client.complete(taskId, id, 'A');
     expect([again.status, again.body.code]).toEqual([409, 'ALREADY_ANSWERED']);
-    // validationsNeeded 1 with one new annotator: 0.7 < 0.75, so it collects a second answer.
+    const holder = annotator();
     const other = annotator();
+    expect((await client.next(holder)).body.task.id).toBe(taskId);
     expect((await client.next(other)).body.task.id).toBe(taskId);
     expect((await client.complete(taskId, other, 'A')).status).toBe(201);
     expect((await readTask(buyer, taskId)).status).toBe('COMPLETED');
-    const closed = await client.complete(taskId, annotator(), 'A');
+    // The annotator still holding an assignment learns the task closed; anyone else only that they hold
+    // none (as for a golden task, which never closes: a closed task must not tell the two apart).
+    const closed = await client.complete(taskId, holder, 'A');
     expect([closed.status, closed.body.code]).toEqual([409, 'TASK_CLOSED']);
+    const late = await client.complete(taskId, annotator(), 'A');
+    expect([late.status, late.body.code]).toEqual([409, 'NO_ASSIGNMENT']);
     const missing = await client.complete('c000000000000000000000000', annotator(), 'A');
     expect([missing.status, missing.body.code]).toEqual([404, 'TASK_NOT_FOUND']);
   });

@@ -15,7 +15,7 @@ import {
   reputationSchema,
   taskIdParams,
 } from './annotation.schemas.ts';
-import { toEarnings, toReputation } from './annotators.service.ts';
+import { toEarnings } from './annotators.service.ts';
 import type { AdminPayoutRecord, PayoutRecord } from './payouts.repository.ts';
 
 const toPayout = (payout: PayoutRecord) => ({
@@ -62,7 +62,7 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
     defineEndpoint({
       method: 'get', path: '/sdk/annotators/:annotatorId/reputation', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: "The annotator's reliability and level",
       access: 'apiKey', params: annotatorParams, response: reputationSchema,
-      handler: async ({ principal, params }) => toReputation(await annotators.get(principal.developerId, params.annotatorId)),
+      handler: async ({ principal, params }) => annotators.reputation(principal.developerId, params.annotatorId),
     }),
     defineEndpoint({
       method: 'get', path: '/sdk/annotators/:annotatorId/earnings', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'SDK', summary: "The annotator's earnings", access: 'apiKey',
@@ -115,7 +115,7 @@ export function adminAnnotationEndpoints({ annotators }: Services) {
       method: 'post', path: '/admin/annotators/:developerId/:annotatorId/reinstate', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'Admin', summary: 'Lift a suspension',
       access: 'admin', params: z.strictObject({ developerId: z.string().min(1).max(64), annotatorId: annotatorIdSchema }),
       body: emptyBody, response: reputationSchema,
-      handler: async ({ params }) => toReputation(await annotators.reinstate(params.developerId, params.annotatorId)),
+      handler: async ({ params }) => annotators.reinstate(params.developerId, params.annotatorId),
     }),
   ];
 }

@@ -58,6 +58,7 @@ export const reputationSchema = z
     resolvedResponses: z.number().int(),
     agreementRate: z.number().nullable(),
     suspended: z.boolean(),
+    asOf: timestamp.meta({ description: 'When these figures were taken: a snapshot at most REPUTATION_SNAPSHOT_MS (default 1 hour) old' }),
   })
   .meta({ id: 'Reputation' });
 

@@ -119,7 +119,7 @@ export class AnnotationService {
 
   /**
    * Takes an answer; may decide the task. Checks run in this order: ANNOTATOR_SUSPENDED, TASK_NOT_FOUND,
-   * ALREADY_ANSWERED, TASK_CLOSED, NO_ASSIGNMENT, INVALID_ANSWER. An answer that cannot decide its task
+   * ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED, INVALID_ANSWER. An answer that cannot decide its task
    * (and every refused one) costs one autocommitted statement, shared with the answers that arrive
    * together (`probes`). One that can comes back with the task's
    * answers (DECIDE, nothing written); the consensus code decides, and a second statement checks the

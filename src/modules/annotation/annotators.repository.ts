@@ -145,4 +145,20 @@ export class AnnotatorsRepository {
   count(): Promise<number> {
     return this.db.annotator.count();
   }
+
+  /**
+   * The annotator's reputation snapshot: `live` becomes it when there is none or the stored one was taken
+   * at or before `expiredBefore`; otherwise the stored one stays. Concurrent first reads agree: the
+   * upsert of one waits for the other's and then finds a fresh snapshot.
+   */
+  async reputationSnapshot<T>(annotatorId: string, live: T, now: Date, expiredBefore: Date): Promise<{ snapshot: T; asOf: Date }> {
+    const taken = await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
+      INSERT INTO reputation_snapshots AS s (annotator_id, snapshot, as_of) VALUES (${annotatorId}, ${JSON.stringify(live)}::jsonb, ${now})
+      ON CONFLICT (annotator_id) DO UPDATE SET snapshot = EXCLUDED.snapshot, as_of = EXCLUDED.as_of WHERE s.as_of <= ${expiredBefore}
+      RETURNING snapshot, as_of AS "asOf"`;
+    const row = taken[0] ?? (await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
+      SELECT snapshot, as_of AS "asOf" FROM reputation_snapshots WHERE annotator_id = ${annotatorId}`)[0];
+    if (!row) throw new Error('reputation snapshot vanished');
+    return row;
+  }
 }

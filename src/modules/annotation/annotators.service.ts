@@ -37,11 +37,30 @@ export function toEarnings(annotator: AnnotatorRecord) {
   };
 }
 
+export type Reputation = ReturnType<typeof toReputation> & { asOf: string };
+
 export class AnnotatorsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    /** REPUTATION_SNAPSHOT_MS: how long a reputation snapshot is shown; 0 shows live figures. */
+    private readonly reputationSnapshotMs: number,
   ) {}
+
+  /**
+   * What an app reads of its annotator's reputation (contract §5): a snapshot at most
+   * REPUTATION_SNAPSHOT_MS old, every field taken together at `asOf`, so that answering a golden task
+   * changes nothing the app can see right after it. Levels and suspension act on live figures elsewhere.
+   */
+  async reputation(developerId: string, externalId: string): Promise<Reputation> {
+    const annotator = await this.get(developerId, externalId);
+    const now = this.clock.now();
+    const live = toReputation(annotator);
+    if (this.reputationSnapshotMs === 0) return { ...live, asOf: now.toISOString() };
+    const expiredBefore = new Date(now.getTime() - this.reputationSnapshotMs);
+    const { snapshot, asOf } = await this.db.repos.annotators.reputationSnapshot(annotator.id, live, now, expiredBefore);
+    return { ...snapshot, asOf: new Date(asOf).toISOString() };
+  }
 
   async get(developerId: string, externalId: string): Promise<AnnotatorRecord> {
     const annotator = await this.db.repos.annotators.find(developerId, externalId);
@@ -100,9 +119,10 @@ export class AnnotatorsService {
     return decided;
   }
 
-  async reinstate(developerId: string, externalId: string): Promise<AnnotatorRecord> {
+  /** Lifts a suspension; the admin sees the live reputation at once. */
+  async reinstate(developerId: string, externalId: string): Promise<Reputation> {
     const annotator = await this.get(developerId, externalId);
     await this.db.repos.annotators.reinstate(annotator.id);
-    return this.db.repos.annotators.getById(annotator.id);
+    return { ...toReputation(await this.db.repos.annotators.getById(annotator.id)), asOf: this.clock.now().toISOString() };
   }
 }
