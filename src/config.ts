@@ -124,6 +124,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   const problems: string[] = [];
   if (env.NODE_ENV === 'production' && !env.JWT_SECRET) problems.push('JWT_SECRET: is required in production');
+  // The embedded PostgreSQL is a development convenience (and a development dependency, absent from the image).
+  if (env.NODE_ENV === 'production' && !env.DATABASE_URL) problems.push('DATABASE_URL: is required in production (the embedded PostgreSQL is for development)');
   if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
     problems.push(`${env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}: ADMIN_EMAIL and ADMIN_PASSWORD go together`);
   }

