@@ -153,6 +153,37 @@ describe('idempotency keys across requests', () => {
     expect(await ctx.prisma.project.count({ where: { buyerId: buyer.id } })).toBe(before + 1);
   });
 
+  it('two concurrent credit adjustments with the same key move the money once', async () => {
+    const key = `race-credit-${Math.random()}`;
+    const before = await ctx.prisma.ledgerEntry.count({ where: { buyerId: otherBuyer.id } });
+    const balance = (await ctx.prisma.buyer.findUniqueOrThrow({ where: { id: otherBuyer.id } })).creditBalance;
+    const results = await Promise.all(Array.from({ length: 4 }, () =>
+      request(ctx.app).post(`/api/v1/admin/buyers/${otherBuyer.id}/credits`).set(bearer(admin)).set('Idempotency-Key', key).send({ amountCents: 300, reason: 'race' })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(3);
+    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: otherBuyer.id } })).toBe(before + 1);
+    expect((await ctx.prisma.buyer.findUniqueOrThrow({ where: { id: otherBuyer.id } })).creditBalance).toBe(balance + 300n);
+  });
+
+  it('are declared in the OpenAPI document of every creating POST, with 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    const doc = (await request(ctx.app).get('/api/v1/openapi.json')).body as {
+      paths: Record<string, { post?: { parameters?: Array<{ in: string; name: string; schema?: { maxLength?: number } }>; responses: Record<string, unknown> } }>;
+    };
+    // Registration creates an account (its repeat is EMAIL_TAKEN) and an SDK answer's repeat is ALREADY_ANSWERED (contract §4).
+    const exempt = ['/auth/register', '/sdk/tasks/{id}/complete'];
+    const creating = Object.entries(doc.paths).filter(([path, operations]) => operations.post?.responses['201'] && !exempt.includes(path));
+    expect(creating.map(([path]) => path)).toEqual(expect.arrayContaining([
+      '/tasks', '/tasks/batch', '/tasks/batch/csv', '/projects', '/golden-tasks', '/webhooks/configs', '/billing/deposits',
+      '/sdk/annotators/{annotatorId}/payouts', '/admin/developers', '/admin/buyers/{id}/credits',
+    ]));
+    for (const [path, operations] of creating) {
+      const header = operations.post?.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      expect(header?.schema?.maxLength, path).toBe(255);
+      expect(operations.post?.responses, path).toHaveProperty('409');
+    }
+  });
+
   it('do not store a failure: the same key runs again after a refused request', async () => {
     const key = `fail-${Math.random()}`;
     const taken = await request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)).set('Idempotency-Key', key)

@@ -3,6 +3,7 @@
 // following nextCursor visits every item exactly once.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.ts';
 import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
@@ -11,6 +12,8 @@ let ctx: TestContext;
 let admin: string;
 let buyer: TestBuyer;
 let developer: TestDeveloper;
+let hooked: TestBuyer;
+let hookedConfigId: string;
 const annotatorId = 'paged-annotator';
 const N = 5;
 
@@ -19,7 +22,7 @@ beforeAll(async () => {
   ctx = await createIsolatedTestContext();
   admin = (await createAdmin(ctx)).token;
   buyer = await createBuyer(ctx, 'Paged Company');
-  for (let i = 1; i < N; i++) await createBuyer(ctx, `Other ${i}`);
+  for (let i = 1; i < N - 1; i++) await createBuyer(ctx, `Other ${i}`);
   developer = await createDeveloper(ctx, admin);
   for (let i = 1; i < N; i++) await createDeveloper(ctx, admin);
   const as = (token: string) => ({ post: (path: string, body: object) => request(ctx.app).post(`/api/v1${path}`).set(bearer(token)).send(body) });
@@ -31,23 +34,34 @@ beforeAll(async () => {
     expect((await as(buyer.token).post('/webhooks/configs', { url: `http://127.0.0.1:9/h${i}`, events: ['task.completed'], secret: 'sixteen-characters' })).status).toBe(201);
     expect((await as(developer.apiKey).post(`/sdk/annotators/${annotatorId}/payouts`, { amountCents: 500, method: 'paypal', destination: 'x@example.test' })).status).toBe(201);
   }
+  // The N-th buyer, with a delivery log of N: each fall of its balance below 500 cents is one budget.low delivery.
+  hooked = await createBuyer(ctx, 'Hooked Company');
+  const config = await as(hooked.token).post('/webhooks/configs', { url: 'http://127.0.0.1:9/low', events: ['budget.low'], secret: 'sixteen-characters' });
+  expect(config.status).toBe(201);
+  hookedConfigId = config.body.id;
+  expect((await as(admin).post(`/admin/buyers/${hooked.id}/credits`, { amountCents: 600, reason: 'page' })).status).toBe(201);
+  for (let i = 0; i < N; i++) {
+    for (const amountCents of [-200, 200]) expect((await as(admin).post(`/admin/buyers/${hooked.id}/credits`, { amountCents, reason: 'page' })).status).toBe(201);
+  }
 });
 afterAll(() => ctx.close());
 
 const lists = [
-  { path: '/projects', key: 'projects', token: () => buyer.token },
-  { path: '/golden-tasks', key: 'goldenTasks', token: () => buyer.token },
-  { path: '/webhooks/configs', key: 'webhooks', token: () => buyer.token },
-  { path: `/sdk/annotators/${annotatorId}/payouts`, key: 'payouts', token: () => developer.apiKey },
-  { path: '/admin/payouts', key: 'payouts', token: () => admin },
-  { path: '/admin/developers', key: 'developers', token: () => admin },
-  { path: '/admin/buyers', key: 'buyers', token: () => admin },
+  { name: '/projects', key: 'projects', path: () => '/projects', token: () => buyer.token },
+  { name: '/golden-tasks', key: 'goldenTasks', path: () => '/golden-tasks', token: () => buyer.token },
+  { name: '/webhooks/configs', key: 'webhooks', path: () => '/webhooks/configs', token: () => buyer.token },
+  { name: '/webhooks/configs/:id/deliveries', key: 'deliveries', path: () => `/webhooks/configs/${hookedConfigId}/deliveries`, token: () => hooked.token },
+  { name: '/sdk/annotators/:annotatorId/payouts', key: 'payouts', path: () => `/sdk/annotators/${annotatorId}/payouts`, token: () => developer.apiKey },
+  { name: '/admin/payouts', key: 'payouts', path: () => '/admin/payouts', token: () => admin },
+  { name: '/admin/developers', key: 'developers', path: () => '/admin/developers', token: () => admin },
+  { name: '/admin/buyers', key: 'buyers', path: () => '/admin/buyers', token: () => admin },
 ];
 
 const get = (path: string, token: string, query: Record<string, string> = {}) => request(ctx.app).get(`/api/v1${path}`).query(query).set(bearer(token));
 
-describe.each(lists)('GET $path', ({ path, key, token }) => {
+describe.each(lists)('GET $name', ({ key, path: pathOf, token }) => {
   it(`walks all ${N} items two at a time, each once, with nextCursor and hasMore`, async () => {
+    const path = pathOf();
     const all = await get(path, token());
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ nextCursor: null, hasMore: false });
@@ -69,14 +83,63 @@ describe.each(lists)('GET $path', ({ path, key, token }) => {
   });
 
   it('refuses a cursor it did not produce, and a limit that is not a whole number from 1', async () => {
-    expect((await get(path, token(), { cursor: 'bm90LW91cnM' })).body.code).toBe('INVALID_CURSOR');
+    const path = pathOf();
+    const garbage = await get(path, token(), { cursor: 'bm90LW91cnM' });
+    expect([garbage.status, garbage.body.code]).toEqual([400, 'INVALID_CURSOR']);
     for (const limit of ['0', 'abc', '-1', '1.5']) {
       const res = await get(path, token(), { limit });
       expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     }
-    expect((await get(path, token(), { limit: '1000' })).status).toBe(200);
+    const large = await get(path, token(), { limit: '1000' });
+    expect(large.status).toBe(200);
+    expect(large.body[key]).toHaveLength(N);
   });
 });
+
+describe('a limit above 100', () => {
+  it('is read as 100', async () => {
+    const many = await createBuyer(ctx, 'Many Projects');
+    const start = Date.parse('2026-01-01T00:00:00.000Z');
+    await ctx.prisma.project.createMany({
+      data: Array.from({ length: 105 }, (_, i) => ({ id: newId(), buyerId: many.id, name: `Bulk ${i}`, createdAt: new Date(start + i * 1000) })),
+    });
+    const page = await get('/projects', many.token, { limit: '1000' });
+    expect(page.status).toBe(200);
+    expect(page.body.projects).toHaveLength(100);
+    expect(page.body.hasMore).toBe(true);
+    const rest = await get('/projects', many.token, { limit: '1000', cursor: page.body.nextCursor });
+    expect(rest.body).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(rest.body.projects).toHaveLength(5);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('declares nextCursor and hasMore on every collection it lists', async () => {
+    const doc = (await request(ctx.app).get('/api/v1/openapi.json')).body as OpenApi;
+    const resolve = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').at(-1) ?? ''] : schema);
+    const collections: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      const body = resolve(operations.get?.responses['200']?.content?.['application/json']?.schema);
+      const arrays = Object.values(body?.properties ?? {}).filter((property) => resolve(property)?.type === 'array');
+      // A single resource (its path ends in its id) may hold arrays (a task's options); a list is what is left.
+      if (arrays.length === 0 || path.endsWith('}')) continue;
+      collections.push(path);
+      expect(Object.keys(body?.properties ?? {}), path).toEqual(expect.arrayContaining(['nextCursor', 'hasMore']));
+      expect(operations.get?.parameters?.map((parameter) => parameter.name), path).toEqual(expect.arrayContaining(['limit', 'cursor']));
+    }
+    expect(collections).toEqual(expect.arrayContaining(['/projects', '/golden-tasks', '/webhooks/configs', '/webhooks/configs/{id}/deliveries', '/admin/developers', '/admin/buyers', '/admin/payouts']));
+  });
+});
+
+interface Schema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+}
+interface OpenApi {
+  paths: Record<string, { get?: { parameters?: Array<{ name: string }>; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> } }>;
+  components: { schemas: Record<string, Schema> };
+}
 
 describe('GET /admin/buyers?q=', () => {
   it('matches the company name or the e-mail, ignoring case', async () => {
