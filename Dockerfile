@@ -1,16 +1,20 @@
+# Node 24 is the current LTS (Node 20 reached its end of life). Multi-stage: the build stage has the
+# development tools (TypeScript, tsx, embedded-postgres); the runtime image has only the production
+# dependencies and the compiled JavaScript. It needs DATABASE_URL (and JWT_SECRET): see docker-compose.yml.
+
 # Build: compile TypeScript and generate the Prisma client.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts tsconfig.json tsconfig.build.json ./
-RUN npm ci
+RUN npm ci --no-audit --no-fund
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Run: compiled JavaScript, production dependencies, migrations applied at start-up.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
