@@ -827,7 +827,10 @@ export interface paths {
         /** List developers (without keys) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -842,6 +845,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             developers: components["schemas"]["Developer"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
                         };
                     };
                 };
@@ -888,7 +893,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -939,6 +947,15 @@ export interface paths {
                 };
                 /** @description Credential of the wrong role for this route */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1209,7 +1226,12 @@ export interface paths {
         /** List buyers with their balances */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                    /** @description Matches the e-mail or the company name (any case) */
+                    q?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1224,6 +1246,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             buyers: components["schemas"]["AdminBuyer"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
                         };
                     };
                 };
@@ -1286,7 +1310,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1339,6 +1366,15 @@ export interface paths {
                 };
                 /** @description BUYER_NOT_FOUND: unknown, malformed or foreign id */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1465,6 +1501,8 @@ export interface paths {
             parameters: {
                 query?: {
                     status?: "PENDING" | "PAID" | "REJECTED";
+                    limit?: string;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1480,6 +1518,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             payouts: components["schemas"]["AdminPayout"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
                         };
                     };
                 };
@@ -1877,7 +1917,10 @@ export interface paths {
         /** List the buyer's projects */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1892,6 +1935,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             projects: components["schemas"]["Project"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
                         };
                     };
                 };
@@ -1938,7 +1983,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1980,6 +2028,15 @@ export interface paths {
                 };
                 /** @description Credential of the wrong role for this route */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2360,7 +2417,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2480,7 +2540,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2603,7 +2666,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3083,7 +3149,10 @@ export interface paths {
         /** The buyer's golden tasks with their scores */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -3098,6 +3167,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             goldenTasks: components["schemas"]["GoldenTask"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
                         };
                     };
                 };
@@ -3144,7 +3215,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3183,6 +3257,15 @@ export interface paths {
                 };
                 /** @description Credential of the wrong role for this route */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3714,7 +3797,10 @@ export interface paths {
         /** The annotator's payouts */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
                 header?: never;
                 path: {
                     annotatorId: string;
@@ -3731,6 +3817,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             payouts: components["schemas"]["Payout"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
                         };
                     };
                 };
@@ -3786,7 +3874,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     annotatorId: string;
                 };
@@ -3848,6 +3939,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MB */
                 413: {
                     headers: {
@@ -3893,7 +3993,10 @@ export interface paths {
         /** The buyer's webhook configurations */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -3908,6 +4011,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             webhooks: components["schemas"]["WebhookConfig"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
                         };
                     };
                 };
@@ -3954,7 +4059,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3997,6 +4105,15 @@ export interface paths {
                 };
                 /** @description Credential of the wrong role for this route */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4658,7 +4775,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4701,6 +4821,15 @@ export interface paths {
                 };
                 /** @description Credential of the wrong role for this route */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5067,6 +5196,11 @@ export interface components {
             resolvedResponses: number;
             agreementRate: number | null;
             suspended: boolean;
+            /**
+             * Format: date-time
+             * @description When these figures were taken: a snapshot at most REPUTATION_SNAPSHOT_MS (default 1 hour) old
+             */
+            asOf: string;
         };
         Project: {
             id: string;
