@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
+import { idempotencyKeyDigest } from '../../src/modules/idempotency/idempotency.service.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
 
@@ -184,12 +185,26 @@ describe('idempotency keys across requests', () => {
     }
   });
 
+  it('are stored so that the table reveals neither the key nor a secret the response carried (a new API key)', async () => {
+    const key = `secret-${Math.random()}`;
+    const send = () => request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)).set('Idempotency-Key', key)
+      .send({ email: `sealed-${Math.random().toString(36).slice(2)}@example.test`, appName: 'Sealed', appUrl: 'https://app.example.test' });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const rows = await ctx.prisma.idempotencyKey.findMany({ where: { key: idempotencyKeyDigest(key) } });
+    expect(rows).toHaveLength(1);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(key);
+    expect(stored).not.toContain(first.body.developer.apiKey);
+    expect(stored).not.toContain('Sealed');
+  });
+
   it('do not store a failure: the same key runs again after a refused request', async () => {
     const key = `fail-${Math.random()}`;
     const taken = await request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)).set('Idempotency-Key', key)
       .send({ email: developer.email, appName: 'Dup', appUrl: 'https://app.example.test' });
     expect([taken.status, taken.body.code]).toEqual([409, 'EMAIL_TAKEN']);
-    expect(await ctx.prisma.idempotencyKey.count({ where: { key } })).toBe(0);
+    expect(await ctx.prisma.idempotencyKey.count({ where: { key: idempotencyKeyDigest(key) } })).toBe(0);
     const fresh = await request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)).set('Idempotency-Key', key)
       .send({ email: developer.email, appName: 'Dup', appUrl: 'https://app.example.test' });
     expect(fresh.status).toBe(409);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
+import { idempotencyKeyDigest } from '../../src/modules/idempotency/idempotency.service.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
 
@@ -318,7 +319,7 @@ describe('Idempotency-Key', () => {
     const buyer = await fundedBuyer();
     await batch(buyer, { tasks: [item(0)] }, 'old-key');
     await ctx.prisma.idempotencyKey.update({
-      where: { accountId_key: { accountId: buyer.id, key: 'old-key' } },
+      where: { accountId_key: { accountId: buyer.id, key: idempotencyKeyDigest('old-key') } },
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
     const reused = await batch(buyer, { tasks: [item(1)] }, 'old-key');
@@ -326,11 +327,11 @@ describe('Idempotency-Key', () => {
     expect(reused.headers['idempotent-replayed']).toBeUndefined();
     await batch(buyer, { tasks: [item(2)] }, 'to-expire');
     await ctx.prisma.idempotencyKey.update({
-      where: { accountId_key: { accountId: buyer.id, key: 'to-expire' } },
+      where: { accountId_key: { accountId: buyer.id, key: idempotencyKeyDigest('to-expire') } },
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
     expect(await ctx.services.idempotency.sweepExpired()).toBeGreaterThanOrEqual(1);
-    expect(await ctx.prisma.idempotencyKey.findMany({ where: { accountId: buyer.id }, select: { key: true } })).toEqual([{ key: 'old-key' }]);
+    expect(await ctx.prisma.idempotencyKey.findMany({ where: { accountId: buyer.id }, select: { key: true } })).toEqual([{ key: idempotencyKeyDigest('old-key') }]);
   });
 
   it('refuses a key longer than 255 characters', async () => {

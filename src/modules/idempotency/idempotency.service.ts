@@ -1,7 +1,7 @@
 // Idempotency-Key on creation routes: the first successful response of (account, key) is stored in the
 // same transaction as what it created, and a repeat with the same request gets that response back
 // without creating anything. Errors are not stored: they created nothing, so a retry may run again.
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Database, Repositories } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError } from '../../lib/errors.ts';
@@ -30,6 +30,32 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Keys and responses are stored so that reading the table reveals neither: the key as its SHA-256, and the
+ * response (which may hold a secret shown once, such as a new developer's API key) encrypted with
+ * AES-256-GCM under a key derived from the account and the Idempotency-Key itself, which only the client
+ * holds. A replay, which presents the key, can open it; a database dump cannot.
+ */
+export const idempotencyKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
+
+const SEALED = 'v1:';
+const responseKey = (accountId: string, key: string) => createHash('sha256').update(`concord.idempotency.response\n${accountId}\n${key}`).digest();
+
+function sealResponse(accountId: string, key: string, json: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', responseKey(accountId, key), iv);
+  const sealed = Buffer.concat([cipher.update(json, 'utf8'), cipher.final()]);
+  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+}
+
+function openResponse(accountId: string, key: string, stored: string): string {
+  if (!stored.startsWith(SEALED)) return stored; // stored before responses were sealed
+  const bytes = Buffer.from(stored.slice(SEALED.length), 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', responseKey(accountId, key), bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
 }
 
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
@@ -79,16 +105,16 @@ export class IdempotencyService {
   ): Promise<Outcome<T>> {
     if (key !== undefined) {
       const now = this.clock.now();
-      const claim = await repos.idempotency.claim(accountId, key, fingerprint, now, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
+      const claim = await repos.idempotency.claim(accountId, idempotencyKeyDigest(key), fingerprint, now, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
       if (!claim.claimed) {
         if (claim.requestHash !== fingerprint || claim.statusCode === null || claim.response === null) {
           throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
         }
-        return { replayed: true, status: claim.statusCode, json: claim.response };
+        return { replayed: true, status: claim.statusCode, json: openResponse(accountId, key, claim.response) };
       }
     }
     const body = await work();
-    if (key !== undefined) await repos.idempotency.complete(accountId, key, status, JSON.stringify(body));
+    if (key !== undefined) await repos.idempotency.complete(accountId, idempotencyKeyDigest(key), status, sealResponse(accountId, key, JSON.stringify(body)));
     return { replayed: false, status, body };
   }
 }
