@@ -57,3 +57,5 @@ try {
   await prisma.$disconnect();
   await database.stop();
 }
+// Explicitly: the embedded PostgreSQL package's exit hooks would otherwise decide the exit code.
+process.exit(process.exitCode);

@@ -1,6 +1,7 @@
 // The HTTP server and its timeouts (contract §10). Without them a client that sends its headers or its
 // body a byte at a time holds a connection for as long as it likes.
 import http, { type RequestListener, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export interface ServerTimeouts {
   /** All request headers must arrive within this (slow-header attacks). */
@@ -33,5 +34,30 @@ export function createHttpServer(app: RequestListener, timeouts: ServerTimeouts 
     app,
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  server.on('clientError', answerClientError);
   return server;
+}
+
+/**
+ * What Node's HTTP parser refuses before Express sees a request (headers over 16 KB, a malformed request
+ * line, a request past its timeout) still gets an error body of the contract's shape, instead of Node's
+ * bare status line. HEADERS_TOO_LARGE (431), BAD_REQUEST (400) and REQUEST_TIMEOUT (408) are our additions
+ * to the contract's codes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time']
+        : [400, 'BAD_REQUEST', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ error: message, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import fc from 'fast-check';
 import pg from 'pg';
+import { createHttpServer } from '../../src/lib/http-server.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = { [key: string]: unknown };
@@ -61,7 +62,7 @@ const KNOWN_CODES = new Set([
   'INSUFFICIENT_CREDITS', 'INVALID_TASK', 'BATCH_TOO_LARGE', 'INVALID_CURSOR', 'INVALID_FORMAT', 'INVALID_RATIOS',
   'INVALID_ANSWER', 'ALREADY_ANSWERED', 'NO_ASSIGNMENT', 'TASK_CLOSED', 'ANNOTATOR_SUSPENDED', 'INSUFFICIENT_EARNINGS',
   'PAYOUT_TOO_SMALL', 'IDEMPOTENCY_KEY_REUSED', 'PROJECT_HAS_TASKS', 'INVALID_TOKEN', 'LIMIT_EXCEEDED', 'INVALID_SIGNATURE',
-  'PAYOUT_NOT_PENDING',
+  'PAYOUT_NOT_PENDING', 'HEADERS_TOO_LARGE', 'BAD_REQUEST', 'REQUEST_TIMEOUT',
 ]);
 
 /**
@@ -250,9 +251,9 @@ function operationsOf(doc: Schema): Operation[] {
   return operations;
 }
 
-/** Sends raw requests to an in-process server over one keep-alive agent. */
+/** Sends raw requests to an in-process server (the one the service runs: createHttpServer) over one keep-alive agent. */
 function sender(app: Express) {
-  const server = http.createServer(app);
+  const server = createHttpServer(app);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const ready = new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
   return {

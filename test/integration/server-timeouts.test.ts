@@ -45,6 +45,7 @@ describe('server timeouts', () => {
       const { reply, closed } = await slowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
       expect(closed).toBe(true);
       expect(reply).toMatch(/^HTTP\/1\.1 408/);
+      expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: expect.any(String), code: 'REQUEST_TIMEOUT' });
     } finally {
       server.close();
     }
@@ -56,6 +57,23 @@ describe('server timeouts', () => {
       const head = 'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":';
       const { closed } = await slowClient(port, head);
       expect(closed).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each([
+    // Found by the fuzzer (seed 14): a 10 000-character path plus a long query overflowed Node's 16 KB
+    // header limit and got Node's bare 431 without a body.
+    ['headers over 16 KB', `GET /api/v1/tasks/${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    ['a request line that is not HTTP', 'GARBAGE\r\n\r\n', 400, 'BAD_REQUEST'],
+  ])('answers %s with an error body of the contract shape', async (_name, raw, status, code) => {
+    const { server, port } = await listening(DEFAULT_TIMEOUTS);
+    try {
+      const { reply } = await slowClient(port, raw);
+      expect(reply).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(reply).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: expect.any(String), code });
     } finally {
       server.close();
     }
