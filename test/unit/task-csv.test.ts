@@ -1,10 +1,9 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readTaskCsv, type CsvRecord } from '../../src/modules/tasks/task-csv.ts';
 
 async function read(text: string | Buffer): Promise<CsvRecord[]> {
   const records: CsvRecord[] = [];
-  for await (const record of readTaskCsv(Readable.from([Buffer.from(text)]))) records.push(record);
+  for await (const record of readTaskCsv(Buffer.from(text))) records.push(record);
   return records;
 }
 

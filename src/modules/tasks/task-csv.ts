@@ -1,13 +1,15 @@
 // CSV import rules: UTF-8 (a BOM is ignored), comma-delimited, RFC 4180 quoting (doubled quotes inside
 // quoted fields), CRLF or LF, blank lines skipped, options separated by '|'. Records are numbered from 1,
 // counting neither the header nor skipped lines. Parsing streams: records are handed on as they are read.
-// Fields are split as bytes and decoded one by one (every byte CSV gives meaning to is ASCII, and no
-// byte of a multi-byte UTF-8 sequence is), so a row with bytes that are not UTF-8, or with a NUL
-// character, is an invalid row like any other (contract §4) instead of a row of replacement characters.
-import type { Readable } from 'node:stream';
+// A row with bytes that are not UTF-8, or with a NUL character, is an invalid row like any other
+// (contract §4) instead of a row of replacement characters. A file that is valid UTF-8 throughout (checked
+// once, natively) is parsed as text; only otherwise are fields split as bytes and decoded one by one
+// (every byte CSV gives meaning to is ASCII, and no byte of a multi-byte UTF-8 sequence is), which costs
+// about a quarter more on a 5 MB file. Text decoded from valid UTF-8 holds no unpaired surrogate.
+import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { BadRequestError } from '../../lib/errors.ts';
-import { unsafeStringReason } from '../../lib/input-screen.ts';
 
 export const REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
 export const OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
@@ -44,26 +46,26 @@ function fieldValue(column: string, cell: string): unknown {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A record's fields as text, or why one of them cannot be stored. */
-function decodeRecord(fields: Buffer[]): { ok: true; cells: string[] } | { ok: false; error: string } {
+/** A record's fields as text (decoded here when they are bytes), or why one of them cannot be stored. */
+function decodeRecord(fields: Array<Buffer | string>): { ok: true; cells: string[] } | { ok: false; error: string } {
   const cells: string[] = [];
   for (const field of fields) {
     let cell: string;
     try {
-      cell = utf8.decode(field);
+      cell = typeof field === 'string' ? field : utf8.decode(field);
     } catch {
       return { ok: false, error: 'The row holds bytes that are not valid UTF-8' };
     }
-    const reason = unsafeStringReason(cell);
-    if (reason) return { ok: false, error: `A field ${reason}` };
+    if (cell.includes('\u0000')) return { ok: false, error: 'A field must not contain a NUL character' };
     cells.push(cell);
   }
   return { ok: true, cells };
 }
 
 /** Reads task records from CSV bytes. Throws INVALID_CSV for a bad header or unparseable CSV. */
-export async function* readTaskCsv(input: Readable): AsyncGenerator<CsvRecord> {
-  const parser = input.pipe(
+export async function* readTaskCsv(file: Buffer): AsyncGenerator<CsvRecord> {
+  const asText = isUtf8(file);
+  const parser = Readable.from([file]).pipe(
     parse({
       delimiter: ',',
       quote: '"',
@@ -71,13 +73,14 @@ export async function* readTaskCsv(input: Readable): AsyncGenerator<CsvRecord> {
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       relax_column_count: true,
-      encoding: null,
+      // Bytes only when the file is not UTF-8 throughout: each field is then decoded on its own.
+      encoding: asText ? 'utf8' : null,
     }),
   );
   let header: string[] | undefined;
   let row = 0;
   try {
-    for await (const fields of parser as AsyncIterable<Buffer[]>) {
+    for await (const fields of parser as AsyncIterable<Array<Buffer | string>>) {
       const decoded = decodeRecord(fields);
       if (!header) {
         if (!decoded.ok) throw invalidCsv(`The header is unreadable: ${decoded.error.replace(/^The row holds/, 'it holds').replace(/^A field/, 'a column name')}`);

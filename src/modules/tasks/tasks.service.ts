@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -100,7 +99,7 @@ export class TasksService {
       201,
       async (repos) => {
         const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents);
-        for await (const record of readTaskCsv(Readable.from([file]))) {
+        for await (const record of readTaskCsv(file)) {
           if (!record.ok) {
             importer.reject(record.row, record.error, 'VALIDATION_ERROR');
             continue;
