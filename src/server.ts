@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   const pgPool = createPgPool(database.url, 10);
   const services = createServices({ config, prisma, pgPool, logger, jwtSecret: await resolveJwtSecret(config) });
   if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);
+  else if (config.env === 'development') await announceLocalAdmin(config, logger, await services.auth.ensureLocalAdmin());
 
   const app = buildApp({ config, logger, services });
   const server: Server = createHttpServer(app);
@@ -92,6 +93,25 @@ async function main(): Promise<void> {
     await prisma.$disconnect();
     await database.embedded?.stop();
   });
+}
+
+/**
+ * contract §1: in development with no ADMIN_EMAIL/ADMIN_PASSWORD the service creates a local admin once and
+ * prints its credentials (in the message: pino redacts fields named password), and keeps them in
+ * DATA_DIR/local-admin.json (mode 0600) so they can be found again; later starts say where they are.
+ */
+async function announceLocalAdmin(config: Config, logger: Logger, created: { email: string; password: string } | null): Promise<void> {
+  const file = path.resolve(config.dataDir, 'local-admin.json');
+  if (created) {
+    await mkdir(config.dataDir, { recursive: true });
+    await writeFile(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+    logger.warn(
+      { event: 'admin.local.created', email: created.email, file },
+      `No ADMIN_EMAIL/ADMIN_PASSWORD: created a local development admin. Log in at POST /api/v1/admin/login with e-mail ${created.email} and password ${created.password} (kept in ${file})`,
+    );
+  } else {
+    logger.info({ event: 'admin.local.exists', file }, `Admin login: the credentials of the local development admin are in ${file} (unless ADMIN_EMAIL/ADMIN_PASSWORD set them)`);
+  }
 }
 
 function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {

@@ -1,7 +1,7 @@
 // The real `npm start`, with no DATABASE_URL: embedded PostgreSQL under DATA_DIR, data kept across a
 // restart, and a graceful exit on SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,8 +78,19 @@ describe('npm start without DATABASE_URL', () => {
     expect(firstLog).not.toContain('shutdown.failed');
     expect(firstLog).not.toContain(PASSWORD);
 
+    // Development with no ADMIN_EMAIL/ADMIN_PASSWORD: a local admin was created once, its credentials
+    // printed and kept under DATA_DIR (contract §1).
+    const created = /log in at POST \/api\/v1\/admin\/login with e-mail (\S+) and password (\S+) \(kept in ([^)]+)\)/i.exec(firstLog);
+    expect(created).not.toBeNull();
+    const [, adminEmail, adminPassword, file] = created as RegExpExecArray;
+    expect(JSON.parse(await readFile(file as string, 'utf8'))).toEqual({ email: adminEmail, password: adminPassword });
+    expect((await stat(file as string)).mode & 0o777).toBe(0o600);
+
     const second = await startServer();
     try {
+      expect(second.output()).not.toContain(adminPassword);
+      expect(second.output()).toContain('"event":"admin.local.exists"');
+      expect((await post('/admin/login', { email: adminEmail, password: adminPassword })).status).toBe(200);
       const login = await post('/auth/login', { email, password: PASSWORD });
       expect(login.status).toBe(200);
       expect(((await login.json()) as { buyer: { companyName: string } }).buyer.companyName).toBe('Persistent');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -11,6 +12,9 @@ import type { AccountRecord, BuyerRecord } from './accounts.repository.ts';
 import type { ApiKeyCache } from './api-key-cache.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { TokenService } from './tokens.ts';
+
+/** The first-run development admin's e-mail (contract §1). */
+export const LOCAL_ADMIN_EMAIL = 'admin@concord.local';
 
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid e-mail or password');
 
@@ -122,6 +126,18 @@ export class AuthService {
     if (existing) await this.db.repos.accounts.setPassword(existing.id, passwordHash);
     else await this.db.repos.accounts.createAdmin(normalised, passwordHash);
     this.logger.info({ event: 'admin.seeded', email: normalised }, existing ? 'admin password reset' : 'admin created');
+  }
+
+  /**
+   * contract §1: in development with no ADMIN_EMAIL/ADMIN_PASSWORD, a local admin is created once, so a
+   * newcomer can use the admin routes. Returns its credentials when this call created it, else null.
+   */
+  async ensureLocalAdmin(): Promise<{ email: string; password: string } | null> {
+    if ((await this.db.repos.accounts.countByRole()).ADMIN > 0) return null;
+    const email = LOCAL_ADMIN_EMAIL;
+    const password = randomBytes(12).toString('base64url');
+    await this.seedAdmin(email, password);
+    return { email, password };
   }
 
   /**
