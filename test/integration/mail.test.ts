@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, PASSWORD, uniqueEmail } from '../helpers/factories.ts';
+import { bearer, createAdmin, createDeveloper, PASSWORD, uniqueEmail } from '../helpers/factories.ts';
 import { freePort } from '../helpers/ports.ts';
 
 interface Received {
@@ -114,5 +114,25 @@ describe('e-mail by SMTP', () => {
     const kept = lines.find((line) => line.includes('"event":"mail.kept"') && line.includes(email));
     expect(kept).toBeDefined();
     expect(kept).not.toContain('Top up');
+  });
+
+  it('in development without SMTP_URL, the log carries the mail itself, so the developer invite token can be read', async () => {
+    const lines: string[] = [];
+    const dev = await createIsolatedTestContext({
+      env: { LOG_LEVEL: 'info', NODE_ENV: 'development' },
+      logDestination: { write: (line: string) => lines.push(line) },
+    });
+    try {
+      const admin = await createAdmin(dev);
+      const developer = await createDeveloper(dev, admin.token);
+      await dev.services.mailWorker.drain();
+      const kept = lines.map((line) => JSON.parse(line) as { event?: string; to?: string; msg: string }).find((line) => line.event === 'mail.kept' && line.to === developer.email);
+      expect(kept?.msg).toMatch(/POST http:\/\/concord\.test\/api\/v1\/dev\/setup-password/);
+      const token = /"token": "([^"]+)"/.exec(kept?.msg ?? '')?.[1];
+      const setup = await request(dev.app).post('/api/v1/dev/setup-password').send({ token, password: 'a-new-password-1' });
+      expect(setup.status).toBe(204);
+    } finally {
+      await dev.close();
+    }
   });
 });

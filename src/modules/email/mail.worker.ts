@@ -1,6 +1,7 @@
 // Sends the mail outbox. With SMTP_URL, by nodemailer, retried with exponential backoff; without it,
-// each mail is logged (never its body: an invite carries a token) and kept PENDING in the table, to go
-// out once SMTP is configured (requeueKept at start-up).
+// each mail is logged and kept PENDING in the table, to go out once SMTP is configured (requeueKept at
+// start-up). The log holds the body only in development, where a newcomer without SMTP needs it (the
+// developer invite's token); elsewhere never (an invite carries a token).
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -57,7 +58,10 @@ export class MailWorker {
     for (const mail of claimed) {
       const log = { mailId: mail.id, kind: mail.kind, to: mail.toAddress, attempt: mail.attempts };
       if (!this.transport) {
-        this.logger.info({ ...log, event: 'mail.kept', subject: mail.subject }, 'SMTP_URL is not set: mail kept in the outbox');
+        const message = this.config.env === 'development'
+          ? `SMTP_URL is not set: mail kept in the outbox. It reads:\n${mail.body}`
+          : 'SMTP_URL is not set: mail kept in the outbox';
+        this.logger.info({ ...log, event: 'mail.kept', subject: mail.subject }, message);
         await this.db.repos.mail.keep(mail.id, new Date(now.getTime() + KEPT_RECHECK_MS));
         continue;
       }
