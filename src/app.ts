@@ -26,11 +26,14 @@ import { checkoutPagesRouter } from './modules/deposits/checkout.pages.ts';
 import { exportEndpoints } from './modules/exports/exports.router.ts';
 import { taskEndpoints } from './modules/tasks/tasks.router.ts';
 import { webhookEndpoints } from './modules/webhooks/webhooks.router.ts';
+import { dashboardRouter } from './modules/dashboard/dashboard.router.ts';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   services: Services;
+  /** The built dashboard (web/dist by default). */
+  dashboardDir?: string;
 }
 
 const READINESS_TIMEOUT_MS = 2_000;
@@ -51,7 +54,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
   ];
 }
 
-export function buildApp({ config, logger, services }: AppDeps): Express {
+export function buildApp({ config, logger, services, dashboardDir }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -96,6 +99,7 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   );
 
   app.use('/api/v1', methodNotAllowed(endpoints));
+  app.use(dashboardRouter(dashboardDir));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

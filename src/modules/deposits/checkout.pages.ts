@@ -30,6 +30,7 @@ ${options.sandbox ? '<p>No money moves here: this page stands in for a payment p
 <dl><dt>Deposit</dt><dd>${id}</dd><dt>Amount</dt><dd>${dollars(deposit.amountCents)}</dd>
 <dt>Bonus</dt><dd>${dollars(deposit.bonusCents)}</dd><dt>Status</dt><dd id="status">${deposit.status}</dd></dl>
 ${note ? `<p role="status">${escapeHtml(note)}</p>` : ''}
+<p><a href="/billing/deposits/${encodeURIComponent(deposit.id)}" id="back">Back to your Concord dashboard</a></p>
 ${buttons ? `<form method="post" action="${action}/pay" style="display:inline"><button type="submit" id="pay">Pay ${dollars(deposit.amountCents)}</button></form>
 <form method="post" action="${action}/cancel" style="display:inline"><button type="submit" id="cancel">Cancel</button></form>` : ''}
 </body></html>`;

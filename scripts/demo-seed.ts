@@ -1,0 +1,136 @@
+// Fills a running Concord with a believable buyer's month, through the public API only: a funded buyer
+// with projects, a few hundred tasks of every type, golden tasks, a developer app whose annotators answer
+// most tasks (so some complete and some fail), a webhook with deliveries, a pending payout, a second
+// buyer. Used for the dashboard's screenshots and by anyone who wants to see the product with data.
+//
+//   npx tsx scripts/demo-seed.ts --url http://localhost:3000 --admin-email admin@concord.local --admin-password …
+// Prints JSON with the accounts it made (the buyer's password is fixed: `demo password 1`).
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'http://localhost:3000' },
+    'admin-email': { type: 'string' },
+    'admin-password': { type: 'string' },
+    tasks: { type: 'string', default: '240' },
+    email: { type: 'string' },
+  },
+});
+const base = values.url.replace(/\/$/, '');
+const PASSWORD = 'demo password 1';
+const suffix = Date.now().toString(36);
+
+async function api<T = Record<string, unknown>>(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as T };
+}
+
+async function ok<T = Record<string, unknown>>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const result = await api<T>(method, path, token, body);
+  if (result.status >= 300) throw new Error(`${method} ${path} → ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
+async function register(email: string, companyName: string): Promise<{ token: string; id: string }> {
+  const result = await ok<{ token: string; buyer: { id: string } }>('POST', '/auth/register', undefined, { email, password: PASSWORD, companyName });
+  return { token: result.token, id: result.buyer.id };
+}
+
+async function deposit(token: string, amountCents: number, pay: boolean): Promise<void> {
+  const created = await ok<{ checkoutUrl: string }>('POST', '/billing/deposits', token, { amountCents, method: 'card' });
+  const path = new URL(created.checkoutUrl).pathname;
+  if (pay) await fetch(`${base}${path}/pay`, { method: 'POST' });
+}
+
+const CONTENT = {
+  SENTIMENT_ANALYSIS: ['The delivery was fast and the box was intact.', 'Support never answered my ticket.', 'It works, I guess.', 'Absolutely love the new colour!', 'Broke after two days of use.'],
+  RELEVANCE_RATING: ['Query: waterproof hiking boots — Result: Trail runner GTX, Gore-Tex lined', 'Query: cheap flights Lisbon — Result: History of Portuguese tiles', 'Query: python csv — Result: csv — CSV File Reading and Writing'],
+  BINARY_CHOICE: ['Is this e-mail spam? "You won a cruise, click here"', 'Does this photo show a cat? (tabby on a sofa)', 'Is this sentence grammatical? "Him and me goes."'],
+} as const;
+const OPTIONS = {
+  SENTIMENT_ANALYSIS: ['positive', 'negative', 'neutral'],
+  RELEVANCE_RATING: ['relevant', 'somewhat relevant', 'irrelevant'],
+  BINARY_CHOICE: ['yes', 'no'],
+} as const;
+type SeedType = keyof typeof CONTENT;
+const TYPES = Object.keys(CONTENT) as SeedType[];
+
+async function main() {
+  if (!values['admin-email'] || !values['admin-password']) throw new Error('--admin-email and --admin-password are required');
+  const admin = await ok<{ token: string }>('POST', '/admin/login', undefined, { email: values['admin-email'], password: values['admin-password'] });
+  const email = values.email ?? `demo-${suffix}@northwind.example`;
+  const buyer = await register(email, 'Northwind AI');
+  await deposit(buyer.token, 25_000, true);
+  await deposit(buyer.token, 60_000, true);
+  await deposit(buyer.token, 1_000, false);
+
+  const projects: { id: string }[] = [];
+  for (const [name, description] of [
+    ['Product reviews', 'Sentiment of customer reviews for the Q4 model'],
+    ['Search relevance', 'Query–result pairs from the ranking team'],
+  ] as const) {
+    projects.push(await ok<{ id: string }>('POST', '/projects', buyer.token, { name, description }));
+  }
+
+  const total = Number(values.tasks);
+  for (let offset = 0; offset < total; offset += 100) {
+    const tasks = Array.from({ length: Math.min(100, total - offset) }, (_, i) => {
+      const type = TYPES[(offset + i) % TYPES.length] ?? 'BINARY_CHOICE';
+      const contents = CONTENT[type];
+      return {
+        type,
+        content: `${contents[(offset + i) % contents.length]} (#${offset + i + 1})`,
+        options: [...OPTIONS[type]],
+        validationsNeeded: 3,
+        locale: (offset + i) % 7 === 0 ? 'fr' : 'en',
+        projectId: type === 'SENTIMENT_ANALYSIS' ? projects[0]?.id : type === 'RELEVANCE_RATING' ? projects[1]?.id : undefined,
+      };
+    });
+    await ok('POST', '/tasks/batch', buyer.token, { tasks });
+  }
+  for (const type of TYPES) {
+    await ok('POST', '/golden-tasks', buyer.token, { type, content: `Golden: ${CONTENT[type][0]}`, options: [...OPTIONS[type]], goldenAnswer: OPTIONS[type][0] });
+  }
+  await ok('POST', '/webhooks/configs', buyer.token, {
+    url: `${base}/demo-receiver-that-does-not-exist`,
+    events: ['task.completed', 'task.failed', 'budget.low'],
+    secret: `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`,
+  });
+
+  const developer = await ok<{ developer: { apiKey: string; id: string } }>('POST', '/admin/developers', admin.token, {
+    email: `labelapp-${suffix}@example.com`,
+    appName: 'LabelPal',
+    appUrl: 'https://labelpal.example.com',
+  });
+  const key = developer.developer.apiKey;
+  // Five careful annotators and one who answers at random: most tasks complete, a few fail.
+  const annotators = ['amara', 'bo', 'chidi', 'dana', 'eli', 'random-ray'].map((name) => `${name}-${suffix}`);
+  let answered = 0;
+  for (let round = 0; round < total * 6 && answered < total * 4; round += 1) {
+    const annotatorId = annotators[round % annotators.length] ?? 'amara';
+    const next = await fetch(`${base}/api/v1/sdk/tasks/next?annotatorId=${encodeURIComponent(annotatorId)}`, { headers: { authorization: `Bearer ${key}` } });
+    if (next.status === 204) continue;
+    const { task } = (await next.json()) as { task: { id: string; options: string[]; content: string } };
+    const careful = !annotatorId.startsWith('random') && Math.random() < 0.85;
+    const answer = careful ? (task.options[0] ?? '') : (task.options[Math.floor(Math.random() * task.options.length)] ?? '');
+    await api('POST', `/sdk/tasks/${task.id}/complete`, key, { annotatorId, answer, timeSpentMs: 800 + Math.floor(Math.random() * 9000) });
+    answered += 1;
+  }
+  const earnings = await ok<{ availableCents: number }>('GET', `/sdk/annotators/${encodeURIComponent(annotators[0] ?? '')}/earnings`, key);
+  if (earnings.availableCents >= 500) {
+    await ok('POST', `/sdk/annotators/${encodeURIComponent(annotators[0] ?? '')}/payouts`, key, { amountCents: 500, method: 'paypal', destination: 'amara@example.com' });
+  }
+  const other = await register(`ops-${suffix}@contoso.example`, 'Contoso Data');
+  await deposit(other.token, 5_000, true);
+  console.log(JSON.stringify({ buyer: { email, password: PASSWORD }, otherBuyer: `ops-${suffix}@contoso.example`, developerApiKey: key, answered }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

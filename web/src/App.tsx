@@ -1,0 +1,76 @@
+// The route table: public log-in pages, the buyer's pages and the admin's pages, each area in its folder.
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { AccountPage } from './auth/AccountPage';
+import { AdminLoginPage, LoginPage, RegisterPage } from './auth/AuthPages';
+import { RequireRole } from './auth/guards';
+import { AppShell } from './layout/AppShell';
+import { NotFoundPage } from './layout/NotFoundPage';
+import { OverviewPage } from './overview/OverviewPage';
+import { BillingPage } from './billing/BillingPage';
+import { DepositPage } from './billing/DepositPage';
+import { TasksPage } from './tasks/TasksPage';
+import { ImportPage } from './tasks/ImportPage';
+import { ProjectsPage } from './projects/ProjectsPage';
+import { ProjectPage } from './projects/ProjectPage';
+import { GoldenTasksPage } from './golden/GoldenTasksPage';
+import { ExportsPage } from './exports/ExportsPage';
+import { WebhooksPage } from './webhooks/WebhooksPage';
+import { WebhookPage } from './webhooks/WebhookPage';
+import { AdminOverviewPage } from './admin/AdminOverviewPage';
+import { DevelopersPage } from './admin/DevelopersPage';
+import { BuyersPage } from './admin/BuyersPage';
+import { PayoutsPage } from './admin/PayoutsPage';
+import { AnnotatorsPage } from './admin/AnnotatorsPage';
+import { OutboxPage } from './admin/OutboxPage';
+
+const router = createBrowserRouter([
+  { path: '/login', element: <LoginPage /> },
+  { path: '/register', element: <RegisterPage /> },
+  { path: '/admin/login', element: <AdminLoginPage /> },
+  {
+    path: '/admin',
+    element: (
+      <RequireRole role="admin">
+        <AppShell />
+      </RequireRole>
+    ),
+    children: [
+      { index: true, element: <AdminOverviewPage /> },
+      { path: 'developers', element: <DevelopersPage /> },
+      { path: 'buyers', element: <BuyersPage /> },
+      { path: 'payouts', element: <PayoutsPage /> },
+      { path: 'annotators', element: <AnnotatorsPage /> },
+      { path: 'outbox', element: <OutboxPage /> },
+      { path: 'account', element: <AccountPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    path: '/',
+    element: (
+      <RequireRole role="buyer">
+        <AppShell />
+      </RequireRole>
+    ),
+    children: [
+      { index: true, element: <OverviewPage /> },
+      { path: 'tasks', element: <TasksPage /> },
+      { path: 'import', element: <ImportPage /> },
+      { path: 'projects', element: <ProjectsPage /> },
+      { path: 'projects/:projectId', element: <ProjectPage /> },
+      { path: 'golden-tasks', element: <GoldenTasksPage /> },
+      { path: 'exports', element: <ExportsPage /> },
+      { path: 'webhooks', element: <WebhooksPage /> },
+      { path: 'webhooks/:webhookId', element: <WebhookPage /> },
+      { path: 'billing', element: <BillingPage /> },
+      { path: 'billing/deposits/:depositId', element: <DepositPage /> },
+      { path: 'account', element: <AccountPage /> },
+      { path: 'overview', element: <Navigate to="/" replace /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
+
+export function App() {
+  return <RouterProvider router={router} />;
+}

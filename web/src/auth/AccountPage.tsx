@@ -1,0 +1,89 @@
+// Change password: the API returns a fresh token and revokes every older one, so this tab keeps working
+// and every other session of the account ends.
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../api/client';
+import { ApiError } from '../api/errors';
+import { Button } from '../ui/Button';
+import { ErrorNote, Notice } from '../ui/Feedback';
+import { TextField } from '../ui/Field';
+import { Card, PageHeader } from '../ui/Misc';
+import { formatDateTime } from '../ui/format';
+import { useSession } from './session';
+
+export function AccountPage() {
+  const { replaceToken } = useSession();
+  const me = useQuery({ queryKey: ['me'], queryFn: () => call(api.GET('/auth/me')) });
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [mismatch, setMismatch] = useState(false);
+  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const newPassword = String(form.get('newPassword'));
+    setDone(false);
+    setError(null);
+    setMismatch(newPassword !== String(form.get('confirmPassword')));
+    if (newPassword !== String(form.get('confirmPassword'))) return;
+    setBusy(true);
+    try {
+      const result = await call(api.POST('/auth/change-password', { body: { currentPassword: String(form.get('currentPassword')), newPassword } }));
+      replaceToken(result.token);
+      formElement.reset();
+      setDone(true);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const buyer = me.data && 'buyer' in me.data ? me.data.buyer : undefined;
+  const admin = me.data && 'admin' in me.data ? me.data.admin : undefined;
+  return (
+    <>
+      <PageHeader title="Account" />
+      <div className="grid-2">
+        <Card title="Profile">
+          <dl className="facts">
+            <dt>E-mail</dt>
+            <dd>{buyer?.email ?? admin?.email ?? '…'}</dd>
+            {buyer ? (
+              <>
+                <dt>Company</dt>
+                <dd>{buyer.companyName}</dd>
+                <dt>Member since</dt>
+                <dd>{formatDateTime(buyer.createdAt)}</dd>
+                <dt>Account id</dt>
+                <dd className="mono">{buyer.id}</dd>
+              </>
+            ) : null}
+          </dl>
+        </Card>
+        <Card title="Change password">
+          <form onSubmit={submit} noValidate>
+            <TextField
+              label="Current password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              required
+              error={error instanceof ApiError && error.code === 'INVALID_CURRENT_PASSWORD' ? 'The current password is not right.' : fields.currentPassword}
+            />
+            <TextField label="New password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="8 to 128 characters." error={fields.newPassword} />
+            <TextField label="Repeat the new password" name="confirmPassword" type="password" autoComplete="new-password" required error={mismatch ? 'The two new passwords differ.' : undefined} />
+            {error instanceof ApiError && error.code === 'INVALID_CURRENT_PASSWORD' ? null : <ErrorNote error={error} />}
+            {done ? <Notice tone="success">Password changed. Every other session of this account has been signed out.</Notice> : null}
+            <Button type="submit" variant="primary" busy={busy}>
+              Change password
+            </Button>
+          </form>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import { Link } from 'react-router';
+import { PageHeader } from '../ui/Misc';
+
+export function NotFoundPage() {
+  return (
+    <>
+      <PageHeader title="Page not found" description="There is no page at this address." />
+      <p>
+        <Link to="/">Back to the overview</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+// Small SVG charts, drawn by hand to keep the bundle light. Each is an image with a text alternative
+// (`aria-label` summarising it) and a table of the same figures for screen readers.
+import type { ReactNode } from 'react';
+
+export interface Series {
+  name: string;
+  color: string;
+}
+
+interface BarChartProps {
+  title: string;
+  /** One entry per bar; `values` has one number per series (stacked). */
+  data: { label: string; values: number[] }[];
+  series: Series[];
+  formatValue?: (value: number) => string;
+  height?: number;
+}
+
+const WIDTH = 640;
+
+export function BarChart({ title, data, series, formatValue = String, height = 180 }: BarChartProps) {
+  const totals = data.map((d) => d.values.reduce((a, b) => a + b, 0));
+  const max = Math.max(1, ...totals);
+  const gap = data.length > 40 ? 1 : 3;
+  const barWidth = Math.max(1, (WIDTH - gap * data.length) / Math.max(1, data.length));
+  const plotHeight = height - 22;
+  const labelEvery = Math.ceil(data.length / 8);
+  const summary = `${title}: ${data.length} bars, highest ${formatValue(max === 1 && totals.every((t) => t === 0) ? 0 : max)}`;
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none">
+        <line x1={0} x2={WIDTH} y1={plotHeight} y2={plotHeight} className="chart-axis" />
+        {data.map((d, i) => {
+          let y = plotHeight;
+          const x = i * (barWidth + gap);
+          return (
+            <g key={d.label}>
+              {d.values.map((value, s) => {
+                const h = (value / max) * (plotHeight - 4);
+                y -= h;
+                return value > 0 ? (
+                  <rect key={series[s]?.name ?? s} x={x} y={y} width={barWidth} height={h} fill={series[s]?.color ?? '#4f46e5'} rx={1}>
+                    <title>{`${d.label} — ${series[s]?.name ?? ''}: ${formatValue(value)}`}</title>
+                  </rect>
+                ) : null;
+              })}
+              {i % labelEvery === 0 ? (
+                <text x={x + barWidth / 2} y={height - 6} className="chart-label" textAnchor="middle">
+                  {d.label}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      {series.length > 1 ? <Legend series={series} /> : null}
+      <figcaption className="sr-only">
+        <FiguresTable title={title} data={data} series={series} formatValue={formatValue} />
+      </figcaption>
+    </figure>
+  );
+}
+
+function Legend({ series }: { series: Series[] }) {
+  return (
+    <ul className="legend">
+      {series.map((s) => (
+        <li key={s.name}>
+          <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
+          {s.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function FiguresTable({ title, data, series, formatValue }: Required<Pick<BarChartProps, 'title' | 'data' | 'series' | 'formatValue'>>) {
+  return (
+    <table>
+      <caption>{title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Label</th>
+          {series.map((s) => (
+            <th key={s.name} scope="col">
+              {s.name}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {data.map((d) => (
+          <tr key={d.label}>
+            <th scope="row">{d.label}</th>
+            {d.values.map((v, i) => (
+              <td key={series[i]?.name ?? i}>{formatValue(v)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Horizontal bars with their labels, for distributions over named categories. */
+export function HorizontalBars({ title, data, formatValue = String }: { title: string; data: { label: string; value: number }[]; formatValue?: (v: number) => string }) {
+  const max = Math.max(1, ...data.map((d) => d.value));
+  return (
+    <figure className="hbars" aria-label={title}>
+      <ul>
+        {data.map((d) => (
+          <li key={d.label}>
+            <span className="hbar-label">{d.label}</span>
+            <span className="hbar-track" aria-hidden="true">
+              <span className="hbar-fill" style={{ width: `${(d.value / max) * 100}%` }} />
+            </span>
+            <span className="hbar-value">{formatValue(d.value)}</span>
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
+export function StatCard({ label, value, hint, tone }: { label: string; value: ReactNode; hint?: ReactNode; tone?: 'warning' }) {
+  return (
+    <div className={`stat${tone ? ` stat-${tone}` : ''}`}>
+      <p className="stat-label">{label}</p>
+      <p className="stat-value">{value}</p>
+      {hint ? <p className="stat-hint">{hint}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+// Live pages without a reload: TanStack Query refetches on an interval that starts short and backs
+// off while nothing changes (2 s doubling to 30 s), and snaps back to 2 s as soon as something does.
+// Hidden tabs do not poll (TanStack Query's default). Server-sent events can replace this where the
+// service offers them.
+import type { Query } from '@tanstack/react-query';
+
+const FAST_MS = 2_000;
+const SLOW_MS = 30_000;
+const seen = new WeakMap<Query, { updatedAt: number; signature: number; interval: number }>();
+
+/** A `refetchInterval` for useQuery that backs off while the data stays the same. */
+export function liveInterval(query: Query): number {
+  const { dataUpdatedAt, data } = query.state;
+  const last = seen.get(query);
+  // Called again without a new fetch (a re-render): keep the interval chosen for this result.
+  if (last && last.updatedAt === dataUpdatedAt) return last.interval;
+  const signature = hash(data);
+  const interval = last && last.signature === signature ? Math.min(last.interval * 2, SLOW_MS) : FAST_MS;
+  seen.set(query, { updatedAt: dataUpdatedAt, signature, interval });
+  return interval;
+}
+
+function hash(value: unknown): number {
+  const text = JSON.stringify(value) ?? '';
+  let h = 0;
+  for (let i = 0; i < text.length; i += 1) h = (Math.imul(31, h) + text.charCodeAt(i)) | 0;
+  return h;
+}

@@ -1,0 +1,6 @@
+// TODO(dashboard): built by the page's owner in this session.
+import { PageHeader } from '../ui/Misc';
+
+export function WebhookPage() {
+  return <PageHeader title="WebhookPage" />;
+}

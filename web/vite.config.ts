@@ -1,0 +1,17 @@
+// The dashboard's build. `npm run web:build` writes web/dist, which the service serves at `/`;
+// `npm run dev` runs this dev server (hot reload) in front of the API on PORT.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const api = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
+
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 400 },
+  server: {
+    port: Number(process.env.WEB_PORT ?? '5173'),
+    strictPort: true,
+    proxy: { '/api': api, '/sandbox': api, '/checkout': api, '/docs': api, '/healthz': api },
+  },
+});
