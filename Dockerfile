@@ -2,7 +2,7 @@
 # development tools (TypeScript, tsx, embedded-postgres); the runtime image has only the production
 # dependencies and the compiled JavaScript. It needs DATABASE_URL (and JWT_SECRET): see docker-compose.yml.
 
-# Build: compile TypeScript and generate the Prisma client.
+# Build: compile TypeScript, generate the Prisma client and build the dashboard (web/ → web/dist).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -11,7 +11,9 @@ COPY prisma ./prisma
 COPY prisma.config.ts tsconfig.json tsconfig.build.json ./
 RUN npm ci --no-audit --no-fund
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+COPY web ./web
+COPY sdk/src/generated ./sdk/src/generated
+RUN npm run build && npm run web:build && npm prune --omit=dev --no-audit --no-fund
 
 # Run: compiled JavaScript, production dependencies, migrations applied at start-up.
 FROM node:24-bookworm-slim
@@ -19,6 +21,7 @@ ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 COPY package.json prisma.config.ts ./
 COPY prisma ./prisma
 USER node

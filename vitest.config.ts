@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The browser tests have their own config and command (npm run test:e2e).
+    exclude: ['test/e2e/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     // Two cores: two workers, each on its own database cloned from a migrated template.
     maxWorkers: 2,

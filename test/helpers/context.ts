@@ -54,6 +54,8 @@ export interface TestContextOptions {
   databaseUrl?: string;
   /** Where log lines go (LOG_LEVEL still applies). */
   logDestination?: DestinationStream;
+  /** A built dashboard to serve at / (default: web/dist). */
+  dashboardDir?: string;
 }
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
@@ -64,7 +66,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const pgPool = createPgPool(url, 5);
   const logger = createLogger(config.logLevel, options.logDestination);
   const services = createServices({ config, prisma, pgPool, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
-  const app = buildApp({ config, logger, services });
+  const app = buildApp({ config, logger, services, dashboardDir: options.dashboardDir });
   return {
     databaseUrl: url,
     app,
