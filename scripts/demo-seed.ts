@@ -5,20 +5,14 @@
 //
 //   npx tsx scripts/demo-seed.ts --url http://localhost:3000 --admin-email admin@concord.local --admin-password …
 // Prints JSON with the accounts it made (the buyer's password is fixed: `demo password 1`).
+// `seedDemo` does the same for other scripts (the dashboard screenshots).
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({
-  options: {
-    url: { type: 'string', default: 'http://localhost:3000' },
-    'admin-email': { type: 'string' },
-    'admin-password': { type: 'string' },
-    tasks: { type: 'string', default: '240' },
-    email: { type: 'string' },
-  },
-});
-const base = values.url.replace(/\/$/, '');
-const PASSWORD = 'demo password 1';
-const suffix = Date.now().toString(36);
+export const DEMO_PASSWORD = 'demo password 1';
+const PASSWORD = DEMO_PASSWORD;
+let base = '';
+let suffix = '';
 
 async function api<T = Record<string, unknown>>(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
   const response = await fetch(`${base}/api/v1${path}`, {
@@ -60,10 +54,25 @@ const OPTIONS = {
 type SeedType = keyof typeof CONTENT;
 const TYPES = Object.keys(CONTENT) as SeedType[];
 
-async function main() {
-  if (!values['admin-email'] || !values['admin-password']) throw new Error('--admin-email and --admin-password are required');
-  const admin = await ok<{ token: string }>('POST', '/admin/login', undefined, { email: values['admin-email'], password: values['admin-password'] });
-  const email = values.email ?? `demo-${suffix}@northwind.example`;
+export interface DemoOptions {
+  url: string;
+  admin: { email: string; password: string };
+  tasks?: number;
+  email?: string;
+}
+
+export interface DemoAccounts {
+  buyer: { email: string; password: string };
+  otherBuyer: string;
+  developerApiKey: string;
+  answered: number;
+}
+
+export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
+  base = options.url.replace(/\/$/, '');
+  suffix = Date.now().toString(36);
+  const admin = await ok<{ token: string }>('POST', '/admin/login', undefined, options.admin);
+  const email = options.email ?? `demo-${suffix}@northwind.example`;
   const buyer = await register(email, 'Northwind AI');
   await deposit(buyer.token, 25_000, true);
   await deposit(buyer.token, 60_000, true);
@@ -77,7 +86,7 @@ async function main() {
     projects.push(await ok<{ id: string }>('POST', '/projects', buyer.token, { name, description }));
   }
 
-  const total = Number(values.tasks);
+  const total = options.tasks ?? 240;
   for (let offset = 0; offset < total; offset += 100) {
     const tasks = Array.from({ length: Math.min(100, total - offset) }, (_, i) => {
       const type = TYPES[(offset + i) % TYPES.length] ?? 'BINARY_CHOICE';
@@ -127,10 +136,25 @@ async function main() {
   }
   const other = await register(`ops-${suffix}@contoso.example`, 'Contoso Data');
   await deposit(other.token, 5_000, true);
-  console.log(JSON.stringify({ buyer: { email, password: PASSWORD }, otherBuyer: `ops-${suffix}@contoso.example`, developerApiKey: key, answered }, null, 2));
+  return { buyer: { email, password: PASSWORD }, otherBuyer: `ops-${suffix}@contoso.example`, developerApiKey: key, answered };
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string', default: 'http://localhost:3000' },
+      'admin-email': { type: 'string' },
+      'admin-password': { type: 'string' },
+      tasks: { type: 'string', default: '240' },
+      email: { type: 'string' },
+    },
+  });
+  if (!values['admin-email'] || !values['admin-password']) throw new Error('--admin-email and --admin-password are required');
+  seedDemo({ url: values.url, admin: { email: values['admin-email'], password: values['admin-password'] }, tasks: Number(values.tasks), email: values.email }).then(
+    (accounts) => console.log(JSON.stringify(accounts, null, 2)),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

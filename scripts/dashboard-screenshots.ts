@@ -1,0 +1,128 @@
+// Screenshots of every dashboard page at 1 280 px and 390 px wide, into docs/dashboard/ (linked from the
+// README). Starts its own server (development mode, so the first-run admin and the e-mail outbox show)
+// on a fresh database, fills it with scripts/demo-seed.ts through the public API, then visits each page.
+//   npm run dashboard:screenshots
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { benchDatabase, startServer } from '../bench/lib.ts';
+import { DESKTOP, launchBrowser, PHONE } from '../test/e2e/support/browser.ts';
+import { seedDemo } from './demo-seed.ts';
+
+const OUT = path.resolve('docs/dashboard');
+
+interface Shot {
+  name: string;
+  path: string;
+  /** Runs after the page settles, before the picture (open a drawer, fill a form…). */
+  prepare?: (page: Page) => Promise<void>;
+}
+
+const BUYER_SHOTS: Shot[] = [
+  { name: 'overview', path: '/' },
+  { name: 'tasks', path: '/tasks' },
+  {
+    name: 'task-drawer',
+    path: '/tasks?status=COMPLETED',
+    prepare: async (page) => {
+      await page.locator('main table tbody tr').first().click();
+      await page.locator('dialog[open]').waitFor();
+    },
+  },
+  { name: 'import', path: '/import' },
+  { name: 'projects', path: '/projects' },
+  {
+    name: 'project',
+    path: '/projects',
+    prepare: async (page) => {
+      await page.locator('main table tbody tr a').first().click();
+      await page.waitForURL(/\/projects\/.+/);
+    },
+  },
+  { name: 'golden-tasks', path: '/golden-tasks' },
+  { name: 'exports', path: '/exports' },
+  { name: 'webhooks', path: '/webhooks' },
+  {
+    name: 'webhook',
+    path: '/webhooks',
+    prepare: async (page) => {
+      await page.locator('main table tbody tr a').first().click();
+      await page.waitForURL(/\/webhooks\/.+/);
+    },
+  },
+  { name: 'billing', path: '/billing' },
+  { name: 'account', path: '/account' },
+];
+
+const ADMIN_SHOTS: Shot[] = [
+  { name: 'admin-platform', path: '/admin' },
+  { name: 'admin-developers', path: '/admin/developers' },
+  { name: 'admin-buyers', path: '/admin/buyers' },
+  { name: 'admin-payouts', path: '/admin/payouts' },
+  { name: 'admin-annotators', path: '/admin/annotators?suspended=false' },
+  { name: 'admin-outbox', path: '/admin/outbox' },
+];
+
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.waitForFunction(`!document.querySelector('main .loading')`, undefined, { timeout: 15_000 }).catch(() => undefined);
+}
+
+async function logIn(page: Page, url: string, loginPath: string, email: string, password: string): Promise<void> {
+  await page.goto(`${url}${loginPath}`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((target) => !target.pathname.endsWith('/login'));
+}
+
+async function main() {
+  await mkdir(OUT, { recursive: true });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'concord-shots-'));
+  const database = await benchDatabase('screenshots');
+  const server = await startServer(database.url, { NODE_ENV: 'development', DATA_DIR: dataDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  const browser = await launchBrowser();
+  try {
+    const admin = JSON.parse(await readFile(path.join(dataDir, 'local-admin.json'), 'utf8')) as { email: string; password: string };
+    const demo = await seedDemo({ url: server.url, admin, tasks: 240, email: 'demo@northwind.example' });
+    for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      page.on('console', (message) => message.type() === 'error' && process.stderr.write(`console error: ${message.text()}\n`));
+      for (const [name, loginPath] of [['login', '/login'], ['register', '/register'], ['admin-login', '/admin/login']] as const) {
+        await page.goto(`${server.url}${loginPath}`);
+        await settle(page);
+        await page.screenshot({ path: path.join(OUT, `${name}-${label}.png`), fullPage: true });
+      }
+      for (const [shots, loginPath, account] of [
+        [BUYER_SHOTS, '/login', demo.buyer],
+        [ADMIN_SHOTS, '/admin/login', admin],
+      ] as const) {
+        await logIn(page, server.url, loginPath, account.email, account.password);
+        for (const shot of shots) {
+          await page.goto(`${server.url}${shot.path}`);
+          await settle(page);
+          if (shot.prepare) {
+            await shot.prepare(page);
+            await settle(page);
+          }
+          await page.screenshot({ path: path.join(OUT, `${shot.name}-${label}.png`), fullPage: true });
+          process.stderr.write(`${shot.name}-${label}.png\n`);
+        }
+        await page.evaluate('sessionStorage.clear()');
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    await database.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
