@@ -1,0 +1,84 @@
+// The "New webhook" form: URL, events, and a secret generated here (or pasted) that is shown once and
+// must be confirmed as copied before anything is sent. The API never returns a secret.
+import { useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../api/errors';
+import { Button } from '../ui/Button';
+import { ErrorNote } from '../ui/Feedback';
+import { TextField } from '../ui/Field';
+import { draftSecret, EventCheckboxes, newSecretDraft, SecretChooser, type SecretDraft } from './components';
+import type { NewWebhook, WebhookEvent } from './queries';
+import { apiFieldErrors, checkEvents, checkSecret, checkUrl, COPY_REQUIRED, explainedByFields, limitMessage, randomKey, type FormErrors } from './secret';
+
+interface NewWebhookFormProps {
+  onSubmit: (body: NewWebhook, idempotencyKey: string) => void;
+  onCancel: () => void;
+  busy: boolean;
+  error: unknown;
+}
+
+export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFormProps) {
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<WebhookEvent[]>(['task.completed']);
+  const [secret, setSecret] = useState<SecretDraft>(newSecretDraft);
+  const [checked, setChecked] = useState<FormErrors | null>(null);
+  // The same body is retried with the same Idempotency-Key, so a lost response never creates two.
+  const attempt = useRef<{ key: string; body: string } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const serverErrors = apiFieldErrors(error);
+  const errors: FormErrors = checked && Object.values(checked).some(Boolean) ? checked : serverErrors;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = draftSecret(secret);
+    const found: FormErrors = {
+      url: checkUrl(url),
+      events: checkEvents(events),
+      secret: checkSecret(value),
+      copied: secret.copied ? undefined : COPY_REQUIRED,
+    };
+    setChecked(found);
+    if (Object.values(found).some(Boolean)) {
+      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    const body: NewWebhook = { url: url.trim(), events, secret: value };
+    const serialized = JSON.stringify(body);
+    if (!attempt.current || attempt.current.body !== serialized) attempt.current = { key: randomKey(), body: serialized };
+    onSubmit(body, attempt.current.key);
+  };
+
+  const limit = error instanceof ApiError && error.code === 'LIMIT_EXCEEDED';
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate aria-label="New webhook">
+      <TextField
+        label="Endpoint URL"
+        name="url"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="https://example.com/concord"
+        value={url}
+        onChange={(e) => setUrl(e.currentTarget.value)}
+        hint="Absolute http(s) URL. Concord POSTs each event there."
+        error={errors.url}
+      />
+      <EventCheckboxes value={events} onChange={setEvents} error={errors.events} />
+      <SecretChooser draft={secret} onChange={setSecret} secretError={errors.secret} copiedError={errors.copied} />
+      {limit ? (
+        <p className="error-note" role="alert">
+          {limitMessage()}
+        </p>
+      ) : error && !explainedByFields(error) ? (
+        <ErrorNote error={error} />
+      ) : null}
+      <div className="wh-form-actions">
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={busy}>
+          Create webhook
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,113 @@
+// TanStack Query hooks of the webhooks area: configurations (list, one, create, change, delete) and
+// the delivery log of a configuration (live) with redelivery. Keys start with 'webhooks'.
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { api, call, type Schemas } from '../api/client';
+import { liveInterval } from '../ui/live';
+
+export type WebhookConfig = Schemas['WebhookConfig'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookEvent = WebhookConfig['events'][number];
+
+/** A page of configurations: 20 is the most an account can have, so one page usually holds them all. */
+const CONFIG_PAGE_SIZE = 20;
+const DELIVERY_PAGE_SIZE = 25;
+
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  lists: () => ['webhooks', 'list'] as const,
+  list: (cursor: string | undefined) => ['webhooks', 'list', cursor ?? null] as const,
+  detail: (id: string) => ['webhooks', 'detail', id] as const,
+  deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
+  deliveryPage: (id: string, cursor: string | undefined) => ['webhooks', 'deliveries', id, cursor ?? null] as const,
+};
+
+export function useWebhooks(cursor: string | undefined) {
+  return useQuery({
+    queryKey: webhookKeys.list(cursor),
+    queryFn: () => call(api.GET('/webhooks/configs', { params: { query: { limit: String(CONFIG_PAGE_SIZE), ...(cursor ? { cursor } : {}) } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useWebhook(id: string) {
+  return useQuery({
+    queryKey: webhookKeys.detail(id),
+    queryFn: () => call(api.GET('/webhooks/configs/{id}', { params: { path: { id } } })),
+  });
+}
+
+/** The delivery log, newest first; polls with back-off so new deliveries and retries show by themselves. */
+export function useDeliveries(id: string, cursor: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: webhookKeys.deliveryPage(id, cursor),
+    queryFn: () =>
+      call(
+        api.GET('/webhooks/configs/{id}/deliveries', {
+          params: { path: { id }, query: { limit: String(DELIVERY_PAGE_SIZE), ...(cursor ? { cursor } : {}) } },
+        }),
+      ),
+    enabled,
+    placeholderData: keepPreviousData,
+    // liveInterval takes an untyped Query; this query's is typed, hence the cast (same function).
+    refetchInterval: (query) => liveInterval(query as unknown as Query),
+  });
+}
+
+export interface NewWebhook {
+  url: string;
+  events: WebhookEvent[];
+  secret: string;
+}
+
+/** Creates a configuration; the Idempotency-Key makes a retry after a lost response create nothing twice. */
+export function useCreateWebhook() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: { body: NewWebhook; idempotencyKey: string }) =>
+      call(api.POST('/webhooks/configs', { body, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
+    onSuccess: (created) => {
+      client.setQueryData(webhookKeys.detail(created.id), created);
+      return client.invalidateQueries({ queryKey: webhookKeys.lists() });
+    },
+  });
+}
+
+export interface WebhookChanges {
+  url?: string;
+  events?: WebhookEvent[];
+  isActive?: boolean;
+  secret?: string;
+}
+
+export function useUpdateWebhook(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WebhookChanges) => call(api.PATCH('/webhooks/configs/{id}', { params: { path: { id } }, body })),
+    onSuccess: (updated) => {
+      client.setQueryData(webhookKeys.detail(id), updated);
+      return client.invalidateQueries({ queryKey: webhookKeys.lists() });
+    },
+  });
+}
+
+export function useDeleteWebhook(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(api.DELETE('/webhooks/configs/{id}', { params: { path: { id } } })),
+    // The page leaves right after; its detail and log queries are not refetched meanwhile (that would
+    // only fetch a 404) and are garbage-collected once unused. Coming back shows "does not exist".
+    onSuccess: async () => {
+      await client.cancelQueries({ queryKey: webhookKeys.deliveries(id) });
+      return client.invalidateQueries({ queryKey: webhookKeys.lists() });
+    },
+  });
+}
+
+/** Queues a delivery again (202); the live log then shows it PENDING and its new attempts. */
+export function useRedeliver(configId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (deliveryId: string) => call(api.POST('/webhooks/deliveries/{id}/redeliver', { params: { path: { id: deliveryId } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: webhookKeys.deliveries(configId) }),
+  });
+}
