@@ -45,10 +45,15 @@ export function StatusBadge({ status }: { status: string }) {
 
 /** A secret shown once: read-only, selectable, with a copy button and a warning that it will not come back. */
 export function SecretReveal({ label, value, note }: { label: string; value: string; note: ReactNode }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const copy = async () => {
-    await navigator.clipboard.writeText(value);
-    setCopied(true);
+    // The clipboard API exists only in secure contexts (https or localhost): elsewhere, say what to do.
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
   };
   return (
     <div className="secret">
@@ -57,8 +62,11 @@ export function SecretReveal({ label, value, note }: { label: string; value: str
         <input readOnly value={value} onFocus={(event) => event.currentTarget.select()} className="mono" />
       </label>
       <div className="secret-row">
-        <Button onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>
-        <p className="secret-note">{note}</p>
+        <Button onClick={copy}>{copied === 'yes' ? 'Copied' : 'Copy'}</Button>
+        <p className="secret-note" aria-live="polite">
+          {copied === 'failed' ? 'This browser did not allow copying: select the text above and copy it yourself. ' : null}
+          {note}
+        </p>
       </div>
     </div>
   );

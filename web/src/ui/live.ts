@@ -2,14 +2,17 @@
 // off while nothing changes (2 s doubling to 30 s), and snaps back to 2 s as soon as something does.
 // Hidden tabs do not poll (TanStack Query's default). Server-sent events can replace this where the
 // service offers them.
-import type { Query } from '@tanstack/react-query';
-
 const FAST_MS = 2_000;
 const SLOW_MS = 30_000;
-const seen = new WeakMap<Query, { updatedAt: number; signature: number; interval: number }>();
+const seen = new WeakMap<object, { updatedAt: number; signature: number; interval: number }>();
+
+/** What liveInterval reads of a TanStack Query query (structural, so any query's data type fits). */
+interface QueryLike {
+  state: { dataUpdatedAt: number; data: unknown };
+}
 
 /** A `refetchInterval` for useQuery that backs off while the data stays the same. */
-export function liveInterval(query: Query): number {
+export function liveInterval(query: QueryLike): number {
   const { dataUpdatedAt, data } = query.state;
   const last = seen.get(query);
   // Called again without a new fetch (a re-render): keep the interval chosen for this result.
