@@ -1,6 +1,262 @@
-// TODO(dashboard): built by the page's owner in this session.
-import { PageHeader } from '../ui/Misc';
+// One project, live: its task counts by status and spend, the labels its completed tasks received and
+// how confident the consensus was (both polled with back-off while the page is open); rename/describe
+// it, delete it (only when it has no tasks), and jump to its tasks or an export of it.
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../api/errors';
+import { Button } from '../ui/Button';
+import { BarChart, HorizontalBars, StatCard } from '../ui/Charts';
+import { ConfirmButton } from '../ui/Dialog';
+import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
+import { TextAreaField, TextField } from '../ui/Field';
+import { Card, PageHeader } from '../ui/Misc';
+import { formatCents, formatCount, formatDateTime, formatPercent } from '../ui/format';
+import { useDeleteProject, useProject, useProjectDistribution, useUpdateProject, type ProjectDistribution, type ProjectWithStats } from './queries';
+import './projects.css';
+
+const NAME_MAX = 200;
+const DESCRIPTION_MAX = 5000;
+const timeOfDay = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium' });
 
 export function ProjectPage() {
-  return <PageHeader title="ProjectPage" />;
+  const { projectId = '' } = useParams();
+  const project = useProject(projectId);
+  const notFound = project.error instanceof ApiError && project.error.code === 'PROJECT_NOT_FOUND';
+  // Asked once the project is known to exist, so an unknown id costs one 404, not two.
+  const distribution = useProjectDistribution(projectId, project.isSuccess && !notFound);
+
+  if (notFound) {
+    return (
+      <>
+        <PageHeader title="Project not found" />
+        <Card>
+          <EmptyState title="That project does not exist (or belongs to another account).">
+            <p>
+              It may have been deleted. <Link to="/projects">Back to projects</Link>
+            </p>
+          </EmptyState>
+        </Card>
+      </>
+    );
+  }
+  if (project.isPending) return <Loading label="Loading the project…" />;
+  if (!project.data) {
+    return (
+      <>
+        <PageHeader title="Project" />
+        <ErrorNote error={project.error} />
+      </>
+    );
+  }
+
+  const data = project.data;
+  return (
+    <>
+      <PageHeader
+        title={data.name}
+        description={data.description ?? undefined}
+        actions={
+          <div className="project-links">
+            <Link className="btn btn-secondary" to={`/tasks?projectId=${encodeURIComponent(data.id)}`}>
+              View tasks
+            </Link>
+            <Link className="btn btn-primary" to={`/exports?projectId=${encodeURIComponent(data.id)}`}>
+              Export results
+            </Link>
+          </div>
+        }
+      />
+      <p className="live-note" aria-live="off">
+        <span className="live-dot" aria-hidden="true" /> Live · updated {timeOfDay.format(new Date(project.dataUpdatedAt))}
+        {project.error ? ' · the last refresh failed, retrying' : null}
+      </p>
+      <ProjectStats project={data} />
+      <div className="grid-2 project-charts">
+        <Card title="Labels">
+          <DistributionLabels query={distribution} />
+        </Card>
+        <Card title="Confidence">
+          <ConfidenceHistogram query={distribution} />
+        </Card>
+      </div>
+      <div className="grid-2">
+        <Card title="Settings">
+          <ProjectSettingsForm key={data.id} project={data} />
+        </Card>
+        <Card title="Details">
+          <dl className="facts">
+            <dt>Project id</dt>
+            <dd className="mono">{data.id}</dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(data.createdAt)}</dd>
+            <dt>Last changed</dt>
+            <dd>{formatDateTime(data.updatedAt)}</dd>
+          </dl>
+          <DeleteProject project={data} />
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function totalTasks(project: ProjectWithStats): number {
+  const { PENDING, VALIDATING, COMPLETED, FAILED } = project.stats.tasks;
+  return PENDING + VALIDATING + COMPLETED + FAILED;
+}
+
+function ProjectStats({ project }: { project: ProjectWithStats }) {
+  const { tasks, spentCents } = project.stats;
+  const total = totalTasks(project);
+  const share = (n: number) => (total > 0 ? `${formatPercent(n / total)} of ${formatCount(total)}` : undefined);
+  return (
+    <section className="stats" aria-label="Tasks by status">
+      <StatCard label="Pending" value={formatCount(tasks.PENDING)} hint={share(tasks.PENDING)} />
+      <StatCard label="Validating" value={formatCount(tasks.VALIDATING)} hint={share(tasks.VALIDATING)} />
+      <StatCard label="Completed" value={formatCount(tasks.COMPLETED)} hint={share(tasks.COMPLETED)} />
+      <StatCard label="Failed" value={formatCount(tasks.FAILED)} hint={share(tasks.FAILED)} tone={tasks.FAILED > 0 ? 'warning' : undefined} />
+      <StatCard label="Spent" value={formatCents(spentCents)} hint="Charged for completed tasks" />
+    </section>
+  );
+}
+
+type DistributionQuery = ReturnType<typeof useProjectDistribution>;
+
+function DistributionState({ query, children }: { query: DistributionQuery; children: (data: ProjectDistribution) => ReactNode }) {
+  if (query.isPending) return <Loading label="Loading the distribution…" />;
+  if (!query.data) return <ErrorNote error={query.error} />;
+  if (query.data.completed === 0) {
+    return (
+      <EmptyState title="No completed tasks yet">
+        <p>The chart fills in as tasks reach consensus.</p>
+      </EmptyState>
+    );
+  }
+  return <>{children(query.data)}</>;
+}
+
+function DistributionLabels({ query }: { query: DistributionQuery }) {
+  return (
+    <DistributionState query={query}>
+      {(data) => (
+        <>
+          <HorizontalBars
+            title="Results of the completed tasks"
+            data={data.labels.map((l) => ({ label: l.label, value: l.count }))}
+            formatValue={(v) => `${formatCount(v)} · ${formatPercent(v / data.completed)}`}
+          />
+          <p className="chart-note">Results of the {formatCount(data.completed)} completed tasks, most frequent first.</p>
+        </>
+      )}
+    </DistributionState>
+  );
+}
+
+function ConfidenceHistogram({ query }: { query: DistributionQuery }) {
+  return (
+    <DistributionState query={query}>
+      {(data) => (
+        <>
+          <BarChart
+            title="Completed tasks by confidence"
+            data={data.confidence.map((bucket) => ({ label: `${bucket.from.toFixed(1)}–${bucket.to.toFixed(1)}`, values: [bucket.count] }))}
+            series={[{ name: 'Completed tasks', color: '#4338ca' }]}
+            formatValue={formatCount}
+          />
+          <p className="chart-note">Ten buckets of the consensus confidence, 0.0–0.1 to 0.9–1.0 (hover a bar for its count).</p>
+        </>
+      )}
+    </DistributionState>
+  );
+}
+
+function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
+  const update = useUpdateProject(project.id);
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+  const errors = { ...(update.error instanceof ApiError ? update.error.fieldErrors() : {}), ...localErrors };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const name = String(form.get('name') ?? '').trim();
+    const description = String(form.get('description') ?? '').trim();
+    const problems: Record<string, string> = {};
+    if (!name) problems.name = 'Give the project a name.';
+    else if (name.length > NAME_MAX) problems.name = `At most ${NAME_MAX} characters.`;
+    if (description.length > DESCRIPTION_MAX) problems.description = `At most ${DESCRIPTION_MAX} characters.`;
+    setLocalErrors(problems);
+    setSaved(false);
+    update.reset();
+    if (Object.keys(problems).length > 0) {
+      formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    try {
+      await update.mutateAsync({ name, description: description || null });
+      setSaved(true);
+    } catch {
+      // Shown next to the fields from update.error.
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Project settings" onChange={() => setSaved(false)}>
+      <TextField label="Name" name="name" defaultValue={project.name} required maxLength={NAME_MAX} autoComplete="off" error={errors.name} />
+      <TextAreaField
+        label="Description"
+        name="description"
+        defaultValue={project.description ?? ''}
+        rows={3}
+        maxLength={DESCRIPTION_MAX}
+        hint="Leave empty to remove it."
+        error={errors.description}
+      />
+      <ErrorNote error={update.error} />
+      {saved ? <Notice tone="success">Changes saved.</Notice> : null}
+      <Button type="submit" variant="primary" busy={update.isPending}>
+        Save changes
+      </Button>
+    </form>
+  );
+}
+
+function DeleteProject({ project }: { project: ProjectWithStats }) {
+  const remove = useDeleteProject(project.id);
+  const navigate = useNavigate();
+  const total = totalTasks(project);
+  const confirm = async () => {
+    try {
+      await remove.mutateAsync();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'PROJECT_HAS_TASKS') {
+        throw new Error(
+          'A project that still has tasks cannot be deleted. Only PENDING tasks can be deleted or moved to another project (from the Tasks page); a project with answered tasks stays.',
+        );
+      }
+      throw error;
+    }
+    navigate('/projects', { replace: true });
+  };
+  return (
+    <div className="actions">
+      <ConfirmButton
+        label="Delete project"
+        title="Delete this project?"
+        confirmLabel="Confirm deletion"
+        onConfirm={confirm}
+        message={
+          total > 0 ? (
+            <Notice tone="warning">
+              {project.name} still has {formatCount(total)} task{total === 1 ? '' : 's'}: the service refuses to delete a project that has tasks.
+            </Notice>
+          ) : (
+            <p>
+              {project.name} has no tasks. Deleting it cannot be undone.
+            </p>
+          )
+        }
+      />
+    </div>
+  );
 }

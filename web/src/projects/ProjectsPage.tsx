@@ -1,6 +1,119 @@
-// TODO(dashboard): built by the page's owner in this session.
-import { PageHeader } from '../ui/Misc';
+// Projects: the buyer's projects a page at a time (cursor pagination, newest first) beside the form that
+// creates one. Each name opens the project's page.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../api/errors';
+import { Button } from '../ui/Button';
+import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
+import { TextAreaField, TextField } from '../ui/Field';
+import { Card, PageHeader } from '../ui/Misc';
+import { Table, type Column } from '../ui/Table';
+import { formatDateTime } from '../ui/format';
+import { Pager, useCursorStack } from '../ui/pagination';
+import { useCreateProject, useProjects, type Project } from './queries';
+import './projects.css';
+
+const NAME_MAX = 200;
+const DESCRIPTION_MAX = 5000;
 
 export function ProjectsPage() {
-  return <PageHeader title="ProjectsPage" />;
+  const pages = useCursorStack();
+  const projects = useProjects(pages.cursor);
+  const [created, setCreated] = useState<Project | null>(null);
+
+  const columns: Column<Project>[] = [
+    {
+      header: 'Name',
+      cell: (project) => (
+        <Link to={`/projects/${project.id}`} className="project-link">
+          {project.name}
+        </Link>
+      ),
+    },
+    { header: 'Description', cell: (project) => <span className="truncate muted">{project.description ?? '—'}</span>, wide: true },
+    { header: 'Created', cell: (project) => formatDateTime(project.createdAt), wide: true },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Projects" description="Group tasks by dataset or team: each project shows its progress, spend and label distribution, and filters tasks and exports." />
+      <div className="projects-layout">
+        <Card title="Your projects">
+          {projects.isPending ? <Loading label="Loading projects…" /> : null}
+          <ErrorNote error={projects.error} />
+          {projects.data && projects.data.projects.length === 0 && pages.page === 1 ? (
+            <EmptyState title="No projects yet">
+              <p>Create one with the form: tasks and golden tasks can then name it.</p>
+            </EmptyState>
+          ) : null}
+          {projects.data && projects.data.projects.length > 0 ? (
+            <Table caption="Your projects" columns={columns} rows={projects.data.projects} rowKey={(project) => project.id} />
+          ) : null}
+          <Pager
+            page={pages.page}
+            hasMore={projects.data?.hasMore ?? false}
+            busy={projects.isFetching}
+            onPrevious={pages.previous}
+            onNext={() => pages.next(projects.data?.nextCursor)}
+          />
+        </Card>
+        <Card title="New project">
+          <NewProjectForm
+            onCreated={(project) => {
+              setCreated(project);
+              pages.reset();
+            }}
+          />
+          {created ? (
+            <Notice tone="success">
+              Project <Link to={`/projects/${created.id}`}>{created.name}</Link> created.
+            </Notice>
+          ) : null}
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }) {
+  const create = useCreateProject();
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const apiErrors = create.error instanceof ApiError ? create.error.fieldErrors() : {};
+  const errors = { ...apiErrors, ...localErrors };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const name = String(form.get('name') ?? '').trim();
+    const description = String(form.get('description') ?? '').trim();
+    const problems: Record<string, string> = {};
+    if (!name) problems.name = 'Give the project a name.';
+    else if (name.length > NAME_MAX) problems.name = `At most ${NAME_MAX} characters (this one has ${name.length}).`;
+    if (description.length > DESCRIPTION_MAX) problems.description = `At most ${DESCRIPTION_MAX} characters.`;
+    setLocalErrors(problems);
+    create.reset();
+    if (Object.keys(problems).length > 0) {
+      formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    try {
+      const project = await create.mutateAsync({ name, description: description || null });
+      formElement.reset();
+      onCreated(project);
+    } catch {
+      // Shown next to the fields from create.error.
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="New project">
+      <TextField label="Name" name="name" required maxLength={NAME_MAX} autoComplete="off" hint={`1 to ${NAME_MAX} characters.`} error={errors.name} />
+      <TextAreaField label="Description" name="description" rows={3} maxLength={DESCRIPTION_MAX} hint="Optional: what the project's tasks are for." error={errors.description} />
+      <ErrorNote error={create.error} />
+      <Button type="submit" variant="primary" busy={create.isPending}>
+        Create project
+      </Button>
+    </form>
+  );
 }

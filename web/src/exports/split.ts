@@ -1,0 +1,120 @@
+// The export's query as the API reads it (contract §8): the format, the filters, and the split ratios,
+// validated here exactly as the service validates them, so a refusal shows next to the fields before
+// anything is sent; and the sizes of the split files for a record count.
+
+export const FORMATS = [
+  { id: 'json', ext: 'json', description: 'One JSON array of {id, type, content, label, confidence, locale, validatedAt}.' },
+  { id: 'jsonl', ext: 'jsonl', description: 'One JSON object per line: {id, type, content, label}.' },
+  { id: 'csv', ext: 'csv', description: 'CSV with a header row, for spreadsheets; formula-like cells are neutralised.' },
+  { id: 'openai', ext: 'jsonl', description: 'OpenAI chat fine-tuning: a user prompt and the assistant’s label per line.' },
+  { id: 'huggingface', ext: 'jsonl', description: 'Hugging Face datasets: {text, label, label_id} per line.' },
+  { id: 'alpaca', ext: 'jsonl', description: 'Alpaca instruction tuning: {instruction, input, output} per line.' },
+] as const;
+
+export type ExportFormat = (typeof FORMATS)[number]['id'];
+export const isFormat = (value: string | null): value is ExportFormat => FORMATS.some((f) => f.id === value);
+
+export type SplitMode = 'none' | 'train' | 'three';
+
+export interface Ratios {
+  trainRatio: string;
+  valRatio: string;
+  testRatio: string;
+}
+
+export type RatioField = keyof Ratios;
+
+export interface SplitCheck {
+  /** A message per ratio field that is not a decimal in [0, 1]. */
+  fields: Partial<Record<RatioField, string>>;
+  /** The three ratios do not add up to 1.0 (within 1e-9). */
+  sum: string | null;
+  ok: boolean;
+  /** The numbers, when all the ratios the mode uses parse. */
+  values: { train: number; val: number; test: number } | null;
+}
+
+/** contract §8: the ratios must add up to 1.0 within 1e-9. */
+const RATIO_TOLERANCE = 1e-9;
+/** The service's own pattern for a ratio: digits with at most one decimal point, no sign or exponent. */
+const RATIO_PATTERN = /^\s*\d*\.?\d+\s*$/;
+
+/** A ratio as the service parses it: the number, or why it refuses it. */
+export function parseRatio(text: string): number | string {
+  if (text.trim() === '') return 'Give a decimal between 0 and 1.';
+  const ratio = RATIO_PATTERN.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(ratio)) return 'Write a plain decimal such as 0.8 (no sign, percent or exponent).';
+  if (ratio < 0 || ratio > 1) return 'A ratio is between 0 and 1.';
+  return ratio;
+}
+
+/** The checks of the service's parseSplit: train alone → one plain file; all three → a split summing to 1. */
+export function checkSplit(mode: SplitMode, ratios: Ratios): SplitCheck {
+  if (mode === 'none') return { fields: {}, sum: null, ok: true, values: null };
+  const names: RatioField[] = mode === 'train' ? ['trainRatio'] : ['trainRatio', 'valRatio', 'testRatio'];
+  const fields: SplitCheck['fields'] = {};
+  const numbers: number[] = [];
+  for (const name of names) {
+    const parsed = parseRatio(ratios[name]);
+    if (typeof parsed === 'string') fields[name] = parsed;
+    else numbers.push(parsed);
+  }
+  if (Object.keys(fields).length > 0) return { fields, sum: null, ok: false, values: null };
+  if (mode === 'train') return { fields, sum: null, ok: true, values: null };
+  const [train = 0, val = 0, test = 0] = numbers;
+  const total = train + val + test;
+  if (Math.abs(total - 1) > RATIO_TOLERANCE) {
+    return {
+      fields,
+      sum: `The three ratios add up to ${Number(total.toPrecision(12))}, not 1: they must sum to 1.0 (within 1e-9).`,
+      ok: false,
+      values: { train, val, test },
+    };
+  }
+  return { fields, sum: null, ok: true, values: { train, val, test } };
+}
+
+/**
+ * File sizes of a split of n records (the service's splitSizes, rounding half up):
+ * train = round(n·train), val = min(round(n·val), n − train), test = the rest.
+ */
+export function splitSizes(n: number, trainRatio: number, valRatio: number): { train: number; val: number; test: number } {
+  const train = Math.min(n, Math.round(n * trainRatio));
+  const val = Math.min(Math.round(n * valRatio), n - train);
+  return { train, val, test: n - train - val };
+}
+
+export interface ExportRequest {
+  format: ExportFormat | '';
+  status: string;
+  projectId: string;
+  type: string;
+  locale: string;
+  mode: SplitMode;
+  ratios: Ratios;
+  seed: string;
+}
+
+/** The query string the dashboard sends, in a stable order (empty filters left out). */
+export function exportQuery(request: ExportRequest): string {
+  const query = new URLSearchParams();
+  if (request.format) query.set('format', request.format);
+  if (request.status) query.set('status', request.status);
+  if (request.projectId) query.set('projectId', request.projectId);
+  if (request.type) query.set('type', request.type);
+  if (request.locale) query.set('locale', request.locale);
+  if (request.mode !== 'none') query.set('trainRatio', request.ratios.trainRatio);
+  if (request.mode === 'three') {
+    query.set('valRatio', request.ratios.valRatio);
+    query.set('testRatio', request.ratios.testRatio);
+  }
+  if (request.mode === 'three' && request.seed !== '') query.set('seed', request.seed);
+  return query.toString();
+}
+
+/** The file name the service will give: tasks-<format>.<ext>, or .zip for a split. */
+export function expectedFileName(format: ExportFormat | '', mode: SplitMode): string {
+  const spec = FORMATS.find((f) => f.id === format);
+  if (!spec) return 'tasks';
+  return `tasks-${spec.id}.${mode === 'three' ? 'zip' : spec.ext}`;
+}

@@ -1,0 +1,100 @@
+// Projects: the paginated list, one project with its stats and its distribution (both polled while the
+// page is open), the mutations, and every project as choices for the other areas' project selects.
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { api, call, type Schemas } from '../api/client';
+import { ApiError } from '../api/errors';
+import { liveInterval } from '../ui/live';
+
+export type Project = Schemas['Project'];
+export type ProjectWithStats = Schemas['ProjectWithStats'];
+
+export type ProjectDistribution = Schemas['ProjectDistribution'];
+
+export interface ProjectChanges {
+  name?: string;
+  description?: string | null;
+}
+
+const PAGE_SIZE = '25';
+
+/**
+ * Polling for the live project page: liveInterval's back-off, but none once the project is gone (a 404
+ * will not change by asking again). liveInterval takes Query<unknown>; useQuery hands it its own
+ * Query<Data>, which TypeScript will not widen by itself.
+ */
+export const live = (query: object): number | false => {
+  const { error } = (query as Query).state;
+  if (error instanceof ApiError && error.status === 404) return false;
+  return liveInterval(query as Query);
+};
+
+export function useProjects(cursor: string | undefined) {
+  return useQuery({
+    queryKey: ['projects', 'list', cursor ?? null],
+    queryFn: () => call(api.GET('/projects', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useProject(id: string) {
+  return useQuery({
+    queryKey: ['projects', 'detail', id],
+    queryFn: () => call(api.GET('/projects/{id}', { params: { path: { id } } })),
+    refetchInterval: live,
+  });
+}
+
+export function useProjectDistribution(id: string, enabled = true) {
+  return useQuery({
+    queryKey: ['projects', 'distribution', id],
+    queryFn: () => call(api.GET('/projects/{id}/distribution', { params: { path: { id } } })),
+    refetchInterval: live,
+    enabled,
+  });
+}
+
+/** Every project (the API pages them, 100 at a time), for selects on other pages. */
+export function useProjectChoices() {
+  return useQuery({
+    queryKey: ['projects', 'choices'],
+    queryFn: async () => {
+      const all: Project[] = [];
+      let cursor: string | undefined;
+      // 20 pages = 2 000 projects: more than any select can usefully show.
+      for (let page = 0; page < 20; page += 1) {
+        const result = await call(api.GET('/projects', { params: { query: { limit: '100', ...(cursor ? { cursor } : {}) } } }));
+        all.push(...result.projects);
+        if (!result.hasMore || !result.nextCursor) break;
+        cursor = result.nextCursor;
+      }
+      return all.sort((a, b) => a.name.localeCompare(b.name));
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function useCreateProject() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { name: string; description: string | null }) => call(api.POST('/projects', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }),
+  });
+}
+
+export function useUpdateProject(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ProjectChanges) => call(api.PATCH('/projects/{id}', { params: { path: { id } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }),
+  });
+}
+
+export function useDeleteProject(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(api.DELETE('/projects/{id}', { params: { path: { id } } })),
+    // Every project query but this project's own, which would only fetch a 404 while the page leaves.
+    onSuccess: () =>
+      client.invalidateQueries({ queryKey: ['projects'], predicate: (query) => query.queryKey[2] !== id }),
+  });
+}
