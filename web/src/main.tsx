@@ -1,10 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+// The design system first, so an area's own stylesheet (imported by its page) wins ties.
+import './styles.css';
 import { ApiError } from './api/errors';
 import { SessionProvider } from './auth/session';
 import { App } from './App';
-import './styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
