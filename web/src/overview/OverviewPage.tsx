@@ -1,6 +1,125 @@
-// TODO(dashboard): built by the page's owner in this session.
-import { PageHeader } from '../ui/Misc';
+// The buyer's home: balance, tasks by status, spending over 30 days and the latest events, all live.
+// The queries start together on mount and each part draws as soon as its own data is there: the stat
+// cards never wait for the (slower) spend chart.
+import { Link } from 'react-router';
+import { useMeta } from '../billing/queries';
+import { Card, PageHeader } from '../ui/Misc';
+import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
+import { formatCents, formatCount } from '../ui/format';
+import { BalanceStats, isLowBalance } from './BalanceStats';
+import { GettingStarted } from './GettingStarted';
+import { useBalance, useRecentEvents, useSpend, useTaskCounts, SPEND_DAYS } from './queries';
+import { RecentEvents } from './RecentEvents';
+import { SpendChart } from './SpendChart';
+import { TaskCounts } from './TaskCounts';
+import './overview.css';
 
 export function OverviewPage() {
-  return <PageHeader title="OverviewPage" />;
+  const balance = useBalance({ live: true });
+  const meta = useMeta();
+  const counts = useTaskCounts();
+  const events = useRecentEvents();
+  const spend = useSpend(SPEND_DAYS);
+
+  const buyer = balance.data;
+  const threshold = meta.data?.lowBalanceThresholdCents;
+  const low = isLowBalance(buyer, threshold);
+  const firstTier = meta.data?.depositBonusTiers.slice().sort((a, b) => a.minCents - b.minCents)[0];
+  const newcomer = counts.data !== undefined && counts.data.total === 0;
+
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        description={
+          <>
+            <span className="ov-live" aria-hidden="true" /> Live: balance, tasks and events update while annotators work.
+          </>
+        }
+        actions={
+          <>
+            <Link className="btn btn-secondary ov-btn-link" to="/import">
+              Import tasks
+            </Link>
+            <Link className="btn btn-primary ov-btn-link" to="/billing">
+              Add credits
+            </Link>
+          </>
+        }
+      />
+
+      {low && buyer && threshold !== undefined ? (
+        <Notice tone="warning">
+          <span className="ov-notice">
+            <span>
+              <strong>Your balance is low:</strong> {formatCents(buyer.creditBalance)}, under {formatCents(threshold)}. New tasks need available credit to
+              be accepted.
+            </span>
+            <Link to="/billing" className="btn btn-primary ov-btn-link">
+              Top up
+            </Link>
+          </span>
+        </Notice>
+      ) : null}
+
+      <ErrorNote error={balance.error} />
+      <BalanceStats buyer={buyer} lowBalanceThresholdCents={threshold} />
+
+      {newcomer ? (
+        <GettingStarted
+          hasBalance={(buyer?.creditBalance ?? 0) > 0}
+          hasTasks={false}
+          bonusHint={firstTier ? `Deposits from ${formatCents(firstTier.minCents)} earn a ${firstTier.percent} % bonus.` : undefined}
+        />
+      ) : null}
+
+      <Card
+        title="Tasks by status"
+        actions={
+          <Link to="/tasks">
+            All tasks{counts.data ? ` (${formatCount(counts.data.total)})` : ''} <span aria-hidden="true">→</span>
+          </Link>
+        }
+      >
+        <ErrorNote error={counts.error} />
+        <TaskCounts counts={counts.data} />
+      </Card>
+
+      <Card title={`Spend, last ${SPEND_DAYS} days`}>
+        <div className={spend.data && spend.data.totalChargedCents === 0 && spend.data.totalDepositedCents === 0 ? undefined : 'ov-chart-slot'}>
+          {spend.data ? (
+            spend.data.totalChargedCents === 0 && spend.data.totalDepositedCents === 0 ? (
+              <EmptyState title={`Nothing spent in the last ${SPEND_DAYS} days`}>
+                <p>Completed tasks are charged here, one bar per day.</p>
+              </EmptyState>
+            ) : (
+              <SpendChart spend={spend.data} />
+            )
+          ) : spend.error ? (
+            <ErrorNote error={spend.error} />
+          ) : (
+            <Loading label="Loading the chart…" />
+          )}
+        </div>
+      </Card>
+
+      <Card title="Recent events" actions={<Link to="/webhooks">
+            Webhooks <span aria-hidden="true">→</span>
+          </Link>}>
+        {events.data ? (
+          events.data.events.length === 0 ? (
+            <EmptyState title="No events yet">
+              <p>Each completed or failed task, and a low balance, records an event here and sends it to your webhooks.</p>
+            </EmptyState>
+          ) : (
+            <RecentEvents events={events.data.events} />
+          )
+        ) : events.error ? (
+          <ErrorNote error={events.error} />
+        ) : (
+          <Loading label="Loading events…" />
+        )}
+      </Card>
+    </>
+  );
 }

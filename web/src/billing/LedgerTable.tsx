@@ -1,0 +1,70 @@
+// Every money movement of the account, newest first in commit order: what it was, the signed amount,
+// the balance right after it, and what it refers to (a task, a deposit, an adjustment's reason).
+import { Link } from 'react-router';
+import { Table, type Column } from '../ui/Table';
+import { formatCents, formatDateTime } from '../ui/format';
+import type { LedgerEntry } from './queries';
+
+const TYPE_LABELS: Record<LedgerEntry['type'], string> = {
+  DEPOSIT: 'Deposit',
+  BONUS: 'Deposit bonus',
+  TASK_CHARGE: 'Task charge',
+  ADJUSTMENT: 'Adjustment',
+  EARNING: 'Earning',
+  PAYOUT: 'Payout',
+  PAYOUT_REVERSAL: 'Payout reversal',
+};
+
+/** "+$600.00" / "−$0.20": the sign always shown, a real minus sign. */
+export function signedCents(cents: number): string {
+  if (cents === 0) return formatCents(0);
+  return `${cents > 0 ? '+' : '−'}${formatCents(Math.abs(cents))}`;
+}
+
+const DEPOSIT_REASON = /^deposit (\S+)$/;
+
+function reference(entry: LedgerEntry) {
+  if (entry.taskId) {
+    return (
+      <>
+        Task{' '}
+        <Link to={`/tasks?task=${encodeURIComponent(entry.taskId)}`} className="mono bl-id">
+          {entry.taskId}
+        </Link>
+      </>
+    );
+  }
+  const deposit = entry.reason ? DEPOSIT_REASON.exec(entry.reason) : null;
+  if (deposit?.[1]) {
+    return (
+      <>
+        {entry.type === 'BONUS' ? 'Bonus on deposit ' : 'Deposit '}
+        <Link to={`/billing/deposits/${encodeURIComponent(deposit[1])}`} className="mono bl-id">
+          {deposit[1]}
+        </Link>
+      </>
+    );
+  }
+  if (entry.type === 'ADJUSTMENT') return <>By Concord{entry.reason ? `: ${entry.reason}` : ''}</>;
+  return entry.reason ?? <span className="bl-muted">—</span>;
+}
+
+const columns: Column<LedgerEntry>[] = [
+  { header: 'Time', cell: (entry) => <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time> },
+  { header: 'Type', cell: (entry) => TYPE_LABELS[entry.type] ?? entry.type },
+  {
+    header: 'Amount',
+    align: 'right',
+    cell: (entry) => <span className={entry.amountCents < 0 ? 'bl-debit' : 'bl-credit'}>{signedCents(entry.amountCents)}</span>,
+  },
+  { header: 'Balance after', align: 'right', cell: (entry) => formatCents(entry.balanceAfterCents) },
+  { header: 'Reference', cell: reference },
+];
+
+export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
+  return (
+    <div className="bl-ledger">
+      <Table caption="Ledger, newest first" columns={columns} rows={entries} rowKey={(entry) => entry.id} />
+    </div>
+  );
+}

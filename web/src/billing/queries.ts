@@ -1,0 +1,91 @@
+// Billing's server state: the service's public settings (bonus tiers, low-balance threshold), deposits
+// and the ledger. Keys start with 'billing' (the settings with 'meta', shared by every page that needs
+// them), so one invalidation of ['billing'] after a deposit is decided refreshes every money view.
+import { useCallback } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, call } from '../api/client';
+
+export const billingKeys = {
+  all: ['billing'] as const,
+  deposits: (cursor: string | undefined) => ['billing', 'deposits', { cursor }] as const,
+  deposit: (id: string) => ['billing', 'deposit', id] as const,
+  ledger: (cursor: string | undefined) => ['billing', 'ledger', { cursor }] as const,
+  spend: (days: number) => ['billing', 'spend', days] as const,
+};
+
+export const DEPOSITS_PAGE_SIZE = 10;
+export const LEDGER_PAGE_SIZE = 20;
+/** While a deposit waits for the provider, its page asks again this often. */
+export const DEPOSIT_POLL_MS = 2_000;
+
+/** GET /meta: public and fixed while the service runs, so it is fetched once per session. */
+export function useMeta() {
+  return useQuery({
+    queryKey: ['meta'],
+    queryFn: () => call(api.GET('/meta')),
+    staleTime: Infinity,
+  });
+}
+
+export type Meta = NonNullable<ReturnType<typeof useMeta>['data']>;
+export type BonusTier = Meta['depositBonusTiers'][number];
+
+export function useDeposits(cursor: string | undefined) {
+  return useQuery({
+    queryKey: billingKeys.deposits(cursor),
+    queryFn: () => call(api.GET('/billing/deposits', { params: { query: { limit: String(DEPOSITS_PAGE_SIZE), ...(cursor ? { cursor } : {}) } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type Deposit = NonNullable<ReturnType<typeof useDeposits>['data']>['deposits'][number];
+
+/** One deposit; polled every 2 s while it is PENDING, then left alone once the provider has decided. */
+export function useDeposit(id: string) {
+  return useQuery({
+    queryKey: billingKeys.deposit(id),
+    queryFn: () => call(api.GET('/billing/deposits/{id}', { params: { path: { id } } })),
+    refetchInterval: (query) => (query.state.data?.status === 'PENDING' ? DEPOSIT_POLL_MS : false),
+  });
+}
+
+export function useLedger(cursor: string | undefined) {
+  return useQuery({
+    queryKey: billingKeys.ledger(cursor),
+    queryFn: () => call(api.GET('/billing/ledger', { params: { query: { limit: String(LEDGER_PAGE_SIZE), ...(cursor ? { cursor } : {}) } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type LedgerEntry = NonNullable<ReturnType<typeof useLedger>['data']>['entries'][number];
+
+export interface CreateDepositInput {
+  amountCents: number;
+  method: Deposit['method'];
+  /** The same key for a retry of the same request, so a lost response never starts two top-ups. */
+  idempotencyKey: string;
+}
+
+export function useCreateDeposit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ amountCents, method, idempotencyKey }: CreateDepositInput) =>
+      call(api.POST('/billing/deposits', { body: { amountCents, method }, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['billing', 'deposits'] }),
+  });
+}
+
+/** After a deposit is decided: the balance and every billing list may have moved. */
+export function useRefreshAfterDeposit() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['me'] }),
+        queryClient.invalidateQueries({ queryKey: ['billing', 'deposits'] }),
+        queryClient.invalidateQueries({ queryKey: ['billing', 'ledger'] }),
+        queryClient.invalidateQueries({ queryKey: ['billing', 'spend'] }),
+      ]),
+    [queryClient],
+  );
+}

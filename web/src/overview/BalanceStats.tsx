@@ -1,0 +1,44 @@
+// Balance, reserved and available as stat cards. Each card is a named group ("Balance", "Reserved",
+// "Available") so a person with a screen reader, and an end-to-end test, can find a figure by its name.
+import type { ReactNode } from 'react';
+import { StatCard } from '../ui/Charts';
+import { formatCents } from '../ui/format';
+import type { BuyerAccount } from './queries';
+
+interface BalanceStatsProps {
+  buyer: BuyerAccount | undefined;
+  /** Below this balance the balance card turns amber (GET /meta's lowBalanceThresholdCents). */
+  lowBalanceThresholdCents?: number | undefined;
+  children?: ReactNode;
+}
+
+function NamedStat({ name, ...card }: { name: string } & Parameters<typeof StatCard>[0]) {
+  return (
+    <div role="group" aria-label={name} className="ov-stat">
+      <StatCard {...card} />
+    </div>
+  );
+}
+
+export function isLowBalance(buyer: BuyerAccount | undefined, thresholdCents: number | undefined): boolean {
+  return buyer !== undefined && thresholdCents !== undefined && buyer.creditBalance < thresholdCents;
+}
+
+export function BalanceStats({ buyer, lowBalanceThresholdCents, children }: BalanceStatsProps) {
+  const show = (cents: number | undefined) => (cents === undefined ? '…' : formatCents(cents));
+  const low = isLowBalance(buyer, lowBalanceThresholdCents);
+  return (
+    <div className="stats" aria-busy={buyer === undefined || undefined}>
+      <NamedStat
+        name="Balance"
+        label="Balance"
+        value={show(buyer?.creditBalance)}
+        hint={low && lowBalanceThresholdCents !== undefined ? `Under ${formatCents(lowBalanceThresholdCents)}` : 'Money held'}
+        {...(low ? { tone: 'warning' as const } : {})}
+      />
+      <NamedStat name="Reserved" label="Reserved" value={show(buyer?.reservedCents)} hint="Held for open tasks" />
+      <NamedStat name="Available" label="Available" value={show(buyer?.availableCents)} hint="Balance − reserved" />
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+// The last events of the account (task.completed, task.failed, budget.low) with what became of their
+// webhook deliveries, newest first.
+import { Link } from 'react-router';
+import { Table, type Column } from '../ui/Table';
+import { formatCents, formatDateTime } from '../ui/format';
+import type { RecentEvent } from './queries';
+
+const TYPE_BADGES: Record<string, string> = { 'task.completed': 'badge-success', 'task.failed': 'badge-danger', 'budget.low': 'ov-badge-warning' };
+
+type Delivery = RecentEvent['deliveries'][number];
+
+/** "No webhook", "Delivered", "1 delivered · 1 failed (HTTP 404)", "Pending (2 attempts)". */
+export function deliverySummary(deliveries: readonly Delivery[]): string {
+  if (deliveries.length === 0) return 'No webhook subscribed';
+  const of = (status: Delivery['status']) => deliveries.filter((d) => d.status === status);
+  const delivered = of('DELIVERED');
+  const failed = of('FAILED');
+  const pending = of('PENDING');
+  const codes = [...new Set(failed.map((d) => d.lastStatusCode).filter((code): code is number => typeof code === 'number'))];
+  const failedText = `failed${codes.length ? ` (HTTP ${codes.join(', ')})` : ''}`;
+  if (deliveries.length === 1) {
+    const [only] = deliveries;
+    if (only?.status === 'DELIVERED') return 'Delivered';
+    if (only?.status === 'FAILED') return `Failed after ${only.attempts} attempt${only.attempts === 1 ? '' : 's'}${codes.length ? ` (HTTP ${codes[0]})` : ''}`;
+    return only && only.attempts > 0 ? `Retrying (${only.attempts} attempt${only.attempts === 1 ? '' : 's'} so far)` : 'Pending';
+  }
+  return [
+    delivered.length ? `${delivered.length} delivered` : '',
+    failed.length ? `${failed.length} ${failedText}` : '',
+    pending.length ? `${pending.length} pending` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+function deliveryTone(deliveries: readonly Delivery[]): string {
+  if (deliveries.some((d) => d.status === 'FAILED')) return 'ov-delivery-failed';
+  if (deliveries.some((d) => d.status === 'PENDING')) return 'ov-delivery-pending';
+  return deliveries.length ? 'ov-delivery-ok' : 'ov-delivery-none';
+}
+
+function subject(event: RecentEvent) {
+  if (event.taskId) {
+    return (
+      <Link to={`/tasks?task=${encodeURIComponent(event.taskId)}`} className="mono ov-task-link" aria-label={`Task ${event.taskId}`}>
+        {event.taskId}
+      </Link>
+    );
+  }
+  const payload = (event.payload ?? {}) as Record<string, unknown>;
+  if (typeof payload.creditBalance === 'number') return <span>Balance {formatCents(payload.creditBalance)}</span>;
+  return <span className="ov-muted">—</span>;
+}
+
+const columns: Column<RecentEvent>[] = [
+  { header: 'Event', cell: (event) => <span className={`badge ${TYPE_BADGES[event.type] ?? 'badge-neutral'}`}>{event.type}</span> },
+  { header: 'Task', cell: subject },
+  { header: 'Time', cell: (event) => <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time> },
+  { header: 'Webhook delivery', cell: (event) => <span className={deliveryTone(event.deliveries)}>{deliverySummary(event.deliveries)}</span> },
+];
+
+export function RecentEvents({ events }: { events: RecentEvent[] }) {
+  return (
+    <div className="ov-events">
+      <Table caption="Recent events" columns={columns} rows={events} rowKey={(event) => event.id} />
+    </div>
+  );
+}
