@@ -20,8 +20,11 @@ import { BillingService } from './modules/billing/billing.service.ts';
 import { DevelopersService } from './modules/developers/developers.service.ts';
 import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.ts';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
+import { MetaService } from './modules/meta/meta.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { MailOutboxService } from './modules/email/mail-outbox.service.ts';
 import { MailWorker } from './modules/email/mail.worker.ts';
+import { EventsService } from './modules/events/events.service.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
 import { DeliveryWorker } from './modules/webhooks/delivery.worker.ts';
@@ -47,7 +50,7 @@ export function createServices(deps: ContainerDeps) {
   const db = new Database(deps.prisma, deps.pgPool);
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
   const idempotency = new IdempotencyService(db, clock);
-  const billing = new BillingService(db, deps.config.publicUrl);
+  const billing = new BillingService(db, deps.config.publicUrl, clock);
   const apiKeys = new ApiKeyCache(() => clock.now().getTime());
   const paymentProvider = createPaymentProvider(deps.config, deps.jwtSecret, clock);
   return {
@@ -55,7 +58,7 @@ export function createServices(deps: ContainerDeps) {
     clock,
     tokens,
     auth: new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys),
-    admin: new AdminService(db),
+    admin: new AdminService(db, clock),
     billing,
     developers: new DevelopersService(db, clock, deps.config, apiKeys),
     projects: new ProjectsService(db),
@@ -65,11 +68,15 @@ export function createServices(deps: ContainerDeps) {
     annotation: new AnnotationService(db, billing, clock, deps.config, deps.logger, deps.random),
     annotators: new AnnotatorsService(db, clock, deps.config.reputationSnapshotMs),
     webhooks: new WebhooksService(db, clock, deps.config),
+    events: new EventsService(db, clock),
+    meta: new MetaService(deps.config, db),
     exports: new ExportsService(db),
     paymentProvider,
     deposits: new DepositsService(db, paymentProvider, billing, clock, deps.logger),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
     mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
+    /** Reading the mail outbox is a development aid: in production it does not exist (null), nor does its route. */
+    mailOutbox: deps.config.env === 'production' ? null : new MailOutboxService(db),
   };
 }
 

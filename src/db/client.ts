@@ -34,3 +34,9 @@ export function isRecordNotFound(error: unknown): boolean {
 export function toCents(value: bigint | number): number {
   return Number(value);
 }
+
+/**
+ * Text to find literally with Prisma's `contains` (a LIKE underneath, which Prisma does not escape): `%`
+ * and `_` would otherwise match any text and any character. Backslash is PostgreSQL's LIKE escape.
+ */
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&');

@@ -19,6 +19,7 @@ import { EventsRepository } from '../modules/events/events.repository.ts';
 import { GoldenTasksRepository } from '../modules/golden-tasks/golden-tasks.repository.ts';
 import { IdempotencyRepository } from '../modules/idempotency/idempotency.repository.ts';
 import { ProjectsRepository } from '../modules/projects/projects.repository.ts';
+import { TaskStatsRepository } from '../modules/tasks/task-stats.repository.ts';
 import { TasksRepository } from '../modules/tasks/tasks.repository.ts';
 import { WebhooksRepository } from '../modules/webhooks/webhooks.repository.ts';
 
@@ -38,6 +39,7 @@ function createRepositories(db: DbClient) {
     projects: new ProjectsRepository(db),
     rateLimits: new RateLimitsRepository(db),
     tasks: new TasksRepository(db),
+    taskStats: new TaskStatsRepository(db),
     webhooks: new WebhooksRepository(db),
   };
 }

@@ -33,6 +33,8 @@ export const idParams = z.strictObject({ id: z.string().min(1).max(64) });
 export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with milliseconds' });
 
 export const emptyBody = z.strictObject({});
+/** A route that takes no query parameters still refuses unknown ones (a typo never passes silently). */
+export const noQuery = z.strictObject({});
 
 /** `limit`: default 20; above 100 is read as 100; non-numeric or below 1 is an error. */
 export const limitSchema = z
@@ -59,3 +61,19 @@ export const pageInfo = {
   nextCursor: z.string().nullable(),
   hasMore: z.boolean(),
 };
+
+/** The longest daily report: a year, leap day included. */
+export const MAX_REPORT_DAYS = 366;
+
+/** `days` of a daily report: a whole number from 1 to 366, default 30. */
+export const daysSchema = z
+  .string()
+  .regex(/^\d+$/, { error: `must be a whole number from 1 to ${MAX_REPORT_DAYS}` })
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_REPORT_DAYS, { error: `must be from 1 to ${MAX_REPORT_DAYS}` })
+  .optional()
+  .transform((n) => n ?? 30)
+  .meta({ description: 'How many UTC days, ending today (included): 1 to 366, default 30' });
+
+/** One UTC calendar day, `YYYY-MM-DD`. */
+export const dateSchema = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD' });

@@ -118,22 +118,27 @@ describe('the OpenAPI document', () => {
     const doc = (await request(ctx.app).get('/api/v1/openapi.json')).body as OpenApi;
     const resolve = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').at(-1) ?? ''] : schema);
     const collections: string[] = [];
+    const reports: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {
       const body = resolve(operations.get?.responses['200']?.content?.['application/json']?.schema);
-      const arrays = Object.values(body?.properties ?? {}).filter((property) => resolve(property)?.type === 'array');
+      if (Object.values(body?.properties ?? {}).some((property) => resolve(property)?.maxItems !== undefined)) reports.push(path);
+      // An array whose schema bounds its length (maxItems: a report's days, a distribution's buckets) is not a collection.
+      const arrays = Object.values(body?.properties ?? {}).filter((property) => resolve(property)?.type === 'array' && resolve(property)?.maxItems === undefined);
       // A single resource (its path ends in its id) may hold arrays (a task's options); a list is what is left.
       if (arrays.length === 0 || path.endsWith('}')) continue;
       collections.push(path);
       expect(Object.keys(body?.properties ?? {}), path).toEqual(expect.arrayContaining(['nextCursor', 'hasMore']));
       expect(operations.get?.parameters?.map((parameter) => parameter.name), path).toEqual(expect.arrayContaining(['limit', 'cursor']));
     }
-    expect(collections).toEqual(expect.arrayContaining(['/projects', '/golden-tasks', '/webhooks/configs', '/webhooks/configs/{id}/deliveries', '/admin/developers', '/admin/buyers', '/admin/payouts']));
+    expect(reports.sort()).toEqual(['/admin/stats/daily', '/billing/spend', '/meta', '/projects/{id}/distribution']);
+    expect(collections).toEqual(expect.arrayContaining(['/events', '/admin/annotators', '/admin/mail-outbox', '/projects', '/golden-tasks', '/webhooks/configs', '/webhooks/configs/{id}/deliveries', '/admin/developers', '/admin/buyers', '/admin/payouts']));
   });
 });
 
 interface Schema {
   $ref?: string;
   type?: string;
+  maxItems?: number;
   properties?: Record<string, Schema>;
 }
 interface OpenApi {

@@ -817,6 +817,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How this service runs: environment, payments, prices */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServiceMeta"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/developers": {
         parameters: {
             query?: never;
@@ -1489,6 +1543,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/stats/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform activity per UTC day */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description How many UTC days, ending today (included): 1 to 366, default 30 */
+                    days?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlatformDailyStats"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/mail-outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mail queued or sent, newest first (not in production) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            messages: components["schemas"]["MailMessage"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/payouts": {
         parameters: {
             query?: never;
@@ -1795,6 +2003,89 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/annotators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every app's annotators with their live reputation, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only suspended (true) or only active (false) annotators */
+                    suspended?: "true" | "false";
+                    /** @description Part of the app's annotator id (any case) */
+                    q?: string;
+                    limit?: string;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotators: components["schemas"]["AdminAnnotator"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2337,6 +2628,89 @@ export interface paths {
         };
         trace?: never;
     };
+    "/projects/{id}/distribution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Results and confidence of the completed tasks */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProjectDistribution"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PROJECT_NOT_FOUND: unknown, malformed or foreign id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks": {
         parameters: {
             query?: never;
@@ -2790,6 +3164,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tasks/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's tasks by status (golden tasks never count) */
+        get: {
+            parameters: {
+                query?: {
+                    projectId?: string;
+                    type?: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+                    locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TaskCounts"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/{id}": {
         parameters: {
             query?: never;
@@ -3091,6 +3541,81 @@ export interface paths {
                             nextCursor: string | null;
                             hasMore: boolean;
                         };
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Charges, deposits and completed tasks per UTC day */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description How many UTC days, ending today (included): 1 to 366, default 30 */
+                    days?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Spend"];
                     };
                 };
                 /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
@@ -4610,6 +5135,173 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's events of the last 30 days, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    type?: "task.completed" | "task.failed" | "budget.low";
+                    /** @description ISO 8601 timestamp: events created at or after it (the log reaches back 30 days) */
+                    since?: string;
+                    /** @description Matches the payload's taskId */
+                    taskId?: string;
+                    limit?: string;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: components["schemas"]["Event"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event of the last 30 days with its deliveries */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Event"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Credential of the wrong role for this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description EVENT_NOT_FOUND: unknown, malformed or foreign id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exports": {
         parameters: {
             query?: never;
@@ -5100,6 +5792,27 @@ export interface components {
             id: string;
             email: string;
         };
+        ServiceMeta: {
+            /** @enum {string} */
+            environment: "development" | "test" | "production";
+            /** @enum {string} */
+            paymentProvider: "sandbox" | "stripe";
+            /** @description What a completed task costs */
+            priceCents: number;
+            /** @description budget.low fires when the balance drops below this */
+            lowBalanceThresholdCents: number;
+            /** @description A deposit of at least minCents earns percent % bonus; the highest tier reached applies */
+            depositBonusTiers: {
+                minCents: number;
+                percent: number;
+            }[];
+            /** @description In development only, when start-up created the local admin; the password is never sent */
+            localAdmin: {
+                email: string;
+                /** @description The file that holds its password, on the server */
+                file: string;
+            } | null;
+        };
         Developer: {
             id: string;
             email: string;
@@ -5163,6 +5876,47 @@ export interface components {
                 cents: number;
             };
         };
+        PlatformDailyStats: {
+            /** @description Every UTC day of the period, oldest first */
+            days: {
+                /**
+                 * Format: date
+                 * @description UTC calendar day, YYYY-MM-DD
+                 */
+                date: string;
+                /** @description Tasks created */
+                created: number;
+                /** @description Tasks COMPLETED (by validatedAt) */
+                completed: number;
+                /** @description Tasks FAILED (by failedAt) */
+                failed: number;
+                /** @description Answers to regular tasks (golden answers excluded) */
+                answers: number;
+            }[];
+        };
+        MailMessage: {
+            id: string;
+            /** @description WELCOME, DEVELOPER_INVITE or BUDGET_LOW */
+            kind: string;
+            to: string;
+            subject: string;
+            /** @description The plain-text body */
+            text: string;
+            /** @description The absolute URLs found in the body, in order */
+            links: string[];
+            /** @enum {string} */
+            status: "PENDING" | "SENT" | "FAILED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            sentAt: string | null;
+        };
         AdminPayout: {
             id: string;
             /** @enum {string} */
@@ -5184,6 +5938,26 @@ export interface components {
             decidedAt: string | null;
             developerId: string;
             annotatorId: string;
+        };
+        /** @description Live figures (not the snapshot apps read); level and reliability as the reputation route computes them */
+        AdminAnnotator: {
+            /** @enum {string} */
+            level: "NOVICE" | "BRONZE" | "SILVER" | "GOLD";
+            reliability: number;
+            suspended: boolean;
+            totalResponses: number;
+            resolvedResponses: number;
+            goldenAnswered: number;
+            goldenAccuracy: number | null;
+            developerId: string;
+            appName: string;
+            /** @description The app's own id for the annotator */
+            annotatorId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            createdAt: string;
         };
         Reputation: {
             annotatorId: string;
@@ -5241,6 +6015,21 @@ export interface components {
                 spentCents: number;
             };
         };
+        ProjectDistribution: {
+            /** @description Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options) */
+            labels: {
+                label: string;
+                count: number;
+            }[];
+            /** @description Ten buckets from 0.0–0.1 to 0.9–1.0; each holds from ≤ confidence < to, the last also 1.0 */
+            confidence: {
+                from: number;
+                to: number;
+                count: number;
+            }[];
+            /** @description COMPLETED tasks of the project */
+            completed: number;
+        };
         TaskInput: {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
@@ -5287,6 +6076,15 @@ export interface components {
              */
             validatedAt: string | null;
         };
+        TaskCounts: {
+            counts: {
+                PENDING: number;
+                VALIDATING: number;
+                COMPLETED: number;
+                FAILED: number;
+            };
+            total: number;
+        };
         Task: {
             id: string;
             /** @enum {string} */
@@ -5320,6 +6118,24 @@ export interface components {
                 answer: string;
                 timeSpentMs: number;
             }[];
+        };
+        Spend: {
+            /** @description Every UTC day of the period, oldest first; days without activity are zeros */
+            days: {
+                /**
+                 * Format: date
+                 * @description UTC calendar day, YYYY-MM-DD
+                 */
+                date: string;
+                /** @description Charged for tasks completed that day (a positive number) */
+                chargedCents: number;
+                /** @description Deposits credited that day, bonuses included */
+                depositedCents: number;
+                /** @description Tasks charged that day */
+                completedTasks: number;
+            }[];
+            totalChargedCents: number;
+            totalDepositedCents: number;
         };
         GoldenTask: {
             id: string;
@@ -5411,6 +6227,36 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             deliveredAt: string | null;
+        };
+        Event: {
+            id: string;
+            /** @enum {string} */
+            type: "task.completed" | "task.failed" | "budget.low";
+            /** @description The payload's taskId (null for budget.low) */
+            taskId: string | null;
+            /** @description The JSON body that was sent to the webhooks */
+            payload: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            createdAt: string;
+            /** @description One per webhook configuration subscribed when the event happened */
+            deliveries: {
+                id: string;
+                configId: string;
+                /** @enum {string} */
+                status: "PENDING" | "DELIVERED" | "FAILED";
+                attempts: number;
+                lastStatusCode: number | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp with milliseconds
+                 */
+                deliveredAt: string | null;
+            }[];
         };
         Deposit: {
             id: string;

@@ -6,20 +6,38 @@ import { apiKeyResponse } from '../auth/auth.schemas.ts';
 import { toBuyerAccount } from '../auth/auth.presenters.ts';
 import { toLedgerEntry } from '../billing/billing.presenters.ts';
 import type { DeveloperRecord } from '../developers/developers.repository.ts';
+import { linksIn } from '../email/mail-links.ts';
+import type { MailRecord } from '../email/mail.repository.ts';
 import {
   adminBuyerSchema,
   createDeveloperBody,
   createdDeveloperResponse,
   creditAdjustmentBody,
+  dailyStatsQuery,
+  dailyStatsResponse,
   developerSchema,
   ledgerEntrySchema,
+  mailOutboxQuery,
+  mailOutboxResponse,
   statsResponse,
   updateDeveloperBody,
 } from './admin.schemas.ts';
 
 const toDeveloper = (developer: DeveloperRecord) => ({ ...developer, createdAt: developer.createdAt.toISOString() });
 
-export function adminEndpoints({ admin, auth, billing, developers }: Services) {
+const toMailMessage = (mail: MailRecord) => ({
+  id: mail.id,
+  kind: mail.kind,
+  to: mail.toAddress,
+  subject: mail.subject,
+  text: mail.body,
+  links: linksIn(mail.body),
+  status: mail.status,
+  createdAt: mail.createdAt.toISOString(),
+  sentAt: mail.sentAt?.toISOString() ?? null,
+});
+
+export function adminEndpoints({ admin, auth, billing, developers, mailOutbox }: Services) {
   return [
     defineEndpoint({
       method: 'post', idempotent: 'router', path: '/admin/developers', tag: 'Admin', summary: 'Create a developer account and its API key',
@@ -66,5 +84,24 @@ export function adminEndpoints({ admin, auth, billing, developers }: Services) {
       method: 'get', path: '/admin/stats', tag: 'Admin', summary: 'Platform totals', access: 'admin', response: statsResponse,
       handler: () => admin.stats(),
     }),
+    defineEndpoint({
+      method: 'get', path: '/admin/stats/daily', tag: 'Admin', summary: 'Platform activity per UTC day', access: 'admin',
+      query: dailyStatsQuery, response: dailyStatsResponse,
+      handler: ({ query }) => admin.dailyStats(query.days),
+    }),
+    // Outside production only: without SMTP, a newcomer follows a developer invite from the dashboard.
+    // In production the route is not mounted, so it answers exactly like an unknown route.
+    ...(mailOutbox
+      ? [
+          defineEndpoint({
+            method: 'get', path: '/admin/mail-outbox', tag: 'Admin', summary: 'Mail queued or sent, newest first (not in production)', access: 'admin',
+            query: mailOutboxQuery, response: mailOutboxResponse,
+            handler: async ({ query }) => {
+              const page = await mailOutbox.list(query.limit, query.cursor);
+              return { ...page, messages: page.messages.map(toMailMessage) };
+            },
+          }),
+        ]
+      : []),
   ];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, httpUrlSchema, timestamp } from '../../lib/schemas.ts';
+import { cursorSchema, dateSchema, daysSchema, emailSchema, httpUrlSchema, limitSchema, MAX_REPORT_DAYS, pageInfo, timestamp } from '../../lib/schemas.ts';
 import { buyerAccountSchema } from '../auth/auth.schemas.ts';
 import { ledgerEntrySchema } from '../billing/billing.schemas.ts';
 
@@ -53,5 +53,43 @@ export const statsResponse = z
     pendingPayouts: z.object({ count: z.number().int(), cents: z.number().int() }),
   })
   .meta({ id: 'PlatformStats' });
+
+export const dailyStatsQuery = z.strictObject({ days: daysSchema });
+
+const perDay = z.number().int();
+export const dailyStatsResponse = z
+  .object({
+    days: z
+      .array(
+        z.object({
+          date: dateSchema,
+          created: perDay.meta({ description: 'Tasks created' }),
+          completed: perDay.meta({ description: 'Tasks COMPLETED (by validatedAt)' }),
+          failed: perDay.meta({ description: 'Tasks FAILED (by failedAt)' }),
+          answers: perDay.meta({ description: 'Answers to regular tasks (golden answers excluded)' }),
+        }),
+      )
+      .max(MAX_REPORT_DAYS)
+      .meta({ description: 'Every UTC day of the period, oldest first' }),
+  })
+  .meta({ id: 'PlatformDailyStats' });
+
+export const mailOutboxQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
+
+const mailMessageSchema = z
+  .object({
+    id: z.string(),
+    kind: z.string().meta({ description: 'WELCOME, DEVELOPER_INVITE or BUDGET_LOW' }),
+    to: z.string(),
+    subject: z.string(),
+    text: z.string().meta({ description: 'The plain-text body' }),
+    links: z.array(z.string()).meta({ description: 'The absolute URLs found in the body, in order' }),
+    status: z.enum(['PENDING', 'SENT', 'FAILED']),
+    createdAt: timestamp,
+    sentAt: timestamp.nullable(),
+  })
+  .meta({ id: 'MailMessage' });
+
+export const mailOutboxResponse = z.object({ messages: z.array(mailMessageSchema), ...pageInfo });
 
 export { ledgerEntrySchema };

@@ -1,4 +1,7 @@
 import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { dayWindow } from '../../lib/day-window.ts';
+import type { PlatformDay } from '../tasks/task-stats.repository.ts';
 import type { BuyerRecord } from '../auth/accounts.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
@@ -12,7 +15,10 @@ export interface PlatformStats {
 }
 
 export class AdminService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
 
   async listBuyers(limit: number, cursor?: string, q?: string): Promise<Page<BuyerRecord, 'buyers'>> {
     return toPage('buyers', await this.db.repos.accounts.listBuyers(pageRequest(limit, cursor), q), limit);
@@ -27,5 +33,10 @@ export class AdminService {
       this.db.repos.payouts.pendingTotals(),
     ]);
     return { buyers: roles.BUYER, developers: roles.DEVELOPER, annotators, tasks, revenueCents, pendingPayouts };
+  }
+
+  /** Platform activity per UTC day over the last `days` days, today included, every day present. */
+  async dailyStats(days: number): Promise<{ days: PlatformDay[] }> {
+    return { days: await this.db.repos.taskStats.platformDaily(dayWindow(this.clock.now(), days)) };
   }
 }

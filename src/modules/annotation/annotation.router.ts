@@ -3,6 +3,8 @@ import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import {
+  adminAnnotatorSchema,
+  adminAnnotatorsQuery,
   adminPayoutSchema,
   annotatorIdSchema,
   annotatorParams,
@@ -15,7 +17,8 @@ import {
   reputationSchema,
   taskIdParams,
 } from './annotation.schemas.ts';
-import { toEarnings } from './annotators.service.ts';
+import type { AdminAnnotatorRecord } from './annotators.repository.ts';
+import { toEarnings, toReputation } from './annotators.service.ts';
 import type { AdminPayoutRecord, PayoutRecord } from './payouts.repository.ts';
 
 const toPayout = (payout: PayoutRecord) => ({
@@ -34,6 +37,24 @@ const toAdminPayout = (payout: AdminPayoutRecord) => ({
   developerId: payout.annotator.developerId,
   annotatorId: payout.annotator.externalId,
 });
+
+/** Live figures, level and reliability computed as the reputation route computes them. */
+const toAdminAnnotator = (annotator: AdminAnnotatorRecord) => {
+  const reputation = toReputation(annotator);
+  return {
+    developerId: annotator.developerId,
+    appName: annotator.appName,
+    annotatorId: annotator.externalId,
+    level: reputation.level,
+    reliability: reputation.reliability,
+    suspended: reputation.suspended,
+    totalResponses: reputation.totalResponses,
+    resolvedResponses: reputation.resolvedResponses,
+    goldenAnswered: reputation.goldenAnswered,
+    goldenAccuracy: reputation.goldenAccuracy,
+    createdAt: annotator.createdAt.toISOString(),
+  };
+};
 
 export function sdkEndpoints({ annotation, annotators }: Services) {
   return [
@@ -110,6 +131,15 @@ export function adminAnnotationEndpoints({ annotators }: Services) {
       params: z.strictObject({ id: z.string().min(1).max(64) }), body: payoutDecisionBody, response: adminPayoutSchema,
       errors: { 409: 'PAYOUT_NOT_PENDING' },
       handler: async ({ params, body }) => toAdminPayout(await annotators.decidePayout(params.id, false, body.note ?? null)),
+    }),
+    defineEndpoint({
+      method: 'get', path: '/admin/annotators', tag: 'Admin', summary: "Every app's annotators with their live reputation, newest first", access: 'admin',
+      query: adminAnnotatorsQuery, response: z.object({ annotators: z.array(adminAnnotatorSchema), ...pageInfo }),
+      handler: async ({ query }) => {
+        const { limit, cursor, ...filter } = query;
+        const page = await annotators.adminListAnnotators(limit, cursor, filter);
+        return { ...page, annotators: page.annotators.map(toAdminAnnotator) };
+      },
     }),
     defineEndpoint({
       method: 'post', path: '/admin/annotators/:developerId/:annotatorId/reinstate', notFound: 'ANNOTATOR_NOT_FOUND', tag: 'Admin', summary: 'Lift a suspension',

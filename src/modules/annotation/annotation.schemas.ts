@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from '../../lib/schemas.ts';
+import { cursorSchema, limitSchema, timestamp } from '../../lib/schemas.ts';
 import { LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
 
 /** contract: 1–128 characters of A–Z a–z 0–9 _ . : @ - */
@@ -88,3 +88,24 @@ export const payoutSchema = z
 export const adminPayoutSchema = payoutSchema
   .extend({ developerId: z.string(), annotatorId: z.string() })
   .meta({ id: 'AdminPayout' });
+
+export const adminAnnotatorsQuery = z.strictObject({
+  suspended: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .meta({ description: 'Only suspended (true) or only active (false) annotators' }),
+  q: z.string().trim().min(1).max(128).optional().meta({ description: "Part of the app's annotator id (any case)" }),
+  limit: limitSchema,
+  cursor: cursorSchema,
+});
+
+export const adminAnnotatorSchema = reputationSchema
+  .pick({ level: true, reliability: true, suspended: true, totalResponses: true, resolvedResponses: true, goldenAnswered: true, goldenAccuracy: true })
+  .extend({
+    developerId: z.string(),
+    appName: z.string(),
+    annotatorId: z.string().meta({ description: "The app's own id for the annotator" }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'AdminAnnotator', description: 'Live figures (not the snapshot apps read); level and reliability as the reputation route computes them' });

@@ -1,7 +1,8 @@
 import type { DbClient } from '../../db/client.ts';
-import { toCents } from '../../db/client.ts';
+import { likeLiteral, toCents } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 import type { AnnotatorStats } from '../../consensus/reputation.ts';
 
 export interface AnnotatorRecord extends AnnotatorStats {
@@ -15,6 +16,12 @@ export interface AnnotatorRecord extends AnnotatorStats {
   earnedCents: number;
   pendingPayoutCents: number;
   paidOutCents: number;
+}
+
+/** An annotator as the admin's list shows it: with its app's name and when it was first seen. */
+export interface AdminAnnotatorRecord extends AnnotatorRecord {
+  appName: string;
+  createdAt: Date;
 }
 
 /** What a decided task changes for one of its annotators. */
@@ -140,6 +147,19 @@ export class AnnotatorsRepository {
   async ledgerSum(annotatorId: string): Promise<number> {
     const result = await this.db.ledgerEntry.aggregate({ where: { annotatorId }, _sum: { amountCents: true } });
     return toCents(result._sum.amountCents ?? 0n);
+  }
+
+  /** Every developer's annotators, newest first, one keyset page (`limit + 1` rows). */
+  async listForAdmin(page: PageRequest, filter: { suspended?: boolean; q?: string }): Promise<AdminAnnotatorRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    const suspended = filter.suspended === undefined ? {} : { suspended: filter.suspended };
+    const search = filter.q ? { externalId: { contains: likeLiteral(filter.q), mode: 'insensitive' as const } } : {};
+    const rows = await this.db.annotator.findMany({
+      where: { AND: [where, suspended, search] },
+      include: { developer: { select: { appName: true } } },
+      ...rest,
+    });
+    return rows.map(({ developer, createdAt, ...row }) => ({ ...toRecord(row), appName: developer.appName, createdAt }));
   }
 
   count(): Promise<number> {

@@ -4,7 +4,7 @@ import { level, reliability } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { annotatorNotFound } from './annotation.service.ts';
-import type { AnnotatorRecord } from './annotators.repository.ts';
+import type { AdminAnnotatorRecord, AnnotatorRecord } from './annotators.repository.ts';
 import type { AdminPayoutRecord, PayoutMethod, PayoutRecord, PayoutStatus } from './payouts.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
@@ -97,6 +97,11 @@ export class AnnotatorsService {
     const page = pageRequest(limit, cursor);
     const annotator = await this.get(developerId, externalId);
     return toPage('payouts', await this.db.repos.payouts.listForAnnotator(annotator.id, page), limit);
+  }
+
+  /** Every app's annotators for the admin, newest first; `q` matches the app's annotator id (any case). */
+  async adminListAnnotators(limit: number, cursor: string | undefined, filter: { suspended?: boolean; q?: string }): Promise<Page<AdminAnnotatorRecord, 'annotators'>> {
+    return toPage('annotators', await this.db.repos.annotators.listForAdmin(pageRequest(limit, cursor), filter), limit);
   }
 
   async adminListPayouts(limit: number, cursor?: string, status?: PayoutStatus): Promise<Page<AdminPayoutRecord, 'payouts'>> {

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody } from '../../lib/schemas.ts';
 import type { Services } from '../../container.ts';
+import { metaEndpoints } from '../meta/meta.router.ts';
 import { toBuyer, toBuyerAccount, toDeveloperProfile } from './auth.presenters.ts';
 import {
   adminSchema,
@@ -17,7 +18,8 @@ import {
 } from './auth.schemas.ts';
 import { z } from 'zod';
 
-export function authEndpoints({ auth, developers }: Services) {
+export function authEndpoints(services: Services) {
+  const { auth, developers } = services;
   return [
     defineEndpoint({
       method: 'post', path: '/auth/register', tag: 'Auth', summary: 'Register a buyer', access: 'public', rateLimited: true,
@@ -79,5 +81,7 @@ export function authEndpoints({ auth, developers }: Services) {
       response: z.object({ developer: developerProfileSchema }),
       handler: async ({ principal }) => ({ developer: toDeveloperProfile(await developers.get(principal.developerId)) }),
     }),
+    // Read before anyone logs in: how to log in here (the local admin in development), and what things cost.
+    ...metaEndpoints(services),
   ];
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -15,6 +16,8 @@ import type { TokenService } from './tokens.ts';
 
 /** The first-run development admin's e-mail (contract §1). */
 export const LOCAL_ADMIN_EMAIL = 'admin@concord.local';
+/** Where start-up keeps the first-run admin's credentials (mode 0600). */
+export const localAdminFile = (dataDir: string) => path.resolve(dataDir, 'local-admin.json');
 
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid e-mail or password');
 

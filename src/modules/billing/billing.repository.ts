@@ -3,6 +3,7 @@
 // the same transaction; the CHECK constraints of the buyers table are the last line of defence.
 import type { DbClient } from '../../db/client.ts';
 import { toCents } from '../../db/client.ts';
+import type { DayWindow } from '../../lib/day-window.ts';
 import { newId } from '../../lib/ids.ts';
 
 export type LedgerType = 'DEPOSIT' | 'BONUS' | 'TASK_CHARGE' | 'ADJUSTMENT' | 'EARNING' | 'PAYOUT' | 'PAYOUT_REVERSAL';
@@ -27,6 +28,14 @@ export type BalanceChange =
   | { ok: true; before: number; after: number }
   | { ok: false; reason: 'NOT_FOUND' }
   | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
+
+/** One UTC day of a buyer's spending, as GET /billing/spend shows it. */
+export interface SpendDay {
+  date: string;
+  chargedCents: number;
+  depositedCents: number;
+  completedTasks: number;
+}
 
 export interface LedgerCursor {
   createdAt: Date;
@@ -122,6 +131,31 @@ export class BillingRepository {
   async ledgerSum(buyerId: string): Promise<number> {
     const result = await this.db.ledgerEntry.aggregate({ where: { buyerId }, _sum: { amountCents: true } });
     return toCents(result._sum.amountCents ?? 0n);
+  }
+
+  /**
+   * The buyer's charges, deposits (with their bonuses) and completed tasks per UTC day of the window,
+   * oldest first, every day present. One statement: an index range over the buyer's rows (the
+   * (buyer_id, created_at) index bounds it to the window), and generate_series supplies the days without a row.
+   */
+  async dailySpend(buyerId: string, window: DayWindow): Promise<SpendDay[]> {
+    const rows = await this.db.$queryRaw<Array<{ date: string; charged: bigint; deposited: bigint; completed: number }>>`
+      WITH totals AS (
+        SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
+               -COALESCE(SUM(amount_cents) FILTER (WHERE type = 'TASK_CHARGE'), 0) AS charged,
+               COALESCE(SUM(amount_cents) FILTER (WHERE type IN ('DEPOSIT', 'BONUS')), 0) AS deposited,
+               COUNT(*) FILTER (WHERE type = 'TASK_CHARGE') AS completed
+        FROM ledger_entries
+        WHERE buyer_id = ${buyerId} AND created_at >= ${window.from} AND created_at < ${window.to}
+          AND type IN ('TASK_CHARGE', 'DEPOSIT', 'BONUS')
+        GROUP BY 1
+      )
+      SELECT to_char(d.day, 'YYYY-MM-DD') AS date, COALESCE(t.charged, 0)::bigint AS charged,
+             COALESCE(t.deposited, 0)::bigint AS deposited, COALESCE(t.completed, 0)::int AS completed
+      FROM generate_series(${window.firstDay}::date, ${window.lastDay}::date, interval '1 day') AS d(day)
+      LEFT JOIN totals t ON t.day = d.day
+      ORDER BY d.day`;
+    return rows.map((row) => ({ date: row.date, chargedCents: toCents(row.charged), depositedCents: toCents(row.deposited), completedTasks: row.completed }));
   }
 
   /** Platform revenue: everything charged for completed tasks. */

@@ -1,7 +1,7 @@
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { toLedgerEntry } from './billing.presenters.ts';
-import { ledgerQuery, ledgerResponse } from './billing.schemas.ts';
+import { ledgerQuery, ledgerResponse, spendQuery, spendResponse } from './billing.schemas.ts';
 
 export function billingEndpoints({ billing }: Services) {
   return [
@@ -12,6 +12,11 @@ export function billingEndpoints({ billing }: Services) {
         const page = await billing.listLedger(principal.accountId, query.limit, query.cursor);
         return { ...page, entries: page.entries.map(toLedgerEntry) };
       },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/billing/spend', tag: 'Billing', summary: 'Charges, deposits and completed tasks per UTC day', access: 'buyer',
+      query: spendQuery, response: spendResponse,
+      handler: ({ principal, query }) => billing.spend(principal.accountId, query.days),
     }),
   ];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
+import { cursorSchema, dateSchema, daysSchema, limitSchema, MAX_REPORT_DAYS, pageInfo, timestamp } from '../../lib/schemas.ts';
 
 export const ledgerEntrySchema = z
   .object({
@@ -16,3 +16,24 @@ export const ledgerEntrySchema = z
 export const ledgerQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
 
 export const ledgerResponse = z.object({ entries: z.array(ledgerEntrySchema), ...pageInfo });
+
+export const spendQuery = z.strictObject({ days: daysSchema });
+
+const cents = z.number().int();
+const spendDaySchema = z.object({
+  date: dateSchema,
+  chargedCents: cents.meta({ description: 'Charged for tasks completed that day (a positive number)' }),
+  depositedCents: cents.meta({ description: 'Deposits credited that day, bonuses included' }),
+  completedTasks: z.number().int().meta({ description: 'Tasks charged that day' }),
+});
+
+export const spendResponse = z
+  .object({
+    days: z
+      .array(spendDaySchema)
+      .max(MAX_REPORT_DAYS)
+      .meta({ description: 'Every UTC day of the period, oldest first; days without activity are zeros' }),
+    totalChargedCents: cents,
+    totalDepositedCents: cents,
+  })
+  .meta({ id: 'Spend' });

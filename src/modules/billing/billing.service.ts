@@ -1,8 +1,10 @@
 import type { Database, Repositories } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { dayWindow } from '../../lib/day-window.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { budgetLowMail } from '../email/mail.templates.ts';
-import type { BalanceChange, LedgerEntryRecord } from './billing.repository.ts';
+import type { BalanceChange, LedgerEntryRecord, SpendDay } from './billing.repository.ts';
 
 const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not found');
 
@@ -16,6 +18,7 @@ export class BillingService {
   constructor(
     private readonly db: Database,
     private readonly publicUrl: string,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -64,6 +67,16 @@ export class BillingService {
     await repos.events.record(buyerId, 'budget.low', { creditBalance, thresholdCents: LOW_BALANCE_THRESHOLD_CENTS, at: at.toISOString() });
     const buyer = await repos.accounts.findBuyerContact(buyerId);
     if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.publicUrl));
+  }
+
+  /** What the buyer spent and deposited per UTC day over the last `days` days (today included), with totals. */
+  async spend(buyerId: string, days: number): Promise<{ days: SpendDay[]; totalChargedCents: number; totalDepositedCents: number }> {
+    const perDay = await this.db.repos.billing.dailySpend(buyerId, dayWindow(this.clock.now(), days));
+    return {
+      days: perDay,
+      totalChargedCents: perDay.reduce((sum, day) => sum + day.chargedCents, 0),
+      totalDepositedCents: perDay.reduce((sum, day) => sum + day.depositedCents, 0),
+    };
   }
 
   async listLedger(buyerId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord, 'entries'>> {

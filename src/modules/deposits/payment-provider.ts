@@ -37,9 +37,14 @@ export interface PaymentProvider {
   parseConfirmation(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Confirmation;
 }
 
-/** contract: ≥ 50 000 cents → 5 %, ≥ 200 000 → 10 %, below → 0, rounded down to whole cents. */
+/** contract §6: a deposit of at least `minCents` earns `percent` % bonus (the highest tier reached applies). */
+export const DEPOSIT_BONUS_TIERS: ReadonlyArray<{ readonly minCents: number; readonly percent: number }> = Object.freeze([
+  Object.freeze({ minCents: 50_000, percent: 5 }),
+  Object.freeze({ minCents: 200_000, percent: 10 }),
+]);
+
+/** The bonus of a deposit: its tier's percentage, rounded down to whole cents; below every tier, 0. */
 export function depositBonusCents(amountCents: number): number {
-  if (amountCents >= 200_000) return Math.floor(amountCents / 10);
-  if (amountCents >= 50_000) return Math.floor(amountCents / 20);
-  return 0;
+  const tier = DEPOSIT_BONUS_TIERS.findLast((candidate) => amountCents >= candidate.minCents);
+  return tier ? Math.floor((amountCents * tier.percent) / 100) : 0;
 }

@@ -1,5 +1,6 @@
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface MailMessage {
   kind: 'WELCOME' | 'DEVELOPER_INVITE' | 'BUDGET_LOW';
@@ -17,6 +18,20 @@ export interface QueuedMail {
   attempts: number;
 }
 
+/** A message as the outbox holds it. */
+export interface MailRecord {
+  id: string;
+  kind: string;
+  toAddress: string;
+  subject: string;
+  body: string;
+  status: 'PENDING' | 'SENT' | 'FAILED';
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+const mailSelect = { id: true, kind: true, toAddress: true, subject: true, body: true, status: true, createdAt: true, sentAt: true } as const;
+
 export class MailRepository {
   constructor(private readonly db: DbClient) {}
 
@@ -27,6 +42,11 @@ export class MailRepository {
       INSERT INTO mail_outbox (id, kind, to_address, subject, body)
       VALUES (${id}, ${message.kind}, ${message.to}, ${message.subject}, ${message.body})`;
     return id;
+  }
+
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  list(page: PageRequest): Promise<MailRecord[]> {
+    return this.db.mailOutbox.findMany({ select: mailSelect, ...keysetArgs(page) });
   }
 
   /** Claims due mail for `leaseMs` (other workers skip it; a dead worker's mail is due again after). */

@@ -1,10 +1,13 @@
 import type { DbClient } from '../../db/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
+import type { PageRequest } from '../../lib/pagination.ts';
 
 /** contract: at most 20 webhook configurations per buyer (also the most deliveries one event makes). */
 export const MAX_WEBHOOK_CONFIGS = 20;
 
-export type EventType = 'task.completed' | 'task.failed' | 'budget.low';
+export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** An event as record_event takes it: its id, the JSON text to send, and ids for its deliveries. */
 export interface OutboxEvent {
@@ -17,6 +20,35 @@ export interface OutboxEvent {
 export function outboxEvent(type: EventType, payload: Record<string, unknown>): OutboxEvent {
   return { id: newId(), type, payload: JSON.stringify({ event: type, ...payload }), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) };
 }
+
+/** One delivery of an event, as the buyer's event log shows it. */
+export interface EventDeliveryRecord {
+  id: string;
+  configId: string;
+  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  attempts: number;
+  lastStatusCode: number | null;
+  deliveredAt: Date | null;
+}
+
+/** An outbox event with the JSON text that was sent, and its deliveries (oldest first). */
+export interface EventRecord {
+  id: string;
+  type: EventType;
+  payload: string;
+  createdAt: Date;
+  deliveries: EventDeliveryRecord[];
+}
+
+export interface EventFilter {
+  /** Events created at or after this moment. */
+  since: Date;
+  type?: EventType;
+  /** Matches the payload's taskId. */
+  taskId?: string;
+}
+
+const deliverySelect = { id: true, eventId: true, configId: true, status: true, attempts: true, lastStatusCode: true, deliveredAt: true } as const;
 
 export class EventsRepository {
   constructor(private readonly db: DbClient) {}
@@ -31,5 +63,40 @@ export class EventsRepository {
     const event = outboxEvent(type, payload);
     await this.db.$executeRaw`SELECT record_event(${event.id}, ${buyerId}, ${event.type}, ${event.payload}, ${event.deliveryIds}::text[])`;
     return event.id;
+  }
+
+  /**
+   * The buyer's events, newest first, one keyset page (`limit + 1` rows), each with its deliveries. The
+   * (buyer_id, created_at) index bounds the scan to the window; taskId is read from the stored JSON text.
+   */
+  async list(buyerId: string, filter: EventFilter, page: PageRequest): Promise<EventRecord[]> {
+    const conditions = [Prisma.sql`buyer_id = ${buyerId}`, Prisma.sql`created_at >= ${filter.since}`];
+    if (filter.type) conditions.push(Prisma.sql`type = ${filter.type}`);
+    if (filter.taskId) conditions.push(Prisma.sql`payload::jsonb ->> 'taskId' = ${filter.taskId}`);
+    if (page.after) conditions.push(Prisma.sql`(created_at, id) < (${page.after.createdAt}::timestamptz, ${page.after.id})`);
+    const events = await this.db.$queryRaw<Array<Omit<EventRecord, 'deliveries'>>>`
+      SELECT id, type, payload, created_at AS "createdAt" FROM events WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`;
+    return this.withDeliveries(events);
+  }
+
+  /** One of the buyer's events created at or after `since`, or null. */
+  async findForBuyer(buyerId: string, id: string, since: Date): Promise<EventRecord | null> {
+    const event = await this.db.event.findFirst({ where: { id, buyerId, createdAt: { gte: since } }, select: { id: true, type: true, payload: true, createdAt: true } });
+    if (!event) return null;
+    const [found] = await this.withDeliveries([{ ...event, type: event.type as EventType }]);
+    return found ?? null;
+  }
+
+  private async withDeliveries(events: Array<Omit<EventRecord, 'deliveries'>>): Promise<EventRecord[]> {
+    if (events.length === 0) return [];
+    const deliveries = await this.db.webhookDelivery.findMany({
+      where: { eventId: { in: events.map((event) => event.id) } },
+      select: deliverySelect,
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    const byEvent = new Map<string, EventDeliveryRecord[]>(events.map((event) => [event.id, []]));
+    for (const { eventId, ...delivery } of deliveries) byEvent.get(eventId)?.push(delivery);
+    return events.map((event) => ({ ...event, deliveries: byEvent.get(event.id) ?? [] }));
   }
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { idParams, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
+import { idParams, cursorSchema, limitSchema, noQuery, pageInfo } from '../../lib/schemas.ts';
 import type { ProjectRecord } from './projects.repository.ts';
-import { createProjectBody, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
+import { createProjectBody, distributionSchema, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
 
 const toProject = (project: ProjectRecord) => ({
   ...project,
@@ -34,6 +34,11 @@ export function projectEndpoints({ projects }: Services) {
         const project = await projects.get(principal.accountId, params.id);
         return { ...toProject(project), stats: project.stats };
       },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/projects/:id/distribution', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Results and confidence of the completed tasks',
+      access: 'buyer', params: idParams, query: noQuery, response: distributionSchema,
+      handler: ({ principal, params }) => projects.distribution(principal.accountId, params.id),
     }),
     defineEndpoint({
       method: 'patch', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Rename or describe a project', access: 'buyer',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from '../../lib/schemas.ts';
+import { CONFIDENCE_BUCKETS } from '../tasks/task-stats.repository.ts';
+import { MAX_OPTIONS } from '../tasks/task-rules.ts';
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().trim().max(5000);
@@ -20,3 +22,18 @@ export const projectWithStatsSchema = projectSchema
     }),
   })
   .meta({ id: 'ProjectWithStats' });
+
+export const distributionSchema = z
+  .object({
+    labels: z
+      .array(z.object({ label: z.string(), count }))
+      .max(MAX_OPTIONS)
+      .meta({ description: 'Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options)' }),
+    confidence: z
+      .array(z.object({ from: z.number(), to: z.number(), count }))
+      .min(CONFIDENCE_BUCKETS)
+      .max(CONFIDENCE_BUCKETS)
+      .meta({ description: 'Ten buckets from 0.0–0.1 to 0.9–1.0; each holds from ≤ confidence < to, the last also 1.0' }),
+    completed: count.meta({ description: 'COMPLETED tasks of the project' }),
+  })
+  .meta({ id: 'ProjectDistribution' });

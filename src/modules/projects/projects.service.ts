@@ -1,10 +1,18 @@
 import type { Database } from '../../db/database.ts';
+import { CONFIDENCE_BUCKETS } from '../tasks/task-stats.repository.ts';
+import { MAX_OPTIONS } from '../tasks/task-rules.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectRecord } from './projects.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 export interface ProjectWithStats extends ProjectRecord {
   stats: { tasks: StatusCounts; spentCents: number };
+}
+
+export interface ProjectDistribution {
+  labels: Array<{ label: string; count: number }>;
+  confidence: Array<{ from: number; to: number; count: number }>;
+  completed: number;
 }
 
 export class ProjectsService {
@@ -25,6 +33,19 @@ export class ProjectsService {
       this.db.repos.tasks.sumCompletedCost(id),
     ]);
     return { ...project, stats: { tasks, spentCents } };
+  }
+
+  /**
+   * Results (the 50 most frequent, most frequent first) and confidence in ten buckets of the project's
+   * COMPLETED tasks. A project's tasks usually share one option set, so 50 (a task's most options) is
+   * all of them; a project mixing option sets still gets a bounded answer.
+   */
+  async distribution(buyerId: string, id: string): Promise<ProjectDistribution> {
+    await this.db.repos.projects.get(buyerId, id);
+    const { labels, confidence, completed } = await this.db.repos.taskStats.projectDistribution(id);
+    // i / 10 rather than i * 0.1, so the bounds read 0.3, not 0.30000000000000004.
+    const bounds = (i: number) => ({ from: i / CONFIDENCE_BUCKETS, to: (i + 1) / CONFIDENCE_BUCKETS });
+    return { labels: labels.slice(0, MAX_OPTIONS), confidence: confidence.map((count, i) => ({ ...bounds(i), count })), completed };
   }
 
   update(buyerId: string, id: string, changes: { name?: string; description?: string | null }): Promise<ProjectRecord> {

@@ -8,12 +8,14 @@ import { toTask, toTaskListItem } from './tasks.presenters.ts';
 import {
   batchBody,
   batchResponse,
+  countTasksQuery,
   createTaskBody,
   createTaskResponse,
   csvResponse,
   csvUpload,
   listTasksQuery,
   listTasksResponse,
+  taskCountsResponse,
   taskSchema,
   updateTaskBody,
 } from './tasks.schemas.ts';
@@ -53,6 +55,12 @@ export function taskEndpoints({ tasks }: Services) {
         const page = await tasks.list(principal.accountId, filters, limit, cursor);
         return { ...page, tasks: page.tasks.map(toTaskListItem) };
       },
+    }),
+    // Before GET /tasks/:id, which would otherwise take `counts` for a task id.
+    defineEndpoint({
+      method: 'get', path: '/tasks/counts', tag: 'Tasks', summary: "The buyer's tasks by status (golden tasks never count)", access: 'buyer',
+      query: countTasksQuery, response: taskCountsResponse,
+      handler: ({ principal, query }) => tasks.counts(principal.accountId, query),
     }),
     defineEndpoint({
       method: 'get', path: '/tasks/:id', notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'A task with its answers', access: 'buyer',

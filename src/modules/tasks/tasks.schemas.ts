@@ -33,6 +33,16 @@ export const listTasksQuery = z.strictObject({
   cursor: cursorSchema,
 });
 
+export const countTasksQuery = listTasksQuery.pick({ projectId: true, type: true, locale: true });
+
+const statusCount = z.number().int();
+export const taskCountsResponse = z
+  .object({
+    counts: z.object({ PENDING: statusCount, VALIDATING: statusCount, COMPLETED: statusCount, FAILED: statusCount }),
+    total: statusCount,
+  })
+  .meta({ id: 'TaskCounts' });
+
 const taskFields = {
   id: z.string(),
   type: z.enum(TASK_TYPES),

@@ -6,7 +6,7 @@ import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from './task-rules.ts';
-import type { CreatedTask, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
+import type { CreatedTask, StatusCounts, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /** contract: estimatedCompletionMs when a type has no completed task in the last 24 hours. */
 const DEFAULT_ESTIMATE_MS = 300_000;
@@ -124,6 +124,12 @@ export class TasksService {
     const after = cursor ? decodeCursor(cursor) : undefined;
     const rows = await this.db.repos.tasks.list(buyerId, filters, limit, after);
     return toPage('tasks', rows, limit);
+  }
+
+  /** The buyer's tasks by status (filters as on the list; an unknown or foreign project matches nothing). */
+  async counts(buyerId: string, filters: Omit<TaskFilters, 'status'>): Promise<{ counts: StatusCounts; total: number }> {
+    const counts = await this.db.repos.taskStats.countForBuyer(buyerId, filters);
+    return { counts, total: counts.PENDING + counts.VALIDATING + counts.COMPLETED + counts.FAILED };
   }
 
   async get(buyerId: string, id: string): Promise<TaskDetail> {

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { cursorSchema, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
+import { EVENT_TYPES } from '../events/events.repository.ts';
+import { eventEndpoints } from '../events/events.router.ts';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
 
-const EVENTS = ['task.completed', 'task.failed', 'budget.low'] as const;
 const events = z
-  .array(z.enum(EVENTS))
+  .array(z.enum(EVENT_TYPES))
   .min(1)
   .transform((list) => [...new Set(list)]);
 const secret = z.string().min(16, { error: 'must be at least 16 characters' }).max(256);
@@ -15,12 +16,12 @@ const createBody = z.strictObject({ url: httpUrlSchema, events, secret });
 const updateBody = z.strictObject({ url: httpUrlSchema.optional(), events: events.optional(), isActive: z.boolean().optional(), secret: secret.optional() });
 
 const webhookSchema = z
-  .object({ id: z.string(), url: z.string(), events: z.array(z.enum(EVENTS)), isActive: z.boolean(), createdAt: timestamp })
+  .object({ id: z.string(), url: z.string(), events: z.array(z.enum(EVENT_TYPES)), isActive: z.boolean(), createdAt: timestamp })
   .meta({ id: 'WebhookConfig' });
 const deliverySchema = z
   .object({
     id: z.string(),
-    event: z.enum(EVENTS),
+    event: z.enum(EVENT_TYPES),
     status: z.enum(['PENDING', 'DELIVERED', 'FAILED']),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
@@ -43,7 +44,8 @@ const toDelivery = (delivery: DeliveryRecord) => ({
   deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
 });
 
-export function webhookEndpoints({ webhooks }: Services) {
+export function webhookEndpoints(services: Services) {
+  const { webhooks } = services;
   return [
     defineEndpoint({
       method: 'post', idempotent: 'router', path: '/webhooks/configs', tag: 'Webhooks', summary: 'Subscribe a URL to events (the secret is never returned)',
@@ -91,5 +93,7 @@ export function webhookEndpoints({ webhooks }: Services) {
         return { queued: true };
       },
     }),
+    // The event log is the outbox these webhooks deliver from: its routes come with theirs.
+    ...eventEndpoints(services),
   ];
 }

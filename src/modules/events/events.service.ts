@@ -1,0 +1,45 @@
+// The buyer's event log: what the outbox recorded (and the webhooks were sent) over the last 30 days.
+import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
+import type { EventRecord, EventType } from './events.repository.ts';
+
+/** How far back the event log reaches. */
+export const EVENT_LOG_DAYS = 30;
+const EVENT_LOG_MS = EVENT_LOG_DAYS * 86_400_000;
+
+export const eventNotFound = () => new NotFoundError('EVENT_NOT_FOUND', 'Event not found');
+
+export interface EventQuery {
+  type?: EventType;
+  /** Events created at or after this moment (never before the log's 30 days). */
+  since?: Date;
+  taskId?: string;
+}
+
+export class EventsService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Newest first; `since` earlier than 30 days ago reads as 30 days ago. */
+  async list(buyerId: string, query: EventQuery, limit: number, cursor?: string): Promise<Page<EventRecord, 'events'>> {
+    const page = pageRequest(limit, cursor);
+    const oldest = this.oldest();
+    const since = query.since && query.since > oldest ? query.since : oldest;
+    return toPage('events', await this.db.repos.events.list(buyerId, { type: query.type, taskId: query.taskId, since }, page), limit);
+  }
+
+  /** One of the buyer's events of the last 30 days; older, foreign or unknown ids are EVENT_NOT_FOUND. */
+  async get(buyerId: string, id: string): Promise<EventRecord> {
+    const event = await this.db.repos.events.findForBuyer(buyerId, id, this.oldest());
+    if (!event) throw eventNotFound();
+    return event;
+  }
+
+  private oldest(): Date {
+    return new Date(this.clock.now().getTime() - EVENT_LOG_MS);
+  }
+}

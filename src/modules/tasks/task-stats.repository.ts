@@ -1,0 +1,99 @@
+// Aggregates over tasks and their answers for dashboards: each one statement that PostgreSQL answers
+// from an index range (a buyer's tasks, a project's completed tasks) or, platform-wide, from one pass.
+import type { DbClient } from '../../db/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { DayWindow } from '../../lib/day-window.ts';
+import type { StatusCounts, TaskFilters, TaskStatus } from './tasks.repository.ts';
+
+/** Ten confidence buckets of width 0.1; the last one also holds 1.0. */
+export const CONFIDENCE_BUCKETS = 10;
+// A literal in the SQL text: width_bucket takes an int count, which a bound parameter would not be.
+const BUCKETS = Prisma.raw(String(CONFIDENCE_BUCKETS));
+
+export interface Distribution {
+  labels: Array<{ label: string; count: number }>;
+  /** Count per bucket, index 0 = [0.0, 0.1) … index 9 = [0.9, 1.0]. */
+  confidence: number[];
+  completed: number;
+}
+
+export interface PlatformDay {
+  date: string;
+  created: number;
+  completed: number;
+  failed: number;
+  answers: number;
+}
+
+export class TaskStatsRepository {
+  constructor(private readonly db: DbClient) {}
+
+  /**
+   * The buyer's tasks by status, with the GET /tasks filters but status. One GROUP BY whose
+   * `buyer_id = … GROUP BY status` runs on the (buyer_id, status, created_at, id) index.
+   */
+  async countForBuyer(buyerId: string, filters: Omit<TaskFilters, 'status'>): Promise<StatusCounts> {
+    const conditions = [Prisma.sql`buyer_id = ${buyerId}`];
+    if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
+    if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
+    if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
+    const rows = await this.db.$queryRaw<Array<{ status: TaskStatus; count: number }>>`
+      SELECT status, count(*)::int AS count FROM tasks WHERE ${Prisma.join(conditions, ' AND ')} GROUP BY status`;
+    const counts: StatusCounts = { PENDING: 0, VALIDATING: 0, COMPLETED: 0, FAILED: 0 };
+    for (const row of rows) counts[row.status] = row.count;
+    return counts;
+  }
+
+  /**
+   * Results and confidence buckets of a project's COMPLETED tasks, in one pass over them (the
+   * (project_id, status) index): GROUPING SETS counts by label, by bucket and in total at once.
+   */
+  async projectDistribution(projectId: string): Promise<Distribution> {
+    const rows = await this.db.$queryRaw<Array<{ label: string | null; bucket: number | null; byLabel: boolean; byBucket: boolean; count: number }>>`
+      SELECT result AS label, bucket, GROUPING(result) = 0 AS "byLabel", GROUPING(bucket) = 0 AS "byBucket", count(*)::int AS count
+      FROM (
+        SELECT result, LEAST(width_bucket(confidence, 0, 1, ${BUCKETS}), ${BUCKETS}) AS bucket
+        FROM tasks WHERE project_id = ${projectId} AND status = 'COMPLETED'
+      ) completed
+      GROUP BY GROUPING SETS ((result), (bucket), ())
+      ORDER BY count DESC, label`;
+    const distribution: Distribution = { labels: [], confidence: new Array<number>(CONFIDENCE_BUCKETS).fill(0), completed: 0 };
+    for (const row of rows) {
+      if (row.byLabel && row.label !== null) distribution.labels.push({ label: row.label, count: row.count });
+      else if (row.byBucket && row.bucket !== null) distribution.confidence[row.bucket - 1] = row.count;
+      else if (!row.byLabel && !row.byBucket) distribution.completed = row.count;
+    }
+    return distribution;
+  }
+
+  /**
+   * Platform-wide per UTC day of the window, every day present: tasks created, COMPLETED (by
+   * validated_at), FAILED (by failed_at), and answers to regular tasks (golden answers live in their
+   * own table).
+   */
+  async platformDaily(window: DayWindow): Promise<PlatformDay[]> {
+    const { from, to } = window;
+    return this.db.$queryRaw<PlatformDay[]>`
+      WITH created AS (
+        SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n FROM tasks
+        WHERE created_at >= ${from} AND created_at < ${to} GROUP BY 1
+      ), completed AS (
+        SELECT (validated_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n FROM tasks
+        WHERE status = 'COMPLETED' AND validated_at >= ${from} AND validated_at < ${to} GROUP BY 1
+      ), failed AS (
+        SELECT (failed_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n FROM tasks
+        WHERE status = 'FAILED' AND failed_at >= ${from} AND failed_at < ${to} GROUP BY 1
+      ), answers AS (
+        SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n FROM task_responses
+        WHERE created_at >= ${from} AND created_at < ${to} GROUP BY 1
+      )
+      SELECT to_char(d.day, 'YYYY-MM-DD') AS date, COALESCE(c.n, 0)::int AS created, COALESCE(v.n, 0)::int AS completed,
+             COALESCE(f.n, 0)::int AS failed, COALESCE(a.n, 0)::int AS answers
+      FROM generate_series(${window.firstDay}::date, ${window.lastDay}::date, interval '1 day') AS d(day)
+      LEFT JOIN created c ON c.day = d.day
+      LEFT JOIN completed v ON v.day = d.day
+      LEFT JOIN failed f ON f.day = d.day
+      LEFT JOIN answers a ON a.day = d.day
+      ORDER BY d.day`;
+  }
+}
