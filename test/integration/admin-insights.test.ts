@@ -182,8 +182,13 @@ describe('GET /admin/mail-outbox', () => {
     const [invite] = res.body.messages;
     expect(invite).toEqual({
       id: expect.any(String), kind: 'DEVELOPER_INVITE', to: newcomer, subject: 'Your Concord developer account', text: expect.stringContaining('"token": "'),
-      links: ['http://concord.test/api/v1/dev/setup-password'], status: 'PENDING', createdAt: expect.stringMatching(/\.\d{3}Z$/), sentAt: null,
+      links: expect.arrayContaining(['http://concord.test/api/v1/dev/setup-password']), status: 'PENDING', createdAt: expect.stringMatching(/\.\d{3}Z$/), sentAt: null,
     });
+    // Every link is absolute, on the service, and in the text as sent.
+    for (const link of invite.links as string[]) {
+      expect(link.startsWith('http://concord.test/')).toBe(true);
+      expect(invite.text).toContain(link);
+    }
     const welcome = res.body.messages.find((message: { to: string }) => message.to === buyer.email);
     expect(welcome).toMatchObject({ kind: 'WELCOME', links: ['http://concord.test/docs'] });
     const createdAt = res.body.messages.map((message: { createdAt: string }) => message.createdAt);

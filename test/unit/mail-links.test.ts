@@ -15,7 +15,9 @@ describe('linksIn', () => {
   it("finds the links of the service's own mails", () => {
     const expires = new Date('2026-01-01T00:00:00.000Z');
     expect(linksIn(welcomeMail('a@example.test', 'Acme', 'http://localhost:3000').body)).toEqual(['http://localhost:3000/docs']);
-    expect(linksIn(developerInviteMail('a@example.test', 'App', 'tok', 'https://concord.example', expires).body)).toEqual(['https://concord.example/api/v1/dev/setup-password']);
+    const invite = linksIn(developerInviteMail('a@example.test', 'App', 'tok', 'https://concord.example', expires).body);
+    expect(invite).toContain('https://concord.example/api/v1/dev/setup-password');
+    expect(invite.every((link) => link.startsWith('https://concord.example/'))).toBe(true);
     expect(linksIn(budgetLowMail('a@example.test', 'Acme', 420, 'https://concord.example').body)).toEqual(['https://concord.example']);
   });
 });
