@@ -128,6 +128,8 @@ describe('e-mail by SMTP', () => {
       await dev.services.mailWorker.drain();
       const kept = lines.map((line) => JSON.parse(line) as { event?: string; to?: string; msg: string }).find((line) => line.event === 'mail.kept' && line.to === developer.email);
       expect(kept?.msg).toMatch(/POST http:\/\/concord\.test\/api\/v1\/dev\/setup-password/);
+      // The dashboard's set-password page, with the token in the fragment (never sent to a server).
+      expect(kept?.msg).toMatch(/http:\/\/concord\.test\/developer\/setup#token=[A-Za-z0-9_-]+/);
       const token = /"token": "([^"]+)"/.exec(kept?.msg ?? '')?.[1];
       const setup = await request(dev.app).post('/api/v1/dev/setup-password').send({ token, password: 'a-new-password-1' });
       expect(setup.status).toBe(204);

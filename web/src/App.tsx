@@ -2,6 +2,7 @@
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { AccountPage } from './auth/AccountPage';
 import { AdminLoginPage, LoginPage, RegisterPage } from './auth/AuthPages';
+import { DeveloperSetupPage } from './auth/DeveloperSetupPage';
 import { RequireRole } from './auth/guards';
 import { AppShell } from './layout/AppShell';
 import { NotFoundPage } from './layout/NotFoundPage';
@@ -27,6 +28,7 @@ const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   { path: '/register', element: <RegisterPage /> },
   { path: '/admin/login', element: <AdminLoginPage /> },
+  { path: '/developer/setup', element: <DeveloperSetupPage /> },
   {
     path: '/admin',
     element: (

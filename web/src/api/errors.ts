@@ -69,7 +69,7 @@ const SENTENCES: Record<string, string> = {
   MISSING_FIELDS: 'Type, content and options are required.',
   INVALID_TYPE: 'Choose one of the task types.',
   OPTIONS_REQUIRED: 'Give at least two distinct options.',
-  INSUFFICIENT_CREDITS: 'Your available balance is too low for this. Top up first.',
+  INSUFFICIENT_CREDITS: 'The available balance is too low for this.',
   INVALID_TASK: 'One task of the batch is not valid.',
   BATCH_TOO_LARGE: 'A batch holds 1 to 1 000 tasks.',
   INVALID_CURSOR: 'That page link is no longer valid. Start from the first page.',
@@ -91,7 +91,7 @@ export function describeError(error: unknown): string {
       const required = Number(error.details.requiredCents);
       const available = Number(error.details.availableCents);
       if (Number.isFinite(required) && Number.isFinite(available)) {
-        return `This needs $${(required / 100).toFixed(2)} but only $${(available / 100).toFixed(2)} is available. Top up first.`;
+        return `This needs $${(required / 100).toFixed(2)} but only $${(available / 100).toFixed(2)} is available.`;
       }
     }
     return SENTENCES[error.code] ?? error.message;

@@ -9,7 +9,7 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
 import { useSession } from './session';
 
-function AuthFrame({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
+export function AuthFrame({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
   return (
     <main id="main" className="auth-page">
       <div className="auth-card">

@@ -1,6 +1,6 @@
 // Small SVG charts, drawn by hand to keep the bundle light. Each is an image with a text alternative
 // (`aria-label` summarising it) and a table of the same figures for screen readers.
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 
 export interface Series {
   name: string;
@@ -23,7 +23,7 @@ export function BarChart({ title, data, series, formatValue = String, height = 1
   const max = Math.max(1, ...totals);
   const gap = data.length > 40 ? 1 : 3;
   const barWidth = Math.max(1, (WIDTH - gap * data.length) / Math.max(1, data.length));
-  const plotHeight = height - 22;
+  const plotHeight = height;
   const labelEvery = Math.ceil(data.length / 8);
   const summary = `${title}: ${data.length} bars, highest ${formatValue(max === 1 && totals.every((t) => t === 0) ? 0 : max)}`;
   return (
@@ -44,15 +44,23 @@ export function BarChart({ title, data, series, formatValue = String, height = 1
                   </rect>
                 ) : null;
               })}
-              {i % labelEvery === 0 ? (
-                <text x={x + barWidth / 2} y={height - 6} className="chart-label" textAnchor="middle">
-                  {d.label}
-                </text>
-              ) : null}
             </g>
           );
         })}
       </svg>
+      {/* Axis labels in HTML, so they keep their size when the chart stretches to the screen's width. */}
+      <div className="chart-xlabels" aria-hidden="true">
+        {data.map((d, i) => {
+          if (i % labelEvery !== 0) return null;
+          const left = ((i * (barWidth + gap) + barWidth / 2) / WIDTH) * 100;
+          // The first and a label near the right edge are anchored so they are not cut off.
+          return (
+            <span key={d.label} style={{ left: `${left}%` }} className={i === 0 ? 'first' : left > 92 ? 'last' : undefined}>
+              {d.label}
+            </span>
+          );
+        })}
+      </div>
       {series.length > 1 ? <Legend series={series} /> : null}
       <figcaption className="sr-only">
         <FiguresTable title={title} data={data} series={series} formatValue={formatValue} />
@@ -123,9 +131,12 @@ export function HorizontalBars({ title, data, formatValue = String }: { title: s
 }
 
 export function StatCard({ label, value, hint, tone }: { label: string; value: ReactNode; hint?: ReactNode; tone?: 'warning' }) {
+  const id = useId();
   return (
-    <div className={`stat${tone ? ` stat-${tone}` : ''}`}>
-      <p className="stat-label">{label}</p>
+    <div className={`stat${tone ? ` stat-${tone}` : ''}`} role="group" aria-labelledby={id}>
+      <p className="stat-label" id={id}>
+        {label}
+      </p>
       <p className="stat-value">{value}</p>
       {hint ? <p className="stat-hint">{hint}</p> : null}
     </div>

@@ -1,0 +1,61 @@
+// Where a developer's invite e-mail leads: /developer/setup#token=… (the token rides in the fragment, so
+// it never reaches a server log or a Referer header). Sets the password with POST /dev/setup-password.
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../api/errors';
+import { api, call } from '../api/client';
+import { Button } from '../ui/Button';
+import { ErrorNote, Notice } from '../ui/Feedback';
+import { TextField } from '../ui/Field';
+import { AuthFrame } from './AuthPages';
+
+const tokenFromHash = () => new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
+
+export function DeveloperSetupPage() {
+  const [token] = useState(tokenFromHash);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const [mismatch, setMismatch] = useState(false);
+  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password'));
+    setMismatch(password !== String(form.get('confirm')));
+    if (password !== String(form.get('confirm'))) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await call(api.POST('/dev/setup-password', { body: { token, password } }));
+      setDone(true);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthFrame title="Set your developer password">
+      {done ? (
+        <Notice tone="success">
+          Your password is set. Log in with <code>POST /api/v1/dev/login</code> to get a developer token, and replace your API key
+          yourself with <code>POST /api/v1/auth/regenerate-api-key</code>. The <a href="/docs">API reference</a> has the details.
+        </Notice>
+      ) : !token ? (
+        <Notice tone="warning">This link has no invite token. Open the link from your invite e-mail again.</Notice>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <p>Your application's API key was handed to the administrator who invited you. With a password you can log in and rotate it yourself.</p>
+          <TextField label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="8 to 128 characters." error={fields.password} />
+          <TextField label="Repeat the password" name="confirm" type="password" autoComplete="new-password" required error={mismatch ? 'The two passwords differ.' : undefined} />
+          <ErrorNote error={error} />
+          <Button type="submit" variant="primary" busy={busy} className="wide">
+            Set password
+          </Button>
+        </form>
+      )}
+    </AuthFrame>
+  );
+}
