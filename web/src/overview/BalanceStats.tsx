@@ -1,5 +1,5 @@
-// Balance, reserved and available as stat cards. Each card is a named group ("Balance", "Reserved",
-// "Available") so a person with a screen reader, and an end-to-end test, can find a figure by its name.
+// Balance, reserved and available as stat cards. Each card is a group named by its label ("Balance",
+// "Reserved", "Available") so a person with a screen reader, and an end-to-end test, can find a figure.
 import type { ReactNode } from 'react';
 import { StatCard } from '../ui/Charts';
 import { formatCents } from '../ui/format';
@@ -12,14 +12,6 @@ interface BalanceStatsProps {
   children?: ReactNode;
 }
 
-function NamedStat({ name, ...card }: { name: string } & Parameters<typeof StatCard>[0]) {
-  return (
-    <div role="group" aria-label={name} className="ov-stat">
-      <StatCard {...card} />
-    </div>
-  );
-}
-
 export function isLowBalance(buyer: BuyerAccount | undefined, thresholdCents: number | undefined): boolean {
   return buyer !== undefined && thresholdCents !== undefined && buyer.creditBalance < thresholdCents;
 }
@@ -29,15 +21,14 @@ export function BalanceStats({ buyer, lowBalanceThresholdCents, children }: Bala
   const low = isLowBalance(buyer, lowBalanceThresholdCents);
   return (
     <div className="stats" aria-busy={buyer === undefined || undefined}>
-      <NamedStat
-        name="Balance"
+      <StatCard
         label="Balance"
         value={show(buyer?.creditBalance)}
         hint={low && lowBalanceThresholdCents !== undefined ? `Under ${formatCents(lowBalanceThresholdCents)}` : 'Money held'}
         {...(low ? { tone: 'warning' as const } : {})}
       />
-      <NamedStat name="Reserved" label="Reserved" value={show(buyer?.reservedCents)} hint="Held for open tasks" />
-      <NamedStat name="Available" label="Available" value={show(buyer?.availableCents)} hint="Balance − reserved" />
+      <StatCard label="Reserved" value={show(buyer?.reservedCents)} hint="Held for open tasks" />
+      <StatCard label="Available" value={show(buyer?.availableCents)} hint="Balance − reserved" />
       {children}
     </div>
   );
