@@ -27,6 +27,8 @@ import { exportEndpoints } from './modules/exports/exports.router.ts';
 import { taskEndpoints } from './modules/tasks/tasks.router.ts';
 import { webhookEndpoints } from './modules/webhooks/webhooks.router.ts';
 import { dashboardRouter } from './modules/dashboard/dashboard.router.ts';
+import { eventEndpoints } from './modules/events/events.router.ts';
+import { metaEndpoints } from './modules/meta/meta.router.ts';
 
 export interface AppDeps {
   config: Config;
@@ -40,6 +42,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 
 export function allEndpoints(services: Services): EndpointDefinition[] {
   return [
+    ...metaEndpoints(services),
     ...authEndpoints(services),
     ...adminEndpoints(services),
     ...adminAnnotationEndpoints(services),
@@ -49,6 +52,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...goldenTaskEndpoints(services),
     ...sdkEndpoints(services),
     ...webhookEndpoints(services),
+    ...eventEndpoints(services),
     ...exportEndpoints(services),
     ...depositEndpoints(services),
   ];

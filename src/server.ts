@@ -14,6 +14,7 @@ import { createPrismaClient } from './db/prisma.ts';
 import { createHttpServer } from './lib/http-server.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { startPeriodic } from './lib/periodic.ts';
+import { localAdminFile } from './modules/auth/auth.service.ts';
 
 // A streamed export allocates fast and keeps little: ~30 MB stays live, but with V8's default heap
 // growth the old generation filled to ~140 MB of promoted garbage between full collections, and the
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
  * DATA_DIR/local-admin.json (mode 0600) so they can be found again; later starts say where they are.
  */
 async function announceLocalAdmin(config: Config, logger: Logger, created: { email: string; password: string } | null): Promise<void> {
-  const file = path.resolve(config.dataDir, 'local-admin.json');
+  const file = localAdminFile(config.dataDir);
   if (created) {
     await mkdir(config.dataDir, { recursive: true });
     await writeFile(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });

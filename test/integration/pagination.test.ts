@@ -154,4 +154,9 @@ describe('GET /admin/buyers?q=', () => {
     expect(byEmail.body.buyers.map((b: { id: string }) => b.id)).toEqual([buyer.id]);
     expect((await get('/admin/buyers', admin, { q: 'nobody-has-this' })).body.buyers).toEqual([]);
   });
+
+  it('matches % and _ literally, not as wildcards', async () => {
+    expect((await get('/admin/buyers', admin, { q: '%' })).body.buyers).toEqual([]);
+    expect((await get('/admin/buyers', admin, { q: 'paged_comp' })).body.buyers).toEqual([]);
+  });
 });

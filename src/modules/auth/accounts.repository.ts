@@ -1,5 +1,5 @@
 import type { DbClient } from '../../db/client.ts';
-import { isUniqueViolation, toCents } from '../../db/client.ts';
+import { isUniqueViolation, likeLiteral, toCents } from '../../db/client.ts';
 import { ConflictError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Role } from '../../lib/endpoint.ts';
@@ -87,7 +87,8 @@ export class AccountsRepository {
   /** Newest first, one keyset page (`limit + 1` rows); `q` matches the e-mail or the company name, ignoring case. */
   async listBuyers(page: PageRequest, q?: string): Promise<BuyerRecord[]> {
     const { where, ...rest } = keysetArgs(page);
-    const search = q ? { OR: [{ companyName: { contains: q, mode: 'insensitive' as const } }, { account: { email: { contains: q, mode: 'insensitive' as const } } }] } : {};
+    // Prisma's `contains` is a LIKE: escape % and _ so a search matches them literally.
+    const search = q ? { OR: [{ companyName: { contains: likeLiteral(q), mode: 'insensitive' as const } }, { account: { email: { contains: likeLiteral(q), mode: 'insensitive' as const } } }] } : {};
     const buyers = await this.db.buyer.findMany({ where: { AND: [where, search] }, include: { account: true }, ...rest });
     return buyers.map(toBuyerRecord);
   }

@@ -1,7 +1,6 @@
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody } from '../../lib/schemas.ts';
 import type { Services } from '../../container.ts';
-import { metaEndpoints } from '../meta/meta.router.ts';
 import { toBuyer, toBuyerAccount, toDeveloperProfile } from './auth.presenters.ts';
 import {
   adminSchema,
@@ -82,6 +81,5 @@ export function authEndpoints(services: Services) {
       handler: async ({ principal }) => ({ developer: toDeveloperProfile(await developers.get(principal.developerId)) }),
     }),
     // Read before anyone logs in: how to log in here (the local admin in development), and what things cost.
-    ...metaEndpoints(services),
   ];
 }

@@ -3,7 +3,6 @@ import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { cursorSchema, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
 import { EVENT_TYPES } from '../events/events.repository.ts';
-import { eventEndpoints } from '../events/events.router.ts';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
 
 const events = z
@@ -94,6 +93,5 @@ export function webhookEndpoints(services: Services) {
       },
     }),
     // The event log is the outbox these webhooks deliver from: its routes come with theirs.
-    ...eventEndpoints(services),
   ];
 }
