@@ -1,6 +1,241 @@
-// TODO(dashboard): built by the page's owner in this session.
-import { PageHeader } from '../ui/Misc';
+// Tasks: the buyer's tasks, 25 at a time through the API's cursor (a million tasks load one page), with
+// filters and the open task kept in the URL (?status=&type=&project=&locale=&task=) so a link reproduces
+// the view, live counts by status that filter when clicked, a drawer with the task's details, and a
+// form to create one. Everything polls with back-off, so a task turning COMPLETED shows by itself.
+import { useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../api/errors';
+import { Button } from '../ui/Button';
+import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
+import { SelectField } from '../ui/Field';
+import { Card, PageHeader } from '../ui/Misc';
+import { Pager, useCursorStack } from '../ui/pagination';
+import { formatCount } from '../ui/format';
+import { CreateTaskDialog } from './CreateTaskDialog';
+import { TaskDrawer } from './TaskDrawer';
+import { TaskTable } from './TaskTable';
+import { useProjectOptions, useTaskCounts, useTasks, type CreateTaskResult, type ProjectOption, type TaskFilters } from './queries';
+import { LOCALES, STATUSES, TASK_TYPES, formatDuration, isLocale, isStatus, isTaskType, type TaskStatus } from './taskMeta';
+import './tasks.css';
+
+/** The filters a URL names; values the API would refuse are ignored rather than sent. */
+function readFilters(params: URLSearchParams): TaskFilters {
+  const status = params.get('status');
+  const type = params.get('type');
+  const locale = params.get('locale');
+  const project = params.get('project');
+  return {
+    status: isStatus(status) ? status : undefined,
+    type: isTaskType(type) ? type : undefined,
+    locale: isLocale(locale) ? locale : undefined,
+    projectId: project && project.length <= 64 ? project : undefined,
+  };
+}
+
+type ParamChanges = Partial<Record<'status' | 'type' | 'project' | 'locale' | 'task', string | undefined>>;
 
 export function TasksPage() {
-  return <PageHeader title="TasksPage" />;
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const openTaskId = params.get('task');
+  const projects = useProjectOptions();
+  const projectList = useMemo(() => projects.data ?? [], [projects.data]);
+  const projectNames = useMemo(() => new Map(projectList.map((p) => [p.id, p.name])), [projectList]);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreateTaskResult | null>(null);
+
+  const change = (changes: ParamChanges) =>
+    setParams((previous) => {
+      const next = new URLSearchParams(previous);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value) next.set(key, value);
+        else next.delete(key);
+      }
+      return next;
+    });
+
+  const filterKey = JSON.stringify([filters.status, filters.type, filters.projectId, filters.locale]);
+  const anyFilter = Boolean(filters.status || filters.type || filters.projectId || filters.locale);
+
+  return (
+    <>
+      <PageHeader
+        title="Tasks"
+        description="Every task you created, newest first. Counts, the list and an open task update by themselves while annotators work."
+        actions={
+          <>
+            <Link className="btn btn-secondary" to="/import">
+              Import CSV or JSON
+            </Link>
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              Create task
+            </Button>
+          </>
+        }
+      />
+      {created ? (
+        <Notice tone="success">
+          Task created and its budget reserved. Estimated time to a result: about {formatDuration(created.estimatedCompletionMs)}.{' '}
+          <button type="button" className="link-button" onClick={() => change({ task: created.taskId })}>
+            View the new task
+          </button>
+        </Notice>
+      ) : null}
+      <StatusCounts filters={filters} active={filters.status} onSelect={(status) => change({ status })} />
+      <TaskFilterBar
+        filters={filters}
+        projects={projectList}
+        onChange={change}
+        onClear={anyFilter ? () => change({ status: undefined, type: undefined, project: undefined, locale: undefined }) : undefined}
+      />
+      {projects.isError ? <ErrorNote error={projects.error} /> : null}
+      <Card>
+        <TaskList key={filterKey} filters={filters} anyFilter={anyFilter} projectNames={projectNames} openTaskId={openTaskId} onOpen={(task) => change({ task })} onCreate={() => setCreating(true)} />
+      </Card>
+      <TaskDrawer
+        taskId={openTaskId}
+        projects={projectList}
+        onClose={() => {
+          if (params.has('task')) change({ task: undefined });
+        }}
+      />
+      <CreateTaskDialog
+        open={creating}
+        projects={projectList}
+        defaultProjectId={filters.projectId}
+        onClose={() => setCreating(false)}
+        onCreated={(result) => {
+          setCreating(false);
+          setCreated(result);
+        }}
+      />
+    </>
+  );
+}
+
+function StatusCounts({ filters, active, onSelect }: { filters: TaskFilters; active: TaskStatus | undefined; onSelect: (status: TaskStatus | undefined) => void }) {
+  const counts = useTaskCounts(filters);
+  const value = (n: number | undefined) => (n === undefined ? '…' : formatCount(n));
+  return (
+    <>
+      <div className="task-counts" role="group" aria-label="Tasks by status" aria-busy={counts.isPending || undefined}>
+        <button type="button" className="task-count" aria-pressed={!active} onClick={() => onSelect(undefined)}>
+          <span className="task-count-label">All</span> <span className="task-count-value">{value(counts.data?.total)}</span>
+        </button>
+        {STATUSES.map((status) => (
+          <button
+            key={status.value}
+            type="button"
+            className={`task-count task-count-${status.value.toLowerCase()}`}
+            aria-pressed={active === status.value}
+            onClick={() => onSelect(active === status.value ? undefined : status.value)}
+          >
+            <span className="task-count-label">{status.label}</span> <span className="task-count-value">{value(counts.data?.counts[status.value])}</span>
+          </button>
+        ))}
+      </div>
+      {counts.isError ? <ErrorNote error={counts.error} /> : null}
+    </>
+  );
+}
+
+interface TaskFilterBarProps {
+  filters: TaskFilters;
+  projects: ProjectOption[];
+  onChange: (changes: ParamChanges) => void;
+  onClear: (() => void) | undefined;
+}
+
+function TaskFilterBar({ filters, projects, onChange, onClear }: TaskFilterBarProps) {
+  const unknownProject = filters.projectId && !projects.some((p) => p.id === filters.projectId);
+  return (
+    <form className="toolbar task-filters" role="search" aria-label="Filter tasks" onSubmit={(event) => event.preventDefault()}>
+      <SelectField
+        label="Filter by status"
+        value={filters.status ?? ''}
+        onChange={(event) => onChange({ status: event.target.value || undefined })}
+        options={[{ value: '', label: 'All statuses' }, ...STATUSES]}
+      />
+      <SelectField
+        label="Filter by type"
+        value={filters.type ?? ''}
+        onChange={(event) => onChange({ type: event.target.value || undefined })}
+        options={[{ value: '', label: 'All types' }, ...TASK_TYPES]}
+      />
+      <SelectField
+        label="Filter by project"
+        value={filters.projectId ?? ''}
+        onChange={(event) => onChange({ project: event.target.value || undefined })}
+        options={[
+          { value: '', label: 'All projects' },
+          ...(unknownProject && filters.projectId ? [{ value: filters.projectId, label: 'Unknown project' }] : []),
+          ...projects.map((p) => ({ value: p.id, label: p.name })),
+        ]}
+      />
+      <SelectField
+        label="Filter by locale"
+        value={filters.locale ?? ''}
+        onChange={(event) => onChange({ locale: event.target.value || undefined })}
+        options={[{ value: '', label: 'All locales' }, ...LOCALES]}
+      />
+      {onClear ? (
+        <Button variant="ghost" onClick={onClear}>
+          Clear filters
+        </Button>
+      ) : null}
+    </form>
+  );
+}
+
+interface TaskListProps {
+  filters: TaskFilters;
+  anyFilter: boolean;
+  projectNames: Map<string, string>;
+  openTaskId: string | null;
+  onOpen: (id: string) => void;
+  onCreate: () => void;
+}
+
+/** Keyed by the filters, so a new filter starts again at the first page. */
+function TaskList({ filters, anyFilter, projectNames, openTaskId, onOpen, onCreate }: TaskListProps) {
+  const pages = useCursorStack();
+  const tasks = useTasks(filters, pages.cursor);
+  if (tasks.isPending) return <Loading label="Loading tasks…" />;
+  if (tasks.isError && !tasks.data) {
+    const staleCursor = tasks.error instanceof ApiError && tasks.error.code === 'INVALID_CURSOR';
+    return (
+      <>
+        <ErrorNote error={tasks.error} />
+        {staleCursor ? <Button onClick={pages.reset}>Back to the first page</Button> : null}
+      </>
+    );
+  }
+  const data = tasks.data;
+  if (!data) return null;
+  if (data.tasks.length === 0 && pages.page === 1) {
+    return anyFilter ? (
+      <EmptyState title="No task matches these filters">
+        <p>Change or clear the filters above.</p>
+      </EmptyState>
+    ) : (
+      <EmptyState title="No tasks yet">
+        <p>Create one, or import many from a CSV file or a JSON batch.</p>
+        <div className="task-empty-actions">
+          <Button variant="primary" onClick={onCreate}>
+            Create your first task
+          </Button>
+          <Link className="btn btn-secondary" to="/import">
+            Import tasks
+          </Link>
+        </div>
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      {tasks.isError ? <ErrorNote error={tasks.error} /> : null}
+      <TaskTable tasks={data.tasks} projectNames={projectNames} openTaskId={openTaskId} onOpen={onOpen} />
+      <Pager page={pages.page} hasMore={data.hasMore} busy={tasks.isPlaceholderData} onPrevious={pages.previous} onNext={() => pages.next(data.nextCursor)} />
+    </>
+  );
 }

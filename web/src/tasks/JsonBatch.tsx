@@ -1,0 +1,208 @@
+// JSON batch: pasted `{"tasks": […]}` or a bare array, checked locally with JSON.parse first (a syntax
+// error is shown with its line and column, and the cursor is put there), then sent to POST /tasks/batch,
+// all or nothing. INVALID_TASK names the item: its number, its own code in words and its JSON are shown.
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ApiError, describeError } from '../api/errors';
+import { Button } from '../ui/Button';
+import { Notice } from '../ui/Feedback';
+import { Card } from '../ui/Misc';
+import { formatCents, formatCount } from '../ui/format';
+import { newIdempotencyKey } from './idempotency';
+import { locateJsonError } from './jsonPosition';
+import { useCreateBatch, type BatchResult } from './queries';
+import { codeSentence } from './taskMeta';
+
+const MAX_BATCH = 1_000;
+
+const EXAMPLE = `{
+  "tasks": [
+    { "type": "SENTIMENT_ANALYSIS", "content": "The delivery was fast and the box was intact.", "options": ["positive", "negative", "neutral"] },
+    { "type": "BINARY_CHOICE", "content": "Is this e-mail spam? \\"You won a cruise\\"", "options": ["yes", "no"], "locale": "en", "maxCents": 30, "validationsNeeded": 5 }
+  ]
+}`;
+
+/** The items of a batch, or why the JSON is not a batch. */
+function batchOf(value: unknown): { tasks: unknown[]; body: { tasks: unknown[] } } | { problem: string } {
+  if (Array.isArray(value)) return { tasks: value, body: { tasks: value } };
+  if (value && typeof value === 'object' && 'tasks' in value && Array.isArray((value as { tasks: unknown }).tasks)) {
+    // Sent as written: the service refuses unknown keys next to "tasks" (VALIDATION_ERROR) in its own words.
+    const body = value as { tasks: unknown[] };
+    return { tasks: body.tasks, body };
+  }
+  return { problem: 'Paste an object with a "tasks" array, {"tasks": [ … ]}, or a bare array of tasks, [ … ].' };
+}
+
+export function JsonBatch() {
+  const create = useCreateBatch();
+  const textareaId = useId();
+  const errorId = useId();
+  const hintId = useId();
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const [text, setText] = useState('');
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sentTasks, setSentTasks] = useState<unknown[]>([]);
+
+  const edit = (value: string) => {
+    setText(value);
+    // Another text is another request: a new key. The same text sent again replays the first answer.
+    setIdempotencyKey(newIdempotencyKey());
+    setProblem(null);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    create.reset();
+    setProblem(null);
+    if (text.trim() === '') {
+      setProblem('Paste the tasks as JSON first.');
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (caught) {
+      const located = locateJsonError(text, caught);
+      setProblem(`This is not valid JSON: line ${located.line}, column ${located.column} (character ${located.position + 1}): ${located.message}.`);
+      const area = textarea.current;
+      if (area) {
+        area.focus();
+        area.setSelectionRange(located.position, Math.min(text.length, located.position + 1));
+      }
+      return;
+    }
+    const batch = batchOf(value);
+    if ('problem' in batch) {
+      setProblem(batch.problem);
+      return;
+    }
+    if (batch.tasks.length === 0 || batch.tasks.length > MAX_BATCH) {
+      setProblem(`A batch holds 1 to 1 000 tasks; this one has ${formatCount(batch.tasks.length)}. ${batch.tasks.length > MAX_BATCH ? 'Split it into several batches, or import a CSV file.' : ''}`.trim());
+      return;
+    }
+    setSentTasks(batch.tasks);
+    try {
+      await create.mutateAsync({ body: batch.body, idempotencyKey });
+    } catch {
+      // Shown below through create.error.
+    }
+  };
+
+  const describedBy = [hintId, problem ? errorId : ''].filter(Boolean).join(' ');
+  return (
+    <Card
+      title="JSON batch"
+      actions={
+        <Button onClick={() => edit(EXAMPLE)} disabled={create.isPending}>
+          Insert an example
+        </Button>
+      }
+    >
+      <form onSubmit={submit} noValidate className="import-json">
+        <div className={`field${problem ? ' field-invalid' : ''}`}>
+          <label htmlFor={textareaId}>Tasks as JSON</label>
+          <textarea
+            id={textareaId}
+            ref={textarea}
+            value={text}
+            onChange={(event) => edit(event.target.value)}
+            spellCheck={false}
+            aria-describedby={describedBy}
+            aria-invalid={problem ? true : undefined}
+            rows={12}
+          />
+          <p id={hintId} className="field-hint">
+            {'{"tasks": [ … ]}'} or a bare array; each task as for Create task: type, content, options, and optionally locale, maxCents (cents),
+            projectId, validationsNeeded. 1 to 1 000 tasks, created all together or not at all. Sending the same text again returns the first answer
+            instead of creating the tasks twice.
+          </p>
+          {problem ? (
+            <p id={errorId} className="field-error" role="alert">
+              {problem}
+            </p>
+          ) : null}
+        </div>
+        {create.error ? <BatchError error={create.error} tasks={sentTasks} /> : null}
+        {create.data ? <BatchCreated result={create.data} /> : null}
+        <div className="actions">
+          <Button type="submit" variant="primary" busy={create.isPending}>
+            Create tasks from JSON
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function BatchError({ error, tasks }: { error: unknown; tasks: unknown[] }) {
+  if (error instanceof ApiError && error.code === 'INVALID_TASK' && typeof error.taskIndex === 'number') {
+    const index = error.taskIndex;
+    const itemCode = typeof error.details?.code === 'string' ? error.details.code : 'VALIDATION_ERROR';
+    const issues = Array.isArray(error.details?.issues) ? (error.details.issues as { path?: unknown; message?: unknown }[]) : [];
+    const item = tasks[index];
+    return (
+      <div className="error-note" role="alert" data-task-index={index}>
+        <p className="import-batch-error-title">
+          Task #{index + 1}: {codeSentence(itemCode)} <code>{itemCode}</code>
+        </p>
+        {issues.length > 0 ? (
+          <ul className="import-batch-error-detail">
+            {issues.map((issue, i) => (
+              <li key={i}>
+                <code>{String(issue.path ?? '')}</code>: {String(issue.message ?? '')}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="import-batch-error-detail">{error.message.replace(/^Task \d+ is invalid: /, '')}</p>
+        )}
+        <p className="import-batch-error-detail">Nothing was created. Task #{index + 1} as sent:</p>
+        <pre className="import-item" aria-label={`Task #${index + 1} as sent`}>
+          {item === undefined ? '(not found)' : JSON.stringify(item, null, 2)}
+        </pre>
+      </div>
+    );
+  }
+  if (error instanceof ApiError && error.code === 'VALIDATION_ERROR') {
+    return (
+      <div className="error-note" role="alert">
+        <p className="import-batch-error-title">The batch is not shaped as the service expects: {error.message}.</p>
+        <p className="import-batch-error-detail">Paste {'{"tasks": [ … ]}'} with no other field, or a bare array of tasks. Nothing was created.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="error-note" role="alert">
+      <p className="import-batch-error-title">{describeError(error)}</p>
+      {error instanceof ApiError && ['BATCH_TOO_LARGE', 'INVALID_JSON'].includes(error.code) ? (
+        <p className="import-batch-error-detail">{error.message}</p>
+      ) : null}
+      {error instanceof ApiError && error.code === 'INSUFFICIENT_CREDITS' ? (
+        <p className="import-batch-error-detail">
+          Nothing was created. <Link to="/billing">Add credits</Link>, or lower the tasks' maxCents.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function BatchCreated({ result }: { result: BatchResult }) {
+  const shown = result.tasks.slice(0, 5);
+  return (
+    <Notice tone="success">
+      Created {formatCount(result.created)} {result.created === 1 ? 'task' : 'tasks'}; total cost {formatCents(result.totalCostCents)}, charged as they complete.{' '}
+      <Link to="/tasks">See them on the Tasks page</Link>.
+      <ul className="import-created-list">
+        {shown.map((task) => (
+          <li key={task.taskId}>
+            <Link to={`/tasks?task=${encodeURIComponent(task.taskId)}`} className="mono">
+              {task.taskId}
+            </Link>
+          </li>
+        ))}
+        {result.tasks.length > shown.length ? <li>… and {formatCount(result.tasks.length - shown.length)} more</li> : null}
+      </ul>
+    </Notice>
+  );
+}

@@ -1,0 +1,103 @@
+// The task list: one page of 25, a row per task; the content excerpt is the row's button (and a click
+// anywhere on the row does the same), so a keyboard reaches every task with Tab.
+import { StatusBadge } from '../ui/Misc';
+import { formatDateTime } from '../ui/format';
+import { excerpt, formatConfidence, shortTypeLabel, typeLabel, type TaskListItem } from './taskMeta';
+
+const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+
+interface TaskTableProps {
+  tasks: TaskListItem[];
+  projectNames: Map<string, string>;
+  openTaskId: string | null;
+  onOpen: (id: string) => void;
+}
+
+export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTableProps) {
+  return (
+    <div className="table-scroll">
+      <table className="tasks-table">
+        <caption className="sr-only">Tasks, newest first. Choose a task's content to see its details.</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="wide col-created">
+              Created
+            </th>
+            <th scope="col" className="wide col-type">
+              Type
+            </th>
+            <th scope="col" className="col-content">
+              Content
+            </th>
+            <th scope="col" className="wide col-status">
+              Status
+            </th>
+            <th scope="col" className="wide col-result">
+              Result
+            </th>
+            <th scope="col" className="num wide col-confidence">
+              Confidence
+            </th>
+            <th scope="col" className="wide col-locale">
+              Locale
+            </th>
+            <th scope="col" className="wide col-project">
+              Project
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tasks.map((task) => {
+            const project = task.projectId ? projectNames.get(task.projectId) : undefined;
+            return (
+              <tr
+                key={task.id}
+                data-task-id={task.id}
+                className={`clickable${task.id === openTaskId ? ' is-open' : ''}`}
+                onClick={() => onOpen(task.id)}
+              >
+                <td className="wide nowrap">
+                  <time dateTime={task.createdAt} title={formatDateTime(task.createdAt)}>
+                    {shortDateTime.format(new Date(task.createdAt))}
+                  </time>
+                </td>
+                <td className="wide ellipsis" title={typeLabel(task.type)}>
+                  {shortTypeLabel(task.type)}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="link-button task-open"
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      onOpen(task.id);
+                    }}
+                  >
+                    {excerpt(task.content)}
+                  </button>
+                  {/* Phones show one column: status, result and confidence under the content (display: none elsewhere). */}
+                  <span className="task-phone-meta">
+                    <StatusBadge status={task.status} />
+                    {task.result ? <span>{task.result}</span> : null}
+                    {task.confidence !== null ? <span>{formatConfidence(task.confidence)}</span> : null}
+                  </span>
+                </td>
+                <td className="wide">
+                  <StatusBadge status={task.status} />
+                </td>
+                <td className="wide ellipsis" title={task.result ?? undefined}>
+                  {task.result ?? <span className="task-muted">—</span>}
+                </td>
+                <td className="num wide">{formatConfidence(task.confidence)}</td>
+                <td className="wide">{task.locale}</td>
+                <td className="wide ellipsis" title={project}>
+                  {task.projectId ? (project ?? <span className="task-muted">Unknown project</span>) : <span className="task-muted">—</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

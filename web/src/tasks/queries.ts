@@ -1,0 +1,195 @@
+// The tasks area's server state: TanStack Query hooks over GET/POST/PATCH/DELETE /tasks…, the live
+// counts, and the CSV upload (XMLHttpRequest, for its upload progress). Every mutation that creates,
+// changes or deletes tasks invalidates ['tasks'] and the balance (['billing'], ['me']), since a task
+// reserves its budget, and ['projects'], whose stats count tasks.
+import { useMemo } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { paths } from '../../../sdk/src/generated/openapi';
+import { api, call, currentCredential, type Schemas } from '../api/client';
+import { ApiError, type ErrorBody } from '../api/errors';
+import { useProjectChoices } from '../projects/queries';
+import { liveInterval } from '../ui/live';
+import type { Locale, Task, TaskStatus, TaskType } from './taskMeta';
+
+export const PAGE_SIZE = 25;
+
+export interface TaskFilters {
+  status?: TaskStatus | undefined;
+  type?: TaskType | undefined;
+  projectId?: string | undefined;
+  locale?: Locale | undefined;
+}
+
+export type CountFilters = Omit<TaskFilters, 'status'>;
+
+export interface TaskCounts {
+  counts: Record<TaskStatus, number>;
+  total: number;
+}
+
+export type TaskInput = Schemas['TaskInput'];
+export type TaskChanges = { maxCents?: number; validationsNeeded?: number; locale?: Locale; projectId?: string | null };
+export type CreateTaskResult = paths['/tasks']['post']['responses'][201]['content']['application/json'];
+export type BatchResult = paths['/tasks/batch']['post']['responses'][201]['content']['application/json'];
+export type CsvImportResult = paths['/tasks/batch/csv']['post']['responses'][201]['content']['application/json'];
+
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
+
+/** One page of the buyer's tasks (25, newest first), live while annotators work. */
+export function useTasks(filters: TaskFilters, cursor: string | undefined) {
+  return useQuery({
+    queryKey: ['tasks', 'list', defined(filters), cursor ?? null],
+    queryFn: () => call(api.GET('/tasks', { params: { query: { ...defined(filters), limit: String(PAGE_SIZE), cursor } } })),
+    refetchInterval: liveInterval,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Tasks by status under the same project/type/locale filters as the list (GET /tasks/counts), live. */
+export function useTaskCounts(filters: CountFilters) {
+  const query = defined({ projectId: filters.projectId, type: filters.type, locale: filters.locale });
+  return useQuery({
+    queryKey: ['tasks', 'counts', query],
+    queryFn: (): Promise<TaskCounts> => call(api.GET('/tasks/counts', { params: { query } })),
+    refetchInterval: liveInterval,
+    placeholderData: keepPreviousData,
+  });
+}
+
+const isSettled = (task: Task | undefined) => task?.status === 'COMPLETED' || task?.status === 'FAILED';
+
+/** One task with its answers; polled while it can still change (PENDING or VALIDATING). */
+export function useTask(id: string | null) {
+  return useQuery({
+    queryKey: ['tasks', 'detail', id],
+    queryFn: () => call(api.GET('/tasks/{id}', { params: { path: { id: id ?? '' } } })),
+    enabled: Boolean(id),
+    refetchInterval: (query) => (isSettled(query.state.data) ? false : liveInterval(query)),
+  });
+}
+
+export interface ProjectOption {
+  id: string;
+  name: string;
+}
+
+/** The buyer's projects as {id, name} for filters, forms and the project column (the projects area's list). */
+export function useProjectOptions() {
+  const choices = useProjectChoices();
+  const data = useMemo(() => choices.data?.map((p): ProjectOption => ({ id: p.id, name: p.name })), [choices.data]);
+  return { data, isError: choices.isError, error: choices.error };
+}
+
+function invalidateAfterTaskChange(client: QueryClient) {
+  for (const key of [['tasks'], ['billing'], ['me'], ['projects']]) void client.invalidateQueries({ queryKey: key });
+}
+
+export function useCreateTask() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, idempotencyKey }: { input: TaskInput; idempotencyKey: string }) =>
+      call(api.POST('/tasks', { body: input, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
+    onSuccess: () => invalidateAfterTaskChange(client),
+  });
+}
+
+export function useUpdateTask() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: TaskChanges }) => call(api.PATCH('/tasks/{id}', { params: { path: { id } }, body: changes })),
+    onSuccess: (task) => {
+      client.setQueryData(['tasks', 'detail', task.id], task);
+      invalidateAfterTaskChange(client);
+    },
+  });
+}
+
+export function useDeleteTask() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/tasks/{id}', { params: { path: { id } } })),
+    onSuccess: (_data, id) => {
+      client.removeQueries({ queryKey: ['tasks', 'detail', id] });
+      invalidateAfterTaskChange(client);
+    },
+  });
+}
+
+export function useCreateBatch() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: { body: { tasks: unknown[] }; idempotencyKey: string }) =>
+      // The pasted JSON goes to the service as it is: it is the judge (INVALID_TASK names the item).
+      call(api.POST('/tasks/batch', { body: body as Schemas['TaskBatch'], params: { header: { 'Idempotency-Key': idempotencyKey } } })),
+    onSuccess: () => invalidateAfterTaskChange(client),
+  });
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+interface UploadOptions {
+  file: File;
+  idempotencyKey: string;
+  onProgress: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** Thrown when the person cancels an upload. */
+export class UploadCancelled extends Error {
+  constructor() {
+    super('The upload was cancelled.');
+  }
+}
+
+const NETWORK_ERROR: ErrorBody = { error: 'The service could not be reached. Check your connection and try again.', code: 'NETWORK' };
+
+/** POST /tasks/batch/csv through XMLHttpRequest, reporting the bytes sent as they go. */
+export function uploadCsv({ file, idempotencyKey, onProgress, signal }: UploadOptions): Promise<CsvImportResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/v1/tasks/batch/csv');
+    const token = currentCredential();
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('Idempotency-Key', idempotencyKey);
+    xhr.upload.onprogress = (event) => onProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
+    xhr.upload.onload = () => onProgress({ loaded: file.size, total: file.size });
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // Not JSON (a proxy's page): described by its status below.
+      }
+      if (xhr.status === 201) {
+        resolve(body as CsvImportResult);
+        return;
+      }
+      const errorBody =
+        body && typeof body === 'object' && 'code' in body && 'error' in body
+          ? (body as ErrorBody)
+          : { error: xhr.statusText || `Upload failed (HTTP ${xhr.status})`, code: `HTTP_${xhr.status}` };
+      reject(new ApiError(xhr.status, errorBody));
+    };
+    xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR));
+    xhr.ontimeout = () => reject(new ApiError(0, NETWORK_ERROR));
+    xhr.onabort = () => reject(new UploadCancelled());
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
+
+export function useUploadCsv() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: uploadCsv,
+    onSuccess: (result) => {
+      if (result.created > 0) invalidateAfterTaskChange(client);
+    },
+  });
+}
