@@ -73,5 +73,10 @@ export async function rawFetch(path: string, init: RequestInit = {}): Promise<Re
   return response;
 }
 
+/** For requests made outside this client (XHR uploads): a 401 there ends the session too. */
+export function reportUnauthorized(): void {
+  if (currentToken) onUnauthorized?.();
+}
+
 /** The credential for code that must build its own request (XMLHttpRequest uploads with progress). */
 export const currentCredential = (): string | null => currentToken;

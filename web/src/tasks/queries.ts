@@ -5,7 +5,7 @@
 import { useMemo } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { paths } from '../../../sdk/src/generated/openapi';
-import { api, call, currentCredential, type Schemas } from '../api/client';
+import { api, call, currentCredential, reportUnauthorized, type Schemas } from '../api/client';
 import { ApiError, type ErrorBody } from '../api/errors';
 import { useProjectChoices } from '../projects/queries';
 import { liveInterval } from '../ui/live';
@@ -172,6 +172,7 @@ export function uploadCsv({ file, idempotencyKey, onProgress, signal }: UploadOp
         body && typeof body === 'object' && 'code' in body && 'error' in body
           ? (body as ErrorBody)
           : { error: xhr.statusText || `Upload failed (HTTP ${xhr.status})`, code: `HTTP_${xhr.status}` };
+      if (xhr.status === 401) reportUnauthorized();
       reject(new ApiError(xhr.status, errorBody));
     };
     xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR));

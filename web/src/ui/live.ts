@@ -1,9 +1,9 @@
 // Live pages without a reload: TanStack Query refetches on an interval that starts short and backs
-// off while nothing changes (2 s doubling to 30 s), and snaps back to 2 s as soon as something does.
+// off while nothing changes (2 s doubling to 10 s), and snaps back to 2 s as soon as something does.
 // Hidden tabs do not poll (TanStack Query's default). Server-sent events can replace this where the
 // service offers them.
 const FAST_MS = 2_000;
-const SLOW_MS = 30_000;
+const SLOW_MS = 10_000;
 const seen = new WeakMap<object, { updatedAt: number; signature: number; interval: number }>();
 
 /** What liveInterval reads of a TanStack Query query (structural, so any query's data type fits). */
