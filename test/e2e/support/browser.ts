@@ -54,3 +54,11 @@ export async function seriousAccessibilityViolations(page: Page): Promise<AxeVio
     result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`)) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/**
+ * Problems a page should never have. The browser itself logs every 4xx answer as "Failed to load
+ * resource"; those are the API's answers to what a test does on purpose, shown in words by the page.
+ */
+export function unexpectedProblems(problems: string[]): string[] {
+  return problems.filter((problem) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(problem));
+}

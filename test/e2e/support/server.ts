@@ -28,7 +28,7 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   }
 }
 
-export async function startDashboardServer(name: string): Promise<DashboardServer> {
+export async function startDashboardServer(name: string, env: Record<string, string> = {}): Promise<DashboardServer> {
   const base = inject('databaseUrl');
   const database = `${databaseNameOf(base)}_e2e_${name}`;
   const databaseUrl = withDatabase(base, database);
@@ -44,10 +44,13 @@ export async function startDashboardServer(name: string): Promise<DashboardServe
     PAYMENT_PROVIDER: 'sandbox',
     RATE_LIMIT_MAX: '100000',
     REPUTATION_SNAPSHOT_MS: '0',
+    ...env,
   });
   const localAdmin = JSON.parse(await readFile(path.join(dataDir, 'local-admin.json'), 'utf8')) as { email: string; password: string };
   return {
-    url: server.url,
+    // The address PUBLIC_URL defaults to, so the sandbox checkout sends the browser back to the same
+    // origin (the session lives in that origin's sessionStorage).
+    url: server.url.replace('127.0.0.1', 'localhost'),
     server,
     databaseUrl,
     localAdmin,

@@ -1,0 +1,138 @@
+// A buyer's whole journey in a real browser (issue 15): sign up, top up through the sandbox checkout, see
+// the bonus in the balance, import a CSV with one bad row and see its error against the row, see the
+// tasks, watch a task turn COMPLETED with its confidence while annotators answer (no reload), download a
+// jsonl export and check its records, create a webhook and see a delivery in its log.
+import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { adminToken, annotateUntil, call, developerKey } from './support/api.ts';
+import { launchBrowser, openPage, unexpectedProblems } from './support/browser.ts';
+import { startDashboardServer, type DashboardServer } from './support/server.ts';
+
+const CSV = [
+  'content,type,options,validationsNeeded',
+  '"Arrived on time, works as described.",SENTIMENT_ANALYSIS,positive|negative|neutral,2',
+  'Is this a cat?,NOT_A_TYPE,yes|no,2',
+  'Is Paris the capital of France?,BINARY_CHOICE,yes|no,2',
+  'Is the sky green?,BINARY_CHOICE,yes|no,2',
+].join('\n');
+
+describe('the buyer dashboard', () => {
+  let server: DashboardServer;
+  let browser: Browser;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    [server, browser, receiver] = await Promise.all([startDashboardServer('buyer'), launchBrowser(), startReceiver()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  it('goes from sign-up to a labelled dataset and a delivered webhook', async () => {
+    const { page, problems } = await openPage(browser);
+    const url = server.url;
+    const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+
+    // Sign up.
+    await page.goto(`${url}/register`);
+    await page.getByLabel('Company name').fill('Journey Labs');
+    await page.getByLabel('E-mail').fill('journey@example.test');
+    await page.getByLabel('Password').fill('journey password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${url}/`);
+
+    // Top up $500 through the sandbox checkout: 5 % bonus.
+    await nav('Billing');
+    await page.getByLabel('Amount (USD)').fill('500');
+    await page.getByLabel('Payment method').selectOption('card');
+    await expect.poll(() => page.getByRole('status', { name: 'Bonus preview' }).innerText()).toContain('$25.00');
+    await page.getByRole('button', { name: 'Top up', exact: true }).click();
+    await page.waitForURL(/\/sandbox\/checkout\//);
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.getByRole('link', { name: 'Back to your Concord dashboard' }).click();
+    await page.waitForURL(/\/billing\/deposits\//);
+    await expect.poll(() => page.getByRole('status', { name: 'Deposit status' }).innerText(), { timeout: 15_000 }).toContain('SUCCEEDED');
+    await nav('Overview');
+    await expect.poll(() => page.getByRole('group', { name: 'Balance' }).innerText()).toContain('$525.00');
+
+    // Import a CSV with one bad row: the error is shown against row 2.
+    await nav('Import');
+    await page.getByLabel('CSV file').setInputFiles({ name: 'tasks.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const result = page.getByRole('region', { name: 'Import result' });
+    await expect.poll(() => result.innerText(), { timeout: 15_000 }).toMatch(/3\b[^\n]*created|created[^\n]*\b3\b/i);
+    const badRow = page.getByRole('row', { name: /^Row 2:/ });
+    expect(await badRow.innerText()).toContain('INVALID_TYPE');
+    expect(await badRow.innerText()).toContain('Is this a cat?');
+
+    // The tasks are listed.
+    await nav('Tasks');
+    await expect.poll(() => page.locator('tr[data-task-id]').count()).toBe(3);
+
+    // Open the France task, then annotators answer through the SDK routes: it turns COMPLETED, with its
+    // confidence, on the open page.
+    const tasks = await call<{ tasks: { id: string; content: string }[] }>(url, 'GET', '/tasks', await buyerToken(url));
+    const france = tasks.body.tasks.find((t) => t.content.startsWith('Is Paris'));
+    if (!france) throw new Error('the France task is missing');
+    await page.locator(`tr[data-task-id="${france.id}"]`).click();
+    const drawer = page.getByRole('dialog', { name: 'Task details' });
+    await expect.poll(() => drawer.innerText()).toContain('PENDING');
+
+    const admin = await adminToken(url, server.localAdmin);
+    const key = await developerKey(url, admin);
+    const token = await buyerToken(url);
+    const statusOf = async (id: string) => (await call<{ status: string; confidence: number | null }>(url, 'GET', `/tasks/${id}`, token)).body;
+    await annotateUntil(url, key, async () => (await statusOf(france.id)).status === 'COMPLETED', (options) => (options.includes('yes') ? 'yes' : (options[0] ?? '')));
+    const decided = await statusOf(france.id);
+    await expect.poll(() => drawer.innerText(), { timeout: 20_000 }).toContain('COMPLETED');
+    const confidencePercent = `${((decided.confidence ?? 0) * 100).toFixed(1)} %`;
+    expect(await drawer.innerText()).toContain(confidencePercent);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator(`tr[data-task-id="${france.id}"]`).innerText(), { timeout: 20_000 }).toContain('COMPLETED');
+
+    // Export jsonl: the completed tasks, each with its label.
+    await nav('Exports');
+    await page.getByRole('radio', { name: 'jsonl', exact: true }).check();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('tasks-jsonl.jsonl');
+    const records = (await readFile((await download.path()) ?? '', 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { id: string; label: string });
+    const completed = await call<{ tasks: { id: string; result: string }[] }>(url, 'GET', '/tasks?status=COMPLETED', token);
+    expect(records.map((r) => r.id).sort()).toEqual(completed.body.tasks.map((t) => t.id).sort());
+    expect(records.find((r) => r.id === france.id)?.label).toBe('yes');
+
+    // A webhook: its secret made in the browser and shown once; a delivery appears in its log.
+    await nav('Webhooks');
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await page.getByLabel('I have copied the secret').check();
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('link', { name: receiver.url }).click();
+    await page.waitForURL(/\/webhooks\/.+/);
+    // A new task completes: its event is delivered, signed with that secret, and shows in the log.
+    const extra = await call<{ taskId: string }>(url, 'POST', '/tasks', token, { type: 'BINARY_CHOICE', content: 'Is water wet?', options: ['yes', 'no'], validationsNeeded: 2 });
+    expect(extra.status).toBe(201);
+    await annotateUntil(url, key, async () => (await statusOf(extra.body.taskId)).status === 'COMPLETED', (options) => options[0] ?? '', 'second');
+    const log = page.getByRole('table', { name: 'Delivery log' });
+    await expect.poll(() => log.innerText(), { timeout: 30_000 }).toContain('DELIVERED');
+    expect(await log.innerText()).toContain('task.completed');
+    const delivered = receiver.requests.at(-1);
+    expect(delivered?.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(delivered?.rawBody ?? '').digest('hex')}`);
+
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await page.context().close();
+
+    async function buyerToken(base: string): Promise<string> {
+      const login = await call<{ token: string }>(base, 'POST', '/auth/login', undefined, { email: 'journey@example.test', password: 'journey password' });
+      return login.body.token;
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// What the browser tests do outside the browser, through the public API: the admin's token, a developer
+// app's annotators answering tasks through the SDK routes, a buyer's task read.
+import { expect } from 'vitest';
+
+export async function call<T = Record<string, unknown>>(base: string, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as T };
+}
+
+export async function adminToken(base: string, admin: { email: string; password: string }): Promise<string> {
+  const login = await call<{ token: string }>(base, 'POST', '/admin/login', undefined, admin);
+  expect(login.status).toBe(200);
+  return login.body.token;
+}
+
+/** A developer app made through the admin API; returns its API key. */
+export async function developerKey(base: string, token: string, appName = 'Test Labeller'): Promise<string> {
+  const created = await call<{ developer: { apiKey: string } }>(base, 'POST', '/admin/developers', token, {
+    email: `${appName.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@example.test`,
+    appName,
+    appUrl: 'https://labeller.example.test',
+  });
+  expect(created.status).toBe(201);
+  return created.body.developer.apiKey;
+}
+
+/**
+ * Annotators of the app answer whatever `next` hands them, always the option `choose` picks, until
+ * `done()` holds; every answer goes through the SDK routes as a developer app sends it.
+ */
+export async function annotateUntil(
+  base: string,
+  apiKey: string,
+  done: () => Promise<boolean>,
+  choose: (options: string[]) => string = (options) => options[0] ?? '',
+  prefix = 'annotator',
+): Promise<number> {
+  let answers = 0;
+  for (let n = 0; n < 200 && !(await done()); n += 1) {
+    const annotatorId = `${prefix}-${n % 12}`;
+    const next = await fetch(`${base}/api/v1/sdk/tasks/next?annotatorId=${annotatorId}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    if (next.status === 204) continue;
+    expect(next.status).toBe(200);
+    const { task } = (await next.json()) as { task: { id: string; options: string[] } };
+    const answered = await call(base, 'POST', `/sdk/tasks/${task.id}/complete`, apiKey, { annotatorId, answer: choose(task.options), timeSpentMs: 1200 });
+    expect(answered.status).toBe(201);
+    answers += 1;
+  }
+  if (!(await done())) throw new Error('annotators could not reach the expected state');
+  return answers;
+}
