@@ -82,7 +82,8 @@ async function main() {
     log(`seeding ${TASKS} tasks`);
     await seedTasks(database.url, buyer.id);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // bypassCSP: Playwright's waitForFunction evaluates its predicate, which the service's CSP forbids.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));

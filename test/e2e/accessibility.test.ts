@@ -1,0 +1,115 @@
+// Every dashboard page, at 1 280 px and at 390 px, checked by axe-core in the same browser (issue 15): no
+// serious or critical violation, no console error, and a visible focus ring on the first control reached by
+// the keyboard. Pages are filled with data (scripts/demo-seed.ts) and their dialogs are opened too.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo, type DemoAccounts } from '../../scripts/demo-seed.ts';
+import { DESKTOP, launchBrowser, openPage, PHONE, seriousAccessibilityViolations, unexpectedProblems } from './support/browser.ts';
+import { startDashboardServer, type DashboardServer } from './support/server.ts';
+
+interface Visit {
+  path: string;
+  /** Opens a dialog or a detail view before the check. */
+  open?: (page: Page) => Promise<void>;
+}
+
+const PUBLIC: Visit[] = [{ path: '/login' }, { path: '/register' }, { path: '/admin/login' }, { path: '/developer/setup#token=abc' }];
+
+const BUYER: Visit[] = [
+  { path: '/' },
+  { path: '/tasks' },
+  { path: '/tasks', open: (page) => page.locator('tr[data-task-id]').first().click() },
+  { path: '/tasks', open: (page) => page.getByRole('button', { name: 'Create task', exact: true }).click() },
+  { path: '/import' },
+  { path: '/projects' },
+  { path: '/projects', open: (page) => page.locator('main table tbody tr a').first().click() },
+  { path: '/golden-tasks' },
+  { path: '/exports' },
+  { path: '/webhooks' },
+  { path: '/webhooks', open: (page) => page.getByRole('button', { name: 'New webhook' }).click() },
+  { path: '/webhooks', open: (page) => page.locator('main table tbody tr a').first().click() },
+  { path: '/billing' },
+  { path: '/account' },
+  { path: '/no-such-page' },
+];
+
+const ADMIN: Visit[] = [
+  { path: '/admin' },
+  { path: '/admin/developers' },
+  { path: '/admin/developers', open: (page) => page.getByRole('button', { name: 'New developer' }).click() },
+  { path: '/admin/buyers' },
+  { path: '/admin/payouts' },
+  { path: '/admin/annotators?suspended=false' },
+  { path: '/admin/outbox' },
+  { path: '/admin/account' },
+];
+
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect.poll(() => page.locator('main .loading').count(), { timeout: 15_000 }).toBe(0);
+}
+
+async function logIn(page: Page, url: string, loginPath: string, account: { email: string; password: string }): Promise<void> {
+  await page.goto(`${url}${loginPath}`);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((target) => !target.pathname.endsWith('/login'));
+}
+
+describe('accessibility of every page', () => {
+  let server: DashboardServer;
+  let browser: Browser;
+  let demo: DemoAccounts;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startDashboardServer('a11y'), launchBrowser()]);
+    demo = await seedDemo({ url: server.url, admin: server.localAdmin, tasks: 60 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the check sees a violation planted in a page (an image without a text alternative)', async () => {
+    const { page } = await openPage(browser);
+    await page.goto(`${server.url}/login`);
+    await settle(page);
+    await page.evaluate(`document.querySelector('main').append(Object.assign(document.createElement('img'), { src: '/favicon.svg' }))`);
+    expect((await seriousAccessibilityViolations(page)).map((v) => v.id)).toContain('image-alt');
+    await page.context().close();
+  });
+
+  for (const [label, viewport] of [['1 280 px', DESKTOP], ['390 px', PHONE]] as const) {
+    it(`has no serious or critical axe violation at ${label}`, async () => {
+      const { page, problems } = await openPage(browser, viewport);
+      const found: string[] = [];
+      const check = async (visit: Visit) => {
+        await page.goto(`${server.url}${visit.path}`);
+        await settle(page);
+        if (visit.open) {
+          await visit.open(page);
+          await settle(page);
+        }
+        for (const violation of await seriousAccessibilityViolations(page)) {
+          found.push(`${visit.path}${visit.open ? ' (opened)' : ''}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        }
+      };
+      for (const visit of PUBLIC) await check(visit);
+      await logIn(page, server.url, '/login', demo.buyer);
+      // The keyboard reaches the skip link first, and focus is visible on it.
+      await page.goto(`${server.url}/tasks`);
+      await settle(page);
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(`(() => { const el = document.activeElement; const style = getComputedStyle(el); return { text: el.textContent, visible: style.boxShadow !== 'none' || style.outlineStyle !== 'none' }; })()`);
+      expect(focused).toEqual({ text: 'Skip to content', visible: true });
+      for (const visit of BUYER) await check(visit);
+      await page.evaluate('sessionStorage.clear()');
+      await logIn(page, server.url, '/admin/login', server.localAdmin);
+      for (const visit of ADMIN) await check(visit);
+      expect(found).toEqual([]);
+      expect(unexpectedProblems(problems)).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
