@@ -24,7 +24,8 @@ export function BarChart({ title, data, series, formatValue = String, height = 1
   const gap = data.length > 40 ? 1 : 3;
   const barWidth = Math.max(1, (WIDTH - gap * data.length) / Math.max(1, data.length));
   const plotHeight = height;
-  const labelEvery = Math.ceil(data.length / 8);
+  // About six labels: enough to read the time axis, few enough not to collide on a phone or a half-width card.
+  const labelEvery = Math.ceil(data.length / 6);
   const summary = `${title}: ${data.length} bars, highest ${formatValue(max === 1 && totals.every((t) => t === 0) ? 0 : max)}`;
   return (
     <figure className="chart">
