@@ -58,7 +58,14 @@ export function pgExecutor(target: Queryable): RawExecutor {
  */
 export const asDbClient = (executor: RawExecutor) => executor as unknown as DbClient;
 
-/** BIGINT and NUMERIC results as JavaScript numbers or strings are handled by callers (toCents). */
-export function createPgPool(connectionString: string, max: number): pg.Pool {
-  return new pg.Pool({ connectionString, max });
+/**
+ * BIGINT and NUMERIC results as JavaScript numbers or strings are handled by callers (toCents).
+ * An idle connection that the database ends (a restart, a failover, a shutdown) is reported to
+ * `onIdleError` and dropped; the pool opens a fresh one on demand. pg-pool emits it as an 'error' event,
+ * which would crash the process if nothing listened.
+ */
+export function createPgPool(connectionString: string, max: number, onIdleError: (error: Error) => void = () => undefined): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', onIdleError);
+  return pool;
 }

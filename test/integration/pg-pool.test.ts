@@ -1,0 +1,28 @@
+// The raw-SQL pool survives the database ending its idle connections (a restart, a failover): the lost
+// connection is reported and dropped, the next query opens a new one, and the process does not crash
+// (pg-pool's 'error' event with no listener throws).
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createPgPool } from '../../src/db/pg-executor.ts';
+import { workerDatabaseUrl } from '../helpers/context.ts';
+
+describe('createPgPool', () => {
+  it('reports an idle connection the server terminates and keeps serving queries', async () => {
+    const lost: Error[] = [];
+    const pool = createPgPool(workerDatabaseUrl(), 2, (error) => lost.push(error));
+    const admin = new pg.Client({ connectionString: workerDatabaseUrl() });
+    await admin.connect();
+    try {
+      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const pid = rows[0]?.pid;
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await expect.poll(() => lost.length).toBe(1);
+      expect(lost[0]?.message).toMatch(/terminat/);
+      const again = await pool.query<{ ok: number }>('SELECT 1 AS ok');
+      expect(again.rows[0]?.ok).toBe(1);
+    } finally {
+      await admin.end();
+      await pool.end();
+    }
+  });
+});
