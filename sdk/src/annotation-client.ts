@@ -3,6 +3,12 @@ import { HttpClient, type ClientOptions } from './http.ts';
 import type { Assignment, BodyOf, Earnings, Payout, Reputation, ResponseOf } from './types.ts';
 
 export type TaskType = Assignment['task']['type'];
+type CompleteBody = BodyOf<'/sdk/tasks/{id}/complete', 'post'>;
+type CompleteResponse = ResponseOf<'/sdk/tasks/{id}/complete', 'post'>;
+/** An answer: the annotator, one of the task's options, and the time spent on it. */
+export type Answer = Omit<CompleteBody, 'next'>;
+/** What `answerAndNext` asks the next assignment to match (GET /sdk/tasks/next's filters). */
+export type NextFilters = NonNullable<CompleteBody['next']>;
 
 export class AnnotationClient {
   private readonly http: HttpClient;
@@ -21,8 +27,21 @@ export class AnnotationClient {
   }
 
   /** Submits the annotator's answer (one of the task's options). Not retried: a repeat is ALREADY_ANSWERED. */
-  complete(taskId: string, answer: BodyOf<'/sdk/tasks/{id}/complete', 'post'>): Promise<ResponseOf<'/sdk/tasks/{id}/complete', 'post'>> {
+  complete(taskId: string, answer: Answer): Promise<CompleteResponse> {
     return this.http.json('post', `/sdk/tasks/${encodeURIComponent(taskId)}/complete`, { body: answer });
+  }
+
+  /**
+   * Submits the answer and, in the same request, gets the annotator's next assignment: what
+   * `nextTask(annotatorId, filters)` would return right after it, or null when no task fits. One round
+   * trip per answer instead of two. Not retried: a repeat is ALREADY_ANSWERED, and a refused answer
+   * hands out nothing.
+   */
+  async answerAndNext(taskId: string, answer: Answer, filters: NextFilters = {}): Promise<Assignment | null> {
+    const done = await this.http.json<CompleteResponse>('post', `/sdk/tasks/${encodeURIComponent(taskId)}/complete`, {
+      body: { ...answer, next: filters } satisfies CompleteBody,
+    });
+    return done.next ?? null;
   }
 
   reputation(annotatorId: string): Promise<Reputation> {

@@ -1,4 +1,4 @@
-export { AnnotationClient, type TaskType } from './annotation-client.ts';
+export { AnnotationClient, type Answer, type NextFilters, type TaskType } from './annotation-client.ts';
 export { BuyerClient } from './buyer-client.ts';
 export { ConcordError, newIdempotencyKey, type ClientOptions } from './http.ts';
 export { verifyWebhookSignature } from './webhooks.ts';

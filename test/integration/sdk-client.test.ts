@@ -103,6 +103,33 @@ describe('the SDK, end to end', () => {
     }
   });
 
+  it('answerAndNext: each answer and the next assignment in one request, null when nothing is left; a refused answer throws', async () => {
+    const buyer = await BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName: 'One Trip' });
+    const deposit = await buyer.createDeposit({ amountCents: 1_000, method: 'card' });
+    await fetch(`${baseUrl}${new URL(deposit.checkoutUrl).pathname}/pay`, { method: 'POST' });
+    // German tasks, asked for by locale: other tests' tasks stay out of the way.
+    const created = await buyer.createTasks(
+      ['Ja?', 'Nein?'].map((content) => ({ type: 'BINARY_CHOICE' as const, content, options: ['ja', 'nein'], locale: 'de' as const })),
+    );
+    const requests: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      requests.push(`${(init?.method ?? 'GET').toUpperCase()} ${new URL(String(input)).pathname}`);
+      return fetch(input, init);
+    };
+    const app = new AnnotationClient({ baseUrl, apiKey, fetch: counting });
+    const seen: string[] = [];
+    let assignment = await app.nextTask('one-trip', { locale: 'de' });
+    while (assignment) {
+      seen.push(assignment.task.id);
+      assignment = await app.answerAndNext(assignment.task.id, { annotatorId: 'one-trip', answer: 'ja', timeSpentMs: 700 }, { locale: 'de', types: ['BINARY_CHOICE'] });
+    }
+    expect(seen).toEqual(created.tasks.map((t) => t.taskId));
+    // One GET to start, then one POST per answer.
+    expect(requests).toEqual(['GET /api/v1/sdk/tasks/next', ...seen.map((id) => `POST /api/v1/sdk/tasks/${id}/complete`)]);
+    const refused = await app.answerAndNext(seen[0] ?? '', { annotatorId: 'one-trip', answer: 'ja', timeSpentMs: 1 }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 409, code: 'ALREADY_ANSWERED' });
+  });
+
   it('turns API errors into ConcordError with the code, details and taskIndex', async () => {
     const buyer = await BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName: 'Broke Inc' });
     const poor = await buyer.createTask({ type: 'BINARY_CHOICE', content: 'Yes?', options: ['yes', 'no'] }).catch((e: unknown) => e as ConcordError);

@@ -4034,7 +4034,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the annotator's answer */
+        /** Submit the annotator's answer; with `next`, also get the annotator's next assignment in the same response */
         post: {
             parameters: {
                 query?: never;
@@ -4050,6 +4050,12 @@ export interface paths {
                         annotatorId: string;
                         answer: string;
                         timeSpentMs: number;
+                        /** @description Ask for the next assignment in the same response: the filters GET /sdk/tasks/next would take */
+                        next?: {
+                            /** @enum {string} */
+                            locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                            types?: ("SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING")[];
+                        };
                     };
                 };
             };
@@ -4063,6 +4069,24 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             accepted: true;
+                            /** @description Only when the request had `next`: what GET /sdk/tasks/next with those filters returns right after this answer (its 200 body), or null where it would answer 204 (or 403: the annotator was suspended by this answer) */
+                            next?: {
+                                assignmentId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp with milliseconds
+                                 */
+                                expiresAt: string;
+                                task: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+                                    content: string;
+                                    options: string[];
+                                    /** @enum {string} */
+                                    locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                                };
+                            } | null;
                         };
                     };
                 };

@@ -10,6 +10,7 @@ import {
   annotatorParams,
   assignmentResponse,
   completeBody,
+  completeResponse,
   earningsSchema,
   nextQuery,
   payoutBody,
@@ -17,9 +18,17 @@ import {
   reputationSchema,
   taskIdParams,
 } from './annotation.schemas.ts';
+import type { ServedAssignment } from './annotation.service.ts';
 import type { AdminAnnotatorRecord } from './annotators.repository.ts';
 import { toEarnings, toReputation } from './annotators.service.ts';
 import type { AdminPayoutRecord, PayoutRecord } from './payouts.repository.ts';
+
+/** The one shape of an assignment, whether GET next or complete's `next` hands it out (a golden task looks the same). */
+const toAssignment = ({ assignmentId, expiresAt, task: { id, type, content, options, locale } }: ServedAssignment) => ({
+  assignmentId,
+  expiresAt: expiresAt.toISOString(),
+  task: { id, type, content, options, locale },
+});
 
 const toPayout = (payout: PayoutRecord) => ({
   id: payout.id,
@@ -67,17 +76,21 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
           res.status(204).end();
           return;
         }
-        const { id, type, content, options, locale } = served.task;
-        return { assignmentId: served.assignmentId, expiresAt: served.expiresAt.toISOString(), task: { id, type, content, options, locale } };
+        return toAssignment(served);
       },
     }),
     defineEndpoint({
-      method: 'post', path: '/sdk/tasks/:id/complete', notFound: 'TASK_NOT_FOUND', tag: 'SDK', summary: "Submit the annotator's answer", access: 'apiKey',
-      params: taskIdParams, body: completeBody, status: 201, response: z.object({ accepted: z.literal(true) }),
+      method: 'post', path: '/sdk/tasks/:id/complete', notFound: 'TASK_NOT_FOUND', tag: 'SDK',
+      summary: "Submit the annotator's answer; with `next`, also get the annotator's next assignment in the same response", access: 'apiKey',
+      params: taskIdParams, body: completeBody, status: 201, response: completeResponse,
       errors: { 403: 'ANNOTATOR_SUSPENDED', 409: 'ALREADY_ANSWERED, NO_ASSIGNMENT or TASK_CLOSED' },
-      handler: async ({ principal, params, body }) => {
-        await annotation.complete(principal.developerId, params.id, body);
-        return { accepted: true };
+      handler: async ({ principal, params, body: { next, ...answer } }) => {
+        if (!next) {
+          await annotation.complete(principal.developerId, params.id, answer);
+          return { accepted: true };
+        }
+        const served = await annotation.completeAndNext(principal.developerId, params.id, answer, next);
+        return { accepted: true, next: served && toAssignment(served) };
       },
     }),
     defineEndpoint({

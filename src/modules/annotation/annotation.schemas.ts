@@ -29,10 +29,22 @@ export const nextQuery = z.strictObject({
     .meta({ description: 'Comma-separated task types' }),
 });
 
+/** GET /sdk/tasks/next's filters as JSON (complete's `next`): the same locales and types; an empty list filters nothing. */
+export const nextFilters = z
+  .strictObject({
+    locale: z.enum(LOCALES).optional(),
+    types: z
+      .array(z.enum(TASK_TYPES, { error: (issue) => `unknown task type: ${String(issue.input)}` }))
+      .optional()
+      .transform((types) => (types?.length ? types : undefined)),
+  })
+  .meta({ description: 'Ask for the next assignment in the same response: the filters GET /sdk/tasks/next would take' });
+
 export const completeBody = z.strictObject({
   annotatorId: annotatorIdSchema,
   answer: z.string().min(1).max(500),
   timeSpentMs: z.number().int().min(0).max(86_400_000),
+  next: nextFilters.optional(),
 });
 
 export const payoutBody = z.strictObject({
@@ -45,6 +57,14 @@ export const assignmentResponse = z.object({
   assignmentId: z.string(),
   expiresAt: timestamp,
   task: z.object({ id: z.string(), type: z.enum(TASK_TYPES), content: z.string(), options: z.array(z.string()), locale: z.enum(LOCALES) }),
+});
+
+export const completeResponse = z.object({
+  accepted: z.literal(true),
+  next: assignmentResponse.nullable().optional().meta({
+    description:
+      "Only when the request had `next`: what GET /sdk/tasks/next with those filters returns right after this answer (its 200 body), or null where it would answer 204 (or 403: the annotator was suspended by this answer)",
+  }),
 });
 
 export const reputationSchema = z

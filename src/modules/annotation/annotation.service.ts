@@ -113,8 +113,21 @@ export class AnnotationService {
   async next(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null> {
     const served = await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random() });
     if (served.outcome === 'ANNOTATOR_SUSPENDED') throw suspendedError();
-    if (served.outcome === 'NONE') return null;
-    return { assignmentId: served.assignmentId, expiresAt: served.expiresAt, task: served.task };
+    return served.outcome === 'SERVED' ? { assignmentId: served.assignmentId, expiresAt: served.expiresAt, task: served.task } : null;
+  }
+
+  /**
+   * `complete`, then `next` with these filters through the same coalesced claim, so the assignment is
+   * exactly the one `next` would hand out right after the answer (a golden task included). A refused
+   * answer throws before anything is claimed. Once the answer is stored it is accepted whatever follows:
+   * an annotator that this (golden) answer suspended gets null, as `next` would refuse them work.
+   */
+  async completeAndNext(developerId: string, taskId: string, input: Answer, filters: QueueFilters): Promise<ServedAssignment | null> {
+    await this.complete(developerId, taskId, input);
+    return this.next(developerId, input.annotatorId, filters).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'ANNOTATOR_SUSPENDED') return null;
+      throw error;
+    });
   }
 
   /**
