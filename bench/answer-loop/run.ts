@@ -1,13 +1,33 @@
-// bench/answer-loop: simulated annotators doing next → complete through HTTP against the real server.
+// bench/answer-loop: simulated annotators answering tasks, in three loops measured in one run on the same
+// data shape: the spec's loop (GET next → POST complete, the headline), the same loop with one request
+// per answer (complete with `next`), and the floor (the same statements straight through `pg`).
+import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import pg from 'pg';
 import { ADMIN, api, benchDatabase, fundedBuyer, LoadClient, percentile, round, runBench, startServer } from '../lib.ts';
+import { floorClients, type FloorClient, type FloorMode } from './floor.ts';
 
 const ANNOTATORS = Number(process.env.BENCH_ANNOTATORS ?? 64);
-const TASKS = 20_000;
+const TASKS = Number(process.env.BENCH_TASKS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+/** The floor's connections: the server's pool size unless set. */
+const FLOOR_CONNECTIONS = Number(process.env.BENCH_FLOOR_CONNECTIONS ?? 10);
+const FLOOR_MODE: FloorMode = process.env.BENCH_FLOOR === 'single' ? 'single' : 'batched';
+const LOOPS = ['floor', 'requests', 'combined'] as const;
+type Loop = (typeof LOOPS)[number];
+/** Which loops run, in this order (e.g. BENCH_LOOPS=requests to profile the spec's loop alone). */
+const SELECTED = (process.env.BENCH_LOOPS ?? LOOPS.join(',')).split(',').filter((name): name is Loop => (LOOPS as readonly string[]).includes(name));
 const log = (message: string) => process.stderr.write(`[answers] ${message}\n`);
 
-async function seedTasks(base: string, token: string): Promise<void> {
+/** Most annotators agree; some answers are noise, as in a real crowd. */
+const chooseAnswer = (options: string[]) => (Math.random() < 0.85 ? options[0] : options[1 + Math.floor(Math.random() * 2)]) as string;
+
+/** A fresh queue of TASKS open tasks for every loop: what an earlier loop left open is closed first. */
+async function freshQueue(db: pg.Client, base: string, token: string): Promise<void> {
+  await db.query(`UPDATE tasks SET status = 'FAILED' WHERE status IN ('PENDING', 'VALIDATING')`);
+  await db.query('DELETE FROM assignments');
+  // The earlier loop's dead row versions would otherwise slow this one's claims (bench/README.md).
+  await db.query('VACUUM ANALYZE tasks, task_responses, assignments, annotators, buyers');
   for (let created = 0; created < TASKS; created += 1_000) {
     const tasks = Array.from({ length: 1_000 }, (_, i) => ({
       type: 'SENTIMENT_ANALYSIS',
@@ -20,86 +40,217 @@ async function seedTasks(base: string, token: string): Promise<void> {
   }
 }
 
-async function developerKey(base: string): Promise<string> {
+async function developer(base: string): Promise<{ id: string; apiKey: string }> {
   const admin = await api<{ token: string }>(base, 'POST', '/admin/login', ADMIN);
-  const res = await api<{ developer: { apiKey: string } }>(
+  const res = await api<{ developer: { id: string; apiKey: string } }>(
     base,
     'POST',
     '/admin/developers',
     { email: `bench-dev-${Date.now()}@concord.test`, appName: 'Bench app', appUrl: 'https://bench.example.test' },
     admin.body.token,
   );
-  return res.body.developer.apiKey;
+  return res.body.developer;
+}
+
+type Task = { id: string; options: string[] };
+
+interface Tally {
+  answers: number;
+  refused: number;
+  errors: number;
+  /** Annotators that found no work before the deadline: the queue ran dry and the rate is understated. */
+  ranDry: number;
+  latencies: number[];
+}
+
+interface Step {
+  /** The annotator's next task, or null when nothing fits. Throws on an unexpected response. */
+  next(): Promise<Task | null>;
+  /** 'accepted' with the next task when the loop gets one with the answer; 'refused' for a 409. */
+  answer(task: Task): Promise<{ outcome: 'accepted' | 'refused'; next?: Task | null }>;
+}
+
+/** Each annotator answers until the deadline; every call is timed. */
+async function runLoop(stepFor: (n: number) => Step): Promise<Tally & { seconds: number }> {
+  const tally: Tally = { answers: 0, refused: 0, errors: 0, ranDry: 0, latencies: [] };
+  const deadline = Date.now() + SECONDS * 1000;
+  const timed = async <T>(call: () => Promise<T>) => {
+    const t = performance.now();
+    try {
+      return await call();
+    } finally {
+      tally.latencies.push(performance.now() - t);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: ANNOTATORS }, async (_, n) => {
+      const step = stepFor(n);
+      // undefined: ask for one; null: nothing fits any more.
+      let task: Task | null | undefined;
+      while (Date.now() < deadline) {
+        try {
+          if (task === undefined) task = await timed(() => step.next());
+          if (task === null) {
+            tally.ranDry += 1;
+            return;
+          }
+          const done = await timed(() => step.answer(task as Task));
+          if (done.outcome === 'accepted') tally.answers += 1;
+          else tally.refused += 1;
+          task = done.next;
+        } catch {
+          tally.errors += 1;
+          task = undefined;
+        }
+      }
+    }),
+  );
+  return { ...tally, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Over HTTP: next then complete (the spec's loop), or complete with `next` after the first next (combined). */
+function httpStep(client: LoadClient, apiKey: string, annotatorId: string, combined: boolean): Step {
+  const headers = { authorization: `Bearer ${apiKey}` };
+  return {
+    async next() {
+      const res = await client.request('GET', `/api/v1/sdk/tasks/next?annotatorId=${annotatorId}`, headers);
+      if (res.status === 204) return null;
+      if (res.status !== 200) throw new Error(`next: ${res.status}`);
+      return (JSON.parse(res.text) as { task: Task }).task;
+    },
+    async answer(task) {
+      const body = { annotatorId, answer: chooseAnswer(task.options), timeSpentMs: 1200, ...(combined ? { next: {} } : {}) };
+      const res = await client.request('POST', `/api/v1/sdk/tasks/${task.id}/complete`, headers, JSON.stringify(body));
+      // A 409: the task was decided meanwhile (nothing handed out; the loop asks next again).
+      if (res.status === 409) return { outcome: 'refused' };
+      if (res.status !== 201) throw new Error(`complete: ${res.status}`);
+      if (!combined) return { outcome: 'accepted' };
+      return { outcome: 'accepted', next: (JSON.parse(res.text) as { next: { task: Task } | null }).next?.task ?? null };
+    },
+  };
+}
+
+function floorStep(client: FloorClient, annotatorId: string): Step {
+  return {
+    next: () => client.next(annotatorId),
+    async answer(task) {
+      try {
+        await client.complete(task.id, annotatorId, chooseAnswer(task.options));
+        return { outcome: 'accepted' };
+      } catch (error) {
+        if ((error as { status?: unknown }).status === 409) return { outcome: 'refused' };
+        throw error;
+      }
+    },
+  };
+}
+
+/** /proc/<pid>/stat's fields after the command name (field 3 of proc(5) is index 0). */
+async function statFields(pid: number): Promise<string[]> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return text.slice(text.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** CPU time a process has used, in milliseconds (utime + stime, 100 ticks a second); with its reaped children's when asked. */
+async function cpuMs(pid: number, reapedChildren = false): Promise<number> {
+  const f = await statFields(pid);
+  return (Number(f[11]) + Number(f[12]) + (reapedChildren ? Number(f[13]) + Number(f[14]) : 0)) * 10;
+}
+
+/**
+ * PostgreSQL's CPU: the postmaster with every backend, live or ended. Meaningful on the bench's own
+ * embedded PostgreSQL only; a DATABASE_URL server may be serving others too.
+ */
+async function postgresCpuMs(postmaster: number): Promise<number> {
+  if (process.env.DATABASE_URL) return Number.NaN;
+  const children = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  let total = await cpuMs(postmaster, true);
+  for (const pid of children) {
+    const f = await statFields(Number(pid));
+    if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) * 10;
+  }
+  return total;
 }
 
 async function main() {
   const database = await benchDatabase('answers');
   const server = await startServer(database.url);
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
   try {
-    const buyer = await fundedBuyer(server.url, 100_000_000);
-    log(`seeding ${TASKS} tasks`);
-    await seedTasks(server.url, buyer.token);
-    const apiKey = await developerKey(server.url);
-    const headers = { authorization: `Bearer ${apiKey}` };
-    const client = new LoadClient(server.url, ANNOTATORS);
-    const latencies: number[] = [];
-    let answers = 0;
-    let refused = 0;
-    let errors = 0;
-    const deadline = Date.now() + SECONDS * 1000;
-    log(`${ANNOTATORS} annotators for ${SECONDS} s`);
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: ANNOTATORS }, async (_, n) => {
-        const annotatorId = `bench-annotator-${n}`;
-        while (Date.now() < deadline) {
-          let t = performance.now();
-          const next = await client.request('GET', `/api/v1/sdk/tasks/next?annotatorId=${annotatorId}`, headers);
-          latencies.push(performance.now() - t);
-          if (next.status === 204) return;
-          if (next.status !== 200) {
-            errors += 1;
-            continue;
-          }
-          const { task } = JSON.parse(next.text) as { task: { id: string; options: string[] } };
-          // Most annotators agree; some answers are noise, as in a real crowd.
-          const answer = Math.random() < 0.85 ? task.options[0] : task.options[1 + Math.floor(Math.random() * 2)];
-          t = performance.now();
-          const done = await client.request('POST', `/api/v1/sdk/tasks/${task.id}/complete`, headers, JSON.stringify({ annotatorId, answer, timeSpentMs: 1200 }));
-          latencies.push(performance.now() - t);
-          if (done.status === 201) answers += 1;
-          else if (done.status === 409) refused += 1;
-          else errors += 1;
+    // The backend serving this connection is a child of the postmaster.
+    const backend = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
+    const postmaster = Number((await statFields(backend))[1]);
+    const buyer = await fundedBuyer(server.url, 1_000_000_000);
+    const app = await developer(server.url);
+    const results: Partial<Record<Loop, Tally & { seconds: number }>> = {};
+    for (const loop of SELECTED) {
+      log(`${loop}: seeding ${TASKS} tasks`);
+      await freshQueue(db, server.url, buyer.token);
+      log(`${loop}: ${ANNOTATORS} annotators for ${SECONDS} s`);
+      const sessions = async () => Number((await db.query<{ n: string }>('SELECT sessions AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0]?.n);
+      const sessionsBefore = await sessions();
+      const cpu = { server: await cpuMs(server.pid), postgres: await postgresCpuMs(postmaster), bench: process.cpuUsage() };
+      if (loop === 'floor') {
+        const floor = floorClients(database.url, app.id, ANNOTATORS, FLOOR_CONNECTIONS, FLOOR_MODE);
+        try {
+          results[loop] = await runLoop((n) => floorStep(floor.clients[n] as FloorClient, `bench-${loop}-${n}`));
+        } finally {
+          await floor.close();
         }
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    client.close();
-    log(`${answers} answers accepted, ${refused} refused with 409 (the task was decided meanwhile)`);
-    if (errors > 0) log(`${errors} unexpected responses`);
+      } else {
+        const client = new LoadClient(server.url, ANNOTATORS);
+        results[loop] = await runLoop((n) => httpStep(client, app.apiKey, `bench-${loop}-${n}`, loop === 'combined'));
+        client.close();
+      }
+      const result = results[loop];
+      if (!result) continue;
+      const benchCpu = process.cpuUsage(cpu.bench);
+      const perAnswer = (ms: number) => round(ms / Math.max(1, result.answers), 3);
+      log(
+        `${loop}: ${result.answers} answers accepted, ${result.refused} refused with 409 (decided meanwhile), ${result.errors} unexpected; ` +
+          `CPU per answer: server ${perAnswer((await cpuMs(server.pid)) - cpu.server)} ms, PostgreSQL ${perAnswer((await postgresCpuMs(postmaster)) - cpu.postgres)} ms, ` +
+          `bench process ${perAnswer((benchCpu.user + benchCpu.system) / 1000)} ms; ${(await sessions()) - sessionsBefore} database connections opened; ` +
+          `machine load ${os.loadavg()[0]?.toFixed(1)}`,
+      );
+      if (result.ranDry > 0) log(`${loop}: ${result.ranDry} annotators ran out of tasks before the deadline: raise BENCH_TASKS`);
+    }
 
-    const db = new pg.Client({ connectionString: database.url });
-    await db.connect();
     const over = await db.query<{ n: string }>(
       `SELECT count(*) AS n FROM tasks t WHERE (SELECT count(*) FROM task_responses r WHERE r.task_id = t.id) > t.max_responses`,
     );
     const doubled = await db.query<{ n: string }>(
       `SELECT count(*) AS n FROM (SELECT task_id FROM ledger_entries WHERE type = 'TASK_CHARGE' GROUP BY task_id HAVING count(*) > 1) d`,
     );
-    const decided = await db.query<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM tasks GROUP BY status`);
-    await db.end();
-    log(`tasks by status: ${decided.rows.map((r) => `${r.status} ${r.n}`).join(', ')}`);
+    const rate = (loop: Loop) => {
+      const result = results[loop];
+      return result ? Math.round(result.answers / result.seconds) : null;
+    };
+    const latency = (loop: Loop, p: number) => {
+      const result = results[loop];
+      return result ? round(percentile(result.latencies, p)) : null;
+    };
+    const [requests, combined, floor] = [rate('requests'), rate('combined'), rate('floor')];
     process.stdout.write(
       `${JSON.stringify({
         bench: 'answers',
-        answersPerSec: Math.round(answers / elapsed),
-        p50Ms: round(percentile(latencies, 50)),
-        p99Ms: round(percentile(latencies, 99)),
+        answersPerSec: requests,
+        p50Ms: latency('requests', 50),
+        p99Ms: latency('requests', 99),
+        floorAnswersPerSec: floor,
+        floorP99Ms: latency('floor', 99),
+        ratioToFloor: requests !== null && floor ? round(requests / floor) : null,
+        combinedAnswersPerSec: combined,
+        combinedP50Ms: latency('combined', 50),
+        combinedP99Ms: latency('combined', 99),
+        combinedToRequests: combined !== null && requests ? round(combined / requests) : null,
         overAnswered: Number(over.rows[0]?.n ?? 0),
         doubleBilled: Number(doubled.rows[0]?.n ?? 0),
       })}\n`,
     );
   } finally {
+    await db.end();
     await server.stop();
     await database.stop();
   }
