@@ -17,8 +17,7 @@ import {
 } from './auth.schemas.ts';
 import { z } from 'zod';
 
-export function authEndpoints(services: Services) {
-  const { auth, developers } = services;
+export function authEndpoints({ auth, developers }: Services) {
   return [
     defineEndpoint({
       method: 'post', path: '/auth/register', tag: 'Auth', summary: 'Register a buyer', access: 'public', rateLimited: true,
@@ -80,6 +79,5 @@ export function authEndpoints(services: Services) {
       response: z.object({ developer: developerProfileSchema }),
       handler: async ({ principal }) => ({ developer: toDeveloperProfile(await developers.get(principal.developerId)) }),
     }),
-    // Read before anyone logs in: how to log in here (the local admin in development), and what things cost.
   ];
 }

@@ -67,7 +67,8 @@ export class EventsRepository {
 
   /**
    * The buyer's events, newest first, one keyset page (`limit + 1` rows), each with its deliveries. The
-   * (buyer_id, created_at) index bounds the scan to the window; taskId is read from the stored JSON text.
+   * (buyer_id, created_at) index bounds the scan to the window; a taskId filter uses events_buyer_task_idx
+   * (an index on the payload's taskId, the expression below).
    */
   async list(buyerId: string, filter: EventFilter, page: PageRequest): Promise<EventRecord[]> {
     const conditions = [Prisma.sql`buyer_id = ${buyerId}`, Prisma.sql`created_at >= ${filter.since}`];

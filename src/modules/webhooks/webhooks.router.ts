@@ -43,8 +43,7 @@ const toDelivery = (delivery: DeliveryRecord) => ({
   deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
 });
 
-export function webhookEndpoints(services: Services) {
-  const { webhooks } = services;
+export function webhookEndpoints({ webhooks }: Services) {
   return [
     defineEndpoint({
       method: 'post', idempotent: 'router', path: '/webhooks/configs', tag: 'Webhooks', summary: 'Subscribe a URL to events (the secret is never returned)',
@@ -92,6 +91,5 @@ export function webhookEndpoints(services: Services) {
         return { queued: true };
       },
     }),
-    // The event log is the outbox these webhooks deliver from: its routes come with theirs.
   ];
 }
