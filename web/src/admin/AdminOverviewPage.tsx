@@ -3,7 +3,7 @@
 import { Link } from 'react-router';
 import { BarChart, StatCard } from '../ui/Charts';
 import { ErrorNote, Loading } from '../ui/Feedback';
-import { Card, PageHeader } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
 import { formatCents, formatCount, shortDay } from '../ui/format';
 import { usePlatformDaily, usePlatformStats, type PlatformDay, type PlatformStats } from './queries';
 import './admin.css';

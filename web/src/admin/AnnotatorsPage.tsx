@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
-import { Card, PageHeader } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
 import type { Column } from '../ui/Table';
 import { AdminTable } from './AdminTable';
 import { formatCount, formatPercent } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
-import { useSearchParam, useSearchText } from './common';
+import { useSearchParam, useSearchText } from './searchParams';
 import { useAdminAnnotators, useReinstateAnnotator, type AdminAnnotator } from './queries';
 import './admin.css';
 

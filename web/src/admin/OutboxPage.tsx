@@ -4,7 +4,8 @@
 import { Fragment, useState } from 'react';
 import { ApiError } from '../api/errors';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
-import { Card, PageHeader, StatusBadge } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
+import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { useOutbox, type MailMessage } from './queries';

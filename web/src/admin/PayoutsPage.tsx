@@ -5,12 +5,13 @@ import { useState } from 'react';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
 import { SelectField, TextField } from '../ui/Field';
-import { Card, PageHeader, StatusBadge } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
+import { StatusBadge } from '../ui/StatusBadge';
 import type { Column } from '../ui/Table';
 import { AdminTable } from './AdminTable';
 import { formatCents, formatCount, formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
-import { useSearchParam } from './common';
+import { useSearchParam } from './searchParams';
 import { useDecidePayout, useDeveloperDirectory, usePayouts, usePlatformStats, type AdminPayout, type Developer, type PayoutStatus } from './queries';
 import './admin.css';
 

@@ -1,10 +1,10 @@
-// The admin area's server state: platform totals and activity per day (polled), developers, buyers,
+// The admin area's server state: platform totals (live) and activity per day (once a minute), developers, buyers,
 // payouts, annotators and (outside production) the mail outbox, each a cursor-paginated list, and the
 // mutations that change them. Every key starts with 'admin'; a mutation invalidates the lists it changes
 // and the platform totals.
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
-import { liveInterval } from '../ui/live';
+import { CHART_REFRESH_MS, liveInterval } from '../ui/live';
 
 export type Developer = Schemas['Developer'];
 export type AdminBuyer = Schemas['AdminBuyer'];
@@ -37,9 +37,6 @@ export const adminKeys = {
   outboxList: (cursor: string | undefined) => ['admin', 'outbox', 'list', cursor ?? null] as const,
 };
 
-/** liveInterval takes Query<unknown>; useQuery hands it its own Query<Data>. */
-const live = (query: object): number => liveInterval(query as Query);
-
 const page = (cursor: string | undefined, size = PAGE_SIZE) => ({ limit: String(size), ...(cursor ? { cursor } : {}) });
 
 /* Platform */
@@ -48,7 +45,7 @@ export function usePlatformStats() {
   return useQuery({
     queryKey: adminKeys.stats,
     queryFn: () => call(api.GET('/admin/stats')),
-    refetchInterval: live,
+    refetchInterval: liveInterval,
   });
 }
 
@@ -56,7 +53,9 @@ export function usePlatformDaily(days: number) {
   return useQuery({
     queryKey: adminKeys.daily(days),
     queryFn: () => call(api.GET('/admin/stats/daily', { params: { query: { days: String(days) } } })),
-    refetchInterval: live,
+    // A 30-day aggregate over every task and answer: heavy to compute, and a minute old is fresh enough.
+    staleTime: CHART_REFRESH_MS,
+    refetchInterval: CHART_REFRESH_MS,
     placeholderData: keepPreviousData,
   });
 }
@@ -204,19 +203,6 @@ export function useOutbox(cursor: string | undefined) {
     queryKey: adminKeys.outboxList(cursor),
     queryFn: () => call(api.GET('/admin/mail-outbox', { params: { query: page(cursor) } })),
     placeholderData: keepPreviousData,
-    refetchInterval: live,
-  });
-}
-
-/**
- * The service's environment from GET /meta (public; key ['meta'], shared with the log-in page). The
- * mail outbox exists everywhere but in production.
- */
-export function useEnvironment() {
-  return useQuery({
-    queryKey: ['meta'],
-    queryFn: () => call(api.GET('/meta')),
-    staleTime: Infinity,
-    select: (meta) => meta.environment,
+    refetchInterval: liveInterval,
   });
 }

@@ -3,7 +3,7 @@
 // body into an ApiError carrying the API's `code`.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from '../../../sdk/src/generated/openapi';
-import { ApiError, type ErrorBody } from './errors';
+import { ApiError, NETWORK_ERROR, type ErrorBody } from './errors';
 
 export type Schemas = components['schemas'];
 
@@ -16,14 +16,28 @@ export function setCredential(token: string | null, unauthorized: (() => void) |
   onUnauthorized = unauthorized;
 }
 
+/** The credential for code that must build its own request (XMLHttpRequest uploads with progress). */
+export const currentCredential = (): string | null => currentToken;
+
+/**
+ * A 401 ends the session only when the request carried the session's current token. A failed log-in
+ * (no credential sent) does not; nor does a request still in flight with a token that a password change
+ * has just replaced, which would otherwise sign the new session out.
+ */
+export function reportUnauthorized(sentToken: string | null): void {
+  if (sentToken !== null && sentToken === currentToken) onUnauthorized?.();
+}
+
+const bearer = (token: string) => `Bearer ${token}`;
+const tokenOf = (authorization: string | null) => (authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : null);
+
 const auth: Middleware = {
   onRequest({ request }) {
-    if (currentToken && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${currentToken}`);
+    if (currentToken && !request.headers.has('authorization')) request.headers.set('authorization', bearer(currentToken));
     return request;
   },
   onResponse({ response, request }) {
-    // A revoked or expired token ends the session; a failed log-in (no credential sent) does not.
-    if (response.status === 401 && request.headers.has('authorization')) onUnauthorized?.();
+    if (response.status === 401) reportUnauthorized(tokenOf(request.headers.get('authorization')));
     return response;
   },
 };
@@ -43,40 +57,34 @@ export async function call<T>(request: Promise<Outcome<T>>): Promise<T> {
   try {
     outcome = await request;
   } catch {
-    throw new ApiError(0, { error: 'The service could not be reached. Check your connection and try again.', code: 'NETWORK' });
+    throw new ApiError(0, NETWORK_ERROR);
   }
   const { data, error, response } = outcome;
-  if (!response.ok) throw new ApiError(response.status, toErrorBody(error, response));
+  if (!response.ok) throw new ApiError(response.status, toErrorBody(error, response.status, response.statusText));
   return data as T;
 }
 
-function toErrorBody(error: unknown, response: Response): ErrorBody {
-  if (error && typeof error === 'object' && 'code' in error && 'error' in error) return error as ErrorBody;
-  return { error: response.statusText || 'Request failed', code: `HTTP_${response.status}` };
+/** The API's error body, or one made from the status when the answer is not one (a proxy's page). */
+export function toErrorBody(body: unknown, status: number, statusText = ''): ErrorBody {
+  if (body && typeof body === 'object' && 'code' in body && 'error' in body) return body as ErrorBody;
+  return { error: statusText || `Request failed (HTTP ${status})`, code: `HTTP_${status}` };
 }
 
 /** Calls a route whose body is not JSON (file downloads, multipart uploads) with the session's credential. */
 export async function rawFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  if (currentToken) headers.set('authorization', `Bearer ${currentToken}`);
+  const token = currentToken;
+  if (token) headers.set('authorization', bearer(token));
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, { ...init, headers });
   } catch {
-    throw new ApiError(0, { error: 'The service could not be reached. Check your connection and try again.', code: 'NETWORK' });
+    throw new ApiError(0, NETWORK_ERROR);
   }
-  if (response.status === 401 && currentToken) onUnauthorized?.();
+  if (response.status === 401) reportUnauthorized(token);
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as unknown;
-    throw new ApiError(response.status, toErrorBody(body, response));
+    throw new ApiError(response.status, toErrorBody(body, response.status, response.statusText));
   }
   return response;
 }
-
-/** For requests made outside this client (XHR uploads): a 401 there ends the session too. */
-export function reportUnauthorized(): void {
-  if (currentToken) onUnauthorized?.();
-}
-
-/** The credential for code that must build its own request (XMLHttpRequest uploads with progress). */
-export const currentCredential = (): string | null => currentToken;

@@ -1,11 +1,17 @@
-// The API's error codes as sentences a person can act on (contract §0's table), and the per-field
-// messages of a VALIDATION_ERROR, so a form can show each next to the field it names.
+// The API's error codes as sentences a person can act on (contract §0's table): the one place the
+// dashboard words a code, for forms, import rows, batch items and page notes alike.
+import { formatCents } from '../ui/format';
 
 export interface ErrorBody {
   error: string;
   code: string;
   details?: Record<string, unknown>;
   taskIndex?: number;
+}
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
 }
 
 export class ApiError extends Error {
@@ -22,23 +28,32 @@ export class ApiError extends Error {
     this.taskIndex = body.taskIndex;
   }
 
-  /** Messages of a VALIDATION_ERROR keyed by the first segment of each field path. */
-  fieldErrors(): Record<string, string> {
+  /** The issues of a VALIDATION_ERROR, each with its field path joined by dots ("tasks.0.type"). */
+  issues(): ValidationIssue[] {
     const issues = this.details?.issues;
+    if (!Array.isArray(issues)) return [];
+    return (issues as { path?: unknown; message?: unknown }[]).map((issue) => ({
+      path: Array.isArray(issue.path) ? issue.path.map(String).join('.') : String(issue.path ?? ''),
+      message: typeof issue.message === 'string' ? issue.message : 'Invalid value',
+    }));
+  }
+
+  /** Messages of a VALIDATION_ERROR keyed by the first segment of each field path (the first one per field). */
+  fieldErrors(): Record<string, string> {
     const fields: Record<string, string> = {};
-    if (!Array.isArray(issues)) return fields;
-    for (const issue of issues as { path?: unknown; message?: unknown }[]) {
-      const path = Array.isArray(issue.path) ? issue.path.map(String).join('.') : String(issue.path ?? '');
-      const key = path.split('.')[0] ?? '';
-      if (!(key in fields)) fields[key] = typeof issue.message === 'string' ? issue.message : 'Invalid value';
+    for (const issue of this.issues()) {
+      const key = issue.path.split('.')[0] ?? '';
+      if (!(key in fields)) fields[key] = issue.message;
     }
     return fields;
   }
 }
 
+export const NETWORK_ERROR: ErrorBody = { error: 'The service could not be reached. Check your connection and try again.', code: 'NETWORK' };
+
 const SENTENCES: Record<string, string> = {
-  NETWORK: 'The service could not be reached. Check your connection and try again.',
-  VALIDATION_ERROR: 'Some fields are not valid: see the messages next to them.',
+  NETWORK: NETWORK_ERROR.error,
+  VALIDATION_ERROR: 'Some values are not valid.',
   INVALID_JSON: 'The request was not valid JSON.',
   PAYLOAD_TOO_LARGE: 'That is too much data for one request (1 MB, or 10 MB for a task batch).',
   UNSUPPORTED_MEDIA_TYPE: 'The service does not accept that kind of content.',
@@ -49,7 +64,7 @@ const SENTENCES: Record<string, string> = {
   FORBIDDEN: 'This account is not allowed to do that.',
   INVALID_CREDENTIALS: 'That e-mail and password do not match an account.',
   INVALID_CURRENT_PASSWORD: 'The current password is not right.',
-  EMAIL_TAKEN: 'An account with that e-mail already exists.',
+  EMAIL_TAKEN: 'An account with that e-mail already exists (a buyer, a developer or the administrator).',
   RATE_LIMITED: 'Too many attempts. Wait a few minutes and try again.',
   NOT_FOUND: 'That page of the API does not exist.',
   TASK_NOT_FOUND: 'That task does not exist (or belongs to another account).',
@@ -57,17 +72,17 @@ const SENTENCES: Record<string, string> = {
   WEBHOOK_NOT_FOUND: 'That webhook does not exist.',
   DELIVERY_NOT_FOUND: 'That delivery does not exist.',
   GOLDEN_TASK_NOT_FOUND: 'That golden task does not exist.',
-  ANNOTATOR_NOT_FOUND: 'That annotator does not exist.',
+  ANNOTATOR_NOT_FOUND: 'That annotator does not exist (any more) for that app.',
   DEPOSIT_NOT_FOUND: 'That deposit does not exist.',
-  DEVELOPER_NOT_FOUND: 'That developer does not exist.',
-  BUYER_NOT_FOUND: 'That buyer does not exist.',
+  DEVELOPER_NOT_FOUND: 'That developer does not exist (any more). Reload the list.',
+  BUYER_NOT_FOUND: 'That buyer does not exist (any more). Reload the list.',
   PAYOUT_NOT_FOUND: 'That payout does not exist.',
   EVENT_NOT_FOUND: 'That event does not exist or is older than 30 days.',
-  PAYOUT_NOT_PENDING: 'That payout has already been decided.',
-  INVALID_PROJECT: 'Choose one of your own projects.',
+  PAYOUT_NOT_PENDING: 'That payout has already been approved or rejected (perhaps by another administrator).',
+  INVALID_PROJECT: 'That project is not one of yours (it may have been deleted). Choose another.',
   TASK_NOT_PENDING: 'Only a task nobody has answered yet (PENDING) can be changed or deleted.',
   MISSING_FIELDS: 'Type, content and options are required.',
-  INVALID_TYPE: 'Choose one of the task types.',
+  INVALID_TYPE: 'Choose one of the five task types.',
   OPTIONS_REQUIRED: 'Give at least two distinct options.',
   INSUFFICIENT_CREDITS: 'The available balance is too low for this.',
   INVALID_TASK: 'One task of the batch is not valid.',
@@ -78,21 +93,32 @@ const SENTENCES: Record<string, string> = {
   IDEMPOTENCY_KEY_REUSED: 'This request was already sent with different content.',
   PROJECT_HAS_TASKS: 'A project that still has tasks cannot be deleted.',
   INVALID_TOKEN: 'That invite link is unknown, used or expired.',
-  LIMIT_EXCEEDED: 'You have reached the limit for this account.',
+  // The service's only limit of this kind: 20 webhook configurations per buyer.
+  LIMIT_EXCEEDED: 'You already have 20 webhooks, the most an account can have. Delete one you no longer use, then add this one.',
   INSUFFICIENT_EARNINGS: 'The annotator has not earned that much.',
   PAYOUT_TOO_SMALL: 'Payouts start at $5.00.',
   INTERNAL: 'Something went wrong on our side. Try again in a moment.',
 };
 
-/** The sentence for an error: the code's own sentence, else the API's message. */
+/** The sentence for a code alone (an import row's or a batch item's), or the code itself when unknown. */
+export const describeCode = (code: string): string => SENTENCES[code] ?? code;
+
+/** The sentence for an error: its code's sentence (with the figures it carries), else the API's message. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === 'INSUFFICIENT_CREDITS' && error.details) {
       const required = Number(error.details.requiredCents);
       const available = Number(error.details.availableCents);
       if (Number.isFinite(required) && Number.isFinite(available)) {
-        return `This needs $${(required / 100).toFixed(2)} but only $${(available / 100).toFixed(2)} is available.`;
+        return `This needs ${formatCents(required)} but only ${formatCents(available)} is available.`;
       }
+      if (Number.isFinite(available)) return `${SENTENCES.INSUFFICIENT_CREDITS} Available: ${formatCents(available)}.`;
+    }
+    if (error.code === 'VALIDATION_ERROR') {
+      // Shown where no field of the form could take the messages: say which values, in the API's words.
+      const issues = error.issues();
+      if (issues.length > 0) return `${SENTENCES.VALIDATION_ERROR} ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}.`;
+      return error.message;
     }
     return SENTENCES[error.code] ?? error.message;
   }

@@ -3,12 +3,13 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
-import { ApiError } from '../api/errors';
+import { mapFieldErrors } from '../api/fieldErrors';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
-import { Card, PageHeader } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
 import { formatDateTime } from '../ui/format';
+import { checkNewPassword, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN, type NewPasswordProblems } from './passwordRules';
 import { useSession } from './session';
 
 export function AccountPage() {
@@ -17,8 +18,8 @@ export function AccountPage() {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [mismatch, setMismatch] = useState(false);
-  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+  const [problems, setProblems] = useState<NewPasswordProblems>({});
+  const apiErrors = mapFieldErrors(error, { fields: ['currentPassword', 'newPassword'] as const });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -27,8 +28,9 @@ export function AccountPage() {
     const newPassword = String(form.get('newPassword'));
     setDone(false);
     setError(null);
-    setMismatch(newPassword !== String(form.get('confirmPassword')));
-    if (newPassword !== String(form.get('confirmPassword'))) return;
+    const found = checkNewPassword(newPassword, String(form.get('confirmPassword')));
+    setProblems(found);
+    if (found.password || found.confirm) return;
     setBusy(true);
     try {
       const result = await call(api.POST('/auth/change-password', { body: { currentPassword: String(form.get('currentPassword')), newPassword } }));
@@ -72,11 +74,21 @@ export function AccountPage() {
               type="password"
               autoComplete="current-password"
               required
-              error={error instanceof ApiError && error.code === 'INVALID_CURRENT_PASSWORD' ? 'The current password is not right.' : fields.currentPassword}
+              error={apiErrors.fields.currentPassword}
             />
-            <TextField label="New password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="8 to 128 characters." error={fields.newPassword} />
-            <TextField label="Repeat the new password" name="confirmPassword" type="password" autoComplete="new-password" required error={mismatch ? 'The two new passwords differ.' : undefined} />
-            {error instanceof ApiError && error.code === 'INVALID_CURRENT_PASSWORD' ? null : <ErrorNote error={error} />}
+            <TextField
+              label="New password"
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={PASSWORD_MIN}
+              maxLength={PASSWORD_MAX}
+              hint={PASSWORD_HINT}
+              error={problems.password ?? apiErrors.fields.newPassword}
+            />
+            <TextField label="Repeat the new password" name="confirmPassword" type="password" autoComplete="new-password" required error={problems.confirm} />
+            <ErrorNote error={apiErrors.general} />
             {done ? <Notice tone="success">Password changed. Every other session of this account has been signed out.</Notice> : null}
             <Button type="submit" variant="primary" busy={busy}>
               Change password

@@ -1,57 +1,75 @@
 // Sign up, log in (buyer and admin). Errors are the API's codes in words, next to the form.
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
-import { ApiError } from '../api/errors';
+import { mapFieldErrors } from '../api/fieldErrors';
+import { useMeta } from '../api/meta';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
-import { useSession } from './session';
+import { AuthFrame } from './AuthFrame';
+import { PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN } from './passwordRules';
+import { useSession, type Role } from './session';
 
-export function AuthFrame({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
-  return (
-    <main id="main" className="auth-page">
-      <div className="auth-card">
-        <p className="brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} /> Concord
-        </p>
-        <h1>{title}</h1>
-        {children}
-        {footer ? <div className="auth-footer">{footer}</div> : null}
-      </div>
-    </main>
-  );
+interface Credentials {
+  email: string;
+  password: string;
 }
 
-function useAfterLogin(fallback: string) {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const from = (location.state as { from?: string } | null)?.from;
-  return () => navigate(from && from !== '/login' ? from : fallback, { replace: true });
-}
+/** Each role's log-in: its endpoint, and where the session goes when no page asked for it. */
+const LOGINS: Record<Role, { home: string; logIn: (body: Credentials) => Promise<{ token: string; email: string }> }> = {
+  buyer: {
+    home: '/',
+    logIn: async (body) => {
+      const result = await call(api.POST('/auth/login', { body }));
+      return { token: result.token, email: result.buyer.email };
+    },
+  },
+  admin: {
+    home: '/admin',
+    logIn: async (body) => {
+      const result = await call(api.POST('/admin/login', { body }));
+      return { token: result.token, email: result.admin.email };
+    },
+  },
+};
 
-export function LoginPage() {
+/** The e-mail and password form of one role: signs in, then goes back to the page that asked for it. */
+function LoginForm({ role, defaultEmail }: { role: Role; defaultEmail?: string | undefined }) {
   const { signIn } = useSession();
-  const done = useAfterLogin('/');
+  const navigate = useNavigate();
+  const from = (useLocation().state as { from?: string } | null)?.from;
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const login = LOGINS[role];
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
     try {
-      const body = { email: String(form.get('email')), password: String(form.get('password')) };
-      const result = await call(api.POST('/auth/login', { body }));
-      signIn({ token: result.token, role: 'buyer', email: result.buyer.email });
-      done();
+      const result = await login.logIn({ email: String(form.get('email')), password: String(form.get('password')) });
+      signIn({ token: result.token, role, email: result.email });
+      navigate(from && from !== '/login' ? from : login.home, { replace: true });
     } catch (caught) {
       setError(caught);
     } finally {
       setBusy(false);
     }
   };
+  return (
+    <form onSubmit={submit} noValidate>
+      <TextField label="E-mail" name="email" type="email" autoComplete={role === 'admin' ? 'username' : 'email'} required defaultValue={defaultEmail} />
+      <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+      <ErrorNote error={error} />
+      <Button type="submit" variant="primary" busy={busy} className="wide">
+        Log in
+      </Button>
+    </form>
+  );
+}
+
+export function LoginPage() {
   return (
     <AuthFrame
       title="Log in"
@@ -66,14 +84,7 @@ export function LoginPage() {
         </>
       }
     >
-      <form onSubmit={submit} noValidate>
-        <TextField label="E-mail" name="email" type="email" autoComplete="email" required />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
-        <ErrorNote error={error} />
-        <Button type="submit" variant="primary" busy={busy} className="wide">
-          Log in
-        </Button>
-      </form>
+      <LoginForm role="buyer" />
     </AuthFrame>
   );
 }
@@ -83,7 +94,7 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+  const apiErrors = mapFieldErrors(error, { fields: ['companyName', 'email', 'password'] as const });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -103,20 +114,20 @@ export function RegisterPage() {
   return (
     <AuthFrame title="Create your account" footer={<p>Already have an account? <Link to="/login">Log in</Link></p>}>
       <form onSubmit={submit} noValidate>
-        <TextField label="Company name" name="companyName" autoComplete="organization" required maxLength={200} error={fields.companyName} />
-        <TextField label="E-mail" name="email" type="email" autoComplete="email" required error={fields.email} />
+        <TextField label="Company name" name="companyName" autoComplete="organization" required maxLength={200} error={apiErrors.fields.companyName} />
+        <TextField label="E-mail" name="email" type="email" autoComplete="email" required error={apiErrors.fields.email} />
         <TextField
           label="Password"
           name="password"
           type="password"
           autoComplete="new-password"
           required
-          minLength={8}
-          maxLength={128}
-          hint="8 to 128 characters."
-          error={fields.password}
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          hint={PASSWORD_HINT}
+          error={apiErrors.fields.password}
         />
-        <ErrorNote error={error} />
+        <ErrorNote error={apiErrors.general} />
         <Button type="submit" variant="primary" busy={busy} className="wide">
           Create account
         </Button>
@@ -126,28 +137,7 @@ export function RegisterPage() {
 }
 
 export function AdminLoginPage() {
-  const { signIn } = useSession();
-  const done = useAfterLogin('/admin');
-  const meta = useQuery({ queryKey: ['meta'], queryFn: () => call(api.GET('/meta')), staleTime: Infinity });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { email: String(form.get('email')), password: String(form.get('password')) };
-      const result = await call(api.POST('/admin/login', { body }));
-      signIn({ token: result.token, role: 'admin', email: result.admin.email });
-      done();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const localAdmin = meta.data?.localAdmin;
+  const localAdmin = useMeta().data?.localAdmin;
   return (
     <AuthFrame title="Administrator log-in" footer={<p><Link to="/login">Buyer log-in</Link></p>}>
       {localAdmin ? (
@@ -156,14 +146,8 @@ export function AdminLoginPage() {
           the start-up log and kept in <code>{localAdmin.file}</code>.
         </Notice>
       ) : null}
-      <form onSubmit={submit} noValidate>
-        <TextField label="E-mail" name="email" type="email" autoComplete="username" required defaultValue={localAdmin?.email} />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
-        <ErrorNote error={error} />
-        <Button type="submit" variant="primary" busy={busy} className="wide">
-          Log in
-        </Button>
-      </form>
+      {/* Keyed by the e-mail, so the field is filled in once GET /meta has answered. */}
+      <LoginForm key={localAdmin?.email ?? ''} role="admin" defaultEmail={localAdmin?.email} />
     </AuthFrame>
   );
 }

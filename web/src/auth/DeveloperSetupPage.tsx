@@ -1,12 +1,13 @@
 // Where a developer's invite e-mail leads: /developer/setup#token=… (the token rides in the fragment, so
 // it never reaches a server log or a Referer header). Sets the password with POST /dev/setup-password.
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api/errors';
 import { api, call } from '../api/client';
+import { mapFieldErrors } from '../api/fieldErrors';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
-import { AuthFrame } from './AuthPages';
+import { AuthFrame } from './AuthFrame';
+import { checkNewPassword, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN, type NewPasswordProblems } from './passwordRules';
 
 const tokenFromHash = () => new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
 
@@ -15,15 +16,16 @@ export function DeveloperSetupPage() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const [mismatch, setMismatch] = useState(false);
-  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+  const [problems, setProblems] = useState<NewPasswordProblems>({});
+  const apiErrors = mapFieldErrors(error, { fields: ['password'] as const });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const password = String(form.get('password'));
-    setMismatch(password !== String(form.get('confirm')));
-    if (password !== String(form.get('confirm'))) return;
+    const found = checkNewPassword(password, String(form.get('confirm')));
+    setProblems(found);
+    if (found.password || found.confirm) return;
     setBusy(true);
     setError(null);
     try {
@@ -48,9 +50,19 @@ export function DeveloperSetupPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <p>Your application's API key was handed to the administrator who invited you. With a password you can log in and rotate it yourself.</p>
-          <TextField label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="8 to 128 characters." error={fields.password} />
-          <TextField label="Repeat the password" name="confirm" type="password" autoComplete="new-password" required error={mismatch ? 'The two passwords differ.' : undefined} />
-          <ErrorNote error={error} />
+          <TextField
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_MIN}
+            maxLength={PASSWORD_MAX}
+            hint={PASSWORD_HINT}
+            error={problems.password ?? apiErrors.fields.password}
+          />
+          <TextField label="Repeat the password" name="confirm" type="password" autoComplete="new-password" required error={problems.confirm} />
+          <ErrorNote error={apiErrors.general} />
           <Button type="submit" variant="primary" busy={busy} className="wide">
             Set password
           </Button>

@@ -1,32 +1,19 @@
 // Billing: the balance, a top-up that sends the buyer to the payment provider's checkout, the deposits
 // (a pending one can be continued) and the ledger of every money movement, both cursor-paginated.
-import { useEffect, useRef, useState } from 'react';
-import { useBalance } from '../overview/queries';
-import { BalanceStats } from '../overview/BalanceStats';
-import { Card, PageHeader } from '../ui/Misc';
+import { useEffect, useState } from 'react';
+import { useIdempotencyKey } from '../api/idempotency';
+import { useMeta } from '../api/meta';
+import { isHttpUrl } from '../ui/url';
+import { useBalance } from './balance';
+import { BalanceStats } from './BalanceStats';
+import { Card, PageHeader } from '../ui/Page';
 import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { DepositsTable } from './DepositsTable';
 import { LedgerTable } from './LedgerTable';
-import { useCreateDeposit, useDeposits, useLedger, useMeta } from './queries';
+import { useCreateDeposit, useDeposits, useLedger } from './queries';
 import { TopUpForm, type DepositMethod } from './TopUpForm';
 import './billing.css';
-
-/** A fresh Idempotency-Key (crypto.randomUUID needs a secure context; getRandomValues does not). */
-function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** Only an http(s) address is followed, whatever a response might hold. */
-function isWebAddress(url: string): boolean {
-  try {
-    const { protocol } = new URL(url, window.location.href);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
 
 export function BillingPage() {
   const balance = useBalance();
@@ -36,7 +23,7 @@ export function BillingPage() {
   const [redirectError, setRedirectError] = useState<string | null>(null);
   // One key per distinct request: retrying the same amount and method after a lost response replays
   // the first answer (the same deposit) instead of starting a second top-up.
-  const attempt = useRef<{ body: string; key: string } | null>(null);
+  const idempotency = useIdempotencyKey();
 
   // Back from the checkout with the browser's Back button: the page may come out of the back-forward
   // cache as it was left, its button still busy. Make it usable again.
@@ -54,18 +41,17 @@ export function BillingPage() {
   const ledger = useLedger(ledgerPages.cursor);
 
   const topUp = (amountCents: number, method: DepositMethod) => {
-    const body = `${amountCents}:${method}`;
-    if (attempt.current?.body !== body) attempt.current = { body, key: newIdempotencyKey() };
     setRedirectError(null);
     createDeposit.mutate(
-      { amountCents, method, idempotencyKey: attempt.current.key },
+      { amountCents, method, idempotencyKey: idempotency.keyFor({ amountCents, method }) },
       {
         onSuccess: (deposit) => {
-          if (!isWebAddress(deposit.checkoutUrl)) {
+          // Only an http(s) address is followed, whatever a response might hold.
+          if (!isHttpUrl(deposit.checkoutUrl, window.location.href)) {
             setRedirectError('The payment provider returned an address that cannot be opened. Try again, or contact support.');
             return;
           }
-          attempt.current = null;
+          idempotency.forget();
           setLeaving(true);
           window.location.assign(deposit.checkoutUrl);
         },

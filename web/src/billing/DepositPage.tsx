@@ -4,9 +4,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, describeError } from '../api/errors';
-import { useBalance } from '../overview/queries';
+import { useBalance } from './balance';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
-import { Card, PageHeader, StatusBadge } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
+import { StatusBadge } from '../ui/StatusBadge';
 import { formatCents, formatDateTime } from '../ui/format';
 import { METHOD_LABELS } from './DepositsTable';
 import { useDeposit, useRefreshAfterDeposit, type Deposit } from './queries';

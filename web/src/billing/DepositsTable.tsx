@@ -1,7 +1,7 @@
 // The buyer's deposits, newest first: each links to its own page; one still waiting for payment links
 // back to its checkout.
 import { Link } from 'react-router';
-import { StatusBadge } from '../ui/Misc';
+import { StatusBadge } from '../ui/StatusBadge';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { Deposit } from './queries';

@@ -1,6 +1,7 @@
 // Every money movement of the account, newest first in commit order: what it was, the signed amount,
 // the balance right after it, and what it refers to (a task, a deposit, an adjustment's reason).
 import { Link } from 'react-router';
+import { taskListPath } from '../links';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { LedgerEntry } from './queries';
@@ -28,7 +29,7 @@ function reference(entry: LedgerEntry) {
     return (
       <>
         Task{' '}
-        <Link to={`/tasks?task=${encodeURIComponent(entry.taskId)}`} className="mono bl-id">
+        <Link to={taskListPath({ task: entry.taskId })} className="mono bl-id">
           {entry.taskId}
         </Link>
       </>

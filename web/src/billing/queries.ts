@@ -1,6 +1,6 @@
-// Billing's server state: the service's public settings (bonus tiers, low-balance threshold), deposits
-// and the ledger. Keys start with 'billing' (the settings with 'meta', shared by every page that needs
-// them), so one invalidation of ['billing'] after a deposit is decided refreshes every money view.
+// Billing's server state: deposits, the ledger and spending per day (the balance is balance.ts, the
+// bonus tiers GET /meta's, api/meta.ts). Keys start with 'billing', so one invalidation of ['billing']
+// after a deposit is decided refreshes every money view.
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../api/client';
@@ -17,18 +17,6 @@ export const DEPOSITS_PAGE_SIZE = 10;
 export const LEDGER_PAGE_SIZE = 20;
 /** While a deposit waits for the provider, its page asks again this often. */
 export const DEPOSIT_POLL_MS = 2_000;
-
-/** GET /meta: public and fixed while the service runs, so it is fetched once per session. */
-export function useMeta() {
-  return useQuery({
-    queryKey: ['meta'],
-    queryFn: () => call(api.GET('/meta')),
-    staleTime: Infinity,
-  });
-}
-
-export type Meta = NonNullable<ReturnType<typeof useMeta>['data']>;
-export type BonusTier = Meta['depositBonusTiers'][number];
 
 export function useDeposits(cursor: string | undefined) {
   return useQuery({

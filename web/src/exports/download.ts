@@ -2,7 +2,7 @@
 // chunk by chunk so the page can show the bytes and records received, then kept as a Blob the browser
 // saves through an <a download> with the name the service gave in Content-Disposition.
 import { rawFetch } from '../api/client';
-import type { ExportFormat } from './split';
+import type { ExportFormat } from './exportRequest';
 
 export interface DownloadProgress {
   bytes: number;
@@ -120,29 +120,4 @@ export async function downloadExport({ query, format, split, fallbackName, signa
   onProgress({ bytes, records, started: true });
   const blob = new Blob(chunks, { type: contentType.split(';')[0] ?? contentType });
   return { url: URL.createObjectURL(blob), fileName, bytes, records, contentType };
-}
-
-/** Hands a Blob URL to the browser's download through a temporary <a download>. */
-export function saveBlobUrl(url: string, fileName: string): void {
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-}
-
-/** Bytes in B, KB, MB, GB (base 1 000, as the files' sizes are shown by most systems). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`;
 }

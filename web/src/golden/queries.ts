@@ -18,7 +18,8 @@ export function useGoldenTasks(cursor: string | undefined) {
 export function useCreateGoldenTask() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: GoldenTaskInput) => call(api.POST('/golden-tasks', { body })),
+    mutationFn: ({ body, idempotencyKey }: { body: GoldenTaskInput; idempotencyKey: string }) =>
+      call(api.POST('/golden-tasks', { body, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['golden'] }),
   });
 }

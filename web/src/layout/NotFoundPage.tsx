@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { PageHeader } from '../ui/Misc';
+import { PageHeader } from '../ui/Page';
 
 export function NotFoundPage() {
   return (

@@ -1,14 +1,14 @@
-// A first-time buyer's three steps, each with the link that does it; a step already done says so.
+// A first-time buyer's three steps, each with the link that does it; a balance already topped up says so.
+// It is shown only while the account has no task, so the task step is never done yet.
 import { Link } from 'react-router';
 
 interface GettingStartedProps {
   hasBalance: boolean;
-  hasTasks: boolean;
   /** "Deposits from $500.00 earn a 5 % bonus.", from GET /meta's first tier, when it is known. */
   bonusHint?: string | undefined;
 }
 
-export function GettingStarted({ hasBalance, hasTasks, bonusHint }: GettingStartedProps) {
+export function GettingStarted({ hasBalance, bonusHint }: GettingStartedProps) {
   const done = <span className="badge badge-success ov-done">Done</span>;
   return (
     <section className="card ov-start" aria-labelledby="ov-start-title">
@@ -22,7 +22,7 @@ export function GettingStarted({ hasBalance, hasTasks, bonusHint }: GettingStart
           <Link to="/billing">Add credits</Link>
         </li>
         <li>
-          <p className="ov-step-title">Create or import tasks {hasTasks ? done : null}</p>
+          <p className="ov-step-title">Create or import tasks</p>
           <p className="ov-step-text">Send one task at a time, or upload a CSV of up to 5 MB. Annotators start answering at once.</p>
           <span className="ov-step-links">
             <Link to="/tasks">Create a task</Link>

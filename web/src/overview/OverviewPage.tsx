@@ -2,14 +2,17 @@
 // The queries start together on mount and each part draws as soon as its own data is there: the stat
 // cards never wait for the (slower) spend chart.
 import { Link } from 'react-router';
-import { useMeta } from '../billing/queries';
-import { Card, PageHeader } from '../ui/Misc';
+import { useMeta } from '../api/meta';
+import { useBalance, isLowBalance } from '../billing/balance';
+import { BalanceStats } from '../billing/BalanceStats';
+import { useTaskCounts } from '../tasks/queries';
+import { Card, PageHeader } from '../ui/Page';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { formatCents, formatCount } from '../ui/format';
-import { BalanceStats, isLowBalance } from './BalanceStats';
 import { GettingStarted } from './GettingStarted';
-import { useBalance, useRecentEvents, useSpend, useTaskCounts, SPEND_DAYS } from './queries';
+import { useRecentEvents, useSpend, SPEND_DAYS } from './queries';
 import { RecentEvents } from './RecentEvents';
+import { taskListPath } from '../links';
 import { SpendChart } from './SpendChart';
 import { TaskCounts } from './TaskCounts';
 import './overview.css';
@@ -68,7 +71,6 @@ export function OverviewPage() {
       {newcomer ? (
         <GettingStarted
           hasBalance={(buyer?.creditBalance ?? 0) > 0}
-          hasTasks={false}
           bonusHint={firstTier ? `Deposits from ${formatCents(firstTier.minCents)} earn a ${firstTier.percent} % bonus.` : undefined}
         />
       ) : null}
@@ -76,7 +78,7 @@ export function OverviewPage() {
       <Card
         title="Tasks by status"
         actions={
-          <Link to="/tasks">
+          <Link to={taskListPath()}>
             All tasks{counts.data ? ` (${formatCount(counts.data.total)})` : ''} <span aria-hidden="true">→</span>
           </Link>
         }

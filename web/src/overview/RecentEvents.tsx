@@ -1,6 +1,7 @@
 // The last events of the account (task.completed, task.failed, budget.low) with what became of their
 // webhook deliveries, newest first.
 import { Link } from 'react-router';
+import { taskListPath } from '../links';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { RecentEvent } from './queries';
@@ -42,7 +43,7 @@ function deliveryTone(deliveries: readonly Delivery[]): string {
 function subject(event: RecentEvent) {
   if (event.taskId) {
     return (
-      <Link to={`/tasks?task=${encodeURIComponent(event.taskId)}`} className="mono ov-task-link" aria-label={`Task ${event.taskId}`}>
+      <Link to={taskListPath({ task: event.taskId })} className="mono ov-task-link" aria-label={`Task ${event.taskId}`}>
         {event.taskId}
       </Link>
     );

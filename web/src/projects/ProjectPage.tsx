@@ -9,13 +9,13 @@ import { BarChart, HorizontalBars, StatCard } from '../ui/Charts';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { TextAreaField, TextField } from '../ui/Field';
-import { Card, PageHeader } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
 import { formatCents, formatCount, formatDateTime, formatPercent } from '../ui/format';
+import { exportPath, taskListPath } from '../links';
+import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
 import { useDeleteProject, useProject, useProjectDistribution, useUpdateProject, type ProjectDistribution, type ProjectWithStats } from './queries';
 import './projects.css';
 
-const NAME_MAX = 200;
-const DESCRIPTION_MAX = 5000;
 const timeOfDay = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium' });
 
 export function ProjectPage() {
@@ -57,10 +57,10 @@ export function ProjectPage() {
         description={data.description ?? undefined}
         actions={
           <div className="project-links">
-            <Link className="btn btn-secondary" to={`/tasks?projectId=${encodeURIComponent(data.id)}`}>
+            <Link className="btn btn-secondary" to={taskListPath({ projectId: data.id })}>
               View tasks
             </Link>
-            <Link className="btn btn-primary" to={`/exports?projectId=${encodeURIComponent(data.id)}`}>
+            <Link className="btn btn-primary" to={exportPath({ projectId: data.id })}>
               Export results
             </Link>
           </div>
@@ -171,29 +171,24 @@ function ConfidenceHistogram({ query }: { query: DistributionQuery }) {
 
 function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
   const update = useUpdateProject(project.id);
-  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const [localErrors, setLocalErrors] = useState<ReturnType<typeof readProjectFields>['errors']>({});
   const [saved, setSaved] = useState(false);
-  const errors = { ...(update.error instanceof ApiError ? update.error.fieldErrors() : {}), ...localErrors };
+  const apiErrors = projectFormErrors(update.error);
+  const errors = { ...apiErrors.fields, ...localErrors };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    const name = String(form.get('name') ?? '').trim();
-    const description = String(form.get('description') ?? '').trim();
-    const problems: Record<string, string> = {};
-    if (!name) problems.name = 'Give the project a name.';
-    else if (name.length > NAME_MAX) problems.name = `At most ${NAME_MAX} characters.`;
-    if (description.length > DESCRIPTION_MAX) problems.description = `At most ${DESCRIPTION_MAX} characters.`;
+    const { values, errors: problems } = readProjectFields(new FormData(formElement));
     setLocalErrors(problems);
     setSaved(false);
     update.reset();
     if (Object.keys(problems).length > 0) {
-      formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      requestAnimationFrame(() => formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
     try {
-      await update.mutateAsync({ name, description: description || null });
+      await update.mutateAsync(values);
       setSaved(true);
     } catch {
       // Shown next to the fields from update.error.
@@ -212,7 +207,7 @@ function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
         hint="Leave empty to remove it."
         error={errors.description}
       />
-      <ErrorNote error={update.error} />
+      <ErrorNote error={apiErrors.general} />
       {saved ? <Notice tone="success">Changes saved.</Notice> : null}
       <Button type="submit" variant="primary" busy={update.isPending}>
         Save changes

@@ -2,19 +2,17 @@
 // creates one. Each name opens the project's page.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ApiError } from '../api/errors';
+import { useIdempotencyKey } from '../api/idempotency';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { TextAreaField, TextField } from '../ui/Field';
-import { Card, PageHeader } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
 import { Table, type Column } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
+import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
 import { useCreateProject, useProjects, type Project } from './queries';
 import './projects.css';
-
-const NAME_MAX = 200;
-const DESCRIPTION_MAX = 5000;
 
 export function ProjectsPage() {
   const pages = useCursorStack();
@@ -77,28 +75,24 @@ export function ProjectsPage() {
 
 function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }) {
   const create = useCreateProject();
-  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
-  const apiErrors = create.error instanceof ApiError ? create.error.fieldErrors() : {};
-  const errors = { ...apiErrors, ...localErrors };
+  const idempotency = useIdempotencyKey();
+  const [localErrors, setLocalErrors] = useState<ReturnType<typeof readProjectFields>['errors']>({});
+  const apiErrors = projectFormErrors(create.error);
+  const errors = { ...apiErrors.fields, ...localErrors };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    const name = String(form.get('name') ?? '').trim();
-    const description = String(form.get('description') ?? '').trim();
-    const problems: Record<string, string> = {};
-    if (!name) problems.name = 'Give the project a name.';
-    else if (name.length > NAME_MAX) problems.name = `At most ${NAME_MAX} characters (this one has ${name.length}).`;
-    if (description.length > DESCRIPTION_MAX) problems.description = `At most ${DESCRIPTION_MAX} characters.`;
+    const { values, errors: problems } = readProjectFields(new FormData(formElement));
     setLocalErrors(problems);
     create.reset();
     if (Object.keys(problems).length > 0) {
-      formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      requestAnimationFrame(() => formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
     try {
-      const project = await create.mutateAsync({ name, description: description || null });
+      const project = await create.mutateAsync({ body: values, idempotencyKey: idempotency.keyFor(values) });
+      idempotency.forget();
       formElement.reset();
       onCreated(project);
     } catch {
@@ -110,7 +104,7 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
     <form onSubmit={submit} noValidate aria-label="New project">
       <TextField label="Name" name="name" required maxLength={NAME_MAX} autoComplete="off" hint={`1 to ${NAME_MAX} characters.`} error={errors.name} />
       <TextAreaField label="Description" name="description" rows={3} maxLength={DESCRIPTION_MAX} hint="Optional: what the project's tasks are for." error={errors.description} />
-      <ErrorNote error={create.error} />
+      <ErrorNote error={apiErrors.general} />
       <Button type="submit" variant="primary" busy={create.isPending}>
         Create project
       </Button>

@@ -1,8 +1,7 @@
 // Projects: the paginated list, one project with its stats and its distribution (both polled while the
-// page is open), the mutations, and every project as choices for the other areas' project selects.
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+// page is open, until a 404 says it is gone), the mutations, and every project as choices for the other areas' project selects.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
-import { ApiError } from '../api/errors';
 import { liveInterval } from '../ui/live';
 
 export type Project = Schemas['Project'];
@@ -17,17 +16,6 @@ export interface ProjectChanges {
 
 const PAGE_SIZE = '25';
 
-/**
- * Polling for the live project page: liveInterval's back-off, but none once the project is gone (a 404
- * will not change by asking again). liveInterval takes Query<unknown>; useQuery hands it its own
- * Query<Data>, which TypeScript will not widen by itself.
- */
-export const live = (query: object): number | false => {
-  const { error } = (query as Query).state;
-  if (error instanceof ApiError && error.status === 404) return false;
-  return liveInterval(query as Query);
-};
-
 export function useProjects(cursor: string | undefined) {
   return useQuery({
     queryKey: ['projects', 'list', cursor ?? null],
@@ -40,7 +28,7 @@ export function useProject(id: string) {
   return useQuery({
     queryKey: ['projects', 'detail', id],
     queryFn: () => call(api.GET('/projects/{id}', { params: { path: { id } } })),
-    refetchInterval: live,
+    refetchInterval: liveInterval,
   });
 }
 
@@ -48,7 +36,7 @@ export function useProjectDistribution(id: string, enabled = true) {
   return useQuery({
     queryKey: ['projects', 'distribution', id],
     queryFn: () => call(api.GET('/projects/{id}/distribution', { params: { path: { id } } })),
-    refetchInterval: live,
+    refetchInterval: liveInterval,
     enabled,
   });
 }
@@ -76,7 +64,8 @@ export function useProjectChoices() {
 export function useCreateProject() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name: string; description: string | null }) => call(api.POST('/projects', { body })),
+    mutationFn: ({ body, idempotencyKey }: { body: { name: string; description: string | null }; idempotencyKey: string }) =>
+      call(api.POST('/projects', { body, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }),
   });
 }

@@ -1,16 +1,30 @@
-// "Create task": one task through POST /tasks. The budget is typed in dollars and sent as cents; the
-// form carries one Idempotency-Key for its lifetime, so a retry after a lost answer creates nothing twice.
+// "Create task": one task through POST /tasks. The budget is typed in dollars and sent as cents; it
+// starts at the task price (GET /meta's priceCents, and 20 cents at least), the lowest budget the
+// service accepts. One Idempotency-Key per distinct form content, so a retry after a lost answer
+// creates nothing twice.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { ApiError } from '../api/errors';
+import { useIdempotencyKey } from '../api/idempotency';
+import { useMeta } from '../api/meta';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNote } from '../ui/Feedback';
 import { SelectField, TextAreaField, TextField } from '../ui/Field';
-import { formatCents, parseDollars } from '../ui/format';
-import { newIdempotencyKey } from './idempotency';
-import { taskFormErrors, type TaskField } from './formErrors';
+import { formatCents } from '../ui/format';
 import { useCreateTask, type CreateTaskResult, type ProjectOption, type TaskInput } from './queries';
-import { DEFAULT_MAX_CENTS, DEFAULT_VALIDATIONS_NEEDED, LOCALES, TASK_TYPES, type Locale, type TaskType } from './taskMeta';
+import {
+  budgetFloorCents,
+  DEFAULT_VALIDATIONS_NEEDED,
+  MAX_ANSWERS,
+  MAX_BUDGET_CENTS,
+  MIN_ANSWERS,
+  readBudgetAndAnswers,
+  splitOptions,
+  taskFormErrors,
+  type TaskField,
+} from './taskForm';
+import { LOCALES, TASK_TYPES, type Locale, type TaskType } from './vocabulary';
 
 interface CreateTaskDialogProps {
   open: boolean;
@@ -22,38 +36,34 @@ interface CreateTaskDialogProps {
 }
 
 export function CreateTaskDialog({ open, onClose, onCreated, projects, defaultProjectId }: CreateTaskDialogProps) {
+  const meta = useMeta();
+  const floorCents = budgetFloorCents(meta.data?.priceCents);
   return (
     <Dialog open={open} title="Create a task" onClose={onClose}>
-      <CreateTaskForm onCancel={onClose} onCreated={onCreated} projects={projects} defaultProjectId={defaultProjectId} />
+      {/* Keyed by the floor: should the price arrive after the form opened, the budget starts from it. */}
+      <CreateTaskForm key={floorCents} floorCents={floorCents} onCancel={onClose} onCreated={onCreated} projects={projects} defaultProjectId={defaultProjectId} />
     </Dialog>
   );
 }
 
-/** Options typed one per line: trimmed, blank lines dropped (the service refuses blank options). */
-export const splitOptions = (text: string): string[] =>
-  text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
+interface CreateTaskFormProps extends Omit<CreateTaskDialogProps, 'open' | 'onClose'> {
+  onCancel: () => void;
+  floorCents: number;
+}
 
-function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId }: Omit<CreateTaskDialogProps, 'open' | 'onClose'> & { onCancel: () => void }) {
+function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floorCents }: CreateTaskFormProps) {
   const create = useCreateTask();
-  const [idempotencyKey] = useState(newIdempotencyKey);
+  const idempotency = useIdempotencyKey();
   const [localErrors, setLocalErrors] = useState<Partial<Record<TaskField, string>>>({});
-  const apiErrors = taskFormErrors(create.error);
+  const apiErrors = taskFormErrors(create.error, floorCents);
   const errors = { ...apiErrors.fields, ...localErrors };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const budget = String(form.get('budget') ?? '').trim();
-    const maxCents = budget === '' ? undefined : parseDollars(budget);
-    const answers = String(form.get('validationsNeeded') ?? '').trim();
-    const local: Partial<Record<TaskField, string>> = {};
-    if (maxCents === null) local.maxCents = 'Give the budget in dollars, for example 0.20 or 1.50.';
-    if (answers !== '' && !/^\d+$/.test(answers)) local.validationsNeeded = 'Give a whole number of answers from 1 to 25.';
-    setLocalErrors(local);
-    if (Object.keys(local).length > 0) {
+    const numbers = readBudgetAndAnswers(String(form.get('budget') ?? ''), String(form.get('validationsNeeded') ?? ''), { floorCents, required: false });
+    setLocalErrors(numbers.errors);
+    if (Object.keys(numbers.errors).length > 0) {
       create.reset();
       return;
     }
@@ -63,12 +73,12 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId }: Omi
       content: String(form.get('content') ?? ''),
       options: splitOptions(String(form.get('options') ?? '')),
       locale: String(form.get('locale') ?? 'en') as Locale,
-      ...(maxCents !== undefined && maxCents !== null ? { maxCents } : {}),
-      ...(answers !== '' ? { validationsNeeded: Number(answers) } : {}),
+      ...(numbers.maxCents !== undefined ? { maxCents: numbers.maxCents } : {}),
+      ...(numbers.validationsNeeded !== undefined ? { validationsNeeded: numbers.validationsNeeded } : {}),
       ...(projectId ? { projectId } : {}),
     };
     try {
-      const result = await create.mutateAsync({ input, idempotencyKey });
+      const result = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
       onCreated(result);
     } catch {
       // Shown next to the fields through create.error.
@@ -86,14 +96,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId }: Omi
         options={[{ value: '', label: 'Choose a type…' }, ...TASK_TYPES]}
       />
       <TextAreaField label="Content" name="content" required rows={3} maxLength={100_000} error={errors.content} hint="What annotators see: text or an image URL." />
-      <TextAreaField
-        label="Options"
-        name="options"
-        required
-        rows={3}
-        error={errors.options}
-        hint="One per line; 2 to 50 distinct options."
-      />
+      <TextAreaField label="Options" name="options" required rows={3} error={errors.options} hint="One per line; 2 to 50 distinct options." />
       <div className="task-form-row">
         <SelectField label="Locale" name="locale" defaultValue="en" error={errors.locale} options={LOCALES} />
         <TextField
@@ -101,12 +104,12 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId }: Omi
           name="validationsNeeded"
           type="number"
           inputMode="numeric"
-          min={1}
-          max={25}
+          min={MIN_ANSWERS}
+          max={MAX_ANSWERS}
           step={1}
           defaultValue={DEFAULT_VALIDATIONS_NEEDED}
           error={errors.validationsNeeded}
-          hint="1 to 25; more when they disagree."
+          hint={`${MIN_ANSWERS} to ${MAX_ANSWERS}; more when they disagree.`}
         />
       </div>
       <div className="task-form-row">
@@ -114,9 +117,9 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId }: Omi
           label="Budget per task (USD)"
           name="budget"
           inputMode="decimal"
-          defaultValue={(DEFAULT_MAX_CENTS / 100).toFixed(2)}
+          defaultValue={(floorCents / 100).toFixed(2)}
           error={errors.maxCents}
-          hint={`Dollars, ${formatCents(20)} to ${formatCents(100_000)}; reserved until the task ends.`}
+          hint={`Dollars, ${formatCents(floorCents)} (the task price) to ${formatCents(MAX_BUDGET_CENTS)}; reserved until the task ends.`}
         />
         <SelectField
           label="Project"
@@ -127,7 +130,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId }: Omi
         />
       </div>
       <ErrorNote error={apiErrors.general} />
-      {create.error && errors.maxCents && 'code' in create.error && create.error.code === 'INSUFFICIENT_CREDITS' ? (
+      {create.error instanceof ApiError && create.error.code === 'INSUFFICIENT_CREDITS' ? (
         <p className="task-form-help">
           <Link to="/billing">Add credits on the Billing page</Link>, or lower the budget.
         </p>

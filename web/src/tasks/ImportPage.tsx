@@ -1,7 +1,7 @@
 // Import: many tasks at once, from a CSV file (partial import: valid rows are created, invalid rows are
 // listed against their content) or from a pasted JSON batch (all or nothing).
 import { Link } from 'react-router';
-import { PageHeader } from '../ui/Misc';
+import { PageHeader } from '../ui/Page';
 import { CsvImport } from './CsvImport';
 import { JsonBatch } from './JsonBatch';
 import './tasks.css';

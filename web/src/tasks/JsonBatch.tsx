@@ -3,15 +3,15 @@
 // all or nothing. INVALID_TASK names the item: its number, its own code in words and its JSON are shown.
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ApiError, describeError } from '../api/errors';
+import { ApiError, describeCode, describeError } from '../api/errors';
+import { useIdempotencyKey } from '../api/idempotency';
+import { taskListPath } from '../links';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Feedback';
-import { Card } from '../ui/Misc';
+import { Card } from '../ui/Page';
 import { formatCents, formatCount } from '../ui/format';
-import { newIdempotencyKey } from './idempotency';
 import { locateJsonError } from './jsonPosition';
 import { useCreateBatch, type BatchResult } from './queries';
-import { codeSentence } from './taskMeta';
 
 const MAX_BATCH = 1_000;
 
@@ -40,14 +40,13 @@ export function JsonBatch() {
   const hintId = useId();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
-  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  // Another text is another request: a new key. The same text sent again replays the first answer.
+  const idempotency = useIdempotencyKey();
   const [problem, setProblem] = useState<string | null>(null);
   const [sentTasks, setSentTasks] = useState<unknown[]>([]);
 
   const edit = (value: string) => {
     setText(value);
-    // Another text is another request: a new key. The same text sent again replays the first answer.
-    setIdempotencyKey(newIdempotencyKey());
     setProblem(null);
   };
 
@@ -83,7 +82,7 @@ export function JsonBatch() {
     }
     setSentTasks(batch.tasks);
     try {
-      await create.mutateAsync({ body: batch.body, idempotencyKey });
+      await create.mutateAsync({ body: batch.body, idempotencyKey: idempotency.keyFor(batch.body) });
     } catch {
       // Shown below through create.error.
     }
@@ -144,7 +143,7 @@ function BatchError({ error, tasks }: { error: unknown; tasks: unknown[] }) {
     return (
       <div className="error-note" role="alert" data-task-index={index}>
         <p className="import-batch-error-title">
-          Task #{index + 1}: {codeSentence(itemCode)} <code>{itemCode}</code>
+          Task #{index + 1}: {describeCode(itemCode)} <code>{itemCode}</code>
         </p>
         {issues.length > 0 ? (
           <ul className="import-batch-error-detail">
@@ -196,7 +195,7 @@ function BatchCreated({ result }: { result: BatchResult }) {
       <ul className="import-created-list">
         {shown.map((task) => (
           <li key={task.taskId}>
-            <Link to={`/tasks?task=${encodeURIComponent(task.taskId)}`} className="mono">
+            <Link to={taskListPath({ task: task.taskId })} className="mono">
               {task.taskId}
             </Link>
           </li>

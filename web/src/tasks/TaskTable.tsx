@@ -1,8 +1,9 @@
 // The task list: one page of 25, a row per task; the content excerpt is the row's button (and a click
 // anywhere on the row does the same), so a keyboard reaches every task with Tab.
-import { StatusBadge } from '../ui/Misc';
+import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
-import { excerpt, formatConfidence, shortTypeLabel, typeLabel, type TaskListItem } from './taskMeta';
+import { excerpt, formatConfidence } from './taskFormat';
+import { shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
 
 const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 

@@ -1,6 +1,6 @@
 // Tasks: the buyer's tasks, 25 at a time through the API's cursor (a million tasks load one page), with
-// filters and the open task kept in the URL (?status=&type=&project=&locale=&task=) so a link reproduces
-// the view, live counts by status that filter when clicked, a drawer with the task's details, and a
+// filters and the open task kept in the URL (the parameters of links.ts: ?status=&type=&projectId=&locale=&task=)
+// so a link reproduces the view, live counts by status that filter when clicked, a drawer with the task's details, and a
 // form to create one. Everything polls with back-off, so a task turning COMPLETED shows by itself.
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -8,22 +8,26 @@ import { ApiError } from '../api/errors';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { SelectField } from '../ui/Field';
-import { Card, PageHeader } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
+import { TASK_LIST_PARAMS, type TaskListParam } from '../links';
+import { useMeta } from '../api/meta';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { formatCount } from '../ui/format';
 import { CreateTaskDialog } from './CreateTaskDialog';
 import { TaskDrawer } from './TaskDrawer';
 import { TaskTable } from './TaskTable';
 import { useProjectOptions, useTaskCounts, useTasks, type CreateTaskResult, type ProjectOption, type TaskFilters } from './queries';
-import { LOCALES, STATUSES, TASK_TYPES, formatDuration, isLocale, isStatus, isTaskType, type TaskStatus } from './taskMeta';
+import { LOCALES, STATUSES, TASK_TYPES, isLocale, isStatus, isTaskType, type TaskStatus } from './vocabulary';
+import { formatDuration } from './taskFormat';
 import './tasks.css';
 
 /** The filters a URL names; values the API would refuse are ignored rather than sent. */
 function readFilters(params: URLSearchParams): TaskFilters {
-  const status = params.get('status');
-  const type = params.get('type');
-  const locale = params.get('locale');
-  const project = params.get('project');
+  const status = params.get(TASK_LIST_PARAMS.status);
+  const type = params.get(TASK_LIST_PARAMS.type);
+  const locale = params.get(TASK_LIST_PARAMS.locale);
+  // ?project= is what this page wrote before the names were shared: old bookmarks keep working.
+  const project = params.get(TASK_LIST_PARAMS.projectId) ?? params.get('project');
   return {
     status: isStatus(status) ? status : undefined,
     type: isTaskType(type) ? type : undefined,
@@ -32,12 +36,14 @@ function readFilters(params: URLSearchParams): TaskFilters {
   };
 }
 
-type ParamChanges = Partial<Record<'status' | 'type' | 'project' | 'locale' | 'task', string | undefined>>;
+type ParamChanges = Partial<Record<TaskListParam, string | undefined>>;
 
 export function TasksPage() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
-  const openTaskId = params.get('task');
+  const openTaskId = params.get(TASK_LIST_PARAMS.task);
+  // The create form's budget starts at the task price: asked now, so it is there when the form opens.
+  useMeta();
   const projects = useProjectOptions();
   const projectList = useMemo(() => projects.data ?? [], [projects.data]);
   const projectNames = useMemo(() => new Map(projectList.map((p) => [p.id, p.name])), [projectList]);
@@ -47,9 +53,11 @@ export function TasksPage() {
   const change = (changes: ParamChanges) =>
     setParams((previous) => {
       const next = new URLSearchParams(previous);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value) next.set(key, value);
-        else next.delete(key);
+      for (const [key, value] of Object.entries(changes) as [TaskListParam, string | undefined][]) {
+        const name = TASK_LIST_PARAMS[key];
+        if (value) next.set(name, value);
+        else next.delete(name);
+        if (key === 'projectId') next.delete('project');
       }
       return next;
     });
@@ -86,7 +94,7 @@ export function TasksPage() {
         filters={filters}
         projects={projectList}
         onChange={change}
-        onClear={anyFilter ? () => change({ status: undefined, type: undefined, project: undefined, locale: undefined }) : undefined}
+        onClear={anyFilter ? () => change({ status: undefined, type: undefined, projectId: undefined, locale: undefined }) : undefined}
       />
       {projects.isError ? <ErrorNote error={projects.error} /> : null}
       <Card>
@@ -96,7 +104,7 @@ export function TasksPage() {
         taskId={openTaskId}
         projects={projectList}
         onClose={() => {
-          if (params.has('task')) change({ task: undefined });
+          if (params.has(TASK_LIST_PARAMS.task)) change({ task: undefined });
         }}
       />
       <CreateTaskDialog
@@ -165,7 +173,7 @@ function TaskFilterBar({ filters, projects, onChange, onClear }: TaskFilterBarPr
       <SelectField
         label="Filter by project"
         value={filters.projectId ?? ''}
-        onChange={(event) => onChange({ project: event.target.value || undefined })}
+        onChange={(event) => onChange({ projectId: event.target.value || undefined })}
         options={[
           { value: '', label: 'All projects' },
           ...(unknownProject && filters.projectId ? [{ value: filters.projectId, label: 'Unknown project' }] : []),

@@ -1,15 +1,16 @@
 // The tasks area's server state: TanStack Query hooks over GET/POST/PATCH/DELETE /tasks…, the live
-// counts, and the CSV upload (XMLHttpRequest, for its upload progress). Every mutation that creates,
-// changes or deletes tasks invalidates ['tasks'] and the balance (['billing'], ['me']), since a task
-// reserves its budget, and ['projects'], whose stats count tasks.
+// counts (the one hook the tasks page, the overview and the export form share, under ['tasks', 'counts']),
+// and the CSV upload (XMLHttpRequest, for its upload progress). Every mutation that creates, changes or
+// deletes tasks invalidates ['tasks'] and the balance (['billing'], ['me']), since a task reserves its
+// budget, and ['projects'], whose stats count tasks.
 import { useMemo } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { paths } from '../../../sdk/src/generated/openapi';
-import { api, call, currentCredential, reportUnauthorized, type Schemas } from '../api/client';
-import { ApiError, type ErrorBody } from '../api/errors';
+import { api, call, currentCredential, reportUnauthorized, toErrorBody, type Schemas } from '../api/client';
+import { ApiError, NETWORK_ERROR } from '../api/errors';
 import { useProjectChoices } from '../projects/queries';
 import { liveInterval } from '../ui/live';
-import type { Locale, Task, TaskStatus, TaskType } from './taskMeta';
+import type { Locale, Task, TaskStatus, TaskType } from './vocabulary';
 
 export const PAGE_SIZE = 25;
 
@@ -46,8 +47,12 @@ export function useTasks(filters: TaskFilters, cursor: string | undefined) {
   });
 }
 
-/** Tasks by status under the same project/type/locale filters as the list (GET /tasks/counts), live. */
-export function useTaskCounts(filters: CountFilters) {
+/**
+ * Tasks by status under project/type/locale filters (GET /tasks/counts), live. One hook and one key for
+ * every page that counts tasks, so the overview, the task list and the export form share the cache and
+ * a task mutation's invalidation of ['tasks'] refreshes them all.
+ */
+export function useTaskCounts(filters: CountFilters = {}) {
   const query = defined({ projectId: filters.projectId, type: filters.type, locale: filters.locale });
   return useQuery({
     queryKey: ['tasks', 'counts', query],
@@ -145,8 +150,6 @@ export class UploadCancelled extends Error {
   }
 }
 
-const NETWORK_ERROR: ErrorBody = { error: 'The service could not be reached. Check your connection and try again.', code: 'NETWORK' };
-
 /** POST /tasks/batch/csv through XMLHttpRequest, reporting the bytes sent as they go. */
 export function uploadCsv({ file, idempotencyKey, onProgress, signal }: UploadOptions): Promise<CsvImportResult> {
   return new Promise((resolve, reject) => {
@@ -168,12 +171,8 @@ export function uploadCsv({ file, idempotencyKey, onProgress, signal }: UploadOp
         resolve(body as CsvImportResult);
         return;
       }
-      const errorBody =
-        body && typeof body === 'object' && 'code' in body && 'error' in body
-          ? (body as ErrorBody)
-          : { error: xhr.statusText || `Upload failed (HTTP ${xhr.status})`, code: `HTTP_${xhr.status}` };
-      if (xhr.status === 401) reportUnauthorized();
-      reject(new ApiError(xhr.status, errorBody));
+      if (xhr.status === 401) reportUnauthorized(token);
+      reject(new ApiError(xhr.status, toErrorBody(body, xhr.status, xhr.statusText)));
     };
     xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR));
     xhr.ontimeout = () => reject(new ApiError(0, NETWORK_ERROR));

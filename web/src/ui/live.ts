@@ -2,18 +2,27 @@
 // off while nothing changes (2 s doubling to 10 s), and snaps back to 2 s as soon as something does.
 // Hidden tabs do not poll (TanStack Query's default). Server-sent events can replace this where the
 // service offers them.
+import { ApiError } from '../api/errors';
+
 const FAST_MS = 2_000;
 const SLOW_MS = 10_000;
+/** Heavy aggregates (30 days of charts) change slowly: asked once a minute, and fresh for as long. */
+export const CHART_REFRESH_MS = 60_000;
+
 const seen = new WeakMap<object, { updatedAt: number; signature: number; interval: number }>();
 
 /** What liveInterval reads of a TanStack Query query (structural, so any query's data type fits). */
 interface QueryLike {
-  state: { dataUpdatedAt: number; data: unknown };
+  state: { dataUpdatedAt: number; data: unknown; error: unknown };
 }
 
-/** A `refetchInterval` for useQuery that backs off while the data stays the same. */
-export function liveInterval(query: QueryLike): number {
-  const { dataUpdatedAt, data } = query.state;
+/**
+ * A `refetchInterval` for useQuery that backs off while the data stays the same, and stops once the
+ * thing is gone (a 404 will not change by asking again).
+ */
+export function liveInterval(query: QueryLike): number | false {
+  const { dataUpdatedAt, data, error } = query.state;
+  if (error instanceof ApiError && error.status === 404) return false;
   const last = seen.get(query);
   // Called again without a new fetch (a re-render): keep the interval chosen for this result.
   if (last && last.updatedAt === dataUpdatedAt) return last.interval;

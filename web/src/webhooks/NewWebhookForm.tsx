@@ -1,13 +1,14 @@
 // The "New webhook" form: URL, events, and a secret generated here (or pasted) that is shown once and
 // must be confirmed as copied before anything is sent. The API never returns a secret.
 import { useRef, useState, type FormEvent } from 'react';
-import { ApiError } from '../api/errors';
+import { useIdempotencyKey } from '../api/idempotency';
 import { Button } from '../ui/Button';
 import { ErrorNote } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
-import { draftSecret, EventCheckboxes, newSecretDraft, SecretChooser, type SecretDraft } from './components';
+import { EventCheckboxes } from './EventCheckboxes';
 import type { NewWebhook, WebhookEvent } from './queries';
-import { apiFieldErrors, checkEvents, checkSecret, checkUrl, COPY_REQUIRED, explainedByFields, limitMessage, randomKey, type FormErrors } from './secret';
+import { draftSecret, newSecretDraft, SecretChooser, type SecretDraft } from './SecretChooser';
+import { checkEvents, checkSecret, checkUrl, COPY_REQUIRED, webhookFormErrors, type FormErrors } from './webhookRules';
 
 interface NewWebhookFormProps {
   onSubmit: (body: NewWebhook, idempotencyKey: string) => void;
@@ -22,11 +23,11 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
   const [secret, setSecret] = useState<SecretDraft>(newSecretDraft);
   const [checked, setChecked] = useState<FormErrors | null>(null);
   // The same body is retried with the same Idempotency-Key, so a lost response never creates two.
-  const attempt = useRef<{ key: string; body: string } | null>(null);
+  const idempotency = useIdempotencyKey();
   const formRef = useRef<HTMLFormElement>(null);
 
-  const serverErrors = apiFieldErrors(error);
-  const errors: FormErrors = checked && Object.values(checked).some(Boolean) ? checked : serverErrors;
+  const api = webhookFormErrors(error);
+  const errors: FormErrors = checked && Object.values(checked).some(Boolean) ? checked : api.fields;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -43,12 +44,9 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
       return;
     }
     const body: NewWebhook = { url: url.trim(), events, secret: value };
-    const serialized = JSON.stringify(body);
-    if (!attempt.current || attempt.current.body !== serialized) attempt.current = { key: randomKey(), body: serialized };
-    onSubmit(body, attempt.current.key);
+    onSubmit(body, idempotency.keyFor(body));
   };
 
-  const limit = error instanceof ApiError && error.code === 'LIMIT_EXCEEDED';
   return (
     <form ref={formRef} onSubmit={submit} noValidate aria-label="New webhook">
       <TextField
@@ -66,13 +64,7 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
       />
       <EventCheckboxes value={events} onChange={setEvents} error={errors.events} />
       <SecretChooser draft={secret} onChange={setSecret} secretError={errors.secret} copiedError={errors.copied} />
-      {limit ? (
-        <p className="error-note" role="alert">
-          {limitMessage()}
-        </p>
-      ) : error && !explainedByFields(error) ? (
-        <ErrorNote error={error} />
-      ) : null}
+      <ErrorNote error={api.general} />
       <div className="wh-form-actions">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy}>

@@ -5,14 +5,15 @@ import { Link, useLocation } from 'react-router';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
-import { Card, PageHeader } from '../ui/Misc';
+import { Card, PageHeader } from '../ui/Page';
 import { Table, type Column } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
-import { ActiveBadge, EventList, SignatureHelp } from './components';
+import { SignatureHelp } from './SignatureHelp';
+import { ActiveBadge, EventList } from './WebhookLabels';
 import { NewWebhookForm } from './NewWebhookForm';
 import { useCreateWebhook, useWebhooks, type WebhookConfig } from './queries';
-import { MAX_CONFIGS } from './secret';
+import { MAX_CONFIGS } from './webhookRules';
 import './webhooks.css';
 
 const columns: Column<WebhookConfig>[] = [

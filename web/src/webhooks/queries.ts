@@ -1,6 +1,6 @@
 // TanStack Query hooks of the webhooks area: configurations (list, one, create, change, delete) and
 // the delivery log of a configuration (live) with redelivery. Keys start with 'webhooks'.
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
 import { liveInterval } from '../ui/live';
 
@@ -37,7 +37,7 @@ export function useWebhook(id: string) {
 }
 
 /** The delivery log, newest first; polls with back-off so new deliveries and retries show by themselves. */
-export function useDeliveries(id: string, cursor: string | undefined, enabled: boolean) {
+export function useDeliveries(id: string, cursor: string | undefined) {
   return useQuery({
     queryKey: webhookKeys.deliveryPage(id, cursor),
     queryFn: () =>
@@ -46,10 +46,8 @@ export function useDeliveries(id: string, cursor: string | undefined, enabled: b
           params: { path: { id }, query: { limit: String(DELIVERY_PAGE_SIZE), ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    enabled,
     placeholderData: keepPreviousData,
-    // liveInterval takes an untyped Query; this query's is typed, hence the cast (same function).
-    refetchInterval: (query) => liveInterval(query as unknown as Query),
+    refetchInterval: liveInterval,
   });
 }
 

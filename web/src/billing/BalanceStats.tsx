@@ -3,17 +3,13 @@
 import type { ReactNode } from 'react';
 import { StatCard } from '../ui/Charts';
 import { formatCents } from '../ui/format';
-import type { BuyerAccount } from './queries';
+import { isLowBalance, type BuyerAccount } from './balance';
 
 interface BalanceStatsProps {
   buyer: BuyerAccount | undefined;
   /** Below this balance the balance card turns amber (GET /meta's lowBalanceThresholdCents). */
   lowBalanceThresholdCents?: number | undefined;
   children?: ReactNode;
-}
-
-export function isLowBalance(buyer: BuyerAccount | undefined, thresholdCents: number | undefined): boolean {
-  return buyer !== undefined && thresholdCents !== undefined && buyer.creditBalance < thresholdCents;
 }
 
 export function BalanceStats({ buyer, lowBalanceThresholdCents, children }: BalanceStatsProps) {

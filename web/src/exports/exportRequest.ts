@@ -1,6 +1,9 @@
-// The export's query as the API reads it (contract §8): the format, the filters, and the split ratios,
+// The export's request as the API reads it (contract §8): the format, the filters, and the split ratios,
 // validated here exactly as the service validates them, so a refusal shows next to the fields before
-// anything is sent; and the sizes of the split files for a record count.
+// anything is sent; the sizes of the split files for a record count; the query string and file name;
+// and the first values a link to the page gives (links.ts names its parameters).
+import { EXPORT_PARAMS } from '../links';
+import { isLocale, isStatus, isTaskType } from '../tasks/vocabulary';
 
 export const FORMATS = [
   { id: 'json', ext: 'json', description: 'One JSON array of {id, type, content, label, confidence, locale, validatedAt}.' },
@@ -97,18 +100,20 @@ export interface ExportRequest {
 
 /** The query string the dashboard sends, in a stable order (empty filters left out). */
 export function exportQuery(request: ExportRequest): string {
+  // The API's query parameters are the page's own (links.ts), so this string also opens the form as it is.
   const query = new URLSearchParams();
-  if (request.format) query.set('format', request.format);
-  if (request.status) query.set('status', request.status);
-  if (request.projectId) query.set('projectId', request.projectId);
-  if (request.type) query.set('type', request.type);
-  if (request.locale) query.set('locale', request.locale);
-  if (request.mode !== 'none') query.set('trainRatio', request.ratios.trainRatio);
+  const set = (name: keyof typeof EXPORT_PARAMS, value: string) => query.set(EXPORT_PARAMS[name], value);
+  if (request.format) set('format', request.format);
+  if (request.status) set('status', request.status);
+  if (request.projectId) set('projectId', request.projectId);
+  if (request.type) set('type', request.type);
+  if (request.locale) set('locale', request.locale);
+  if (request.mode !== 'none') set('trainRatio', request.ratios.trainRatio);
   if (request.mode === 'three') {
-    query.set('valRatio', request.ratios.valRatio);
-    query.set('testRatio', request.ratios.testRatio);
+    set('valRatio', request.ratios.valRatio);
+    set('testRatio', request.ratios.testRatio);
   }
-  if (request.mode === 'three' && request.seed !== '') query.set('seed', request.seed);
+  if (request.mode === 'three' && request.seed !== '') set('seed', request.seed);
   return query.toString();
 }
 
@@ -117,4 +122,36 @@ export function expectedFileName(format: ExportFormat | '', mode: SplitMode): st
   const spec = FORMATS.find((f) => f.id === format);
   if (!spec) return 'tasks';
   return `tasks-${spec.id}.${mode === 'three' ? 'zip' : spec.ext}`;
+}
+
+const DEFAULT_RATIOS: Ratios = { trainRatio: '0.8', valRatio: '0.1', testRatio: '0.1' };
+
+/** The form's first values: the URL's, where they are values the API knows; `formatProblem` when its format is not one. */
+export function requestFromUrl(params: URLSearchParams): { request: ExportRequest; formatProblem: boolean } {
+  const read = (name: keyof typeof EXPORT_PARAMS) => params.get(EXPORT_PARAMS[name]);
+  const format = read('format');
+  const status = read('status') ?? 'COMPLETED';
+  const type = read('type');
+  const locale = read('locale');
+  const [train, val, test] = [read('trainRatio'), read('valRatio'), read('testRatio')];
+  // Train alone is the API's "one plain file"; any other ratio given means a three-way split (so the
+  // missing ones show as errors instead of being dropped silently).
+  const mode: SplitMode = train === null && val === null && test === null ? 'none' : train !== null && val === null && test === null ? 'train' : 'three';
+  return {
+    request: {
+      format: format === null ? 'jsonl' : isFormat(format) ? format : '',
+      status: isStatus(status) ? status : 'COMPLETED',
+      projectId: read('projectId') ?? '',
+      type: isTaskType(type) ? type : '',
+      locale: isLocale(locale) ? locale : '',
+      mode,
+      ratios: {
+        trainRatio: train ?? DEFAULT_RATIOS.trainRatio,
+        valRatio: val ?? (mode === 'three' ? '' : DEFAULT_RATIOS.valRatio),
+        testRatio: test ?? (mode === 'three' ? '' : DEFAULT_RATIOS.testRatio),
+      },
+      seed: read('seed') ?? '',
+    },
+    formatProblem: format !== null && !isFormat(format),
+  };
 }

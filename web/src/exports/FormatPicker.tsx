@@ -1,0 +1,50 @@
+// The export's format: one radio per format the API writes, each with what its file holds.
+import { useId } from 'react';
+import { ApiError, describeError } from '../api/errors';
+import { FORMATS, type ExportFormat } from './exportRequest';
+
+interface FormatPickerProps {
+  value: ExportFormat | '';
+  onChange: (format: ExportFormat) => void;
+  /** No format chosen (or the link's one is unknown) and the form was sent. */
+  missing: boolean;
+  apiError: ApiError | null;
+}
+
+export function FormatPicker({ value, onChange, missing, apiError }: FormatPickerProps) {
+  const refused = apiError?.code === 'INVALID_FORMAT';
+  return (
+    <fieldset className="plain-fieldset" aria-describedby={missing || refused ? 'export-format-error' : undefined}>
+      <legend className="sr-only">Format</legend>
+      <div className="format-grid">
+        {FORMATS.map((format) => (
+          <FormatOption key={format.id} id={format.id} description={format.description} checked={value === format.id} onChange={() => onChange(format.id)} />
+        ))}
+      </div>
+      {missing ? (
+        <p id="export-format-error" className="field-error">
+          Choose an export format.
+        </p>
+      ) : refused && apiError ? (
+        <p id="export-format-error" className="field-error" role="alert">
+          {describeError(apiError)} ({apiError.message})
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function FormatOption({ id, description, checked, onChange }: { id: ExportFormat; description: string; checked: boolean; onChange: () => void }) {
+  const descriptionId = useId();
+  return (
+    <label className={`format-option${checked ? ' checked' : ''}`}>
+      <span className="format-head">
+        <input type="radio" name="format" value={id} checked={checked} onChange={onChange} aria-label={id} aria-describedby={descriptionId} />
+        <span className="format-name mono">{id}</span>
+      </span>
+      <span id={descriptionId} className="format-description">
+        {description}
+      </span>
+    </label>
+  );
+}

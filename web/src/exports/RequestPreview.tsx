@@ -1,0 +1,20 @@
+// The exact request the Download button sends, to reproduce with curl, with buttons to copy it.
+import { CopyButton } from '../ui/CopyButton';
+
+export function RequestPreview({ query, fileName, refused }: { query: string; fileName: string; refused: boolean }) {
+  const path = `/api/v1/exports${query ? `?${query}` : ''}`;
+  const url = `${window.location.origin}${path}`;
+  const curl = `curl -fS -H "Authorization: Bearer $CONCORD_TOKEN" -o '${fileName}' '${url}'`;
+  return (
+    <section className="request" aria-label="API request">
+      <p className="request-title">The exact request, to reproduce with curl ($CONCORD_TOKEN: a bearer token from POST /api/v1/auth/login):</p>
+      <pre className="request-code mono">GET {path}</pre>
+      <pre className="request-code mono">{curl}</pre>
+      <div className="request-actions">
+        <CopyButton variant="ghost" text={url} label="Copy URL" />
+        <CopyButton variant="ghost" text={curl} label="Copy curl command" />
+        {refused ? <span className="field-hint">The API would refuse this request as it stands: see the messages above.</span> : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,158 @@
+// The form that creates a golden task: the known answer is chosen among the options typed, so it can
+// never be outside them.
+import { useState, type FormEvent } from 'react';
+import { mapFieldErrors } from '../api/fieldErrors';
+import { useIdempotencyKey } from '../api/idempotency';
+import { LOCALES, TASK_TYPES, isLocale, isTaskType, typeLabel, type Locale, type TaskType } from '../tasks/vocabulary';
+import { Button } from '../ui/Button';
+import { ErrorNote, Notice } from '../ui/Feedback';
+import { SelectField, TextAreaField } from '../ui/Field';
+import { formatCount } from '../ui/format';
+import { useCreateGoldenTask, type GoldenTask, type GoldenTaskInput } from './queries';
+
+const CONTENT_MAX = 100_000;
+const OPTION_MAX = 500;
+const OPTIONS_MAX = 50;
+
+/** The options typed, one per line: trimmed, blank lines dropped, duplicates kept once. */
+function parseOptions(text: string): string[] {
+  const seen = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    const option = line.trim();
+    if (option) seen.add(option);
+  }
+  return [...seen];
+}
+
+const GOLDEN_FIELDS = ['type', 'content', 'options', 'goldenAnswer', 'locale', 'projectId'] as const;
+type Errors = Partial<Record<(typeof GOLDEN_FIELDS)[number], string>>;
+
+export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: string; name: string }[]; onCreated: () => void }) {
+  const create = useCreateGoldenTask();
+  const idempotency = useIdempotencyKey();
+  const [type, setType] = useState<TaskType>('SENTIMENT_ANALYSIS');
+  const [content, setContent] = useState('');
+  const [optionsText, setOptionsText] = useState('');
+  const [chosenAnswer, setChosenAnswer] = useState('');
+  const [locale, setLocale] = useState<Locale>('en');
+  const [projectId, setProjectId] = useState('');
+  const [localErrors, setLocalErrors] = useState<Errors>({});
+  const [created, setCreated] = useState<GoldenTask | null>(null);
+
+  const options = parseOptions(optionsText);
+  // The answer follows the options: one that is no longer typed is no longer chosen.
+  const goldenAnswer = options.includes(chosenAnswer) ? chosenAnswer : '';
+  const apiErrors = mapFieldErrors(create.error, { fields: GOLDEN_FIELDS });
+  const errors: Errors = { ...apiErrors.fields, ...localErrors };
+  const example = TASK_TYPES.find((t) => t.value === type)?.example ?? '';
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const problems: Errors = {};
+    if (!content.trim()) problems.content = 'Write the task annotators will see.';
+    else if (content.length > CONTENT_MAX) problems.content = `At most ${formatCount(CONTENT_MAX)} characters.`;
+    if (options.length < 2) problems.options = 'Give at least two distinct options, one per line.';
+    else if (options.length > OPTIONS_MAX) problems.options = `At most ${OPTIONS_MAX} options.`;
+    else if (options.some((option) => option.length > OPTION_MAX)) problems.options = `Each option has at most ${OPTION_MAX} characters.`;
+    if (!goldenAnswer && options.length >= 2) problems.goldenAnswer = 'Choose which option is the right answer.';
+    setLocalErrors(problems);
+    setCreated(null);
+    create.reset();
+    if (Object.keys(problems).length > 0) {
+      // Focus moves after React has marked the fields invalid.
+      requestAnimationFrame(() => formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    const body: GoldenTaskInput = { type, content: content.trim(), options, goldenAnswer, locale, projectId: projectId || null };
+    try {
+      const task = await create.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
+      idempotency.forget();
+      setCreated(task);
+      setContent('');
+      setChosenAnswer('');
+      onCreated();
+    } catch {
+      // Shown next to the fields from create.error.
+    }
+  };
+
+  const clearError = (field: keyof Errors) => {
+    if (localErrors[field]) setLocalErrors(({ [field]: _dropped, ...rest }) => rest);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="New golden task" className="golden-form">
+      <div className="golden-grid">
+        <div>
+          <SelectField
+            label="Type"
+            name="type"
+            value={type}
+            onChange={(event) => isTaskType(event.target.value) && setType(event.target.value)}
+            options={TASK_TYPES}
+            error={errors.type}
+          />
+          <TextAreaField
+            label="Content"
+            name="content"
+            rows={5}
+            value={content}
+            onChange={(event) => {
+              setContent(event.target.value);
+              clearError('content');
+            }}
+            hint="What annotators see: a text, a question, an image URL…"
+            error={errors.content}
+          />
+        </div>
+        <div>
+          <TextAreaField
+            label="Options"
+            name="options"
+            rows={5}
+            value={optionsText}
+            placeholder={example}
+            onChange={(event) => {
+              setOptionsText(event.target.value);
+              clearError('options');
+            }}
+            hint={options.length > 0 ? `One per line: ${options.length} distinct option${options.length === 1 ? '' : 's'}.` : 'One per line, at least two.'}
+            error={errors.options}
+          />
+          <SelectField
+            label="Golden answer"
+            name="goldenAnswer"
+            value={goldenAnswer}
+            onChange={(event) => {
+              setChosenAnswer(event.target.value);
+              clearError('goldenAnswer');
+            }}
+            options={[{ value: '', label: options.length > 0 ? 'Choose the right option…' : 'Type the options first' }, ...options.map((o) => ({ value: o, label: o }))]}
+            hint="The known right answer, among the options above."
+            error={errors.goldenAnswer}
+          />
+        </div>
+      </div>
+      <div className="golden-grid">
+        <SelectField label="Locale" name="locale" value={locale} onChange={(event) => isLocale(event.target.value) && setLocale(event.target.value)} options={LOCALES} error={errors.locale} />
+        <SelectField
+          label="Project"
+          name="projectId"
+          value={projectId}
+          onChange={(event) => setProjectId(event.target.value)}
+          options={[{ value: '', label: 'No project' }, ...projects.map((p) => ({ value: p.id, label: p.name }))]}
+          hint="Optional: the project it belongs to."
+          error={errors.projectId}
+        />
+      </div>
+      <ErrorNote error={apiErrors.general} />
+      {created ? <Notice tone="success">Golden task created: annotators of {typeLabel(created.type).toLowerCase()} tasks in {created.locale} will start meeting it.</Notice> : null}
+      <div className="golden-submit">
+        <Button type="submit" variant="primary" busy={create.isPending}>
+          Create golden task
+        </Button>
+      </div>
+    </form>
+  );
+}

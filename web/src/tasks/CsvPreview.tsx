@@ -1,0 +1,81 @@
+// What the browser read of a chosen CSV file before it is sent: the problems the service would refuse
+// it for (syntax, header), and its first rows numbered as the service numbers them.
+import { Notice } from '../ui/Feedback';
+import { formatCount } from '../ui/format';
+import { checkHeader, recordFields, type CsvParseResult } from './csv';
+import { excerpt } from './taskFormat';
+
+const PREVIEW_ROWS = 5;
+
+export function CsvLocalChecks({ parsed, problems }: { parsed: CsvParseResult; problems: ReturnType<typeof checkHeader> | null }) {
+  if (parsed.error) {
+    return (
+      <Notice tone="warning">
+        This file is not valid CSV, so the service will refuse it as a whole (INVALID_CSV): {parsed.error.message}
+      </Notice>
+    );
+  }
+  if (!parsed.header) return <Notice tone="warning">The file is empty. It needs a header line: type,content,options.</Notice>;
+  if (!problems) return null;
+  const parts: string[] = [];
+  if (problems.missing.length) parts.push(`missing required column${problems.missing.length > 1 ? 's' : ''} ${problems.missing.join(', ')}`);
+  if (problems.unknown.length) parts.push(`unknown column${problems.unknown.length > 1 ? 's' : ''} ${problems.unknown.join(', ')}`);
+  if (problems.duplicate.length) parts.push(`duplicate column${problems.duplicate.length > 1 ? 's' : ''} ${problems.duplicate.join(', ')}`);
+  if (parts.length === 0) {
+    return parsed.records.length === 0 ? <Notice tone="warning">The file has a header but no data rows.</Notice> : null;
+  }
+  return (
+    <Notice tone="warning">
+      The header has {parts.join('; ')}. The service will refuse the file (INVALID_CSV). Accepted columns: type, content, options, locale, maxCents, projectId,
+      validationsNeeded.
+    </Notice>
+  );
+}
+
+const optionsText = (cell: string) => cell.split('|').join(' · ');
+
+export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
+  const header = parsed.header;
+  if (!header || parsed.records.length === 0) return null;
+  const rows = parsed.records.slice(0, PREVIEW_ROWS);
+  const columns = header.filter((column) => column !== '');
+  return (
+    <>
+      <h3 className="import-section-title">
+        Preview: the first {rows.length} of {formatCount(parsed.records.length)} rows
+      </h3>
+      <div className="table-scroll">
+        <table className="import-table">
+          <caption className="sr-only">The first rows of the chosen file, as the service will number them</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="import-row-num">
+                Row
+              </th>
+              {columns.map((column, index) => (
+                <th key={`${column}-${index}`} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((record) => {
+              const fields = recordFields(header, record);
+              return (
+                <tr key={record.row}>
+                  <th scope="row" className="import-row-num">
+                    {record.row}
+                  </th>
+                  {columns.map((column, index) => (
+                    <td key={`${column}-${index}`}>{column === 'options' ? optionsText(fields[column] ?? '') : excerpt(fields[column] ?? '', 80)}</td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+// Changing a PENDING task from its drawer (what PATCH /tasks/:id allows: budget, answers needed, locale,
+// project) and deleting it, which releases its reserved budget.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../api/errors';
+import { useMeta } from '../api/meta';
+import { Button } from '../ui/Button';
+import { ConfirmButton } from '../ui/Dialog';
+import { ErrorNote, Notice } from '../ui/Feedback';
+import { SelectField, TextField } from '../ui/Field';
+import { formatCents } from '../ui/format';
+import { useDeleteTask, useUpdateTask, type ProjectOption, type TaskChanges } from './queries';
+import { budgetFloorCents, MAX_ANSWERS, MIN_ANSWERS, readBudgetAndAnswers, taskFormErrors, type TaskField } from './taskForm';
+import { LOCALES, type Locale, type Task } from './vocabulary';
+
+export function EditTaskForm({ task, projects }: { task: Task; projects: ProjectOption[] }) {
+  const update = useUpdateTask();
+  const floorCents = budgetFloorCents(useMeta().data?.priceCents);
+  const [localErrors, setLocalErrors] = useState<Partial<Record<TaskField, string>>>({});
+  const [outcome, setOutcome] = useState<'saved' | 'unchanged' | null>(null);
+  const apiErrors = taskFormErrors(update.error, floorCents);
+  const errors = { ...apiErrors.fields, ...localErrors };
+  const projectKnown = !task.projectId || projects.some((p) => p.id === task.projectId);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setOutcome(null);
+    const form = new FormData(event.currentTarget);
+    const { maxCents, validationsNeeded, errors: local } = readBudgetAndAnswers(String(form.get('budget') ?? ''), String(form.get('validationsNeeded') ?? ''), {
+      floorCents,
+      required: true,
+    });
+    setLocalErrors(local);
+    if (maxCents === undefined || validationsNeeded === undefined) {
+      update.reset();
+      return;
+    }
+    const changes: TaskChanges = {};
+    if (maxCents !== task.maxCents) changes.maxCents = maxCents;
+    if (validationsNeeded !== task.validationsNeeded) changes.validationsNeeded = validationsNeeded;
+    const locale = String(form.get('locale')) as Locale;
+    if (locale !== task.locale) changes.locale = locale;
+    const projectId = String(form.get('projectId') ?? '') || null;
+    if (projectId !== task.projectId) changes.projectId = projectId;
+    if (Object.keys(changes).length === 0) {
+      update.reset();
+      setOutcome('unchanged');
+      return;
+    }
+    try {
+      await update.mutateAsync({ id: task.id, changes });
+      setOutcome('saved');
+    } catch {
+      // Shown next to the fields through update.error.
+    }
+  };
+
+  const notPending = update.error instanceof ApiError && update.error.code === 'TASK_NOT_PENDING';
+  return (
+    <form onSubmit={submit} noValidate aria-label="Change task">
+      <div className="task-form-row">
+        <TextField
+          label="Budget per task (USD)"
+          name="budget"
+          inputMode="decimal"
+          defaultValue={(task.maxCents / 100).toFixed(2)}
+          error={errors.maxCents}
+          hint={`In dollars, at least ${formatCents(floorCents)}. Raising it reserves the difference; lowering it releases it.`}
+        />
+        <TextField
+          label="Answers needed"
+          name="validationsNeeded"
+          type="number"
+          inputMode="numeric"
+          min={MIN_ANSWERS}
+          max={MAX_ANSWERS}
+          step={1}
+          defaultValue={task.validationsNeeded}
+          error={errors.validationsNeeded}
+          hint={`${MIN_ANSWERS} to ${MAX_ANSWERS}.`}
+        />
+      </div>
+      <div className="task-form-row">
+        <SelectField label="Locale" name="locale" defaultValue={task.locale} error={errors.locale} options={LOCALES} />
+        <SelectField
+          label="Project"
+          name="projectId"
+          defaultValue={task.projectId ?? ''}
+          error={errors.projectId}
+          options={[
+            { value: '', label: 'No project' },
+            ...(projectKnown || !task.projectId ? [] : [{ value: task.projectId, label: `Project ${task.projectId}` }]),
+            ...projects.map((p) => ({ value: p.id, label: p.name })),
+          ]}
+        />
+      </div>
+      {update.error instanceof ApiError && update.error.code === 'INSUFFICIENT_CREDITS' ? (
+        <p className="task-form-help">
+          <Link to="/billing">Add credits on the Billing page</Link>, or keep a lower budget.
+        </p>
+      ) : null}
+      {notPending ? (
+        <p className="error-note" role="alert">
+          An annotator answered this task in the meantime, so it can no longer be changed.
+        </p>
+      ) : (
+        <ErrorNote error={apiErrors.general} />
+      )}
+      {outcome === 'saved' ? <Notice tone="success">Changes saved.</Notice> : null}
+      {outcome === 'unchanged' ? <Notice>Nothing changed, so nothing was sent.</Notice> : null}
+      <div className="actions">
+        <Button type="submit" variant="primary" busy={update.isPending}>
+          Save changes
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function DeleteTask({ task, onDeleted }: { task: Task; onDeleted: () => void }) {
+  const remove = useDeleteTask();
+  return (
+    <div className="task-delete">
+      <p className="task-muted">Deleting releases the {formatCents(task.maxCents)} reserved for it.</p>
+      <ConfirmButton
+        label="Delete task"
+        title="Delete this task?"
+        message={
+          <p>
+            The task is removed for good and its reserved budget of {formatCents(task.maxCents)} goes back to your available balance.
+          </p>
+        }
+        confirmLabel="Yes, delete it"
+        onConfirm={async () => {
+          await remove.mutateAsync(task.id);
+          onDeleted();
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+// The answers a task received: each option with how many chose it (the result marked), and the answers
+// in arrival order with the time spent (the API never names annotators).
+import { formatDuration } from './taskFormat';
+import type { Task } from './vocabulary';
+
+export function OptionsTally({ task }: { task: Task }) {
+  const counts = new Map<string, number>();
+  for (const response of task.responses) counts.set(response.answer, (counts.get(response.answer) ?? 0) + 1);
+  return (
+    <section aria-labelledby="task-options-heading" className="task-section">
+      <h3 id="task-options-heading">Options</h3>
+      <ul className="task-options">
+        {task.options.map((option) => {
+          const count = counts.get(option) ?? 0;
+          const share = task.responses.length ? count / task.responses.length : 0;
+          const isResult = task.result === option;
+          return (
+            <li key={option} className={isResult ? 'is-result' : undefined}>
+              <span className="task-option-label">
+                {option}
+                {isResult ? <span className="badge badge-success">Result</span> : null}
+              </span>
+              <span className="task-option-bar" aria-hidden="true">
+                <span style={{ width: `${share * 100}%` }} />
+              </span>
+              <span className="task-option-count">
+                {count} {count === 1 ? 'answer' : 'answers'}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export function Responses({ task }: { task: Task }) {
+  return (
+    <section aria-labelledby="task-answers-heading" className="task-section">
+      <h3 id="task-answers-heading">Answers received</h3>
+      {task.responses.length === 0 ? (
+        <p className="task-muted">No answers yet. Annotators receive the oldest open tasks first.</p>
+      ) : (
+        <div className="table-scroll">
+          <table>
+            <caption className="sr-only">Answers in the order they arrived</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  #
+                </th>
+                <th scope="col">Answer</th>
+                <th scope="col" className="num">
+                  Time spent
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {task.responses.map((response, index) => (
+                <tr key={index}>
+                  <td className="num">{index + 1}</td>
+                  <td>{response.answer}</td>
+                  <td className="num">{formatDuration(response.timeSpentMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

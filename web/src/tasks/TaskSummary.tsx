@@ -1,0 +1,69 @@
+// What GET /tasks/:id says about one task in the drawer: status, result, confidence, failure reason,
+// money, answer counts and times.
+import { Link } from 'react-router';
+import { StatusBadge } from '../ui/StatusBadge';
+import { Notice } from '../ui/Feedback';
+import { formatCents, formatDateTime } from '../ui/format';
+import type { ProjectOption } from './queries';
+import { formatConfidence } from './taskFormat';
+import { typeLabel, type Task } from './vocabulary';
+
+export function TaskSummary({ task, projects }: { task: Task; projects: ProjectOption[] }) {
+  const project = task.projectId ? projects.find((p) => p.id === task.projectId) : undefined;
+  const settled = task.status === 'COMPLETED' || task.status === 'FAILED';
+  return (
+    <>
+      <div className="task-detail-head">
+        <StatusBadge status={task.status} />
+        <span>{typeLabel(task.type)}</span>
+        {!settled ? (
+          <span className="task-live" aria-hidden="true">
+            Live
+          </span>
+        ) : null}
+      </div>
+      {task.status === 'FAILED' ? (
+        <Notice tone="warning">
+          {task.failureReason === 'NO_CONSENSUS'
+            ? `The annotators did not agree after ${task.totalResponses} answers (NO_CONSENSUS). Nothing was charged and the budget was released.`
+            : `This task failed${task.failureReason ? ` (${task.failureReason})` : ''}. Nothing was charged.`}
+        </Notice>
+      ) : null}
+      <dl className="facts task-facts" aria-live="polite">
+        <dt>Status</dt>
+        <dd>{task.status}</dd>
+        <dt>Result</dt>
+        <dd>{task.result ?? '—'}</dd>
+        <dt>Confidence</dt>
+        <dd>{formatConfidence(task.confidence)}</dd>
+        <dt>Failure reason</dt>
+        <dd>{task.failureReason ?? '—'}</dd>
+        <dt>Answers</dt>
+        <dd>
+          {task.totalResponses} received · {task.validationsNeeded} needed · at most {task.maxResponses}
+        </dd>
+        <dt>Budget</dt>
+        <dd>
+          {formatCents(task.maxCents)} <span className="task-muted">{settled ? '(released)' : '(reserved from your balance)'}</span>
+        </dd>
+        <dt>Price</dt>
+        <dd>
+          {formatCents(task.costCents)}{' '}
+          <span className="task-muted">
+            {task.status === 'COMPLETED' ? '(charged)' : task.status === 'FAILED' ? '(not charged)' : '(charged when it completes)'}
+          </span>
+        </dd>
+        <dt>Locale</dt>
+        <dd>{task.locale}</dd>
+        <dt>Project</dt>
+        <dd>{task.projectId ? project ? <Link to={`/projects/${task.projectId}`}>{project.name}</Link> : <span className="mono">{task.projectId}</span> : '—'}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(task.createdAt)}</dd>
+        <dt>Validated</dt>
+        <dd>{formatDateTime(task.validatedAt)}</dd>
+        <dt>Task id</dt>
+        <dd className="mono">{task.id}</dd>
+      </dl>
+    </>
+  );
+}

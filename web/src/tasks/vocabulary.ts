@@ -1,0 +1,60 @@
+// The task vocabulary of the API (task-rules.ts on the service side, the generated OpenAPI types here)
+// with the words the pages show for it: the five task types, the six locales of the contract and the
+// four statuses. The lists are built from records keyed by the API's own unions, so a value added to or
+// removed from the API breaks the build until it is worded here.
+import type { Schemas } from '../api/client';
+
+export type TaskType = Schemas['TaskListItem']['type'];
+export type TaskStatus = Schemas['TaskListItem']['status'];
+export type Locale = Schemas['TaskListItem']['locale'];
+export type TaskListItem = Schemas['TaskListItem'];
+export type Task = Schemas['Task'];
+
+interface Choice<V extends string> {
+  value: V;
+  label: string;
+}
+
+const TYPE_WORDS: Record<TaskType, { label: string; short: string; example: string }> = {
+  SENTIMENT_ANALYSIS: { label: 'Sentiment analysis', short: 'Sentiment', example: 'positive\nnegative\nneutral' },
+  IMAGE_CLASSIFICATION: { label: 'Image classification', short: 'Image', example: 'cat\ndog\nother' },
+  BINARY_CHOICE: { label: 'Binary choice', short: 'Binary', example: 'yes\nno' },
+  AI_RESPONSE_RATING: { label: 'AI response rating', short: 'AI rating', example: 'good\nacceptable\nbad' },
+  RELEVANCE_RATING: { label: 'Relevance rating', short: 'Relevance', example: 'relevant\nsomewhat relevant\nirrelevant' },
+};
+
+/** The contract's six locales (fr en de zh es ar), listed in the order people look for them. */
+const LOCALE_WORDS: Record<Locale, string> = {
+  en: 'English (en)',
+  fr: 'French (fr)',
+  de: 'German (de)',
+  es: 'Spanish (es)',
+  zh: 'Chinese (zh)',
+  ar: 'Arabic (ar)',
+};
+
+/** The statuses in the order a task goes through them. */
+const STATUS_WORDS: Record<TaskStatus, { label: string; hint: string }> = {
+  PENDING: { label: 'Pending', hint: 'Waiting for a first answer' },
+  VALIDATING: { label: 'Validating', hint: 'Collecting answers' },
+  COMPLETED: { label: 'Completed', hint: 'Consensus reached, charged' },
+  FAILED: { label: 'Failed', hint: 'No consensus, not charged' },
+};
+
+const entries = <K extends string, V>(record: Record<K, V>) => Object.entries(record) as [K, V][];
+
+export const TASK_TYPES: readonly (Choice<TaskType> & { example: string })[] = entries(TYPE_WORDS).map(([value, words]) => ({
+  value,
+  label: words.label,
+  example: words.example,
+}));
+export const LOCALES: readonly Choice<Locale>[] = entries(LOCALE_WORDS).map(([value, label]) => ({ value, label }));
+export const STATUSES: readonly (Choice<TaskStatus> & { hint: string })[] = entries(STATUS_WORDS).map(([value, words]) => ({ value, ...words }));
+
+export const isTaskType = (value: string | null | undefined): value is TaskType => typeof value === 'string' && Object.hasOwn(TYPE_WORDS, value);
+export const isLocale = (value: string | null | undefined): value is Locale => typeof value === 'string' && Object.hasOwn(LOCALE_WORDS, value);
+export const isStatus = (value: string | null | undefined): value is TaskStatus => typeof value === 'string' && Object.hasOwn(STATUS_WORDS, value);
+
+export const typeLabel = (type: string): string => (isTaskType(type) ? TYPE_WORDS[type].label : type);
+export const shortTypeLabel = (type: string): string => (isTaskType(type) ? TYPE_WORDS[type].short : type);
+export const statusLabel = (status: string): string => (isStatus(status) ? STATUS_WORDS[status].label : status);

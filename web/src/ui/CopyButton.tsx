@@ -1,0 +1,32 @@
+// Copying a text to the clipboard, with the outcome said next to the button (and read out). The
+// clipboard API exists only in secure contexts (https or localhost): elsewhere, say what to do.
+import { useState } from 'react';
+import { Button } from './Button';
+
+interface CopyButtonProps {
+  text: string;
+  label: string;
+  variant?: 'secondary' | 'ghost';
+}
+
+export function CopyButton({ text, label, variant = 'secondary' }: CopyButtonProps) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <>
+      <Button variant={variant} onClick={copy}>
+        {label}
+      </Button>
+      <span className="copy-status" role="status">
+        {state === 'copied' ? 'Copied.' : state === 'failed' ? 'This browser did not allow copying: select the text and copy it yourself.' : ''}
+      </span>
+    </>
+  );
+}
