@@ -36,8 +36,11 @@ export function jsonErrorOffset(text: string): number {
       if (ch === '\\') {
         const next = text[i + 1] ?? '';
         if ('"\\/bfnrt'.includes(next) && next !== '') i += 2;
-        else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
-        else fail(i + 1);
+        else if (next === 'u') {
+          // Four hex digits; V8 points at the first character that is not one.
+          for (let j = i + 2; j < i + 6; j += 1) if (!/[0-9a-fA-F]/.test(text[j] ?? '')) fail(j);
+          i += 6;
+        } else fail(i + 1);
         continue;
       }
       if (ch < ' ') fail();
