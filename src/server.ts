@@ -108,10 +108,10 @@ async function announceLocalAdmin(config: Config, logger: Logger, created: { ema
     await writeFile(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
     logger.warn(
       { event: 'admin.local.created', email: created.email, file },
-      `No ADMIN_EMAIL/ADMIN_PASSWORD: created a local development admin. Log in at POST /api/v1/admin/login with e-mail ${created.email} and password ${created.password} (kept in ${file})`,
+      `No ADMIN_EMAIL/ADMIN_PASSWORD: created a local development admin. Log in at ${config.publicUrl}/admin/login (or POST /api/v1/admin/login) with e-mail ${created.email} and password ${created.password} (kept in ${file})`,
     );
   } else {
-    logger.info({ event: 'admin.local.exists', file }, `Admin login: the credentials of the local development admin are in ${file} (unless ADMIN_EMAIL/ADMIN_PASSWORD set them)`);
+    logger.info({ event: 'admin.local.exists', file }, `Admin login at ${config.publicUrl}/admin/login: the credentials of the local development admin are in ${file} (unless ADMIN_EMAIL/ADMIN_PASSWORD set them)`);
   }
 }
 

@@ -62,18 +62,19 @@ describe('GET /billing/spend', () => {
     await ledgerRow(other.id, 'DEPOSIT', 5_000, today);
   });
 
-  it('gives each UTC day of the period, oldest first and today last, from TASK_CHARGE, DEPOSIT and BONUS rows only', async () => {
+  it('gives each UTC day of the period, oldest first and today last, from TASK_CHARGE, DEPOSIT, BONUS and ADJUSTMENT rows only', async () => {
     const res = await spend(buyer, '?days=3');
     expect(res.status).toBe(200);
     const today = todayStart();
     expect(res.body).toEqual({
       days: [
-        { date: isoDay(today - 2 * DAY_MS), chargedCents: 20, depositedCents: 0, completedTasks: 1 },
-        { date: isoDay(today - DAY_MS), chargedCents: 0, depositedCents: 1_050, completedTasks: 0 },
-        { date: isoDay(today), chargedCents: 20, depositedCents: 52_500, completedTasks: 1 },
+        { date: isoDay(today - 2 * DAY_MS), chargedCents: 20, depositedCents: 0, adjustedCents: 0, completedTasks: 1 },
+        { date: isoDay(today - DAY_MS), chargedCents: 0, depositedCents: 1_050, adjustedCents: 7_000, completedTasks: 0 },
+        { date: isoDay(today), chargedCents: 20, depositedCents: 52_500, adjustedCents: 1_000, completedTasks: 1 },
       ],
       totalChargedCents: 40,
       totalDepositedCents: 53_550,
+      totalAdjustedCents: 8_000,
     });
   });
 
@@ -82,17 +83,18 @@ describe('GET /billing/spend', () => {
     expect(res.status).toBe(200);
     const days = res.body.days as Array<{ date: string; chargedCents: number; depositedCents: number; completedTasks: number }>;
     expect(days.map((day) => day.date)).toEqual(Array.from({ length: 30 }, (_, i) => isoDay(todayStart() - (29 - i) * DAY_MS)));
-    expect(days.at(-4)).toEqual({ date: isoDay(todayStart() - 3 * DAY_MS), chargedCents: 30, depositedCents: 0, completedTasks: 1 });
+    expect(days.at(-4)).toEqual({ date: isoDay(todayStart() - 3 * DAY_MS), chargedCents: 30, depositedCents: 0, adjustedCents: 0, completedTasks: 1 });
     expect(days.slice(0, 26).every((day) => day.chargedCents === 0 && day.depositedCents === 0 && day.completedTasks === 0)).toBe(true);
-    expect(res.body).toMatchObject({ totalChargedCents: 70, totalDepositedCents: 53_550 });
+    expect(res.body).toMatchObject({ totalChargedCents: 70, totalDepositedCents: 53_550, totalAdjustedCents: 8_000 });
   });
 
   it('takes 1 (today alone) to 366 days', async () => {
     const one = await spend(buyer, '?days=1');
     expect(one.body).toEqual({
-      days: [{ date: isoDay(todayStart()), chargedCents: 20, depositedCents: 52_500, completedTasks: 1 }],
+      days: [{ date: isoDay(todayStart()), chargedCents: 20, depositedCents: 52_500, adjustedCents: 1_000, completedTasks: 1 }],
       totalChargedCents: 20,
       totalDepositedCents: 52_500,
+      totalAdjustedCents: 1_000,
     });
     const year = await spend(buyer, '?days=366');
     expect(year.status).toBe(200);
@@ -104,11 +106,12 @@ describe('GET /billing/spend', () => {
     const res = await spend(await createBuyer(ctx), '?days=2');
     expect(res.body).toEqual({
       days: [
-        { date: isoDay(todayStart() - DAY_MS), chargedCents: 0, depositedCents: 0, completedTasks: 0 },
-        { date: isoDay(todayStart()), chargedCents: 0, depositedCents: 0, completedTasks: 0 },
+        { date: isoDay(todayStart() - DAY_MS), chargedCents: 0, depositedCents: 0, adjustedCents: 0, completedTasks: 0 },
+        { date: isoDay(todayStart()), chargedCents: 0, depositedCents: 0, adjustedCents: 0, completedTasks: 0 },
       ],
       totalChargedCents: 0,
       totalDepositedCents: 0,
+      totalAdjustedCents: 0,
     });
   });
 

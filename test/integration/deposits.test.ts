@@ -124,7 +124,14 @@ describe('sandbox checkout ids (contract §6)', () => {
     expect(JSON.stringify(row)).not.toContain(`"${checkoutId}"`);
     // Whoever holds the URL can pay.
     expect((await request(ctx.app).get(`/sandbox/checkout/${checkoutId}`)).text).toContain(deposit.id);
-    expect((await clickCheckout(deposit.checkoutUrl, 'pay')).text).toContain('SUCCEEDED');
+    const paid = await clickCheckout(deposit.checkoutUrl, 'pay');
+    expect(paid.text).toContain('SUCCEEDED');
+    // …and is led back to the dashboard's page of that deposit.
+    expect(paid.text).toContain(`href="/billing/deposits/${deposit.id}"`);
+    // Reloading …/pay (a GET) shows the page again and moves no money.
+    const reloaded = await request(ctx.app).get(`/sandbox/checkout/${checkoutId}/pay`);
+    expect(reloaded.status).toBe(303);
+    expect(reloaded.headers.location).toBe(`/sandbox/checkout/${checkoutId}`);
   });
 
   it.each(['%FF', '%00', 'x'.repeat(10_000), 'A'.repeat(31), '%E2%80%AE'.repeat(11)])('answers a malformed checkout id (%#) with a plain 404', async (bad) => {

@@ -127,7 +127,7 @@ describe('e-mail by SMTP', () => {
       const developer = await createDeveloper(dev, admin.token);
       await dev.services.mailWorker.drain();
       const kept = lines.map((line) => JSON.parse(line) as { event?: string; to?: string; msg: string }).find((line) => line.event === 'mail.kept' && line.to === developer.email);
-      expect(kept?.msg).toMatch(/POST http:\/\/concord\.test\/api\/v1\/dev\/setup-password/);
+      expect(kept?.msg).toContain('POST /api/v1/dev/setup-password');
       // The dashboard's set-password page, with the token in the fragment (never sent to a server).
       expect(kept?.msg).toMatch(/http:\/\/concord\.test\/developer\/setup#token=[A-Za-z0-9_-]+/);
       const token = /"token": "([^"]+)"/.exec(kept?.msg ?? '')?.[1];

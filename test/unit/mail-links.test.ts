@@ -16,7 +16,7 @@ describe('linksIn', () => {
     const expires = new Date('2026-01-01T00:00:00.000Z');
     expect(linksIn(welcomeMail('a@example.test', 'Acme', 'http://localhost:3000').body)).toEqual(['http://localhost:3000/docs']);
     const invite = linksIn(developerInviteMail('a@example.test', 'App', 'tok', 'https://concord.example', expires).body);
-    expect(invite).toContain('https://concord.example/api/v1/dev/setup-password');
+    expect(invite).toEqual(['https://concord.example/developer/setup#token=tok']);
     expect(invite.every((link) => link.startsWith('https://concord.example/'))).toBe(true);
     expect(linksIn(budgetLowMail('a@example.test', 'Acme', 420, 'https://concord.example').body)).toEqual(['https://concord.example']);
   });

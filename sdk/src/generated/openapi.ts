@@ -6155,11 +6155,14 @@ export interface components {
                 chargedCents: number;
                 /** @description Deposits credited that day, bonuses included */
                 depositedCents: number;
+                /** @description The administrator's credit adjustments that day (negative for a debit) */
+                adjustedCents: number;
                 /** @description Tasks charged that day */
                 completedTasks: number;
             }[];
             totalChargedCents: number;
             totalDepositedCents: number;
+            totalAdjustedCents: number;
         };
         GoldenTask: {
             id: string;

@@ -34,6 +34,7 @@ export interface SpendDay {
   date: string;
   chargedCents: number;
   depositedCents: number;
+  adjustedCents: number;
   completedTasks: number;
 }
 
@@ -134,28 +135,37 @@ export class BillingRepository {
   }
 
   /**
-   * The buyer's charges, deposits (with their bonuses) and completed tasks per UTC day of the window,
+   * The buyer's charges, deposits (with their bonuses), admin adjustments (signed) and completed tasks per
+   * UTC day of the window,
    * oldest first, every day present. One statement: an index range over the buyer's rows (the
    * (buyer_id, created_at) index bounds it to the window), and generate_series supplies the days without a row.
    */
   async dailySpend(buyerId: string, window: DayWindow): Promise<SpendDay[]> {
-    const rows = await this.db.$queryRaw<Array<{ date: string; charged: bigint; deposited: bigint; completed: number }>>`
+    const rows = await this.db.$queryRaw<Array<{ date: string; charged: bigint; deposited: bigint; adjusted: bigint; completed: number }>>`
       WITH totals AS (
         SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
                -COALESCE(SUM(amount_cents) FILTER (WHERE type = 'TASK_CHARGE'), 0) AS charged,
                COALESCE(SUM(amount_cents) FILTER (WHERE type IN ('DEPOSIT', 'BONUS')), 0) AS deposited,
+               COALESCE(SUM(amount_cents) FILTER (WHERE type = 'ADJUSTMENT'), 0) AS adjusted,
                COUNT(*) FILTER (WHERE type = 'TASK_CHARGE') AS completed
         FROM ledger_entries
         WHERE buyer_id = ${buyerId} AND created_at >= ${window.from} AND created_at < ${window.to}
-          AND type IN ('TASK_CHARGE', 'DEPOSIT', 'BONUS')
+          AND type IN ('TASK_CHARGE', 'DEPOSIT', 'BONUS', 'ADJUSTMENT')
         GROUP BY 1
       )
       SELECT to_char(d.day, 'YYYY-MM-DD') AS date, COALESCE(t.charged, 0)::bigint AS charged,
-             COALESCE(t.deposited, 0)::bigint AS deposited, COALESCE(t.completed, 0)::int AS completed
+             COALESCE(t.deposited, 0)::bigint AS deposited, COALESCE(t.adjusted, 0)::bigint AS adjusted,
+             COALESCE(t.completed, 0)::int AS completed
       FROM generate_series(${window.firstDay}::date, ${window.lastDay}::date, interval '1 day') AS d(day)
       LEFT JOIN totals t ON t.day = d.day
       ORDER BY d.day`;
-    return rows.map((row) => ({ date: row.date, chargedCents: toCents(row.charged), depositedCents: toCents(row.deposited), completedTasks: row.completed }));
+    return rows.map((row) => ({
+      date: row.date,
+      chargedCents: toCents(row.charged),
+      depositedCents: toCents(row.deposited),
+      adjustedCents: toCents(row.adjusted),
+      completedTasks: row.completed,
+    }));
   }
 
   /** Platform revenue: everything charged for completed tasks. */

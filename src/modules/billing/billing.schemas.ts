@@ -24,6 +24,7 @@ const spendDaySchema = z.object({
   date: dateSchema,
   chargedCents: cents.meta({ description: 'Charged for tasks completed that day (a positive number)' }),
   depositedCents: cents.meta({ description: 'Deposits credited that day, bonuses included' }),
+  adjustedCents: cents.meta({ description: "The administrator's credit adjustments that day (negative for a debit)" }),
   completedTasks: z.number().int().meta({ description: 'Tasks charged that day' }),
 });
 
@@ -35,5 +36,6 @@ export const spendResponse = z
       .meta({ description: 'Every UTC day of the period, oldest first; days without activity are zeros' }),
     totalChargedCents: cents,
     totalDepositedCents: cents,
+    totalAdjustedCents: cents,
   })
   .meta({ id: 'Spend' });

@@ -69,13 +69,17 @@ export class BillingService {
     if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.publicUrl));
   }
 
-  /** What the buyer spent and deposited per UTC day over the last `days` days (today included), with totals. */
-  async spend(buyerId: string, days: number): Promise<{ days: SpendDay[]; totalChargedCents: number; totalDepositedCents: number }> {
+  /**
+   * What the buyer spent, deposited and was adjusted by per UTC day over the last `days` days (today
+   * included), with totals: every credit and debit of the balance but annotator-side rows appears.
+   */
+  async spend(buyerId: string, days: number): Promise<{ days: SpendDay[]; totalChargedCents: number; totalDepositedCents: number; totalAdjustedCents: number }> {
     const perDay = await this.db.repos.billing.dailySpend(buyerId, dayWindow(this.clock.now(), days));
     return {
       days: perDay,
       totalChargedCents: perDay.reduce((sum, day) => sum + day.chargedCents, 0),
       totalDepositedCents: perDay.reduce((sum, day) => sum + day.depositedCents, 0),
+      totalAdjustedCents: perDay.reduce((sum, day) => sum + day.adjustedCents, 0),
     };
   }
 

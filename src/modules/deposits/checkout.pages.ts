@@ -48,6 +48,10 @@ export function checkoutPagesRouter(deposits: DepositsService, sandbox: SandboxP
   if (!sandbox) return router;
   router.get('/sandbox/checkout/:checkoutId', (req, res) => show(req, res, { sandbox: true }));
   for (const [action, type] of [['pay', 'deposit.succeeded'], ['cancel', 'deposit.cancelled']] as const) {
+    // The address bar after paying shows …/pay: reloading it, or opening it again, lands on the page.
+    router.get(`/sandbox/checkout/:checkoutId/${action}`, (req: Request<{ checkoutId: string }>, res) => {
+      res.redirect(303, `/sandbox/checkout/${encodeURIComponent(req.params.checkoutId)}`);
+    });
     router.post(`/sandbox/checkout/:checkoutId/${action}`, async (req: Request<{ checkoutId: string }>, res) => {
       const deposit = await deposits.findByCheckoutId(req.params.checkoutId);
       if (!deposit) return notFound(res);

@@ -18,6 +18,10 @@ export function welcomeMail(to: string, companyName: string, publicUrl: string):
   };
 }
 
+/** "2 December 2026, 08:34 UTC": a deadline a person reads, not an ISO timestamp. */
+const readableUtc = (date: Date) =>
+  `${date.toLocaleString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })} UTC`;
+
 export function developerInviteMail(to: string, appName: string, token: string, publicUrl: string, expiresAt: Date): MailMessage {
   return {
     kind: 'DEVELOPER_INVITE',
@@ -28,13 +32,12 @@ export function developerInviteMail(to: string, appName: string, token: string, 
       '',
       `A Concord developer account was created for your application "${appName}".`,
       'Your API key was handed to the administrator who created the account. To set a password, so you',
-      `can log in and rotate the key yourself, open this single-use link before ${expiresAt.toISOString()}:`,
+      `can log in and rotate the key yourself, open this single-use link before ${readableUtc(expiresAt)}:`,
       '',
       `  ${publicUrl}/developer/setup#token=${encodeURIComponent(token)}`,
       '',
-      'or send the token to the API yourself:',
+      'or send the token to the API yourself, with POST /api/v1/dev/setup-password on this service:',
       '',
-      `  POST ${publicUrl}/api/v1/dev/setup-password`,
       `  {"token": "${token}", "password": "<8 to 128 characters>"}`,
       '',
       '— The Concord team',
