@@ -4,6 +4,7 @@
 // came from, numbered as the API numbers them (csv.ts).
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useIdempotencyKey } from '../api/idempotency';
+import { useMeta } from '../api/meta';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
@@ -14,6 +15,7 @@ import { checkHeader, exampleCsv, parseCsv, type CsvParseResult } from './csv';
 import { CsvImportResult, CsvUploadError } from './CsvImportResult';
 import { CsvLocalChecks, CsvPreview } from './CsvPreview';
 import { UploadCancelled, useUploadCsv, type UploadProgress } from './queries';
+import { budgetFloorCents } from './taskForm';
 import { UploadProgressBar } from './UploadProgressBar';
 
 /** The service's limit for one file (multer's, 5 × 1 024 × 1 024 bytes). */
@@ -33,6 +35,7 @@ const fileIdentity = (file: File) => ({ name: file.name, size: file.size, lastMo
 
 export function CsvImport() {
   const upload = useUploadCsv();
+  const floorCents = budgetFloorCents(useMeta().data?.priceCents);
   const idempotency = useIdempotencyKey();
   const [chosen, setChosen] = useState<ChosenFile | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
@@ -81,7 +84,7 @@ export function CsvImport() {
   const cancelled = upload.error instanceof UploadCancelled;
 
   return (
-    <Card title="CSV import" actions={<Button onClick={() => saveBlob(new Blob([exampleCsv()], { type: 'text/csv;charset=utf-8' }), 'concord-example-tasks.csv')}>Download example CSV</Button>}>
+    <Card title="CSV import" actions={<Button onClick={() => saveBlob(new Blob([exampleCsv(floorCents)], { type: 'text/csv;charset=utf-8' }), 'concord-example-tasks.csv')}>Download example CSV</Button>}>
       <p className="import-columns">
         Header columns: <code>type</code>, <code>content</code>, <code>options</code> (separated by <code>|</code>) are required;{' '}
         <code>locale</code>, <code>maxCents</code> (budget in cents), <code>projectId</code> and <code>validationsNeeded</code> are optional (an empty cell takes the

@@ -5,6 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, describeCode, describeError } from '../api/errors';
 import { useIdempotencyKey } from '../api/idempotency';
+import { useMeta } from '../api/meta';
 import { taskListPath } from '../links';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Feedback';
@@ -12,13 +13,18 @@ import { Card } from '../ui/Page';
 import { formatCents, formatCount } from '../ui/format';
 import { locateJsonError } from './jsonPosition';
 import { useCreateBatch, type BatchResult } from './queries';
+import { budgetFloorCents } from './taskForm';
 
 const MAX_BATCH = 1_000;
 
-const EXAMPLE = `{
+/**
+ * An example batch. Budgets are given: the service's default budget (20 cents) is refused wherever the
+ * task price is higher, so the example uses the lowest budget it accepts (the price) and half as much again.
+ */
+const exampleBatch = (floorCents: number) => `{
   "tasks": [
-    { "type": "SENTIMENT_ANALYSIS", "content": "The delivery was fast and the box was intact.", "options": ["positive", "negative", "neutral"] },
-    { "type": "BINARY_CHOICE", "content": "Is this e-mail spam? \\"You won a cruise\\"", "options": ["yes", "no"], "locale": "en", "maxCents": 30, "validationsNeeded": 5 }
+    { "type": "SENTIMENT_ANALYSIS", "content": "The delivery was fast and the box was intact.", "options": ["positive", "negative", "neutral"], "maxCents": ${floorCents} },
+    { "type": "BINARY_CHOICE", "content": "Is this e-mail spam? \\"You won a cruise\\"", "options": ["yes", "no"], "locale": "en", "maxCents": ${Math.ceil(floorCents * 1.5)}, "validationsNeeded": 5 }
   ]
 }`;
 
@@ -35,6 +41,7 @@ function batchOf(value: unknown): { tasks: unknown[]; body: { tasks: unknown[] }
 
 export function JsonBatch() {
   const create = useCreateBatch();
+  const floorCents = budgetFloorCents(useMeta().data?.priceCents);
   const textareaId = useId();
   const errorId = useId();
   const hintId = useId();
@@ -93,7 +100,7 @@ export function JsonBatch() {
     <Card
       title="JSON batch"
       actions={
-        <Button onClick={() => edit(EXAMPLE)} disabled={create.isPending}>
+        <Button onClick={() => edit(exampleBatch(floorCents))} disabled={create.isPending}>
           Insert an example
         </Button>
       }

@@ -165,16 +165,20 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** A ready-to-import example file: every column, quoting, a multi-line field and defaults left empty. */
-export function exampleCsv(): string {
+/**
+ * A ready-to-import example file: every column, quoting, a multi-line field and defaults left empty.
+ * Every row names its budget (the service's default of 20 cents is refused wherever the task price is
+ * higher): the lowest it accepts (`floorCents`, the task price), and twice that on one row.
+ */
+export function exampleCsv(floorCents = 20): string {
   const rows: string[][] = [
     ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded'],
-    ['SENTIMENT_ANALYSIS', 'The delivery was fast and the box was intact.', 'positive|negative|neutral', 'en', '20', '', '3'],
-    ['SENTIMENT_ANALYSIS', 'Le produit est arrivé cassé, "très" déçu.', 'positive|negative|neutral', 'fr', '', '', ''],
-    ['BINARY_CHOICE', 'Is this e-mail spam? "You won a cruise, click here"', 'yes|no', '', '', '', '5'],
-    ['RELEVANCE_RATING', 'Query: waterproof hiking boots\nResult: Trail runner GTX, Gore-Tex lined', 'relevant|somewhat relevant|irrelevant', 'en', '40', '', ''],
-    ['AI_RESPONSE_RATING', 'Q: What is the capital of Australia? A: Sydney.', 'good|acceptable|bad', 'en', '', '', ''],
-    ['IMAGE_CLASSIFICATION', 'https://example.com/images/0001.jpg', 'cat|dog|other', 'en', '', '', ''],
+    ['SENTIMENT_ANALYSIS', 'The delivery was fast and the box was intact.', 'positive|negative|neutral', 'en', String(floorCents), '', '3'],
+    ['SENTIMENT_ANALYSIS', 'Le produit est arrivé cassé, "très" déçu.', 'positive|negative|neutral', 'fr', String(floorCents), '', ''],
+    ['BINARY_CHOICE', 'Is this e-mail spam? "You won a cruise, click here"', 'yes|no', '', String(floorCents), '', '5'],
+    ['RELEVANCE_RATING', 'Query: waterproof hiking boots\nResult: Trail runner GTX, Gore-Tex lined', 'relevant|somewhat relevant|irrelevant', 'en', String(2 * floorCents), '', ''],
+    ['AI_RESPONSE_RATING', 'Q: What is the capital of Australia? A: Sydney.', 'good|acceptable|bad', 'en', String(floorCents), '', ''],
+    ['IMAGE_CLASSIFICATION', 'https://example.com/images/0001.jpg', 'cat|dog|other', 'en', String(floorCents), '', ''],
   ];
   return `${rows.map((cells) => cells.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
