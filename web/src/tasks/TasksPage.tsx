@@ -10,7 +10,6 @@ import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { SelectField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
 import { TASK_LIST_PARAMS, type TaskListParam } from '../links';
-import { useMeta } from '../api/meta';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { formatCount } from '../ui/format';
 import { CreateTaskDialog } from './CreateTaskDialog';
@@ -42,8 +41,6 @@ export function TasksPage() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const openTaskId = params.get(TASK_LIST_PARAMS.task);
-  // The create form's budget starts at the task price: asked now, so it is there when the form opens.
-  useMeta();
   const projects = useProjectOptions();
   const projectList = useMemo(() => projects.data ?? [], [projects.data]);
   const projectNames = useMemo(() => new Map(projectList.map((p) => [p.id, p.name])), [projectList]);
