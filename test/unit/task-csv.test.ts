@@ -29,6 +29,11 @@ describe('readTaskCsv', () => {
     expect(record).toMatchObject({ ok: true, task: { type: 'A' } });
   });
 
+  it('ignores a byte order mark before a quoted first column', async () => {
+    const [record] = await read(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('"type","content",options\n"A",b,c|d\n')]));
+    expect(record).toEqual({ row: 1, ok: true, task: { type: 'A', content: 'b', options: ['c', 'd'] } });
+  });
+
   it('parses numeric columns and leaves empty optional cells out', async () => {
     const [record] = await read('type,content,options,maxCents,locale,validationsNeeded\nA,b,c|d,30,,5\n');
     expect(record).toEqual({ row: 1, ok: true, task: { type: 'A', content: 'b', options: ['c', 'd'], maxCents: 30, validationsNeeded: 5 } });

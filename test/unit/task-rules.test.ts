@@ -15,6 +15,11 @@ describe('validateTaskInput', () => {
     });
   });
 
+  it('gives a task without a budget the task price when the price is above the default', () => {
+    expect(validateTaskInput(valid, 35)).toMatchObject({ ok: true, task: { maxCents: 35 } });
+    expect(validateTaskInput({ ...valid, maxCents: 30 }, 35)).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
   it('checks in the spec order: missing fields, then type, then options, then the rest', () => {
     expect(codeOf({ type: 'NOPE', options: ['a'] })).toBe('MISSING_FIELDS');
     expect(codeOf({ type: 'NOPE', content: 'x', options: ['a'], maxCents: 1 })).toBe('INVALID_TYPE');

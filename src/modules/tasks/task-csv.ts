@@ -62,17 +62,25 @@ function decodeRecord(fields: Array<Buffer | string>): { ok: true; cells: string
   return { ok: true, cells };
 }
 
+/** How csv-parse reads an import (the dashboard's own reader is tested against these very options). */
+export const TASK_CSV_OPTIONS = {
+  delimiter: ',',
+  // A UTF-8 byte order mark is not part of the first cell: without this, a quoted first header
+  // ("content",…) after a BOM would be unparseable.
+  bom: true,
+  quote: '"',
+  escape: '"',
+  skip_empty_lines: true,
+  skip_records_with_empty_values: true,
+  relax_column_count: true,
+} as const;
+
 /** Reads task records from CSV bytes. Throws INVALID_CSV for a bad header or unparseable CSV. */
 export async function* readTaskCsv(file: Buffer): AsyncGenerator<CsvRecord> {
   const asText = isUtf8(file);
   const parser = Readable.from([file]).pipe(
     parse({
-      delimiter: ',',
-      quote: '"',
-      escape: '"',
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
-      relax_column_count: true,
+      ...TASK_CSV_OPTIONS,
       // Bytes only when the file is not UTF-8 throughout: each field is then decoded on its own.
       encoding: asText ? 'utf8' : null,
     }),

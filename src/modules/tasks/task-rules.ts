@@ -94,9 +94,14 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
   return { ok: true, task: parsed.data };
 }
 
-/** Validates one task; `priceCents` is the lowest acceptable budget (a task must afford its price). */
+/**
+ * Validates one task; `priceCents` is the lowest acceptable budget (a task must afford its price), and a
+ * task that names no budget gets the larger of the default and the price (PRICE_CENTS may exceed 20).
+ */
 export function validateTaskInput(raw: unknown, priceCents: number): TaskValidation {
   const result = validateStaged(raw, taskInputSchema);
+  const budgetGiven = typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).maxCents !== undefined;
+  if (result.ok && !budgetGiven) result.task.maxCents = Math.max(result.task.maxCents, priceCents);
   if (result.ok && result.task.maxCents < priceCents) {
     return invalid([{ path: 'maxCents', message: `must be at least the task price of ${priceCents} cents` }]);
   }

@@ -1,6 +1,5 @@
 // A small RFC 4180 reader for the browser, numbering rows exactly as POST /tasks/batch/csv numbers them
-// (service: src/modules/tasks/task-csv.ts on csv-parse): a UTF-8 byte order mark is ignored (unless a quote
-// follows it, which the service refuses), fields are
+// (service: src/modules/tasks/task-csv.ts on csv-parse): a UTF-8 byte order mark is ignored, fields are
 // comma-separated, a field opened with `"` runs to the next lone `"` and `""` inside it is one quote, records
 // end with the file's line end (the first CRLF, LF or CR met outside quotes), empty lines and records whose every cell is blank are skipped, the first record
 // left is the header, and data records are numbered from 1 (neither the header nor skipped lines count).
@@ -33,15 +32,6 @@ export function parseCsv(input: string): CsvParseResult {
   const hasBom = input.charCodeAt(0) === 0xfeff;
   const text = hasBom ? input.slice(1) : input;
   const result: CsvParseResult = { header: null, records: [], error: null };
-  // The service's csv-parse reads a byte order mark as the first character of the first field, so a
-  // quote right after it is a quote inside a field: the whole file is refused. Say so before the upload.
-  if (hasBom && text.startsWith('"')) {
-    result.error = {
-      message: 'Line 1: the file starts with a byte order mark followed by a quote, which the service refuses. Save the file without a BOM, or leave the first column name unquoted.',
-      line: 1,
-    };
-    return result;
-  }
   let row = 0;
   let line = 1;
   let recordLine = 1;
