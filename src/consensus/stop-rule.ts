@@ -1,0 +1,74 @@
+// A task's posterior and the stop rule (CONTRACT §5, revised): the posterior over the K options is the
+// uniform prior times, for every answer, the answerer's P(answer | true option); the task COMPLETES
+// when its top option reaches the target confidence after at least validationsNeeded answers, one option
+// strictly ahead, and FAILS (NO_CONSENSUS) at maxResponses. The posterior is kept as log-probabilities so
+// each answer adds K numbers (O(K), one read of the answerer's counts) and nothing else is re-read.
+
+/** contract: the default target confidence (config CONSENSUS_THRESHOLD). */
+export const DEFAULT_TARGET_CONFIDENCE = 0.95;
+
+/** contract: more answers are collected up to max(10, 2 × validationsNeeded) unless the project says otherwise. */
+export const defaultMaxResponses = (validationsNeeded: number) => Math.max(10, 2 * validationsNeeded);
+
+/**
+ * The log-posterior of a task with no answer yet: the uniform prior. (A damped class prior learned from
+ * the scope's decisions lost accuracy on every dataset of bench/quality, so the contract's uniform prior stays.)
+ */
+export function startLogPosterior(optionCount: number): number[] {
+  return new Array<number>(optionCount).fill(0);
+}
+
+/** The log-posterior after one more answer, given that answer's ln P(answer | k) for every k. */
+export function addAnswer(logPosterior: readonly number[], logLikelihoods: readonly number[]): number[] {
+  return logPosterior.map((value, k) => value + (logLikelihoods[k] ?? 0));
+}
+
+/** The normalised posterior P(true option = k | answers). */
+export function probabilities(logPosterior: readonly number[]): number[] {
+  // Subtracting the top keeps exp() from underflowing to 0/0; the ratios are unchanged.
+  const top = Math.max(...logPosterior);
+  const exps = logPosterior.map((value) => Math.exp(value - top));
+  const total = exps.reduce((sum, value) => sum + value, 0);
+  return exps.map((value) => value / total);
+}
+
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+// Log-posteriors built from the same answers in another order can differ in the last bits: closer than
+// this, two options are tied.
+const TIE_TOLERANCE = 1e-9;
+
+/** The most probable option and whether it is strictly ahead of every other. */
+export function topOption(logPosterior: readonly number[]): { index: number; strictlyAhead: boolean } {
+  let index = 0;
+  for (let k = 1; k < logPosterior.length; k++) if ((logPosterior[k] ?? -Infinity) > (logPosterior[index] ?? -Infinity)) index = k;
+  const top = logPosterior[index] ?? 0;
+  const strictlyAhead = logPosterior.every((value, k) => k === index || top - value > TIE_TOLERANCE);
+  return { index, strictlyAhead };
+}
+
+export interface StopInput {
+  logPosterior: readonly number[];
+  /** Answers the task has received, this one included. */
+  answerCount: number;
+  validationsNeeded: number;
+  maxResponses: number;
+  targetConfidence: number;
+}
+
+/** `result` is the index of the option; confidence is max P, rounded to 4 decimals, on every outcome. */
+export type StopDecision =
+  | { kind: 'continue'; confidence: number; best: number }
+  | { kind: 'complete'; confidence: number; result: number }
+  | { kind: 'fail'; confidence: number; best: number };
+
+/** The stop rule after an answer: complete, fail (no consensus within maxResponses), or collect more. */
+export function decideTask(input: StopInput): StopDecision {
+  const { index, strictlyAhead } = topOption(input.logPosterior);
+  const confidence = round4(probabilities(input.logPosterior)[index] ?? 0);
+  if (input.answerCount >= input.validationsNeeded && strictlyAhead && confidence >= input.targetConfidence) {
+    return { kind: 'complete', confidence, result: index };
+  }
+  if (input.answerCount >= input.maxResponses) return { kind: 'fail', confidence, best: index };
+  return { kind: 'continue', confidence, best: index };
+}
