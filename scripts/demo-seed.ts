@@ -8,21 +8,14 @@
 // `seedDemo` does the same for other scripts (the dashboard screenshots).
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { call } from '../test/e2e/support/http.ts';
 
 export const DEMO_PASSWORD = 'demo password 1';
 const PASSWORD = DEMO_PASSWORD;
 let base = '';
 let suffix = '';
 
-async function api<T = Record<string, unknown>>(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : {}) as T };
-}
+const api = <T = Record<string, unknown>>(method: string, path: string, token?: string, body?: unknown) => call<T>(base, method, path, token, body);
 
 async function ok<T = Record<string, unknown>>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
   const result = await api<T>(method, path, token, body);

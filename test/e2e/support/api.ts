@@ -1,16 +1,9 @@
 // What the browser tests do outside the browser, through the public API: the admin's token, a developer
 // app's annotators answering tasks through the SDK routes, a buyer's task read.
 import { expect } from 'vitest';
+import { call } from './http.ts';
 
-export async function call<T = Record<string, unknown>>(base: string, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : {}) as T };
-}
+export { call };
 
 export async function adminToken(base: string, admin: { email: string; password: string }): Promise<string> {
   const login = await call<{ token: string }>(base, 'POST', '/admin/login', undefined, admin);
