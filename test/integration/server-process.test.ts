@@ -80,7 +80,8 @@ describe('npm start without DATABASE_URL', () => {
 
     // Development with no ADMIN_EMAIL/ADMIN_PASSWORD: a local admin was created once, its credentials
     // printed and kept under DATA_DIR (contract §1).
-    const created = /log in at POST \/api\/v1\/admin\/login with e-mail (\S+) and password (\S+) \(kept in ([^)]+)\)/i.exec(firstLog);
+    // The log names the dashboard's admin log-in page and the API route.
+    const created = /log in at http:\/\/localhost:\d+\/admin\/login \(or POST \/api\/v1\/admin\/login\) with e-mail (\S+) and password (\S+) \(kept in ([^)]+)\)/i.exec(firstLog);
     expect(created).not.toBeNull();
     const [, adminEmail, adminPassword, file] = created as RegExpExecArray;
     expect(JSON.parse(await readFile(file as string, 'utf8'))).toEqual({ email: adminEmail, password: adminPassword });
