@@ -61,6 +61,8 @@ interface Tally {
   /** Annotators that found no work before the deadline: the queue ran dry and the rate is understated. */
   ranDry: number;
   latencies: number[];
+  /** The same by call: next, or the answer (with the next assignment in the combined loop). */
+  byCall: { next: number[]; answer: number[] };
 }
 
 interface Step {
@@ -72,14 +74,16 @@ interface Step {
 
 /** Each annotator answers until the deadline; every call is timed. */
 async function runLoop(stepFor: (n: number) => Step): Promise<Tally & { seconds: number }> {
-  const tally: Tally = { answers: 0, refused: 0, errors: 0, ranDry: 0, latencies: [] };
+  const tally: Tally = { answers: 0, refused: 0, errors: 0, ranDry: 0, latencies: [], byCall: { next: [], answer: [] } };
   const deadline = Date.now() + SECONDS * 1000;
-  const timed = async <T>(call: () => Promise<T>) => {
+  const timed = async <T>(kind: 'next' | 'answer', call: () => Promise<T>) => {
     const t = performance.now();
     try {
       return await call();
     } finally {
-      tally.latencies.push(performance.now() - t);
+      const ms = performance.now() - t;
+      tally.latencies.push(ms);
+      tally.byCall[kind].push(ms);
     }
   };
   const started = performance.now();
@@ -90,12 +94,12 @@ async function runLoop(stepFor: (n: number) => Step): Promise<Tally & { seconds:
       let task: Task | null | undefined;
       while (Date.now() < deadline) {
         try {
-          if (task === undefined) task = await timed(() => step.next());
+          if (task === undefined) task = await timed('next', () => step.next());
           if (task === null) {
             tally.ranDry += 1;
             return;
           }
-          const done = await timed(() => step.answer(task as Task));
+          const done = await timed('answer', () => step.answer(task as Task));
           if (done.outcome === 'accepted') tally.answers += 1;
           else tally.refused += 1;
           task = done.next;
@@ -189,8 +193,16 @@ async function main() {
       log(`${loop}: seeding ${TASKS} tasks`);
       await freshQueue(db, server.url, buyer.token);
       log(`${loop}: ${ANNOTATORS} annotators for ${SECONDS} s`);
-      const sessions = async () => Number((await db.query<{ n: string }>('SELECT sessions AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0]?.n);
-      const sessionsBefore = await sessions();
+      // Sessions opened, and transactions committed and rolled back (each autocommitted statement is one).
+      const databaseStats = async () => {
+        const row = (
+          await db.query<{ sessions: string; commits: string; rollbacks: string }>(
+            'SELECT sessions, xact_commit AS commits, xact_rollback AS rollbacks FROM pg_stat_database WHERE datname = current_database()',
+          )
+        ).rows[0];
+        return { sessions: Number(row?.sessions), commits: Number(row?.commits), rollbacks: Number(row?.rollbacks) };
+      };
+      const statsBefore = await databaseStats();
       const cpu = { server: await cpuMs(server.pid), postgres: await postgresCpuMs(postmaster), bench: process.cpuUsage() };
       if (loop === 'floor') {
         const floor = floorClients(database.url, app.id, ANNOTATORS, FLOOR_CONNECTIONS, FLOOR_MODE);
@@ -208,12 +220,17 @@ async function main() {
       if (!result) continue;
       const benchCpu = process.cpuUsage(cpu.bench);
       const perAnswer = (ms: number) => round(ms / Math.max(1, result.answers), 3);
+      const stats = await databaseStats();
       log(
         `${loop}: ${result.answers} answers accepted, ${result.refused} refused with 409 (decided meanwhile), ${result.errors} unexpected; ` +
           `CPU per answer: server ${perAnswer((await cpuMs(server.pid)) - cpu.server)} ms, PostgreSQL ${perAnswer((await postgresCpuMs(postmaster)) - cpu.postgres)} ms, ` +
-          `bench process ${perAnswer((benchCpu.user + benchCpu.system) / 1000)} ms; ${(await sessions()) - sessionsBefore} database connections opened; ` +
+          `bench process ${perAnswer((benchCpu.user + benchCpu.system) / 1000)} ms; ` +
+          `per answer ${perAnswer(stats.commits - statsBefore.commits)} transactions committed, ${perAnswer(stats.rollbacks - statsBefore.rollbacks)} rolled back; ` +
+          `${stats.sessions - statsBefore.sessions} database connections opened; ` +
           `machine load ${os.loadavg()[0]?.toFixed(1)}`,
       );
+      const ms = (values: number[]) => `p50 ${round(percentile(values, 50), 1)} / p99 ${round(percentile(values, 99), 1)} ms`;
+      log(`${loop}: next ${ms(result.byCall.next)} (${result.byCall.next.length} calls), answer ${ms(result.byCall.answer)} (${result.byCall.answer.length} calls)`);
       if (result.ranDry > 0) log(`${loop}: ${result.ranDry} annotators ran out of tasks before the deadline: raise BENCH_TASKS`);
     }
 
