@@ -3,7 +3,7 @@
 // body into an ApiError carrying the API's `code`.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from '../../../sdk/src/generated/openapi';
-import { ApiError, NETWORK_ERROR, type ErrorBody } from './errors';
+import { ApiError, NETWORK_ERROR, parseRetryAfter, type ErrorBody } from './errors';
 
 export type Schemas = components['schemas'];
 
@@ -60,8 +60,23 @@ export async function call<T>(request: Promise<Outcome<T>>): Promise<T> {
     throw new ApiError(0, NETWORK_ERROR);
   }
   const { data, error, response } = outcome;
-  if (!response.ok) throw new ApiError(response.status, toErrorBody(error, response.status, response.statusText));
+  if (!response.ok) throw new ApiError(response.status, toErrorBody(error, response.status, response.statusText), parseRetryAfter(response.headers.get('retry-after')));
   return data as T;
+}
+
+/** The header the service sets on an Idempotency-Key replay: the answer of an earlier request, nothing new done. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Like `call`, and whether the answer is a replay of an earlier request with the same Idempotency-Key. */
+export async function callReplayable<T>(request: Promise<Outcome<T>>): Promise<{ data: T; replayed: boolean }> {
+  let response: Response | undefined;
+  const data = await call(
+    request.then((outcome) => {
+      response = outcome.response;
+      return outcome;
+    }),
+  );
+  return { data, replayed: response?.headers.get(REPLAYED_HEADER) === 'true' };
 }
 
 /** The API's error body, or one made from the status when the answer is not one (a proxy's page). */
@@ -84,7 +99,7 @@ export async function rawFetch(path: string, init: RequestInit = {}): Promise<Re
   if (response.status === 401) reportUnauthorized(token);
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as unknown;
-    throw new ApiError(response.status, toErrorBody(body, response.status, response.statusText));
+    throw new ApiError(response.status, toErrorBody(body, response.status, response.statusText), parseRetryAfter(response.headers.get('retry-after')));
   }
   return response;
 }

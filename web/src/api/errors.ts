@@ -1,6 +1,7 @@
 // The API's error codes as sentences a person can act on (contract §0's table): the one place the
 // dashboard words a code, for forms, import rows, batch items and page notes alike.
 import { formatCents } from '../ui/format';
+import { FIELD_WORDS, issueSentence } from './fieldErrors';
 
 export interface ErrorBody {
   error: string;
@@ -19,13 +20,16 @@ export class ApiError extends Error {
   readonly code: string;
   readonly details: Record<string, unknown> | undefined;
   readonly taskIndex: number | undefined;
+  /** A 429's Retry-After, in seconds, when the service sent one. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, body: ErrorBody) {
+  constructor(status: number, body: ErrorBody, retryAfterSeconds?: number) {
     super(body.error);
     this.status = status;
     this.code = body.code;
     this.details = body.details;
     this.taskIndex = body.taskIndex;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** The issues of a VALIDATION_ERROR, each with its field path joined by dots ("tasks.0.type"). */
@@ -47,6 +51,30 @@ export class ApiError extends Error {
     }
     return fields;
   }
+}
+
+/** A Retry-After header (seconds, or an HTTP date) as seconds from now; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - now) / 1000)) : undefined;
+}
+
+/** "2 minutes 5 seconds", "40 seconds", "1 hour 3 minutes". */
+export function waitWords(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return plural(Math.max(1, seconds), 'second');
+  const minutes = Math.ceil(seconds / 60);
+  if (seconds < 600) {
+    const whole = Math.floor(seconds / 60);
+    const rest = seconds % 60;
+    return rest ? `${plural(whole, 'minute')} ${plural(rest, 'second')}` : plural(whole, 'minute');
+  }
+  if (minutes < 60) return plural(minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${plural(hours, 'hour')} ${plural(minutes % 60, 'minute')}` : plural(hours, 'hour');
 }
 
 export const NETWORK_ERROR: ErrorBody = { error: 'The service could not be reached. Check your connection and try again.', code: 'NETWORK' };
@@ -115,10 +143,13 @@ export function describeError(error: unknown): string {
       if (Number.isFinite(available)) return `${SENTENCES.INSUFFICIENT_CREDITS} Available: ${formatCents(available)}.`;
     }
     if (error.code === 'VALIDATION_ERROR') {
-      // Shown where no field of the form could take the messages: say which values, in the API's words.
+      // Shown where no field of the form could take the messages: say which values, in plain words.
       const issues = error.issues();
-      if (issues.length > 0) return `${SENTENCES.VALIDATION_ERROR} ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}.`;
+      if (issues.length > 0) return `${SENTENCES.VALIDATION_ERROR} ${issues.map((i) => issueSentence(i.path, i.message, FIELD_WORDS)).join(' ')}`;
       return error.message;
+    }
+    if (error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== undefined) {
+      return `Too many attempts from this address. Try again in ${waitWords(error.retryAfterSeconds)}.`;
     }
     return SENTENCES[error.code] ?? error.message;
   }

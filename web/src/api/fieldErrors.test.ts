@@ -1,7 +1,7 @@
 // How a form's refusal is split: a message next to each field the API names, one sentence for the rest.
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeCode, describeError } from './errors';
-import { mapFieldErrors } from './fieldErrors';
+import { ApiError, describeCode, describeError, parseRetryAfter, waitWords } from './errors';
+import { issueSentence, mapFieldErrors, plainSentence, taskErrorSentence } from './fieldErrors';
 
 const validation = (issues: { path: (string | number)[]; message: string }[]) =>
   new ApiError(400, { error: 'Invalid request', code: 'VALIDATION_ERROR', details: { issues } });
@@ -15,7 +15,7 @@ describe('mapFieldErrors', () => {
       { path: ['email'], message: 'Invalid email address' },
     ]);
     expect(mapFieldErrors(error, { fields: FIELDS })).toEqual({
-      fields: { appUrl: 'Must be an absolute http(s) URL.', email: 'Invalid email address.' },
+      fields: { appUrl: 'Must be an absolute http(s) URL.', email: 'Must be an e-mail address.' },
       general: null,
     });
   });
@@ -44,7 +44,7 @@ describe('mapFieldErrors', () => {
     const mapped = mapFieldErrors(error, { fields: FIELDS });
     expect(mapped.fields).toEqual({ email: 'Taken.' });
     expect(mapped.general).toBe(error);
-    expect(describeError(mapped.general)).toBe('Some values are not valid. email: taken; unexpected: Unrecognized key.');
+    expect(describeError(mapped.general)).toBe('Some values are not valid. The e-mail: taken. Unexpected is not a field the service knows.');
   });
 
   it('puts a code that names a field next to it, in the one sentence table’s words', () => {
@@ -80,5 +80,62 @@ describe('describeError', () => {
     expect(describeError(new ApiError(404, { error: 'x', code: 'TASK_NOT_FOUND' }))).toBe(describeCode('TASK_NOT_FOUND'));
     expect(describeError(new ApiError(418, { error: 'I am a teapot', code: 'TEAPOT' }))).toBe('I am a teapot');
     expect(describeCode('TEAPOT')).toBe('TEAPOT');
+  });
+});
+
+describe('plain words for zod\'s messages', () => {
+  it('says the messages people met in plain sentences, next to a field or naming it', () => {
+    expect(plainSentence('Too small: expected string to have >=1 characters')).toBe('Must not be empty.');
+    expect(plainSentence('Too big: expected string to have <=2048 characters')).toBe('Must have at most 2,048 characters.');
+    expect(plainSentence('Too small: expected number to be >=20')).toBe('Must be at least 20.');
+    expect(plainSentence('Invalid input: expected int, received number')).toBe('Must be a whole number.');
+    expect(plainSentence('Invalid input: expected string, received undefined')).toBe('Is required.');
+    // The service's own words are kept.
+    expect(plainSentence('must be at least the task price of 35 cents')).toBe('Must be at least the task price of 35 cents.');
+  });
+
+  it('names the six locales in words', () => {
+    expect(issueSentence('locale', 'Invalid option: expected one of "fr"|"en"|"de"|"zh"|"es"|"ar"')).toBe(
+      'The locale must be one of the six locales: English (en), French (fr), German (de), Spanish (es), Chinese (zh), Arabic (ar).',
+    );
+  });
+
+  it('numbers an item of a list from 1 and does not name a field twice', () => {
+    expect(issueSentence('options.1', 'options must not be blank')).toBe('Options must not be blank.');
+    expect(issueSentence('options.2', 'Too big: expected string to have <=500 characters')).toBe('Option 3 must have at most 500 characters.');
+  });
+
+  it('words a webhook URL that is too long without zod\'s prefix', () => {
+    const error = validation([{ path: ['appUrl'], message: 'Too big: expected string to have <=2048 characters' }]);
+    expect(mapFieldErrors(error, { fields: ['appUrl'] }).fields.appUrl).toBe('Must have at most 2,048 characters.');
+  });
+});
+
+describe('taskErrorSentence', () => {
+  it('words a CSV row\'s or a batch item\'s refusal, every issue of it', () => {
+    expect(
+      taskErrorSentence('Invalid task: locale: Invalid option: expected one of "fr"|"en"|"de"|"zh"|"es"|"ar"; maxCents: Too small: expected number to be >=20', 'VALIDATION_ERROR'),
+    ).toBe(
+      'The locale must be one of the six locales: English (en), French (fr), German (de), Spanish (es), Chinese (zh), Arabic (ar). The budget (maxCents) must be at least 20.',
+    );
+    expect(taskErrorSentence('Unknown task type "NOT_A_TYPE"; expected one of SENTIMENT_ANALYSIS, BINARY_CHOICE', 'INVALID_TYPE')).toBe(
+      'The type "NOT_A_TYPE" is not a task type: use one of SENTIMENT_ANALYSIS, BINARY_CHOICE.',
+    );
+    expect(taskErrorSentence('Missing required fields: content', 'MISSING_FIELDS')).toBe('The content field is empty: type, content and options are required.');
+    expect(taskErrorSentence('Expected 3 fields, found 4', 'VALIDATION_ERROR')).toBe('This row has 4 cells where the header has 3: check its commas and quotes.');
+    expect(taskErrorSentence('Task 3 is invalid: Invalid task: foo: Unknown field', 'VALIDATION_ERROR')).toBe('Foo is not a field the service knows.');
+  });
+});
+
+describe('a 429\'s wait', () => {
+  it('reads Retry-After in seconds or as a date, and says it in words', () => {
+    expect(parseRetryAfter('125')).toBe(125);
+    expect(parseRetryAfter('Wed, 25 Nov 2026 10:00:30 GMT', Date.parse('2026-11-25T10:00:00Z'))).toBe(30);
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(waitWords(40)).toBe('40 seconds');
+    expect(waitWords(125)).toBe('2 minutes 5 seconds');
+    expect(waitWords(900)).toBe('15 minutes');
+    const limited = new ApiError(429, { error: 'Too many requests', code: 'RATE_LIMITED' }, 125);
+    expect(describeError(limited)).toBe('Too many attempts from this address. Try again in 2 minutes 5 seconds.');
   });
 });

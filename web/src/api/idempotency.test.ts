@@ -2,7 +2,7 @@
 // lost response replays the first answer), any change of the body gets a new key.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyForBody, newIdempotencyKey, serializeBody, type KeyedBody } from './idempotency';
+import { contentKey, keyForBody, newIdempotencyKey, serializeBody, type KeyedBody } from './idempotency';
 
 const counter = () => {
   let n = 0;
@@ -47,5 +47,17 @@ describe('newIdempotencyKey', () => {
     const keys = new Set(Array.from({ length: 100 }, newIdempotencyKey));
     expect(keys.size).toBe(100);
     for (const key of keys) expect(key).toMatch(/^[0-9a-f-]{32,36}$/);
+  });
+});
+
+describe('contentKey', () => {
+  it('is the same for the same route and bytes, and differs for any other', async () => {
+    const body = JSON.stringify({ tasks: [{ type: 'BINARY_CHOICE', content: 'Is it?', options: ['yes', 'no'] }] });
+    const key = await contentKey('POST /tasks/batch', body);
+    expect(key).toMatch(/^sha256-[0-9a-f]{64}$/);
+    expect(await contentKey('POST /tasks/batch', body)).toBe(key);
+    expect(await contentKey('POST /tasks/batch', new TextEncoder().encode(body))).toBe(key);
+    expect(await contentKey('POST /tasks/batch/csv', body)).not.toBe(key);
+    expect(await contentKey('POST /tasks/batch', `${body} `)).not.toBe(key);
   });
 });

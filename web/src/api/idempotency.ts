@@ -3,6 +3,7 @@
 // service replays its first answer (the same task, deposit, developer…) instead of acting twice; a body
 // that changed is another request and gets a new key.
 import { useCallback, useMemo, useRef } from 'react';
+import { sha256 } from './sha256';
 
 /**
  * A fresh random key. crypto.randomUUID exists only in secure contexts (https, localhost); a dashboard
@@ -56,3 +57,61 @@ export function useIdempotencyKey(): IdempotencyKeys {
   }, []);
   return useMemo(() => ({ keyFor, forget }), [keyFor, forget]);
 }
+
+/* Imports (a JSON batch, a CSV file) */
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  if (typeof crypto !== 'undefined' && crypto.subtle) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+  return hex(sha256(bytes));
+}
+
+/**
+ * The Idempotency-Key of an import, derived from its route and the exact bytes sent: the same batch or
+ * file sent again within the service's 24 hours replays the first answer and creates nothing, after a
+ * reload or in another tab too. Any other content is another key.
+ */
+export async function contentKey(route: string, body: string | Uint8Array): Promise<string> {
+  const head = new TextEncoder().encode(`${route}\n`);
+  const content = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const bytes = new Uint8Array(head.length + content.length);
+  bytes.set(head);
+  bytes.set(content, head.length);
+  return `sha256-${await sha256Hex(bytes)}`;
+}
+
+/** contract §4: the service keeps a key and its answer 24 hours. */
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const IMPORTS_KEY = 'concord.imports';
+const MAX_REMEMBERED = 100;
+
+function readImports(now: number): Record<string, string> {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(IMPORTS_KEY) ?? '{}') as unknown;
+    if (!stored || typeof stored !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(stored as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && now - Date.parse(entry[1]) < KEY_LIFETIME_MS),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** Remembers (in this tab, for 24 hours) when an import's content first created tasks. */
+export function rememberImport(key: string, at: Date = new Date()): void {
+  const imports = readImports(at.getTime());
+  if (imports[key]) return;
+  imports[key] = at.toISOString();
+  const newest = Object.entries(imports)
+    .sort(([, a], [, b]) => (a < b ? 1 : -1))
+    .slice(0, MAX_REMEMBERED);
+  try {
+    sessionStorage.setItem(IMPORTS_KEY, JSON.stringify(Object.fromEntries(newest)));
+  } catch {
+    // Storage full or refused: the replay is still said, only without its time.
+  }
+}
+
+/** When this tab first sent an import of that key, if it remembers. */
+export const importedAt = (key: string, now = Date.now()): string | undefined => readImports(now)[key];

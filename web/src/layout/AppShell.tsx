@@ -1,5 +1,6 @@
 // The frame around every signed-in page: a skip link, the navigation of the account's role, the
-// account menu, and the page itself in <main>. Below 900 px the navigation folds behind a menu button.
+// account menu, and the page itself in <main>. Below 900 px the navigation folds behind a menu button;
+// the navigation ends with Account, since the header's e-mail link is hidden on phones.
 import { useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../auth/session';
@@ -8,6 +9,7 @@ interface NavItem {
   to: string;
   label: string;
   end?: boolean;
+  className?: string;
 }
 
 const BUYER_NAV: NavItem[] = [
@@ -34,8 +36,8 @@ export function AppShell() {
   const { session, signOut } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
-  const nav = session?.role === 'admin' ? ADMIN_NAV : BUYER_NAV;
   const accountPath = session?.role === 'admin' ? '/admin/account' : '/account';
+  const nav = [...(session?.role === 'admin' ? ADMIN_NAV : BUYER_NAV), { to: accountPath, label: 'Account', className: 'nav-account' }];
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -67,7 +69,7 @@ export function AppShell() {
       <nav id="primary-nav" className={`sidenav${menuOpen ? ' open' : ''}`} aria-label="Main">
         <ul>
           {nav.map((item) => (
-            <li key={item.to}>
+            <li key={item.to} className={item.className}>
               <NavLink to={item.to} end={item.end} onClick={() => setMenuOpen(false)}>
                 {item.label}
               </NavLink>

@@ -1,5 +1,6 @@
 // Small SVG charts, drawn by hand to keep the bundle light. Each is an image with a text alternative
-// (`aria-label` summarising it) and a table of the same figures for screen readers.
+// (`aria-label` summarising it) and its figures in a table a tap away ("Figures"), since a bar's tooltip
+// needs a mouse; a chart with nothing to show says so instead of drawing an empty axis.
 import { useId, type ReactNode } from 'react';
 
 export interface Series {
@@ -14,57 +15,102 @@ interface BarChartProps {
   series: Series[];
   formatValue?: (value: number) => string;
   height?: number;
+  /**
+   * Axis labels at the bars' edges instead of under some bars: one more label than bars, for a histogram
+   * of buckets ("0", "0.1", …, "1" under ten buckets of 0.1).
+   */
+  edges?: string[];
+  /** Each bar's total written above it, for charts of few bars (a histogram). */
+  showValues?: boolean;
 }
 
 const WIDTH = 640;
 
-export function BarChart({ title, data, series, formatValue = String, height = 180 }: BarChartProps) {
+export function BarChart({ title, data, series, formatValue = String, height = 180, edges, showValues = false }: BarChartProps) {
   const totals = data.map((d) => d.values.reduce((a, b) => a + b, 0));
+  const empty = totals.every((t) => t === 0);
   const max = Math.max(1, ...totals);
   const gap = data.length > 40 ? 1 : 3;
   const barWidth = Math.max(1, (WIDTH - gap * data.length) / Math.max(1, data.length));
+  // Room above the highest bar for its value.
   const plotHeight = height;
+  const top = showValues ? 22 : 4;
   // About six labels: enough to read the time axis, few enough not to collide on a phone or a half-width card.
   const labelEvery = Math.ceil(data.length / 6);
-  const summary = `${title}: ${data.length} bars, highest ${formatValue(max === 1 && totals.every((t) => t === 0) ? 0 : max)}`;
+  const summary = `${title}: ${data.length} bars, highest ${formatValue(empty ? 0 : max)}`;
+  const centre = (i: number) => ((i * (barWidth + gap) + barWidth / 2) / WIDTH) * 100;
+  if (empty) {
+    return (
+      <figure className="chart">
+        <div className="chart-empty" role="img" aria-label={`${title}: no data yet`}>
+          No data yet
+        </div>
+      </figure>
+    );
+  }
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none">
-        <line x1={0} x2={WIDTH} y1={plotHeight} y2={plotHeight} className="chart-axis" />
-        {data.map((d, i) => {
-          let y = plotHeight;
-          const x = i * (barWidth + gap);
-          return (
-            <g key={d.label}>
-              {d.values.map((value, s) => {
-                const h = (value / max) * (plotHeight - 4);
-                y -= h;
-                return value > 0 ? (
-                  <rect key={series[s]?.name ?? s} x={x} y={y} width={barWidth} height={h} fill={series[s]?.color ?? '#4f46e5'} rx={1}>
-                    <title>{`${d.label} — ${series[s]?.name ?? ''}: ${formatValue(value)}`}</title>
-                  </rect>
-                ) : null;
-              })}
-            </g>
-          );
-        })}
-      </svg>
+      <div className="chart-plot">
+        <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none">
+          <line x1={0} x2={WIDTH} y1={plotHeight} y2={plotHeight} className="chart-axis" />
+          {data.map((d, i) => {
+            let y = plotHeight;
+            const x = i * (barWidth + gap);
+            return (
+              <g key={d.label}>
+                {d.values.map((value, s) => {
+                  const h = (value / max) * (plotHeight - top);
+                  y -= h;
+                  return value > 0 ? (
+                    <rect key={series[s]?.name ?? s} x={x} y={y} width={barWidth} height={h} fill={series[s]?.color ?? '#4f46e5'} rx={1}>
+                      <title>{`${d.label} — ${series[s]?.name ?? ''}: ${formatValue(value)}`}</title>
+                    </rect>
+                  ) : null;
+                })}
+              </g>
+            );
+          })}
+        </svg>
+        {showValues ? (
+          // In HTML, like the axis labels, so the text keeps its shape when the chart stretches.
+          <div className="chart-values" aria-hidden="true">
+            {data.map((d, i) => (
+              <span key={d.label} style={{ left: `${centre(i)}%`, bottom: `${((totals[i] ?? 0) / max) * ((plotHeight - top) / plotHeight) * 100}%` }}>
+                {formatValue(totals[i] ?? 0)}
+              </span>
+            ))}
+          </div>
+        ) : null}
+      </div>
       {/* Axis labels in HTML, so they keep their size when the chart stretches to the screen's width. */}
       <div className="chart-xlabels" aria-hidden="true">
-        {data.map((d, i) => {
-          if (i % labelEvery !== 0) return null;
-          const left = ((i * (barWidth + gap) + barWidth / 2) / WIDTH) * 100;
-          // The first and a label near the right edge are anchored so they are not cut off.
-          return (
-            <span key={d.label} style={{ left: `${left}%` }} className={i === 0 ? 'first' : left > 92 ? 'last' : undefined}>
-              {d.label}
-            </span>
-          );
-        })}
+        {edges
+          ? edges.map((label, i) => {
+              const left = ((i * (barWidth + gap) - (i === 0 ? 0 : gap / 2)) / WIDTH) * 100;
+              return (
+                <span key={`${label}-${i}`} style={{ left: `${Math.min(100, left)}%` }} className={i === 0 ? 'first' : i === edges.length - 1 ? 'last' : undefined}>
+                  {label}
+                </span>
+              );
+            })
+          : data.map((d, i) => {
+              // Counted back from the last bar (today, on a time axis), which is always labelled.
+              if ((data.length - 1 - i) % labelEvery !== 0) return null;
+              const left = centre(i);
+              // Labels near an edge are anchored so they are not cut off.
+              return (
+                <span key={d.label} style={{ left: `${left}%` }} className={left < 8 ? 'first' : left > 92 ? 'last' : undefined}>
+                  {d.label}
+                </span>
+              );
+            })}
       </div>
       {series.length > 1 ? <Legend series={series} /> : null}
-      <figcaption className="sr-only">
-        <FiguresTable title={title} data={data} series={series} formatValue={formatValue} />
+      <figcaption>
+        <details className="chart-figures">
+          <summary>Figures</summary>
+          <FiguresTable title={title} data={data} series={series} formatValue={formatValue} />
+        </details>
       </figcaption>
     </figure>
   );

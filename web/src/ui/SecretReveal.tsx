@@ -1,6 +1,8 @@
 // A secret shown once (an API key, a webhook secret): read-only, selectable, with a copy button and a
-// note that it will not come back.
-import type { ReactNode } from 'react';
+// note that it will not come back; and, where it is shown in a dialog, the "I have copied it" tick that
+// the dialog waits for before it can close (SecretDone).
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { Button } from './Button';
 import { CopyButton } from './CopyButton';
 
 export function SecretReveal({ label, value, note }: { label: string; value: string; note: ReactNode }) {
@@ -15,5 +17,60 @@ export function SecretReveal({ label, value, note }: { label: string; value: str
         <p className="secret-note">{note}</p>
       </div>
     </div>
+  );
+}
+
+interface SecretDoneProps {
+  /** What was shown, in the tick's words: "the API key". */
+  what: string;
+  copied: boolean;
+  onCopiedChange: (copied: boolean) => void;
+  onDone: () => void;
+}
+
+/**
+ * The tick "I have copied …" and the Done button of a dialog that shows a secret once. Done without the
+ * tick says why it waits; the dialog (dismissible={copied}) ignores Escape and hides its ✕ meanwhile.
+ */
+export function SecretDone({ what, copied, onCopiedChange, onDone }: SecretDoneProps) {
+  const id = useId();
+  const box = useRef<HTMLInputElement>(null);
+  const [refused, setRefused] = useState(false);
+  const done = () => {
+    if (copied) {
+      onDone();
+      return;
+    }
+    setRefused(true);
+    box.current?.focus();
+  };
+  return (
+    <>
+      <div className="secret-confirm">
+        <input
+          ref={box}
+          type="checkbox"
+          id={`${id}-copied`}
+          checked={copied}
+          onChange={(event) => {
+            onCopiedChange(event.currentTarget.checked);
+            setRefused(false);
+          }}
+          aria-describedby={refused && !copied ? `${id}-error` : undefined}
+          aria-invalid={refused && !copied ? true : undefined}
+        />
+        <label htmlFor={`${id}-copied`}>I have copied {what}</label>
+      </div>
+      {refused && !copied ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          Tick “I have copied {what}” first: once this closes, Concord cannot show it again.
+        </p>
+      ) : null}
+      <div className="actions">
+        <Button variant="primary" onClick={done}>
+          Done
+        </Button>
+      </div>
+    </>
   );
 }

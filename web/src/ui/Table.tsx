@@ -7,7 +7,12 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Hidden below 700 px to keep phones readable. */
   wide?: boolean;
+  /** Short values (times, amounts, codes) kept on one line, so a long text in another column cannot squeeze them. */
+  nowrap?: boolean;
 }
+
+const cellClass = <T,>(column: Column<T>) =>
+  [column.align === 'right' ? 'num' : '', column.wide ? 'wide' : '', column.nowrap ? 'nowrap' : ''].filter(Boolean).join(' ') || undefined;
 
 interface TableProps<T> {
   caption: string;
@@ -26,7 +31,7 @@ export function Table<T>({ caption, columns, rows, rowKey, onRowClick, rowLabel 
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.header} scope="col" className={`${column.align === 'right' ? 'num' : ''}${column.wide ? ' wide' : ''}`}>
+              <th key={column.header} scope="col" className={cellClass(column)}>
                 {column.header}
               </th>
             ))}
@@ -37,7 +42,7 @@ export function Table<T>({ caption, columns, rows, rowKey, onRowClick, rowLabel 
           {rows.map((row) => (
             <tr key={rowKey(row)} className={onRowClick ? 'clickable' : undefined} onClick={onRowClick ? () => onRowClick(row) : undefined}>
               {columns.map((column) => (
-                <td key={column.header} className={`${column.align === 'right' ? 'num' : ''}${column.wide ? ' wide' : ''}`}>
+                <td key={column.header} className={cellClass(column)}>
                   {column.cell(row)}
                 </td>
               ))}
