@@ -5,11 +5,12 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../api/errors';
+import { plainFieldErrors } from '../api/fieldErrors';
 import { useProjectChoices } from '../projects/queries';
 import { useTaskCounts } from '../tasks/queries';
 import { isLocale, isTaskType } from '../tasks/vocabulary';
 import { Button } from '../ui/Button';
-import { ErrorNote } from '../ui/Feedback';
+import { ErrorNote, Notice } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
 import { DownloadStatus } from './DownloadStatus';
 import { ExpectedSizes, expectedRecords } from './ExpectedSizes';
@@ -49,13 +50,15 @@ function ExportForm({ params }: { params: URLSearchParams }) {
   const query = exportQuery(request);
   const fileName = expectedFileName(request.format, request.mode);
   const apiError = phase.kind === 'failed' && phase.error instanceof ApiError ? phase.error : null;
-  const apiFields = apiError?.code === 'VALIDATION_ERROR' ? apiError.fieldErrors() : {};
+  const apiFields = plainFieldErrors(apiError);
   const running = phase.kind === 'running';
   const shownByFields = apiError !== null && ['INVALID_RATIOS', 'INVALID_FORMAT'].includes(apiError.code);
 
   const start = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
+    // Each try starts clean: the last refusal says nothing about this one.
+    download.clearFailure();
     setRatiosRevealed(true);
     setFormatMissing(!request.format);
     if (!request.format || !split.ok || request.seed.length > SEED_MAX || running) {
@@ -88,6 +91,11 @@ function ExportForm({ params }: { params: URLSearchParams }) {
             <ExportFilters request={request} projects={projects.data} onChange={change} apiFields={apiFields} />
           </Card>
           <Card title="Split">
+            {initial.trainRatioAlone ? (
+              <Notice>
+                The link asked for a train ratio alone. The API answers that with the same single file as no split, so the ratio is left out.
+              </Notice>
+            ) : null}
             <SplitSettings
               request={request}
               split={split}

@@ -1,8 +1,10 @@
-// How the export is split: one file, "train only" (the API's one plain file), or train/validation/test
-// files in a ZIP with their ratios (checked as the API checks them) and an optional seed.
+// How the export is split: one file, or train/validation/test files in a ZIP with their ratios (checked
+// as the API checks them) and an optional seed. The API's "train ratio alone" is not offered: it answers
+// with the same one file, so its ratio would change nothing.
 import { useId } from 'react';
 import { ApiError, describeError } from '../api/errors';
 import { TextField } from '../ui/Field';
+import { tooLong } from '../ui/limits';
 import type { checkSplit, ExportRequest, RatioField, SplitMode } from './exportRequest';
 
 export const SEED_MAX = 200;
@@ -42,21 +44,21 @@ export function SplitSettings({ request, split, revealed, onReveal, onChange, ap
         <legend className="sr-only">Split</legend>
         <div className="split-modes">
           {mode('none', 'No split', 'One file of every selected record')}
-          {mode('train', 'Train only', 'One plain file: the API does not split off anything')}
           {mode('three', 'Train, validation and test', 'A ZIP of three files')}
         </div>
       </fieldset>
-      {request.mode !== 'none' ? (
+      {request.mode === 'none' ? (
+        <p className="field-hint">
+          Want only a training file? Export without a split: the API answers a train ratio given alone with this same single file of every record, so
+          there is no ratio to choose.
+        </p>
+      ) : (
         <div className="ratio-grid" onBlur={onReveal}>
           {ratio('trainRatio', 'Train ratio')}
-          {request.mode === 'three' ? (
-            <>
-              {ratio('valRatio', 'Validation ratio')}
-              {ratio('testRatio', 'Test ratio')}
-            </>
-          ) : null}
+          {ratio('valRatio', 'Validation ratio')}
+          {ratio('testRatio', 'Test ratio')}
         </div>
-      ) : null}
+      )}
       {revealed && split.sum ? (
         <p className="field-error ratio-sum" role="alert">
           {split.sum}
@@ -67,19 +69,16 @@ export function SplitSettings({ request, split, revealed, onReveal, onChange, ap
           {describeError(apiError)} The API said: {apiError.message}.
         </p>
       ) : null}
-      {request.mode === 'train' ? (
-        <p className="field-hint">A train ratio alone is accepted (and checked) by the API, which answers with one plain file of every selected record.</p>
-      ) : null}
       {request.mode === 'three' ? (
         <TextField
           label="Seed"
           name="seed"
           value={request.seed}
-          maxLength={SEED_MAX}
+          limit={SEED_MAX}
           autoComplete="off"
           onChange={(event) => onChange('seed', event.target.value)}
           hint="Optional. The same seed and filters give the same split every time; another seed shuffles differently."
-          error={apiFields.seed}
+          error={(revealed ? tooLong(request.seed, SEED_MAX, 'The seed') : null) ?? apiFields.seed}
         />
       ) : null}
     </>

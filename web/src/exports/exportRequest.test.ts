@@ -29,14 +29,9 @@ function serviceOutcome(ratios: Partial<Ratios>): { ok: true; split: boolean; va
 }
 
 describe('checkSplit', () => {
-  it('accepts a train ratio alone exactly when the service does', () => {
-    fc.assert(
-      fc.property(ratioText, (trainRatio) => {
-        const here = checkSplit('train', { trainRatio, valRatio: '', testRatio: '' });
-        expect(here.ok).toBe(serviceOutcome({ trainRatio }).ok);
-      }),
-      { numRuns: 2000 },
-    );
+  it('does not offer a train ratio alone: the service answers it with the one plain file of no split', () => {
+    expect(serviceOutcome({ trainRatio: '0.8' })).toEqual({ ok: true, split: false });
+    expect(serviceOutcome({})).toEqual({ ok: true, split: false });
   });
 
   it('accepts three ratios exactly when the service does, with the same numbers', () => {
@@ -79,6 +74,13 @@ describe('requestFromUrl', () => {
     expect(formatProblem).toBe(false);
     expect(request.mode).toBe('three');
     expect(exportQuery(request)).toBe(query);
+  });
+
+  it('leaves out a train ratio given alone, and says so', () => {
+    const { request, trainRatioAlone } = requestFromUrl(new URLSearchParams('format=jsonl&trainRatio=0.7'));
+    expect(trainRatioAlone).toBe(true);
+    expect(request.mode).toBe('none');
+    expect(exportQuery(request)).toBe('format=jsonl&status=COMPLETED');
   });
 
   it('drops values the API would refuse and flags an unknown format', () => {

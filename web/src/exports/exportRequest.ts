@@ -17,7 +17,11 @@ export const FORMATS = [
 export type ExportFormat = (typeof FORMATS)[number]['id'];
 export const isFormat = (value: string | null): value is ExportFormat => FORMATS.some((f) => f.id === value);
 
-export type SplitMode = 'none' | 'train' | 'three';
+/**
+ * One file, or train/validation/test files. The API also takes a train ratio alone, but answers it with
+ * the same one plain file of every record, so the form does not ask for a ratio that changes nothing.
+ */
+export type SplitMode = 'none' | 'three';
 
 export interface Ratios {
   trainRatio: string;
@@ -30,7 +34,7 @@ export type RatioField = keyof Ratios;
 export interface SplitCheck {
   /** A message per ratio field that is not a decimal in [0, 1]. */
   fields: Partial<Record<RatioField, string>>;
-  /** The three ratios do not add up to 1.0 (within 1e-9). */
+  /** The three ratios do not add up to 1 (the service allows for binary rounding only). */
   sum: string | null;
   ok: boolean;
   /** The numbers, when all the ratios the mode uses parse. */
@@ -51,10 +55,10 @@ export function parseRatio(text: string): number | string {
   return ratio;
 }
 
-/** The checks of the service's parseSplit: train alone → one plain file; all three → a split summing to 1. */
+/** The checks of the service's parseSplit for a three-way split: three ratios summing to 1. */
 export function checkSplit(mode: SplitMode, ratios: Ratios): SplitCheck {
   if (mode === 'none') return { fields: {}, sum: null, ok: true, values: null };
-  const names: RatioField[] = mode === 'train' ? ['trainRatio'] : ['trainRatio', 'valRatio', 'testRatio'];
+  const names: RatioField[] = ['trainRatio', 'valRatio', 'testRatio'];
   const fields: SplitCheck['fields'] = {};
   const numbers: number[] = [];
   for (const name of names) {
@@ -63,13 +67,12 @@ export function checkSplit(mode: SplitMode, ratios: Ratios): SplitCheck {
     else numbers.push(parsed);
   }
   if (Object.keys(fields).length > 0) return { fields, sum: null, ok: false, values: null };
-  if (mode === 'train') return { fields, sum: null, ok: true, values: null };
   const [train = 0, val = 0, test = 0] = numbers;
   const total = train + val + test;
   if (Math.abs(total - 1) > RATIO_TOLERANCE) {
     return {
       fields,
-      sum: `The three ratios add up to ${Number(total.toPrecision(12))}, not 1: they must sum to 1.0 (within 1e-9).`,
+      sum: `The three ratios add up to ${Number(total.toPrecision(12))}; they must add up to exactly 1, for example 0.8, 0.1 and 0.1.`,
       ok: false,
       values: { train, val, test },
     };
@@ -108,8 +111,8 @@ export function exportQuery(request: ExportRequest): string {
   if (request.projectId) set('projectId', request.projectId);
   if (request.type) set('type', request.type);
   if (request.locale) set('locale', request.locale);
-  if (request.mode !== 'none') set('trainRatio', request.ratios.trainRatio);
   if (request.mode === 'three') {
+    set('trainRatio', request.ratios.trainRatio);
     set('valRatio', request.ratios.valRatio);
     set('testRatio', request.ratios.testRatio);
   }
@@ -126,17 +129,21 @@ export function expectedFileName(format: ExportFormat | '', mode: SplitMode): st
 
 const DEFAULT_RATIOS: Ratios = { trainRatio: '0.8', valRatio: '0.1', testRatio: '0.1' };
 
-/** The form's first values: the URL's, where they are values the API knows; `formatProblem` when its format is not one. */
-export function requestFromUrl(params: URLSearchParams): { request: ExportRequest; formatProblem: boolean } {
+/**
+ * The form's first values: the URL's, where they are values the API knows; `formatProblem` when its
+ * format is not one, `trainRatioAlone` when it gave a train ratio alone (left out: it changes nothing).
+ */
+export function requestFromUrl(params: URLSearchParams): { request: ExportRequest; formatProblem: boolean; trainRatioAlone: boolean } {
   const read = (name: keyof typeof EXPORT_PARAMS) => params.get(EXPORT_PARAMS[name]);
   const format = read('format');
   const status = read('status') ?? 'COMPLETED';
   const type = read('type');
   const locale = read('locale');
   const [train, val, test] = [read('trainRatio'), read('valRatio'), read('testRatio')];
-  // Train alone is the API's "one plain file"; any other ratio given means a three-way split (so the
-  // missing ones show as errors instead of being dropped silently).
-  const mode: SplitMode = train === null && val === null && test === null ? 'none' : train !== null && val === null && test === null ? 'train' : 'three';
+  // Train alone is the API's "one plain file", the same as no split; any other ratio given means a
+  // three-way split (so the missing ones show as errors instead of being dropped silently).
+  const trainRatioAlone = train !== null && val === null && test === null;
+  const mode: SplitMode = (train === null && val === null && test === null) || trainRatioAlone ? 'none' : 'three';
   return {
     request: {
       format: format === null ? 'jsonl' : isFormat(format) ? format : '',
@@ -146,12 +153,13 @@ export function requestFromUrl(params: URLSearchParams): { request: ExportReques
       locale: isLocale(locale) ? locale : '',
       mode,
       ratios: {
-        trainRatio: train ?? DEFAULT_RATIOS.trainRatio,
+        trainRatio: trainRatioAlone ? DEFAULT_RATIOS.trainRatio : (train ?? DEFAULT_RATIOS.trainRatio),
         valRatio: val ?? (mode === 'three' ? '' : DEFAULT_RATIOS.valRatio),
         testRatio: test ?? (mode === 'three' ? '' : DEFAULT_RATIOS.testRatio),
       },
       seed: read('seed') ?? '',
     },
     formatProblem: format !== null && !isFormat(format),
+    trainRatioAlone,
   };
 }

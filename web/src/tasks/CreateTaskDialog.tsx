@@ -12,12 +12,14 @@ import { Dialog } from '../ui/Dialog';
 import { ErrorNote } from '../ui/Feedback';
 import { SelectField, TextAreaField, TextField } from '../ui/Field';
 import { formatCents } from '../ui/format';
+import { tooLong } from '../ui/limits';
 import { useCreateTask, type CreateTaskResult, type ProjectOption, type TaskInput } from './queries';
 import {
   budgetFloorCents,
   DEFAULT_VALIDATIONS_NEEDED,
   MAX_ANSWERS,
   MAX_BUDGET_CENTS,
+  MAX_CONTENT_LENGTH,
   MIN_ANSWERS,
   readBudgetAndAnswers,
   splitOptions,
@@ -62,8 +64,10 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const numbers = readBudgetAndAnswers(String(form.get('budget') ?? ''), String(form.get('validationsNeeded') ?? ''), { floorCents, required: false });
-    setLocalErrors(numbers.errors);
-    if (Object.keys(numbers.errors).length > 0) {
+    const contentTooLong = tooLong(String(form.get('content') ?? ''), MAX_CONTENT_LENGTH, 'The content');
+    const problems = { ...numbers.errors, ...(contentTooLong ? { content: contentTooLong } : {}) };
+    setLocalErrors(problems);
+    if (Object.keys(problems).length > 0) {
       create.reset();
       return;
     }
@@ -95,7 +99,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
         error={errors.type}
         options={[{ value: '', label: 'Choose a type…' }, ...TASK_TYPES]}
       />
-      <TextAreaField label="Content" name="content" required rows={3} maxLength={100_000} error={errors.content} hint="What annotators see: text or an image URL." />
+      <TextAreaField label="Content" name="content" required rows={3} limit={MAX_CONTENT_LENGTH} error={errors.content} hint="What annotators see: text or an image URL." />
       <TextAreaField label="Options" name="options" required rows={3} error={errors.options} hint="One per line; 2 to 50 distinct options." />
       <div className="task-form-row">
         <SelectField label="Locale" name="locale" defaultValue="en" error={errors.locale} options={LOCALES} />

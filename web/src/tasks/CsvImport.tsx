@@ -1,16 +1,17 @@
 // CSV import: the chosen file is read in the browser first (a preview of its first rows, its row count and
 // the header checked against the service's columns), then sent to POST /tasks/batch/csv with a progress
 // bar fed by XMLHttpRequest's upload events. The answer's per-row errors are shown against the rows they
-// came from, numbered as the API numbers them (csv.ts).
+// came from, numbered as the API numbers them (csv.ts). The Idempotency-Key is the SHA-256 of the file's
+// bytes, so the same file uploaded again within 24 hours (after a reload too) replays the first import.
 import { useRef, useState, type ChangeEvent } from 'react';
-import { useIdempotencyKey } from '../api/idempotency';
+import { contentKey, importedAt, newIdempotencyKey, rememberImport } from '../api/idempotency';
 import { useMeta } from '../api/meta';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
 import { Card } from '../ui/Page';
 import { formatBytes, saveBlob } from '../ui/files';
-import { formatCount } from '../ui/format';
+import { formatCount, formatDateTime } from '../ui/format';
 import { checkHeader, exampleCsv, parseCsv, type CsvParseResult } from './csv';
 import { CsvImportResult, CsvUploadError } from './CsvImportResult';
 import { CsvLocalChecks, CsvPreview } from './CsvPreview';
@@ -27,16 +28,15 @@ interface ChosenFile {
   readError: string | null;
 }
 
-/**
- * The Idempotency-Key's body for a file: the same file chosen again (same name, size and modification
- * time) replays the first answer instead of importing twice; an edited file is another request.
- */
-const fileIdentity = (file: File) => ({ name: file.name, size: file.size, lastModified: file.lastModified });
+/** "at 25 Nov 2026, 09:14 UTC" when this tab remembers the first import, else "within the last 24 hours". */
+function firstImportWords(key: string): string {
+  const at = importedAt(key);
+  return at ? `at ${formatDateTime(at)}` : 'within the last 24 hours';
+}
 
 export function CsvImport() {
   const upload = useUploadCsv();
   const floorCents = budgetFloorCents(useMeta().data?.priceCents);
-  const idempotency = useIdempotencyKey();
   const [chosen, setChosen] = useState<ChosenFile | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -64,14 +64,16 @@ export function CsvImport() {
     );
   };
 
-  const start = async () => {
+  /** Uploads the chosen file; `fresh` sends it with a new key, to import the same rows again on purpose. */
+  const start = async (fresh = false) => {
     if (!chosen) return;
     const controller = new AbortController();
     abort.current = controller;
     setProgress({ loaded: 0, total: chosen.file.size });
-    const idempotencyKey = idempotency.keyFor(fileIdentity(chosen.file));
     try {
-      await upload.mutateAsync({ file: chosen.file, idempotencyKey, onProgress: setProgress, signal: controller.signal });
+      const idempotencyKey = fresh ? newIdempotencyKey() : await contentKey('POST /tasks/batch/csv', new Uint8Array(await chosen.file.arrayBuffer()));
+      const outcome = await upload.mutateAsync({ file: chosen.file, idempotencyKey, onProgress: setProgress, signal: controller.signal });
+      if (!outcome.replayed) rememberImport(idempotencyKey);
     } catch {
       // Shown below through upload.error.
     } finally {
@@ -100,7 +102,7 @@ export function CsvImport() {
           disabled={upload.isPending}
           error={tooLarge && chosen ? `This file is ${formatBytes(chosen.file.size)}; the limit is ${formatBytes(MAX_CSV_BYTES)}. Split it into smaller files.` : undefined}
         />
-        <Button variant="primary" onClick={start} busy={upload.isPending} disabled={!chosen || tooLarge || upload.isSuccess}>
+        <Button variant="primary" onClick={() => void start()} busy={upload.isPending} disabled={!chosen || tooLarge || upload.isSuccess}>
           Upload
         </Button>
         {/* Only while bytes are still going: once the whole file is sent, the service may already be importing it. */}
@@ -117,7 +119,16 @@ export function CsvImport() {
       {progress && (upload.isPending || upload.isSuccess) ? <UploadProgressBar progress={progress} done={upload.isSuccess} /> : null}
       {cancelled ? <Notice>Upload cancelled. Nothing was imported.</Notice> : null}
       {upload.error && !cancelled ? <CsvUploadError error={upload.error} /> : null}
-      {upload.data ? <CsvImportResult result={upload.data} parsed={chosen?.parsed ?? null} /> : null}
+      {upload.data?.replayed ? (
+        <Notice>
+          This exact file was already imported {firstImportWords(upload.data.idempotencyKey)}; nothing new was created. What that import answered is shown
+          below.{' '}
+          <button type="button" className="link-button" onClick={() => void start(true)} disabled={upload.isPending}>
+            Import its rows again as new tasks
+          </button>
+        </Notice>
+      ) : null}
+      {upload.data ? <CsvImportResult result={upload.data.result} parsed={chosen?.parsed ?? null} replayed={upload.data.replayed} /> : null}
       {chosen?.parsed && !upload.data ? <CsvPreview parsed={chosen.parsed} /> : null}
     </Card>
   );

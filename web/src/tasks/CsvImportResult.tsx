@@ -1,8 +1,9 @@
 // The service's answer to a CSV upload: what was created and what it cost, and each refused row with its
-// error next to the content it came from (rows numbered as the API numbers them, csv.ts); or, when the
-// whole file was refused, why.
+// error in plain words next to the content it came from, numbered as the API numbers rows (csv.ts) with
+// the file's line beside it, since that is what an editor shows; or, when the whole file was refused, why.
 import { Link } from 'react-router';
 import { ApiError, describeCode, describeError } from '../api/errors';
+import { taskErrorSentence } from '../api/fieldErrors';
 import { StatCard } from '../ui/Charts';
 import { Notice } from '../ui/Feedback';
 import { formatCents, formatCount } from '../ui/format';
@@ -26,21 +27,19 @@ export function CsvUploadError({ error }: { error: unknown }) {
   );
 }
 
-function contentOf(parsed: CsvParseResult | null, row: number): string | null {
-  if (!parsed?.header) return null;
-  const record: CsvRecord | undefined = parsed.records[row - 1];
-  if (!record || record.row !== row) return null;
-  const fields = recordFields(parsed.header, record);
-  return fields.content ?? null;
+/** The record the browser read for an API row number, when it read the same file. */
+function recordOf(parsed: CsvParseResult | null, row: number): CsvRecord | null {
+  const record: CsvRecord | undefined = parsed?.records[row - 1];
+  return record && record.row === row ? record : null;
 }
 
-/** The service's message for a row, as a sentence. */
-const rowSentence = (message: string, code: string) => {
-  const text = message.replace(/^Invalid task: /, '').trim() || describeCode(code);
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-};
+function contentOf(parsed: CsvParseResult | null, record: CsvRecord | null): string | null {
+  if (!parsed?.header || !record) return null;
+  return recordFields(parsed.header, record).content ?? null;
+}
 
-export function CsvImportResult({ result, parsed }: { result: ImportAnswer; parsed: CsvParseResult | null }) {
+/** `replayed`: the service answered with an earlier import of the same file (nothing was created now). */
+export function CsvImportResult({ result, parsed, replayed = false }: { result: ImportAnswer; parsed: CsvParseResult | null; replayed?: boolean }) {
   const failed = result.errors.length;
   return (
     <section aria-label="Import result">
@@ -50,8 +49,9 @@ export function CsvImportResult({ result, parsed }: { result: ImportAnswer; pars
         <StatCard label="Rows with errors" value={formatCount(failed)} tone={failed > 0 ? 'warning' : undefined} />
       </div>
       {result.created > 0 ? (
-        <Notice tone="success">
-          {formatCount(result.created)} {result.created === 1 ? 'task was' : 'tasks were'} created. <Link to="/tasks">See them on the Tasks page</Link>.
+        <Notice tone={replayed ? 'info' : 'success'}>
+          {formatCount(result.created)} {result.created === 1 ? 'task was' : 'tasks were'} created{replayed ? ' by that first import' : ''}.{' '}
+          <Link to="/tasks">See them on the Tasks page</Link>.
         </Notice>
       ) : (
         <Notice tone="warning">No task was created: every row has an error. Fix the rows below and upload the file again.</Notice>
@@ -66,7 +66,7 @@ export function CsvImportResult({ result, parsed }: { result: ImportAnswer; pars
               <thead>
                 <tr>
                   <th scope="col" className="import-row-num">
-                    Row
+                    Row, line
                   </th>
                   <th scope="col">Content</th>
                   <th scope="col">Error</th>
@@ -75,12 +75,19 @@ export function CsvImportResult({ result, parsed }: { result: ImportAnswer; pars
               </thead>
               <tbody>
                 {result.errors.map((rowError) => {
-                  const content = contentOf(parsed, rowError.row);
-                  const sentence = rowSentence(rowError.error, rowError.code);
+                  const record = recordOf(parsed, rowError.row);
+                  const content = contentOf(parsed, record);
+                  const sentence = taskErrorSentence(rowError.error, rowError.code);
                   return (
-                    <tr key={rowError.row} role="row" data-row={rowError.row} aria-label={`Row ${rowError.row}: ${sentence}`}>
+                    <tr
+                      key={rowError.row}
+                      role="row"
+                      data-row={rowError.row}
+                      aria-label={`Row ${rowError.row}: ${sentence}${record ? ` (line ${record.line} of the file)` : ''}`}
+                    >
                       <th scope="row" role="rowheader" className="import-row-num">
                         Row {rowError.row}
+                        {record ? <span className="import-line">line {record.line}</span> : null}
                       </th>
                       <td role="cell" className="import-content-cell">{content === null ? <span className="task-muted">—</span> : content.trim() === '' ? <span className="task-muted">(empty)</span> : excerpt(content, 80)}</td>
                       <td role="cell" className="import-error-text import-error-cell">{sentence}</td>

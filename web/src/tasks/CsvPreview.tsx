@@ -1,5 +1,5 @@
 // What the browser read of a chosen CSV file before it is sent: the problems the service would refuse
-// it for (syntax, header), and its first rows numbered as the service numbers them.
+// it for (syntax, header), and its first rows numbered as the service numbers them, with their lines.
 import { Notice } from '../ui/Feedback';
 import { formatCount } from '../ui/format';
 import { checkHeader, recordFields, type CsvParseResult } from './csv';
@@ -50,7 +50,7 @@ export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
           <thead>
             <tr>
               <th scope="col" className="import-row-num">
-                Row
+                Row, line
               </th>
               {columns.map((column, index) => (
                 <th key={`${column}-${index}`} scope="col">
@@ -66,6 +66,7 @@ export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
                 <tr key={record.row}>
                   <th scope="row" className="import-row-num">
                     {record.row}
+                    <span className="import-line">line {record.line}</span>
                   </th>
                   {columns.map((column, index) => (
                     <td key={`${column}-${index}`}>{column === 'options' ? optionsText(fields[column] ?? '') : excerpt(fields[column] ?? '', 80)}</td>

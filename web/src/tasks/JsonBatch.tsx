@@ -1,18 +1,21 @@
 // JSON batch: pasted `{"tasks": […]}` or a bare array, checked locally with JSON.parse first (a syntax
 // error is shown with its line and column, and the cursor is put there), then sent to POST /tasks/batch,
-// all or nothing. INVALID_TASK names the item: its number, its own code in words and its JSON are shown.
+// all or nothing. INVALID_TASK names the item: its number, its reason in words and its JSON are shown.
+// The Idempotency-Key is the SHA-256 of the body sent, so the same tasks sent again within 24 hours
+// (after a reload too) replay the first answer, and the page says that nothing new was created.
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, describeCode, describeError } from '../api/errors';
-import { useIdempotencyKey } from '../api/idempotency';
+import { issueSentence, taskErrorSentence } from '../api/fieldErrors';
+import { contentKey, importedAt, newIdempotencyKey, rememberImport } from '../api/idempotency';
 import { useMeta } from '../api/meta';
-import { taskListPath } from '../links';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Feedback';
 import { Card } from '../ui/Page';
-import { formatCents, formatCount } from '../ui/format';
+import { formatCents, formatCount, formatDateTime } from '../ui/format';
 import { locateJsonError } from './jsonPosition';
-import { useCreateBatch, type BatchResult } from './queries';
+import { useCreateBatch, type BatchResult, type ImportOutcome } from './queries';
+import { TaskRef } from './TaskRef';
 import { budgetFloorCents } from './taskForm';
 
 const MAX_BATCH = 1_000;
@@ -47,10 +50,9 @@ export function JsonBatch() {
   const hintId = useId();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
-  // Another text is another request: a new key. The same text sent again replays the first answer.
-  const idempotency = useIdempotencyKey();
   const [problem, setProblem] = useState<string | null>(null);
   const [sentTasks, setSentTasks] = useState<unknown[]>([]);
+  const [sentBody, setSentBody] = useState<{ tasks: unknown[] } | null>(null);
 
   const edit = (value: string) => {
     setText(value);
@@ -88,8 +90,15 @@ export function JsonBatch() {
       return;
     }
     setSentTasks(batch.tasks);
+    setSentBody(batch.body);
+    // The key is the body as it travels (openapi-fetch sends JSON.stringify of it): the same tasks, the same key.
+    await send(batch.body, await contentKey('POST /tasks/batch', JSON.stringify(batch.body)));
+  };
+
+  const send = async (body: { tasks: unknown[] }, idempotencyKey: string) => {
     try {
-      await create.mutateAsync({ body: batch.body, idempotencyKey: idempotency.keyFor(batch.body) });
+      const outcome = await create.mutateAsync({ body, idempotencyKey });
+      if (!outcome.replayed) rememberImport(idempotencyKey);
     } catch {
       // Shown below through create.error.
     }
@@ -120,8 +129,8 @@ export function JsonBatch() {
           />
           <p id={hintId} className="field-hint">
             {'{"tasks": [ … ]}'} or a bare array; each task as for Create task: type, content, options, and optionally locale, maxCents (cents),
-            projectId, validationsNeeded. 1 to 1 000 tasks, created all together or not at all. Sending the same text again returns the first answer
-            instead of creating the tasks twice.
+            projectId, validationsNeeded. 1 to 1 000 tasks, created all together or not at all. The same tasks sent again within 24 hours, even after
+            a reload, create nothing new: the service answers with the first result.
           </p>
           {problem ? (
             <p id={errorId} className="field-error" role="alert">
@@ -130,7 +139,13 @@ export function JsonBatch() {
           ) : null}
         </div>
         {create.error ? <BatchError error={create.error} tasks={sentTasks} /> : null}
-        {create.data ? <BatchCreated result={create.data} /> : null}
+        {create.data ? (
+          <BatchCreated
+            outcome={create.data}
+            busy={create.isPending}
+            onCreateAgain={sentBody ? () => void send(sentBody, newIdempotencyKey()) : undefined}
+          />
+        ) : null}
         <div className="actions">
           <Button type="submit" variant="primary" busy={create.isPending}>
             Create tasks from JSON
@@ -155,13 +170,11 @@ function BatchError({ error, tasks }: { error: unknown; tasks: unknown[] }) {
         {issues.length > 0 ? (
           <ul className="import-batch-error-detail">
             {issues.map((issue, i) => (
-              <li key={i}>
-                <code>{String(issue.path ?? '')}</code>: {String(issue.message ?? '')}
-              </li>
+              <li key={i}>{issueSentence(String(issue.path ?? ''), String(issue.message ?? ''))}</li>
             ))}
           </ul>
         ) : (
-          <p className="import-batch-error-detail">{error.message.replace(/^Task \d+ is invalid: /, '')}</p>
+          <p className="import-batch-error-detail">{taskErrorSentence(error.message, itemCode)}</p>
         )}
         <p className="import-batch-error-detail">Nothing was created. Task #{index + 1} as sent:</p>
         <pre className="import-item" aria-label={`Task #${index + 1} as sent`}>
@@ -171,9 +184,13 @@ function BatchError({ error, tasks }: { error: unknown; tasks: unknown[] }) {
     );
   }
   if (error instanceof ApiError && error.code === 'VALIDATION_ERROR') {
+    const issues = error.issues();
     return (
       <div className="error-note" role="alert">
-        <p className="import-batch-error-title">The batch is not shaped as the service expects: {error.message}.</p>
+        <p className="import-batch-error-title">
+          The batch is not shaped as the service expects.{' '}
+          {issues.length > 0 ? issues.map((issue) => issueSentence(issue.path, issue.message, { tasks: 'the "tasks" array' })).join(' ') : `${error.message}.`}
+        </p>
         <p className="import-batch-error-detail">Paste {'{"tasks": [ … ]}'} with no other field, or a bare array of tasks. Nothing was created.</p>
       </div>
     );
@@ -193,18 +210,39 @@ function BatchError({ error, tasks }: { error: unknown; tasks: unknown[] }) {
   );
 }
 
-function BatchCreated({ result }: { result: BatchResult }) {
+interface BatchCreatedProps {
+  outcome: ImportOutcome<BatchResult>;
+  busy: boolean;
+  /** Sends the same tasks with a new key: new tasks, on purpose. */
+  onCreateAgain: (() => void) | undefined;
+}
+
+function BatchCreated({ outcome, busy, onCreateAgain }: BatchCreatedProps) {
+  const { result } = outcome;
   const shown = result.tasks.slice(0, 5);
+  const firstAt = outcome.replayed ? importedAt(outcome.idempotencyKey) : undefined;
   return (
-    <Notice tone="success">
-      Created {formatCount(result.created)} {result.created === 1 ? 'task' : 'tasks'}; total cost {formatCents(result.totalCostCents)}, charged as they complete.{' '}
-      <Link to="/tasks">See them on the Tasks page</Link>.
+    <Notice tone={outcome.replayed ? 'info' : 'success'}>
+      {outcome.replayed ? (
+        <>
+          This exact batch was already created {firstAt ? `at ${formatDateTime(firstAt)}` : 'within the last 24 hours'}; nothing new was created. Its{' '}
+          {formatCount(result.created)} {result.created === 1 ? 'task is' : 'tasks are'} on the <Link to="/tasks">Tasks page</Link>.{' '}
+          {onCreateAgain ? (
+            <button type="button" className="link-button" onClick={onCreateAgain} disabled={busy}>
+              Create {result.created === 1 ? 'it' : 'them'} again as new tasks
+            </button>
+          ) : null}
+        </>
+      ) : (
+        <>
+          Created {formatCount(result.created)} {result.created === 1 ? 'task' : 'tasks'}; total cost {formatCents(result.totalCostCents)}, charged as they
+          complete. <Link to="/tasks">See them on the Tasks page</Link>.
+        </>
+      )}
       <ul className="import-created-list">
         {shown.map((task) => (
           <li key={task.taskId}>
-            <Link to={taskListPath({ task: task.taskId })} className="mono">
-              {task.taskId}
-            </Link>
+            <TaskRef taskId={task.taskId} />
           </li>
         ))}
         {result.tasks.length > shown.length ? <li>… and {formatCount(result.tasks.length - shown.length)} more</li> : null}

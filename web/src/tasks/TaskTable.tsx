@@ -22,7 +22,7 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
         <thead>
           <tr>
             <th scope="col" className="wide col-created">
-              Created
+              Created (UTC)
             </th>
             <th scope="col" className="wide col-type">
               Type

@@ -1,21 +1,22 @@
 // Tasks: the buyer's tasks, 25 at a time through the API's cursor (a million tasks load one page), with
-// filters and the open task kept in the URL (the parameters of links.ts: ?status=&type=&projectId=&locale=&task=)
-// so a link reproduces the view, live counts by status that filter when clicked, a drawer with the task's details, and a
+// filters, the page (?cursor=&page=, the cursors before it in the history entry, so Back and a reload
+// keep the page) and the open task kept in the URL (the parameters of links.ts:
+// ?status=&type=&projectId=&locale=&task=) so a link reproduces the view, live counts by status that filter when clicked, a drawer with the task's details, and a
 // form to create one. Everything polls with back-off, so a task turning COMPLETED shows by itself.
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { ApiError } from '../api/errors';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { SelectField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
 import { TASK_LIST_PARAMS, type TaskListParam } from '../links';
-import { Pager, useCursorStack } from '../ui/pagination';
+import { PAGE_PARAMS, Pager, useUrlCursor } from '../ui/pagination';
 import { formatCount } from '../ui/format';
 import { CreateTaskDialog } from './CreateTaskDialog';
 import { TaskDrawer } from './TaskDrawer';
 import { TaskTable } from './TaskTable';
-import { useProjectOptions, useTaskCounts, useTasks, type CreateTaskResult, type ProjectOption, type TaskFilters } from './queries';
+import { PAGE_SIZE, useProjectOptions, useTaskCounts, useTasks, type CreateTaskResult, type ProjectOption, type TaskFilters } from './queries';
 import { LOCALES, STATUSES, TASK_TYPES, isLocale, isStatus, isTaskType, type TaskStatus } from './vocabulary';
 import { formatDuration } from './taskFormat';
 import './tasks.css';
@@ -39,6 +40,7 @@ type ParamChanges = Partial<Record<TaskListParam, string | undefined>>;
 
 export function TasksPage() {
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const filters = readFilters(params);
   const openTaskId = params.get(TASK_LIST_PARAMS.task);
   const projects = useProjectOptions();
@@ -48,16 +50,25 @@ export function TasksPage() {
   const [created, setCreated] = useState<CreateTaskResult | null>(null);
 
   const change = (changes: ParamChanges) =>
-    setParams((previous) => {
-      const next = new URLSearchParams(previous);
-      for (const [key, value] of Object.entries(changes) as [TaskListParam, string | undefined][]) {
-        const name = TASK_LIST_PARAMS[key];
-        if (value) next.set(name, value);
-        else next.delete(name);
-        if (key === 'projectId') next.delete('project');
-      }
-      return next;
-    });
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        for (const [key, value] of Object.entries(changes) as [TaskListParam, string | undefined][]) {
+          const name = TASK_LIST_PARAMS[key];
+          if (value) next.set(name, value);
+          else next.delete(name);
+          if (key === 'projectId') next.delete('project');
+          // Another filter is another list: it starts at its first page.
+          if (key !== 'task' && (previous.get(name) ?? undefined) !== value) {
+            next.delete(PAGE_PARAMS.cursor);
+            next.delete(PAGE_PARAMS.page);
+          }
+        }
+        return next;
+      },
+      // The page's earlier cursors ride in the history entry: opening or closing a task keeps them.
+      { state: location.state },
+    );
 
   const filterKey = JSON.stringify([filters.status, filters.type, filters.projectId, filters.locale]);
   const anyFilter = Boolean(filters.status || filters.type || filters.projectId || filters.locale);
@@ -201,17 +212,20 @@ interface TaskListProps {
   onCreate: () => void;
 }
 
-/** Keyed by the filters, so a new filter starts again at the first page. */
+/** One page of the list; its place is the URL's (useUrlCursor), its number of pages the live counts'. */
 function TaskList({ filters, anyFilter, projectNames, openTaskId, onOpen, onCreate }: TaskListProps) {
-  const pages = useCursorStack();
+  const pages = useUrlCursor();
   const tasks = useTasks(filters, pages.cursor);
+  const counts = useTaskCounts(filters);
+  const matching = counts.data ? (filters.status ? counts.data.counts[filters.status] : counts.data.total) : undefined;
+  const pageCount = matching === undefined ? undefined : Math.max(1, Math.ceil(matching / PAGE_SIZE));
   if (tasks.isPending) return <Loading label="Loading tasks…" />;
   if (tasks.isError && !tasks.data) {
     const staleCursor = tasks.error instanceof ApiError && tasks.error.code === 'INVALID_CURSOR';
     return (
       <>
         <ErrorNote error={tasks.error} />
-        {staleCursor ? <Button onClick={pages.reset}>Back to the first page</Button> : null}
+        {staleCursor ? <Button onClick={pages.first}>Back to the first page</Button> : null}
       </>
     );
   }
@@ -240,7 +254,15 @@ function TaskList({ filters, anyFilter, projectNames, openTaskId, onOpen, onCrea
     <>
       {tasks.isError ? <ErrorNote error={tasks.error} /> : null}
       <TaskTable tasks={data.tasks} projectNames={projectNames} openTaskId={openTaskId} onOpen={onOpen} />
-      <Pager page={pages.page} hasMore={data.hasMore} busy={tasks.isPlaceholderData} onPrevious={pages.previous} onNext={() => pages.next(data.nextCursor)} />
+      <Pager
+        page={pages.page}
+        pages={pageCount}
+        hasMore={data.hasMore}
+        busy={tasks.isPlaceholderData}
+        onPrevious={pages.previous}
+        onFirst={pages.first}
+        onNext={() => pages.next(data.nextCursor)}
+      />
     </>
   );
 }

@@ -6,8 +6,8 @@
 import { useMemo } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { paths } from '../../../sdk/src/generated/openapi';
-import { api, call, currentCredential, reportUnauthorized, toErrorBody, type Schemas } from '../api/client';
-import { ApiError, NETWORK_ERROR } from '../api/errors';
+import { api, call, callReplayable, currentCredential, REPLAYED_HEADER, reportUnauthorized, toErrorBody, type Schemas } from '../api/client';
+import { ApiError, NETWORK_ERROR, parseRetryAfter } from '../api/errors';
 import { useProjectChoices } from '../projects/queries';
 import { liveInterval } from '../ui/live';
 import type { Locale, Task, TaskStatus, TaskType } from './vocabulary';
@@ -74,6 +74,19 @@ export function useTask(id: string | null) {
   });
 }
 
+/**
+ * What names a task where only its id is known (an event, a ledger row, a webhook delivery): its type and
+ * content, which never change, so each task is asked once per session (and not polled like the drawer's).
+ */
+export function useTaskSummary(id: string) {
+  return useQuery({
+    queryKey: ['tasks', 'summary', id],
+    queryFn: () => call(api.GET('/tasks/{id}', { params: { path: { id } } })),
+    select: (task) => ({ type: task.type, content: task.content }),
+    staleTime: Infinity,
+  });
+}
+
 export interface ProjectOption {
   id: string;
   name: string;
@@ -121,13 +134,26 @@ export function useDeleteTask() {
   });
 }
 
+/** An import's answer, and whether it replays an earlier request with the same content (nothing new created). */
+export interface ImportOutcome<T> {
+  result: T;
+  replayed: boolean;
+  idempotencyKey: string;
+}
+
 export function useCreateBatch() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: { tasks: unknown[] }; idempotencyKey: string }) =>
+    mutationFn: async ({ body, idempotencyKey }: { body: { tasks: unknown[] }; idempotencyKey: string }): Promise<ImportOutcome<BatchResult>> => {
       // The pasted JSON goes to the service as it is: it is the judge (INVALID_TASK names the item).
-      call(api.POST('/tasks/batch', { body: body as Schemas['TaskBatch'], params: { header: { 'Idempotency-Key': idempotencyKey } } })),
-    onSuccess: () => invalidateAfterTaskChange(client),
+      const { data, replayed } = await callReplayable(
+        api.POST('/tasks/batch', { body: body as Schemas['TaskBatch'], params: { header: { 'Idempotency-Key': idempotencyKey } } }),
+      );
+      return { result: data, replayed, idempotencyKey };
+    },
+    onSuccess: (outcome) => {
+      if (!outcome.replayed) invalidateAfterTaskChange(client);
+    },
   });
 }
 
@@ -151,7 +177,7 @@ export class UploadCancelled extends Error {
 }
 
 /** POST /tasks/batch/csv through XMLHttpRequest, reporting the bytes sent as they go. */
-export function uploadCsv({ file, idempotencyKey, onProgress, signal }: UploadOptions): Promise<CsvImportResult> {
+export function uploadCsv({ file, idempotencyKey, onProgress, signal }: UploadOptions): Promise<ImportOutcome<CsvImportResult>> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/v1/tasks/batch/csv');
@@ -168,11 +194,11 @@ export function uploadCsv({ file, idempotencyKey, onProgress, signal }: UploadOp
         // Not JSON (a proxy's page): described by its status below.
       }
       if (xhr.status === 201) {
-        resolve(body as CsvImportResult);
+        resolve({ result: body as CsvImportResult, replayed: xhr.getResponseHeader(REPLAYED_HEADER) === 'true', idempotencyKey });
         return;
       }
       if (xhr.status === 401) reportUnauthorized(token);
-      reject(new ApiError(xhr.status, toErrorBody(body, xhr.status, xhr.statusText)));
+      reject(new ApiError(xhr.status, toErrorBody(body, xhr.status, xhr.statusText), parseRetryAfter(xhr.getResponseHeader('retry-after'))));
     };
     xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR));
     xhr.ontimeout = () => reject(new ApiError(0, NETWORK_ERROR));
@@ -188,8 +214,8 @@ export function useUploadCsv() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: uploadCsv,
-    onSuccess: (result) => {
-      if (result.created > 0) invalidateAfterTaskChange(client);
+    onSuccess: (outcome) => {
+      if (outcome.result.created > 0 && !outcome.replayed) invalidateAfterTaskChange(client);
     },
   });
 }

@@ -13,6 +13,8 @@ export const MAX_BUDGET_CENTS = 100_000;
 export const MIN_ANSWERS = 1;
 export const MAX_ANSWERS = 25;
 export const DEFAULT_VALIDATIONS_NEEDED = 3;
+/** contract §4: a task's content is 1 to 100 000 characters. */
+export const MAX_CONTENT_LENGTH = 100_000;
 
 /** The lowest budget the service accepts: a task must afford its price (GET /meta's priceCents), and 20 cents at least. */
 export const budgetFloorCents = (priceCents: number | undefined): number => Math.max(priceCents ?? MIN_BUDGET_CENTS, MIN_BUDGET_CENTS);

@@ -9,12 +9,15 @@ export function excerpt(text: string, length = 90): string {
 export const formatConfidence = (confidence: number | null | undefined): string =>
   confidence === null || confidence === undefined ? '—' : `${(confidence * 100).toFixed(1)} %`;
 
+/** "850 ms", "4.2 s", "5 min", "5 min 12 s", "2 h", "2 h 5 min": no zero part ("5 min 0 s"). */
 export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${ms} ms`;
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
   const seconds = ms / 1_000;
   if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = Math.round(seconds % 60);
-  if (minutes < 60) return `${minutes} min ${rest} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  const total = Math.round(seconds);
+  const minutes = Math.floor(total / 60);
+  const rest = total % 60;
+  if (minutes < 60) return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
