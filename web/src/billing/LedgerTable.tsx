@@ -1,7 +1,9 @@
 // Every money movement of the account, newest first in commit order: what it was, the signed amount,
-// the balance right after it, and what it refers to (a task, a deposit, an adjustment's reason).
+// the balance right after it, and what it refers to (a task by the start of its content, a deposit, an
+// adjustment's reason, shortened when long with the whole text a click away).
 import { Link } from 'react-router';
-import { taskListPath } from '../links';
+import { TaskRef } from '../tasks/TaskRef';
+import { LongText } from '../ui/LongText';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { LedgerEntry } from './queries';
@@ -28,10 +30,7 @@ function reference(entry: LedgerEntry) {
   if (entry.taskId) {
     return (
       <>
-        Task{' '}
-        <Link to={taskListPath({ task: entry.taskId })} className="mono bl-id">
-          {entry.taskId}
-        </Link>
+        Task <TaskRef taskId={entry.taskId} />
       </>
     );
   }
@@ -46,19 +45,20 @@ function reference(entry: LedgerEntry) {
       </>
     );
   }
-  if (entry.type === 'ADJUSTMENT') return <>By Concord{entry.reason ? `: ${entry.reason}` : ''}</>;
-  return entry.reason ?? <span className="bl-muted">—</span>;
+  if (entry.type === 'ADJUSTMENT') return entry.reason ? <LongText text={`By Concord: ${entry.reason}`} /> : <>By Concord</>;
+  return entry.reason ? <LongText text={entry.reason} /> : <span className="bl-muted">—</span>;
 }
 
 const columns: Column<LedgerEntry>[] = [
-  { header: 'Time', cell: (entry) => <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time> },
-  { header: 'Type', cell: (entry) => TYPE_LABELS[entry.type] ?? entry.type },
+  { header: 'Time', nowrap: true, cell: (entry) => <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time> },
+  { header: 'Type', nowrap: true, cell: (entry) => TYPE_LABELS[entry.type] ?? entry.type },
   {
     header: 'Amount',
     align: 'right',
+    nowrap: true,
     cell: (entry) => <span className={entry.amountCents < 0 ? 'bl-debit' : 'bl-credit'}>{signedCents(entry.amountCents)}</span>,
   },
-  { header: 'Balance after', align: 'right', cell: (entry) => formatCents(entry.balanceAfterCents) },
+  { header: 'Balance after', align: 'right', nowrap: true, cell: (entry) => formatCents(entry.balanceAfterCents) },
   { header: 'Reference', cell: reference },
 ];
 

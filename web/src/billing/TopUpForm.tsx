@@ -37,13 +37,14 @@ export function TopUpForm({ tiers, tiersError, onSubmit, busy, error }: TopUpFor
   const previewId = useId();
 
   const amountCents = parseDollars(amountText);
-  const problem = amountProblem(amountCents, formatCents);
+  const problem = amountProblem(amountCents, formatCents, amountText);
   const apiFields = error instanceof ApiError && error.code === 'VALIDATION_ERROR' ? error.fieldErrors() : {};
   const clientError = showProblems ? (amountText.trim() === '' ? 'Enter the amount to add.' : problem) : null;
   // The API's own wording is technical ("Too small: expected number to be >=500"): say it as the hint does.
   const amountError = clientError ?? (apiFields.amountCents ? `Enter an amount from ${formatCents(MIN_DEPOSIT_CENTS)} to ${formatCents(MAX_DEPOSIT_CENTS)}.` : undefined);
   const methodError = apiFields.method ? 'Choose card or mobile money.' : undefined;
-  const formError = error instanceof ApiError && error.code === 'VALIDATION_ERROR' && (apiFields.amountCents || apiFields.method) ? null : error;
+  // An amount refused here hides what the service said of the try before.
+  const formError = clientError || (error instanceof ApiError && error.code === 'VALIDATION_ERROR' && (apiFields.amountCents || apiFields.method)) ? null : error;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -100,7 +101,15 @@ export function TopUpForm({ tiers, tiersError, onSubmit, busy, error }: TopUpFor
             error={methodError}
           />
         </div>
-        <BonusPreview id={previewId} amountCents={problem === null ? amountCents : null} problem={amountText.trim() === '' ? null : problem} tiers={tiers} tiersError={tiersError} />
+        {/* Once the field shows the problem, the preview does not say it a second time. */}
+        <BonusPreview
+          id={previewId}
+          amountCents={problem === null ? amountCents : null}
+          problem={amountText.trim() === '' ? null : problem}
+          problemShown={clientError !== null && clientError !== undefined}
+          tiers={tiers}
+          tiersError={tiersError}
+        />
         <ErrorNote error={formError} />
         <div className="bl-submit">
           <Button type="submit" variant="primary" busy={busy}>
@@ -121,11 +130,13 @@ interface BonusPreviewProps {
   amountCents: number | null;
   /** Why the typed amount is not valid, or null (nothing typed, or valid). */
   problem: string | null;
+  /** The amount field already shows the problem. */
+  problemShown: boolean;
   tiers: readonly Tier[] | undefined;
   tiersError: unknown;
 }
 
-function BonusPreview({ id, amountCents, problem, tiers, tiersError }: BonusPreviewProps) {
+function BonusPreview({ id, amountCents, problem, problemShown, tiers, tiersError }: BonusPreviewProps) {
   let main: string;
   let next: string | null = null;
   if (!tiers) {
@@ -135,7 +146,7 @@ function BonusPreview({ id, amountCents, problem, tiers, tiersError }: BonusPrev
     const upcoming = nextTier(base, tiers);
     const current = tierFor(base, tiers);
     if (amountCents === null) {
-      main = problem ?? 'Enter an amount to see what you receive.';
+      main = problem && !problemShown ? problem : problem ? 'Correct the amount to see what you receive.' : 'Enter an amount to see what you receive.';
     } else {
       const bonus = bonusCents(amountCents, tiers);
       main = `You pay ${formatCents(amountCents)}, you receive ${formatCents(amountCents + bonus)} (bonus ${formatCents(bonus)}).`;

@@ -7,7 +7,7 @@ import { LOCALES, TASK_TYPES, isLocale, isTaskType, typeLabel, type Locale, type
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { SelectField, TextAreaField } from '../ui/Field';
-import { formatCount } from '../ui/format';
+import { tooLong } from '../ui/limits';
 import { useCreateGoldenTask, type GoldenTask, type GoldenTaskInput } from './queries';
 
 const CONTENT_MAX = 100_000;
@@ -51,7 +51,7 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
     const formElement = event.currentTarget;
     const problems: Errors = {};
     if (!content.trim()) problems.content = 'Write the task annotators will see.';
-    else if (content.length > CONTENT_MAX) problems.content = `At most ${formatCount(CONTENT_MAX)} characters.`;
+    else if (content.length > CONTENT_MAX) problems.content = tooLong(content, CONTENT_MAX, 'The content') ?? undefined;
     if (options.length < 2) problems.options = 'Give at least two distinct options, one per line.';
     else if (options.length > OPTIONS_MAX) problems.options = `At most ${OPTIONS_MAX} options.`;
     else if (options.some((option) => option.length > OPTION_MAX)) problems.options = `Each option has at most ${OPTION_MAX} characters.`;
@@ -103,6 +103,7 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
               clearError('content');
             }}
             hint="What annotators see: a text, a question, an image URL…"
+            limit={CONTENT_MAX}
             error={errors.content}
           />
         </div>

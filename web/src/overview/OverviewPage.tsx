@@ -13,7 +13,7 @@ import { GettingStarted } from './GettingStarted';
 import { useRecentEvents, useSpend, SPEND_DAYS } from './queries';
 import { RecentEvents } from './RecentEvents';
 import { taskListPath } from '../links';
-import { SpendChart } from './SpendChart';
+import { SpendChart, spendIsEmpty } from './SpendChart';
 import { TaskCounts } from './TaskCounts';
 import './overview.css';
 
@@ -87,12 +87,12 @@ export function OverviewPage() {
         <TaskCounts counts={counts.data} />
       </Card>
 
-      <Card title={`Spend, last ${SPEND_DAYS} days`}>
-        <div className={spend.data && spend.data.totalChargedCents === 0 && spend.data.totalDepositedCents === 0 ? undefined : 'ov-chart-slot'}>
+      <Card title={`Money in and out, last ${SPEND_DAYS} days`}>
+        <div className={spend.data && spendIsEmpty(spend.data) ? undefined : 'ov-chart-slot'}>
           {spend.data ? (
-            spend.data.totalChargedCents === 0 && spend.data.totalDepositedCents === 0 ? (
-              <EmptyState title={`Nothing spent in the last ${SPEND_DAYS} days`}>
-                <p>Completed tasks are charged here, one bar per day.</p>
+            spendIsEmpty(spend.data) ? (
+              <EmptyState title={`No money moved in the last ${SPEND_DAYS} days`}>
+                <p>Deposits, adjustments and the charges of completed tasks appear here, one bar per day of charges.</p>
               </EmptyState>
             ) : (
               <SpendChart spend={spend.data} />

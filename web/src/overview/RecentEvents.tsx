@@ -1,7 +1,6 @@
 // The last events of the account (task.completed, task.failed, budget.low) with what became of their
-// webhook deliveries, newest first.
-import { Link } from 'react-router';
-import { taskListPath } from '../links';
+// webhook deliveries, newest first. A task is named by the start of its content and opens in the drawer.
+import { TaskRef } from '../tasks/TaskRef';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { RecentEvent } from './queries';
@@ -41,22 +40,23 @@ function deliveryTone(deliveries: readonly Delivery[]): string {
 }
 
 function subject(event: RecentEvent) {
+  const payload = (event.payload ?? {}) as Record<string, unknown>;
   if (event.taskId) {
     return (
-      <Link to={taskListPath({ task: event.taskId })} className="mono ov-task-link" aria-label={`Task ${event.taskId}`}>
-        {event.taskId}
-      </Link>
+      <>
+        <TaskRef taskId={event.taskId} />
+        {typeof payload.result === 'string' ? <span className="ov-muted"> → {payload.result}</span> : null}
+      </>
     );
   }
-  const payload = (event.payload ?? {}) as Record<string, unknown>;
   if (typeof payload.creditBalance === 'number') return <span>Balance {formatCents(payload.creditBalance)}</span>;
   return <span className="ov-muted">—</span>;
 }
 
 const columns: Column<RecentEvent>[] = [
-  { header: 'Event', cell: (event) => <span className={`badge ${TYPE_BADGES[event.type] ?? 'badge-neutral'}`}>{event.type}</span> },
+  { header: 'Event', nowrap: true, cell: (event) => <span className={`badge ${TYPE_BADGES[event.type] ?? 'badge-neutral'}`}>{event.type}</span> },
   { header: 'Task', cell: subject },
-  { header: 'Time', cell: (event) => <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time> },
+  { header: 'Time', nowrap: true, cell: (event) => <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time> },
   { header: 'Webhook delivery', cell: (event) => <span className={deliveryTone(event.deliveries)}>{deliverySummary(event.deliveries)}</span> },
 ];
 

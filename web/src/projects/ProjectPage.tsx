@@ -159,14 +159,22 @@ function ConfidenceHistogram({ query }: { query: DistributionQuery }) {
           <BarChart
             title="Completed tasks by confidence"
             data={data.confidence.map((bucket) => ({ label: `${bucket.from.toFixed(1)}–${bucket.to.toFixed(1)}`, values: [bucket.count] }))}
+            edges={confidenceEdges(data.confidence)}
+            showValues
             series={[{ name: 'Completed tasks', color: '#4338ca' }]}
             formatValue={formatCount}
           />
-          <p className="chart-note">Ten buckets of the consensus confidence, 0.0–0.1 to 0.9–1.0 (hover a bar for its count).</p>
+          <p className="chart-note">Completed tasks in ten buckets of the consensus confidence, from 0–0.1 to 0.9–1; the count of each is above its bar.</p>
         </>
       )}
     </DistributionState>
   );
+}
+
+/** The buckets' edges as axis labels: "0", "0.1", …, "1". */
+function confidenceEdges(buckets: ProjectDistribution['confidence']): string[] {
+  const edge = (n: number) => String(Number(n.toFixed(2)));
+  return buckets.length === 0 ? [] : [...buckets.map((bucket) => edge(bucket.from)), edge(buckets[buckets.length - 1]?.to ?? 1)];
 }
 
 function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
@@ -197,13 +205,13 @@ function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Project settings" onChange={() => setSaved(false)}>
-      <TextField label="Name" name="name" defaultValue={project.name} required maxLength={NAME_MAX} autoComplete="off" error={errors.name} />
+      <TextField label="Name" name="name" defaultValue={project.name} required limit={NAME_MAX} autoComplete="off" error={errors.name} />
       <TextAreaField
         label="Description"
         name="description"
         defaultValue={project.description ?? ''}
         rows={3}
-        maxLength={DESCRIPTION_MAX}
+        limit={DESCRIPTION_MAX}
         hint="Leave empty to remove it."
         error={errors.description}
       />
@@ -240,17 +248,16 @@ function DeleteProject({ project }: { project: ProjectWithStats }) {
         title="Delete this project?"
         confirmLabel="Confirm deletion"
         onConfirm={confirm}
-        message={
+        // The live stats already say what the service would answer (409 PROJECT_HAS_TASKS): no confirmation to fail.
+        disabledReason={
           total > 0 ? (
-            <Notice tone="warning">
-              {project.name} still has {formatCount(total)} task{total === 1 ? '' : 's'}: the service refuses to delete a project that has tasks.
-            </Notice>
-          ) : (
-            <p>
-              {project.name} has no tasks. Deleting it cannot be undone.
-            </p>
-          )
+            <>
+              This project still has {formatCount(total)} task{total === 1 ? '' : 's'}, so it cannot be deleted. Only PENDING tasks can be deleted or
+              moved to another project, from <Link to={taskListPath({ projectId: project.id })}>its tasks</Link>; a project with answered tasks stays.
+            </>
+          ) : undefined
         }
+        message={<p>This project has no tasks. Deleting it cannot be undone.</p>}
       />
     </div>
   );

@@ -102,8 +102,8 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
 
   return (
     <form onSubmit={submit} noValidate aria-label="New project">
-      <TextField label="Name" name="name" required maxLength={NAME_MAX} autoComplete="off" hint={`1 to ${NAME_MAX} characters.`} error={errors.name} />
-      <TextAreaField label="Description" name="description" rows={3} maxLength={DESCRIPTION_MAX} hint="Optional: what the project's tasks are for." error={errors.description} />
+      <TextField label="Name" name="name" required limit={NAME_MAX} autoComplete="off" hint={`1 to ${NAME_MAX} characters.`} error={errors.name} />
+      <TextAreaField label="Description" name="description" rows={3} limit={DESCRIPTION_MAX} hint="Optional: what the project's tasks are for." error={errors.description} />
       <ErrorNote error={apiErrors.general} />
       <Button type="submit" variant="primary" busy={create.isPending}>
         Create project

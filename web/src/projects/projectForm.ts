@@ -1,6 +1,7 @@
 // A project's name and description as the API accepts them (name 1–200 characters, description at most
 // 5 000, empty meaning none), checked before the create and settings forms send them.
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
+import { tooLong } from '../ui/limits';
 
 export const NAME_MAX = 200;
 export const DESCRIPTION_MAX = 5000;
@@ -17,9 +18,11 @@ export function readProjectFields(form: FormData): { values: ProjectFields; erro
   const name = String(form.get('name') ?? '').trim();
   const description = String(form.get('description') ?? '').trim();
   const errors: FieldMessages<ProjectField> = {};
+  const nameTooLong = tooLong(name, NAME_MAX, 'The name');
+  const descriptionTooLong = tooLong(description, DESCRIPTION_MAX, 'The description');
   if (!name) errors.name = 'Give the project a name.';
-  else if (name.length > NAME_MAX) errors.name = `At most ${NAME_MAX} characters (this one has ${name.length}).`;
-  if (description.length > DESCRIPTION_MAX) errors.description = `At most ${DESCRIPTION_MAX} characters (this one has ${description.length}).`;
+  else if (nameTooLong) errors.name = nameTooLong;
+  if (descriptionTooLong) errors.description = descriptionTooLong;
   return { values: { name, description: description || null }, errors };
 }
 

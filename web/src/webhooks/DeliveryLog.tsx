@@ -4,7 +4,7 @@ import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
 import { Card } from '../ui/Page';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { DeliveryTable } from './DeliveryTable';
-import { useDeliveries, useRedeliver } from './queries';
+import { useDeliveries, useDeliveryTasks, useRedeliver } from './queries';
 
 export function DeliveryLog({ configId }: { configId: string }) {
   const pages = useCursorStack();
@@ -21,6 +21,7 @@ export function DeliveryLog({ configId }: { configId: string }) {
     });
   };
   const deliveries = log.data?.deliveries ?? [];
+  const tasks = useDeliveryTasks(deliveries);
   return (
     <Card title="Delivery log" actions={log.isSuccess ? <span className="wh-live">Live · updates by itself</span> : null}>
       {log.isPending ? (
@@ -35,6 +36,7 @@ export function DeliveryLog({ configId }: { configId: string }) {
         <>
           <DeliveryTable
             deliveries={deliveries}
+            tasks={tasks.data}
             onRedeliver={onRedeliver}
             state={{
               sendingId: redeliver.isPending ? redeliver.variables : undefined,

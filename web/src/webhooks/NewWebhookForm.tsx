@@ -27,7 +27,9 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
   const formRef = useRef<HTMLFormElement>(null);
 
   const api = webhookFormErrors(error);
-  const errors: FormErrors = checked && Object.values(checked).some(Boolean) ? checked : api.fields;
+  // A try refused here hides what the service said of the one before.
+  const localFailed = checked !== null && Object.values(checked).some(Boolean);
+  const errors: FormErrors = localFailed && checked ? checked : api.fields;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -64,7 +66,7 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
       />
       <EventCheckboxes value={events} onChange={setEvents} error={errors.events} />
       <SecretChooser draft={secret} onChange={setSecret} secretError={errors.secret} copiedError={errors.copied} />
-      <ErrorNote error={api.general} />
+      <ErrorNote error={localFailed ? null : api.general} />
       <div className="wh-form-actions">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy}>

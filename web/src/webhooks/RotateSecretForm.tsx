@@ -21,7 +21,9 @@ export function RotateSecretForm({ busy, error, onSave, onStart, rotatedAt }: Ro
   const [checked, setChecked] = useState<FormErrors | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const api = webhookFormErrors(error);
-  const fieldErrors = checked?.secret || checked?.copied ? checked : api.fields;
+  // A try refused here hides what the service said of the one before.
+  const localFailed = Boolean(checked?.secret || checked?.copied);
+  const fieldErrors = localFailed && checked ? checked : api.fields;
 
   const start = () => {
     onStart();
@@ -61,7 +63,7 @@ export function RotateSecretForm({ busy, error, onSave, onStart, rotatedAt }: Ro
   return (
     <form ref={formRef} onSubmit={submit} noValidate aria-label="Rotate secret">
       <SecretChooser draft={draft} onChange={setDraft} legend="New secret" secretError={fieldErrors.secret} copiedError={fieldErrors.copied} />
-      <ErrorNote error={api.general} />
+      <ErrorNote error={localFailed ? null : api.general} />
       <div className="wh-form-actions">
         <Button onClick={() => setDraft(null)} disabled={busy}>
           Cancel

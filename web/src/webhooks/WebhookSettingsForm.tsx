@@ -24,7 +24,9 @@ export function WebhookSettingsForm({ config, busy, error, saved, onSave }: Sett
   const [unchanged, setUnchanged] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const api = webhookFormErrors(error);
-  const errors: FormErrors = checked && Object.values(checked).some(Boolean) ? checked : api.fields;
+  // A try refused here hides what the service said of the one before.
+  const localFailed = checked !== null && Object.values(checked).some(Boolean);
+  const errors: FormErrors = localFailed && checked ? checked : api.fields;
   // Edited since the last save: the "saved" note no longer describes the form.
   const pending = url !== config.url || events.join() !== config.events.join() || isActive !== config.isActive;
 
@@ -68,7 +70,7 @@ export function WebhookSettingsForm({ config, busy, error, saved, onSave }: Sett
       <p id={`active-${config.id}-hint`} className="field-hint">
         Untick to pause: events that happen while paused are not delivered later.
       </p>
-      <ErrorNote error={api.general} />
+      <ErrorNote error={localFailed || unchanged ? null : api.general} />
       {unchanged ? <Notice tone="info">Nothing has changed.</Notice> : null}
       {saved && !unchanged && !pending ? <Notice tone="success">Changes saved.</Notice> : null}
       <div className="wh-form-actions">

@@ -19,7 +19,13 @@ export const webhookKeys = {
   detail: (id: string) => ['webhooks', 'detail', id] as const,
   deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
   deliveryPage: (id: string, cursor: string | undefined) => ['webhooks', 'deliveries', id, cursor ?? null] as const,
+  deliveryTasks: (deliveryIds: readonly string[]) => ['webhooks', 'delivery-tasks', deliveryIds] as const,
 };
+
+/** Events read to find the task of a page of deliveries: at most this many pages of 100. */
+const EVENT_PAGES_FOR_DELIVERIES = 3;
+/** An event and its deliveries are written in one transaction; a minute's margin covers any clock step. */
+const EVENT_MARGIN_MS = 60_000;
 
 export function useWebhooks(cursor: string | undefined) {
   return useQuery({
@@ -48,6 +54,39 @@ export function useDeliveries(id: string, cursor: string | undefined) {
       ),
     placeholderData: keepPreviousData,
     refetchInterval: liveInterval,
+  });
+}
+
+/**
+ * Which task each delivery of a page is for. GET /webhooks/configs/:id/deliveries does not say (its rows
+ * carry neither the event nor the task), but GET /events lists each event with its deliveries' ids: the
+ * events since the page's oldest delivery are read (at most 300) and joined here. A delivery maps to its
+ * event's taskId (null for budget.low); one not found among them is left out of the map.
+ */
+export function useDeliveryTasks(deliveries: readonly WebhookDelivery[]) {
+  const ids = deliveries.map((delivery) => delivery.id);
+  const oldest = deliveries.reduce((min, delivery) => Math.min(min, Date.parse(delivery.createdAt)), Number.POSITIVE_INFINITY);
+  return useQuery({
+    queryKey: webhookKeys.deliveryTasks(ids),
+    enabled: ids.length > 0 && Number.isFinite(oldest),
+    // Which task an event is for never changes.
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+    queryFn: async () => {
+      const wanted = new Set(ids);
+      const tasks = new Map<string, string | null>();
+      const since = new Date(oldest - EVENT_MARGIN_MS).toISOString();
+      let cursor: string | undefined;
+      for (let page = 0; page < EVENT_PAGES_FOR_DELIVERIES && tasks.size < wanted.size; page += 1) {
+        const result = await call(api.GET('/events', { params: { query: { since, limit: '100', ...(cursor ? { cursor } : {}) } } }));
+        for (const event of result.events) {
+          for (const delivery of event.deliveries) if (wanted.has(delivery.id)) tasks.set(delivery.id, event.taskId);
+        }
+        if (!result.hasMore || !result.nextCursor) break;
+        cursor = result.nextCursor;
+      }
+      return tasks;
+    },
   });
 }
 

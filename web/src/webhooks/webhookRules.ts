@@ -3,7 +3,7 @@
 // next to the fields. Secrets are made in the browser and sent once: the API never returns them. The
 // generated form is the Standard Webhooks one, `whsec_` + base64 of 32 random bytes (256 bits). The
 // contract accepts any secret of 16 to 256 characters; the whole string, prefix included, keys the HMAC.
-import { mapFieldErrors } from '../api/fieldErrors';
+import { mapFieldErrors, plainPhrase } from '../api/fieldErrors';
 import { isHttpUrl } from '../ui/url';
 import type { WebhookEvent } from './queries';
 
@@ -62,10 +62,10 @@ export function webhookFormErrors(error: unknown): { fields: FormErrors; general
           const address = /\(([^)]+)\)\s*$/.exec(apiError.message)?.[1];
           return `Concord refuses this URL: it points to a private, local or reserved address${address ? ` (${address})` : ''}. Use an address that is reachable from the public internet.`;
         }
-        return /absolute http/.test(message) ? 'Enter an absolute URL that starts with https:// (or http://).' : `The URL ${message}.`;
+        return /absolute http/.test(message) ? 'Enter an absolute URL that starts with https:// (or http://).' : `The URL ${plainPhrase(message)}.`;
       },
       events: () => 'Choose at least one of the three events.',
-      secret: (message) => `The secret ${message} (${SECRET_MIN} to ${SECRET_MAX} characters).`,
+      secret: (message) => `The secret ${plainPhrase(message)} (${SECRET_MIN} to ${SECRET_MAX} characters).`,
     },
   });
 }
