@@ -57,6 +57,8 @@ describe('the admin dashboard', () => {
     // The key works: the developer's own profile answers it.
     const me = await call<{ developer: { appName: string } }>(server.url, 'GET', '/dev/me', shownKey);
     expect(me.body.developer.appName).toBe('Fresh App');
+    // The dialog waits for the tick: the key cannot be shown again once it closes.
+    await page.getByLabel('I have copied the API key').check();
     await page.getByRole('button', { name: 'Done' }).click();
     // Shown once: nowhere on the page afterwards, and the list carries no key.
     await expect.poll(() => page.getByRole('table', { name: /developers/i }).innerText()).toContain('Fresh App');

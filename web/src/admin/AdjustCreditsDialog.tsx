@@ -1,13 +1,16 @@
 // A credit adjustment of one buyer: an amount (positive credits, negative debits) and a reason kept in
-// their ledger, reviewed with its effect on the balance before it is sent.
+// their ledger, reviewed with its effect on the balance before it is sent. A debit larger than what the
+// buyer can spend (the balance less what open tasks reserve) stops at the review: the service would
+// refuse it (402), so it is not offered.
 import { useState, type FormEvent } from 'react';
-import { mapFieldErrors } from '../api/fieldErrors';
+import { mapFieldErrors, plainSentence } from '../api/fieldErrors';
 import { useIdempotencyKey } from '../api/idempotency';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNote } from '../ui/Feedback';
 import { TextAreaField, TextField } from '../ui/Field';
 import { formatCents, parseDollars } from '../ui/format';
+import { tooLong } from '../ui/limits';
 import { useAdjustCredits, type AdminBuyer, type LedgerEntry } from './queries';
 
 /** A refused adjustment next to its fields; a debit beyond what the buyer can spend says so in the admin's terms. */
@@ -17,7 +20,7 @@ function adjustmentErrors(error: unknown) {
     codeFields: { INSUFFICIENT_CREDITS: 'amountCents' },
     rules: {
       amountCents: (message, apiError) => {
-        if (apiError.code !== 'INSUFFICIENT_CREDITS') return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+        if (apiError.code !== 'INSUFFICIENT_CREDITS') return plainSentence(message);
         const available = Number(apiError.details?.availableCents);
         return `That debit is more than the buyer's available balance${Number.isFinite(available) ? ` (${formatCents(available)})` : ''}: the balance less what open tasks reserve.`;
       },
@@ -32,6 +35,9 @@ function parseSignedDollars(text: string): number | null {
   const cents = parseDollars(trimmed.replace(/^[-−+]/, ''));
   return cents === null ? null : negative ? -cents : cents;
 }
+
+/** The API's limit for an adjustment's reason. */
+const REASON_MAX = 500;
 
 interface Draft {
   amountText: string;
@@ -68,7 +74,9 @@ function AdjustCredits({ buyer, onClose, onDone }: AdjustProps & { buyer: AdminB
     if (amountCents === null) next.amount = 'Enter an amount in dollars, such as 25 or -12.50.';
     else if (amountCents === 0) next.amount = 'The amount cannot be zero.';
     else if (Math.abs(amountCents) > 10_000_000_000) next.amount = 'At most $100,000,000.00 at a time.';
+    const reasonTooLong = tooLong(reason, REASON_MAX, 'The reason');
     if (!reason) next.reason = 'Say why: the reason is kept in the buyer’s ledger.';
+    else if (reasonTooLong) next.reason = reasonTooLong;
     setErrors(next);
     adjust.reset();
     if (amountCents === null || Object.keys(next).length > 0) return;
@@ -94,6 +102,8 @@ function AdjustCredits({ buyer, onClose, onDone }: AdjustProps & { buyer: AdminB
   const shownInForm = adjust.error !== null && adjustmentErrors(adjust.error).general === null;
   const credit = (review?.amountCents ?? 0) > 0;
   const amount = formatCents(Math.abs(review?.amountCents ?? 0));
+  // The figures the list showed when the dialog opened: the service decides on its own, fresher ones.
+  const beyondAvailable = review !== null && !credit && -review.amountCents > buyer.availableCents;
 
   return (
     <>
@@ -120,14 +130,23 @@ function AdjustCredits({ buyer, onClose, onDone }: AdjustProps & { buyer: AdminB
             Balance {formatCents(buyer.creditBalance)} → {formatCents(buyer.creditBalance + review.amountCents)}. Reason, kept in the ledger: “
             {review.reason}”
           </p>
+          {beyondAvailable ? (
+            <p className="error-note" role="alert">
+              This debit cannot be made: {buyer.companyName} can spend only {formatCents(buyer.availableCents)} (a balance of {formatCents(buyer.creditBalance)} less{' '}
+              {formatCents(buyer.reservedCents)} reserved by open tasks), and a debit may not take more than that. Go back and debit at most{' '}
+              {formatCents(buyer.availableCents)}.
+            </p>
+          ) : null}
           {adjust.error && !shownInForm ? <ErrorNote error={adjust.error} /> : null}
           <div className="actions">
-            <Button onClick={() => setReview(null)} disabled={adjust.isPending}>
+            <Button onClick={() => setReview(null)} disabled={adjust.isPending} variant={beyondAvailable ? 'primary' : 'secondary'}>
               Back
             </Button>
-            <Button variant={credit ? 'primary' : 'danger'} busy={adjust.isPending} onClick={confirm} aria-describedby="adjust-effect">
-              Confirm adjustment
-            </Button>
+            {beyondAvailable ? null : (
+              <Button variant={credit ? 'primary' : 'danger'} busy={adjust.isPending} onClick={confirm} aria-describedby="adjust-effect">
+                Confirm adjustment
+              </Button>
+            )}
           </div>
         </div>
       ) : (
@@ -152,7 +171,7 @@ function AdjustCredits({ buyer, onClose, onDone }: AdjustProps & { buyer: AdminB
             onChange={(event) => setDraft({ ...draft, reason: event.currentTarget.value })}
             hint="Kept in the buyer’s ledger, which they can read."
             error={errors.reason}
-            maxLength={500}
+            limit={REASON_MAX}
             rows={3}
             required
           />

@@ -35,7 +35,7 @@ export function AnnotatorsPage() {
           value={search.text}
           onChange={(event) => search.change(event.currentTarget.value)}
           placeholder="Part of the app's id"
-          maxLength={128}
+          limit={128}
           autoComplete="off"
         />
         <label className="checkbox">

@@ -30,7 +30,7 @@ export function BuyersPage() {
           value={text}
           onChange={(event) => change(event.currentTarget.value)}
           placeholder="E-mail or company"
-          maxLength={200}
+          limit={200}
           autoComplete="off"
         />
       </div>

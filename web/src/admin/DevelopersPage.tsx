@@ -6,7 +6,7 @@ import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
-import { SecretReveal } from '../ui/SecretReveal';
+import { SecretDone, SecretReveal } from '../ui/SecretReveal';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { DeveloperTable } from './DeveloperTable';
 import { NewDeveloperDialog } from './NewDeveloperDialog';
@@ -16,6 +16,7 @@ import './admin.css';
 export function DevelopersPage() {
   const [creating, setCreating] = useState(false);
   const [newKey, setNewKey] = useState<{ appName: string; apiKey: string } | null>(null);
+  const [copied, setCopied] = useState(false);
   const pages = useCursorStack();
   const developers = useDevelopers(pages.cursor);
   const regenerate = useRegenerateDeveloperKey();
@@ -47,6 +48,7 @@ export function DevelopersPage() {
               developers={developers.data.developers}
               onRegenerate={async (developer) => {
                 const result = await regenerate.mutateAsync(developer.id);
+                setCopied(false);
                 setNewKey({ appName: developer.appName, apiKey: result.apiKey });
               }}
               onSetActive={(developer, isActive) => setActive.mutateAsync({ id: developer.id, isActive })}
@@ -62,7 +64,7 @@ export function DevelopersPage() {
         )}
       </Card>
       <NewDeveloperDialog open={creating} onClose={() => setCreating(false)} />
-      <Dialog open={newKey !== null} title={`${newKey?.appName ?? ''} has a new key`} onClose={() => setNewKey(null)}>
+      <Dialog open={newKey !== null} title={`${newKey?.appName ?? ''} has a new key`} onClose={() => setNewKey(null)} dismissible={copied}>
         {newKey ? (
           <>
             <SecretReveal
@@ -70,11 +72,7 @@ export function DevelopersPage() {
               value={newKey.apiKey}
               note="Shown once: copy it now and hand it to the developer. The old key already stopped working."
             />
-            <div className="actions">
-              <Button variant="primary" onClick={() => setNewKey(null)}>
-                Done
-              </Button>
-            </div>
+            <SecretDone what="the API key" copied={copied} onCopiedChange={setCopied} onDone={() => setNewKey(null)} />
           </>
         ) : null}
       </Dialog>

@@ -1,5 +1,6 @@
 // "New developer": e-mail, app name and URL through POST /admin/developers; the answer's API key is
-// shown once, and an invite e-mail is queued for the developer to set a password.
+// shown once (the dialog closes only once "I have copied the API key" is ticked), and an invite e-mail
+// is queued for the developer to set a password.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { mapFieldErrors } from '../api/fieldErrors';
@@ -9,9 +10,15 @@ import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
-import { SecretReveal } from '../ui/SecretReveal';
+import { tooLong } from '../ui/limits';
+import { SecretDone, SecretReveal } from '../ui/SecretReveal';
 import { isHttpUrl } from '../ui/url';
 import { useCreateDeveloper, type NewDeveloper } from './queries';
+
+/** The API's limits (admin.schemas.ts). */
+const EMAIL_MAX = 254;
+const APP_NAME_MAX = 200;
+const APP_URL_MAX = 2048;
 
 interface Created {
   email: string;
@@ -23,6 +30,7 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
   const create = useCreateDeveloper();
   const environment = useMeta().data?.environment;
   const [created, setCreated] = useState<Created | null>(null);
+  const [copied, setCopied] = useState(false);
   const [localErrors, setLocalErrors] = useState<Partial<Record<keyof NewDeveloper, string>>>({});
   // One key per distinct form content, kept after an error: a retry after a lost response replays the
   // first answer (the developer and its once-shown API key) instead of failing with EMAIL_TAKEN.
@@ -31,6 +39,7 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
   const close = () => {
     onClose();
     setCreated(null);
+    setCopied(false);
     setLocalErrors({});
     create.reset();
     idempotency.forget();
@@ -45,12 +54,17 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
       appUrl: String(form.get('appUrl') ?? '').trim(),
     };
     const errors: Partial<Record<keyof NewDeveloper, string>> = {};
-    if (!/^[^\s@]+@[^\s@]+$/.test(body.email)) errors.email = 'Enter the developer’s e-mail address.';
+    const long = { email: tooLong(body.email, EMAIL_MAX, 'The e-mail'), appName: tooLong(body.appName, APP_NAME_MAX, 'The name'), appUrl: tooLong(body.appUrl, APP_URL_MAX, 'The address') };
+    if (long.email) errors.email = long.email;
+    else if (!/^[^\s@]+@[^\s@]+$/.test(body.email)) errors.email = 'Enter the developer’s e-mail address.';
     if (!body.appName) errors.appName = 'Enter the app’s name.';
-    if (!isHttpUrl(body.appUrl)) errors.appUrl = 'Enter an absolute address starting with http:// or https://.';
+    else if (long.appName) errors.appName = long.appName;
+    if (long.appUrl) errors.appUrl = long.appUrl;
+    else if (!isHttpUrl(body.appUrl)) errors.appUrl = 'Enter an absolute address starting with http:// or https://.';
     setLocalErrors(errors);
-    if (Object.keys(errors).length > 0) return;
+    // The last answer of the service says nothing about this try.
     create.reset();
+    if (Object.keys(errors).length > 0) return;
     try {
       const result = await create.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
       idempotency.forget();
@@ -64,7 +78,7 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
   const fieldError = (name: keyof NewDeveloper) => localErrors[name] ?? apiErrors.fields[name];
 
   return (
-    <Dialog open={open} title={created ? `${created.appName} is ready` : 'New developer'} onClose={close}>
+    <Dialog open={open} title={created ? `${created.appName} is ready` : 'New developer'} onClose={close} dismissible={!created || copied}>
       {created ? (
         <>
           <SecretReveal
@@ -82,22 +96,18 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
               </>
             ) : null}
           </Notice>
-          <div className="actions">
-            <Button variant="primary" onClick={close}>
-              Done
-            </Button>
-          </div>
+          <SecretDone what="the API key" copied={copied} onCopiedChange={setCopied} onDone={close} />
         </>
       ) : (
         <form onSubmit={submit} noValidate aria-label="New developer">
-          <TextField label="E-mail" name="email" type="email" autoComplete="off" required maxLength={254} error={fieldError('email')} />
-          <TextField label="App name" name="appName" required maxLength={200} error={fieldError('appName')} />
+          <TextField label="E-mail" name="email" type="email" autoComplete="off" required limit={EMAIL_MAX} error={fieldError('email')} />
+          <TextField label="App name" name="appName" required limit={APP_NAME_MAX} error={fieldError('appName')} />
           <TextField
             label="App URL"
             name="appUrl"
             type="url"
             required
-            maxLength={2048}
+            limit={APP_URL_MAX}
             placeholder="https://"
             hint="The app’s public address, starting with http:// or https://."
             error={fieldError('appUrl')}

@@ -1,8 +1,11 @@
 // The e-mail outbox, outside production only: without SMTP the mail stays here, so a newcomer can open
 // a developer's invite and follow its link. In production the route does not exist (404 NOT_FOUND) and
-// the page says why instead of showing an error.
+// the page says why instead of showing an error. A mail the worker keeps for want of SMTP stays PENDING
+// for good; outside production the page says "Kept (no SMTP)" instead (the API does not say whether SMTP
+// is set: a mail that is about to go out through a configured server reads the same for a few seconds).
 import { Fragment, useState } from 'react';
 import { ApiError } from '../api/errors';
+import { useMeta } from '../api/meta';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
 import { StatusBadge } from '../ui/StatusBadge';
@@ -21,6 +24,7 @@ export function OutboxPage() {
   const pages = useCursorStack();
   const outbox = useOutbox(pages.cursor);
   const production = outbox.error instanceof ApiError && outbox.error.status === 404;
+  const environment = useMeta().data?.environment;
   return (
     <>
       <PageHeader
@@ -44,7 +48,7 @@ export function OutboxPage() {
         </Card>
       ) : (
         <Card>
-          <MessageTable messages={outbox.data.messages} />
+          <MessageTable messages={outbox.data.messages} keptWhenPending={environment !== undefined && environment !== 'production'} />
           <Pager page={pages.page} hasMore={outbox.data.hasMore} busy={outbox.isFetching} onPrevious={pages.previous} onNext={() => pages.next(outbox.data.nextCursor)} />
         </Card>
       )}
@@ -52,7 +56,18 @@ export function OutboxPage() {
   );
 }
 
-function MessageTable({ messages }: { messages: MailMessage[] }) {
+function MailStatus({ message, keptWhenPending }: { message: MailMessage; keptWhenPending: boolean }) {
+  if (message.status === 'PENDING' && keptWhenPending) {
+    return (
+      <span className="badge badge-neutral" title="SMTP_URL is not set, so the service keeps the mail here; it goes out once SMTP is configured.">
+        Kept (no SMTP)
+      </span>
+    );
+  }
+  return <StatusBadge status={message.status} />;
+}
+
+function MessageTable({ messages, keptWhenPending }: { messages: MailMessage[]; keptWhenPending: boolean }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = (id: string) =>
     setOpen((current) => {
@@ -104,7 +119,7 @@ function MessageTable({ messages }: { messages: MailMessage[] }) {
                   <td>
                     <span className="cell-label">Status</span>
                     <span className="nowrap">
-                      <StatusBadge status={message.status} />
+                      <MailStatus message={message} keptWhenPending={keptWhenPending} />
                     </span>
                   </td>
                   <td className="wide">

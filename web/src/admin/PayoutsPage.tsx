@@ -1,6 +1,7 @@
 // Payouts annotators asked for through their app: pending ones first (oldest first, as the API
 // orders them), each approved (the money was sent: PAID) or rejected (the cents return to the
-// annotator), both behind a confirmation with an optional note.
+// annotator), both behind a confirmation with an optional note. Each button's accessible name names its
+// payout ("Approve $5.00 to annotator-0 (Payout App)"), so a screen reader's list of buttons tells them apart.
 import { useState } from 'react';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
@@ -10,6 +11,7 @@ import { StatusBadge } from '../ui/StatusBadge';
 import type { Column } from '../ui/Table';
 import { AdminTable } from './AdminTable';
 import { formatCents, formatCount, formatDateTime } from '../ui/format';
+import { tooLong } from '../ui/limits';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { useSearchParam } from './searchParams';
 import { useDecidePayout, useDeveloperDirectory, usePayouts, usePlatformStats, type AdminPayout, type Developer, type PayoutStatus } from './queries';
@@ -28,6 +30,17 @@ const METHODS: Record<AdminPayout['method'], string> = {
 };
 
 const isStatus = (value: string): value is PayoutStatus => STATUSES.some((s) => s.value === value);
+
+/** The API's limit for a decision's note. */
+const NOTE_MAX = 1000;
+
+/** Refuses a note over the limit before anything is sent; the confirmation shows why. */
+function checkedNote(note: string): string {
+  const trimmed = note.trim();
+  const problem = tooLong(trimmed, NOTE_MAX, 'The note');
+  if (problem) throw new Error(problem);
+  return trimmed;
+}
 
 export function PayoutsPage() {
   const [statusParam, setStatus] = useSearchParam('status', 'PENDING');
@@ -152,6 +165,7 @@ function PayoutActions({ payout, developer, onDecide }: { payout: AdminPayout; d
     <div className="row-actions">
       <ConfirmButton
         label="Approve"
+        accessibleLabel={`Approve ${amount} to ${who}`}
         title={`Approve ${amount} to ${payout.annotatorId}?`}
         variant="primary"
         message={
@@ -165,16 +179,17 @@ function PayoutActions({ payout, developer, onDecide }: { payout: AdminPayout; d
               name="note"
               value={approveNote}
               onChange={(event) => setApproveNote(event.currentTarget.value)}
-              maxLength={1000}
+              limit={NOTE_MAX}
               hint="A transfer reference, for instance. The annotator's app can read it."
             />
           </>
         }
         confirmLabel="Approve payout"
-        onConfirm={() => onDecide(payout, true, approveNote.trim())}
+        onConfirm={async () => onDecide(payout, true, checkedNote(approveNote))}
       />
       <ConfirmButton
         label="Reject"
+        accessibleLabel={`Reject ${amount} to ${who}`}
         title={`Reject ${amount} to ${payout.annotatorId}?`}
         message={
           <>
@@ -186,13 +201,13 @@ function PayoutActions({ payout, developer, onDecide }: { payout: AdminPayout; d
               name="note"
               value={rejectNote}
               onChange={(event) => setRejectNote(event.currentTarget.value)}
-              maxLength={1000}
+              limit={NOTE_MAX}
               hint="Why, for instance “the destination is not a PayPal account”. The annotator's app can read it."
             />
           </>
         }
         confirmLabel="Reject payout"
-        onConfirm={() => onDecide(payout, false, rejectNote.trim())}
+        onConfirm={async () => onDecide(payout, false, checkedNote(rejectNote))}
       />
     </div>
   );

@@ -83,11 +83,20 @@ export function AccountPage() {
               autoComplete="new-password"
               required
               minLength={PASSWORD_MIN}
-              maxLength={PASSWORD_MAX}
+              limit={PASSWORD_MAX}
               hint={PASSWORD_HINT}
               error={problems.password ?? apiErrors.fields.newPassword}
             />
-            <TextField label="Repeat the new password" name="confirmPassword" type="password" autoComplete="new-password" required error={problems.confirm} />
+            <TextField
+              label="Repeat the new password"
+              name="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={PASSWORD_MIN}
+              limit={PASSWORD_MAX}
+              error={problems.confirm}
+            />
             <ErrorNote error={apiErrors.general} />
             {done ? <Notice tone="success">Password changed. Every other session of this account has been signed out.</Notice> : null}
             <Button type="submit" variant="primary" busy={busy}>

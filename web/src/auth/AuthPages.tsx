@@ -8,8 +8,9 @@ import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
 import { AuthFrame } from './AuthFrame';
-import { PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN } from './passwordRules';
-import { useSession, type Role } from './session';
+import { tooLong } from '../ui/limits';
+import { checkPassword, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN } from './passwordRules';
+import { useSession, useSessionEndedNotice, type Role } from './session';
 
 interface Credentials {
   email: string;
@@ -33,6 +34,12 @@ const LOGINS: Record<Role, { home: string; logIn: (body: Credentials) => Promise
     },
   },
 };
+
+/** Said on a log-in page reached because the service ended the session (see session.tsx). */
+function SessionEndedNotice() {
+  const ended = useSessionEndedNotice();
+  return ended ? <Notice tone="warning">Your session ended: the password was changed or the token expired. Log in again.</Notice> : null;
+}
 
 /** The e-mail and password form of one role: signs in, then goes back to the page that asked for it. */
 function LoginForm({ role, defaultEmail }: { role: Role; defaultEmail?: string | undefined }) {
@@ -84,24 +91,36 @@ export function LoginPage() {
         </>
       }
     >
+      <SessionEndedNotice />
       <LoginForm role="buyer" />
     </AuthFrame>
   );
 }
+
+/** The API's limit for a company name. */
+const COMPANY_MAX = 200;
 
 export function RegisterPage() {
   const { signIn } = useSession();
   const navigate = useNavigate();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [problems, setProblems] = useState<Partial<Record<'companyName' | 'password', string>>>({});
   const apiErrors = mapFieldErrors(error, { fields: ['companyName', 'email', 'password'] as const });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
+    const body = { email: String(form.get('email')), password: String(form.get('password')), companyName: String(form.get('companyName')) };
     setError(null);
+    const companyName = body.companyName.trim();
+    const found = {
+      companyName: companyName === '' ? 'Give your company’s name.' : (tooLong(companyName, COMPANY_MAX, 'The name') ?? undefined),
+      password: checkPassword(body.password),
+    };
+    setProblems(found);
+    if (found.companyName || found.password) return;
+    setBusy(true);
     try {
-      const body = { email: String(form.get('email')), password: String(form.get('password')), companyName: String(form.get('companyName')) };
       const result = await call(api.POST('/auth/register', { body }));
       signIn({ token: result.token, role: 'buyer', email: result.buyer.email });
       navigate('/', { replace: true });
@@ -114,7 +133,14 @@ export function RegisterPage() {
   return (
     <AuthFrame title="Create your account" footer={<p>Already have an account? <Link to="/login">Log in</Link></p>}>
       <form onSubmit={submit} noValidate>
-        <TextField label="Company name" name="companyName" autoComplete="organization" required maxLength={200} error={apiErrors.fields.companyName} />
+        <TextField
+          label="Company name"
+          name="companyName"
+          autoComplete="organization"
+          required
+          limit={COMPANY_MAX}
+          error={problems.companyName ?? apiErrors.fields.companyName}
+        />
         <TextField label="E-mail" name="email" type="email" autoComplete="email" required error={apiErrors.fields.email} />
         <TextField
           label="Password"
@@ -123,9 +149,9 @@ export function RegisterPage() {
           autoComplete="new-password"
           required
           minLength={PASSWORD_MIN}
-          maxLength={PASSWORD_MAX}
+          limit={PASSWORD_MAX}
           hint={PASSWORD_HINT}
-          error={apiErrors.fields.password}
+          error={problems.password ?? apiErrors.fields.password}
         />
         <ErrorNote error={apiErrors.general} />
         <Button type="submit" variant="primary" busy={busy} className="wide">
@@ -146,6 +172,7 @@ export function AdminLoginPage() {
           the start-up log and kept in <code>{localAdmin.file}</code>.
         </Notice>
       ) : null}
+      <SessionEndedNotice />
       {/* Keyed by the e-mail, so the field is filled in once GET /meta has answered. */}
       <LoginForm key={localAdmin?.email ?? ''} role="admin" defaultEmail={localAdmin?.email} />
     </AuthFrame>

@@ -1,5 +1,6 @@
 // Where a developer's invite e-mail leads: /developer/setup#token=… (the token rides in the fragment, so
-// it never reaches a server log or a Referer header). Sets the password with POST /dev/setup-password.
+// it never reaches a server log or a Referer header). Sets the password with POST /dev/setup-password;
+// once it is set the token, now used, leaves the address bar and the history entry.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import { mapFieldErrors } from '../api/fieldErrors';
@@ -23,13 +24,15 @@ export function DeveloperSetupPage() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const password = String(form.get('password'));
+    // Each try starts clean: the last answer of the service says nothing about this one.
+    setError(null);
     const found = checkNewPassword(password, String(form.get('confirm')));
     setProblems(found);
     if (found.password || found.confirm) return;
     setBusy(true);
-    setError(null);
     try {
       await call(api.POST('/dev/setup-password', { body: { token, password } }));
+      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
       setDone(true);
     } catch (caught) {
       setError(caught);
@@ -57,11 +60,20 @@ export function DeveloperSetupPage() {
             autoComplete="new-password"
             required
             minLength={PASSWORD_MIN}
-            maxLength={PASSWORD_MAX}
+            limit={PASSWORD_MAX}
             hint={PASSWORD_HINT}
             error={problems.password ?? apiErrors.fields.password}
           />
-          <TextField label="Repeat the password" name="confirm" type="password" autoComplete="new-password" required error={problems.confirm} />
+          <TextField
+            label="Repeat the password"
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_MIN}
+            limit={PASSWORD_MAX}
+            error={problems.confirm}
+          />
           <ErrorNote error={apiErrors.general} />
           <Button type="submit" variant="primary" busy={busy} className="wide">
             Set password

@@ -1,5 +1,6 @@
 // A new password as the API accepts it (8 to 128 characters), typed twice: one check for every form that
-// sets one (the account page's change, a developer's invite setup).
+// sets one (sign-up, the account page's change, a developer's invite setup). Both fields follow the same
+// rules and neither cuts what is pasted, so a long password is refused in words, never shortened.
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 export const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`;
@@ -9,10 +10,18 @@ export interface NewPasswordProblems {
   confirm?: string;
 }
 
+/** What is wrong with a new password, or undefined when the API will take it. */
+export function checkPassword(password: string): string | undefined {
+  if (password.length < PASSWORD_MIN) return `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters (this one has ${password.length}).`;
+  if (password.length > PASSWORD_MAX) return `A password has at most ${PASSWORD_MAX} characters; this one has ${password.length}. Choose a shorter one.`;
+  return undefined;
+}
+
 /** What is wrong with a new password and its repetition; empty when it can be sent. */
 export function checkNewPassword(password: string, confirm: string): NewPasswordProblems {
   const problems: NewPasswordProblems = {};
-  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) problems.password = `Choose a password of ${PASSWORD_HINT.toLowerCase()}`;
+  const problem = checkPassword(password);
+  if (problem) problems.password = problem;
   if (password !== confirm) problems.confirm = 'The two passwords differ.';
   return problems;
 }

@@ -1,6 +1,8 @@
 // The signed-in account. The JWT lives in sessionStorage (never a cookie the API would accept), so the
-// service's strict CSP still holds and no CSRF surface appears; closing the tab ends the session.
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+// service's strict CSP still holds and no CSRF surface appears; closing the tab ends the session. A
+// session the service ends (a 401 for its token: the password was changed elsewhere, or the token
+// expired) leaves a mark the log-in page reads, so the person is told why they are there.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { setCredential } from '../api/client';
 
@@ -20,6 +22,7 @@ interface SessionContextValue {
 }
 
 const STORAGE_KEY = 'concord.session';
+const ENDED_KEY = 'concord.sessionEnded';
 const SessionContext = createContext<SessionContextValue | null>(null);
 
 function readStored(): Session | null {
@@ -47,17 +50,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signOut = useCallback(() => {
+    sessionStorage.removeItem(ENDED_KEY);
     store(null);
     queryClient.clear();
   }, [store, queryClient]);
 
+  /** The service refused the session's token: signed out, with a word for the log-in page. */
+  const sessionEnded = useCallback(() => {
+    signOut();
+    sessionStorage.setItem(ENDED_KEY, '1');
+  }, [signOut]);
+
   // Keep the API client's credential in step during render, so the first queries already carry it.
-  setCredential(session?.token ?? null, session ? signOut : null);
+  setCredential(session?.token ?? null, session ? sessionEnded : null);
 
   const value = useMemo<SessionContextValue>(
     () => ({
       session,
       signIn: (next) => {
+        sessionStorage.removeItem(ENDED_KEY);
         queryClient.clear();
         store(next);
       },
@@ -69,6 +80,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [session, store, signOut, queryClient],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * Whether this tab's last session was ended by the service rather than by "Log out". Read once by the
+ * log-in page: the mark is removed once shown.
+ */
+export function useSessionEndedNotice(): boolean {
+  const [ended] = useState(() => sessionStorage.getItem(ENDED_KEY) !== null);
+  useEffect(() => {
+    sessionStorage.removeItem(ENDED_KEY);
+  }, []);
+  return ended;
 }
 
 export function useSession(): SessionContextValue {
