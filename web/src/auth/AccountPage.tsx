@@ -9,7 +9,8 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
 import { formatDateTime } from '../ui/format';
-import { checkNewPassword, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN, type NewPasswordProblems } from './passwordRules';
+import { NewPasswordFields } from './NewPasswordFields';
+import { checkNewPassword, type NewPasswordProblems } from './passwordRules';
 import { useSession } from './session';
 
 export function AccountPage() {
@@ -76,26 +77,11 @@ export function AccountPage() {
               required
               error={apiErrors.fields.currentPassword}
             />
-            <TextField
-              label="New password"
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={PASSWORD_MIN}
-              limit={PASSWORD_MAX}
-              hint={PASSWORD_HINT}
-              error={problems.password ?? apiErrors.fields.newPassword}
-            />
-            <TextField
-              label="Repeat the new password"
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={PASSWORD_MIN}
-              limit={PASSWORD_MAX}
-              error={problems.confirm}
+            <NewPasswordFields
+              names={{ password: 'newPassword', confirm: 'confirmPassword' }}
+              confirmLabel="Repeat the new password"
+              problems={problems}
+              serviceError={apiErrors.fields.newPassword}
             />
             <ErrorNote error={apiErrors.general} />
             {done ? <Notice tone="success">Password changed. Every other session of this account has been signed out.</Notice> : null}

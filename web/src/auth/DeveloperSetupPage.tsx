@@ -6,9 +6,9 @@ import { api, call } from '../api/client';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
-import { TextField } from '../ui/Field';
 import { AuthFrame } from './AuthFrame';
-import { checkNewPassword, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN, type NewPasswordProblems } from './passwordRules';
+import { NewPasswordFields } from './NewPasswordFields';
+import { checkNewPassword, type NewPasswordProblems } from './passwordRules';
 
 const tokenFromHash = () => new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
 
@@ -53,27 +53,7 @@ export function DeveloperSetupPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <p>Your application's API key was handed to the administrator who invited you. With a password you can log in and rotate it yourself.</p>
-          <TextField
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN}
-            limit={PASSWORD_MAX}
-            hint={PASSWORD_HINT}
-            error={problems.password ?? apiErrors.fields.password}
-          />
-          <TextField
-            label="Repeat the password"
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN}
-            limit={PASSWORD_MAX}
-            error={problems.confirm}
-          />
+          <NewPasswordFields names={{ password: 'password', confirm: 'confirm' }} confirmLabel="Repeat the password" problems={problems} serviceError={apiErrors.fields.password} />
           <ErrorNote error={apiErrors.general} />
           <Button type="submit" variant="primary" busy={busy} className="wide">
             Set password
