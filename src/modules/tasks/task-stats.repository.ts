@@ -1,9 +1,8 @@
 // Aggregates over tasks and their answers for dashboards: each one statement that PostgreSQL answers
-// from an index range (a buyer's tasks, a project's completed tasks) or, platform-wide, from one pass.
+// from an index range (a project's completed tasks, a window of days).
 import type { DbClient } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { DayWindow } from '../../lib/day-window.ts';
-import type { StatusCounts, TaskFilters, TaskStatus } from './tasks.repository.ts';
 
 /** Ten confidence buckets of width 0.1; the last one also holds 1.0. */
 export const CONFIDENCE_BUCKETS = 10;
@@ -27,22 +26,6 @@ export interface PlatformDay {
 
 export class TaskStatsRepository {
   constructor(private readonly db: DbClient) {}
-
-  /**
-   * The buyer's tasks by status, with the GET /tasks filters but status. One GROUP BY whose
-   * `buyer_id = … GROUP BY status` runs on the (buyer_id, status, created_at, id) index.
-   */
-  async countForBuyer(buyerId: string, filters: Omit<TaskFilters, 'status'>): Promise<StatusCounts> {
-    const conditions = [Prisma.sql`buyer_id = ${buyerId}`];
-    if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
-    if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
-    if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
-    const rows = await this.db.$queryRaw<Array<{ status: TaskStatus; count: number }>>`
-      SELECT status, count(*)::int AS count FROM tasks WHERE ${Prisma.join(conditions, ' AND ')} GROUP BY status`;
-    const counts: StatusCounts = { PENDING: 0, VALIDATING: 0, COMPLETED: 0, FAILED: 0 };
-    for (const row of rows) counts[row.status] = row.count;
-    return counts;
-  }
 
   /**
    * Results and confidence buckets of a project's COMPLETED tasks, in one pass over them (the

@@ -128,7 +128,7 @@ export class TasksService {
 
   /** The buyer's tasks by status (filters as on the list; an unknown or foreign project matches nothing). */
   async counts(buyerId: string, filters: Omit<TaskFilters, 'status'>): Promise<{ counts: StatusCounts; total: number }> {
-    const counts = await this.db.repos.taskStats.countForBuyer(buyerId, filters);
+    const counts = await this.db.repos.tasks.countByStatus({ ...filters, buyerId });
     return { counts, total: counts.PENDING + counts.VALIDATING + counts.COMPLETED + counts.FAILED };
   }
 
