@@ -111,9 +111,9 @@ export class AnnotationService {
 
   /** The annotator's live assignment, or a new one on the oldest open task that fits; null when none. */
   async next(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null> {
-    const served = await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random() });
-    if (served.outcome === 'ANNOTATOR_SUSPENDED') throw suspendedError();
-    return served.outcome === 'SERVED' ? { assignmentId: served.assignmentId, expiresAt: served.expiresAt, task: served.task } : null;
+    const served = await this.claimNext(developerId, externalId, filters);
+    if (served === 'SUSPENDED') throw suspendedError();
+    return served;
   }
 
   /**
@@ -124,10 +124,15 @@ export class AnnotationService {
    */
   async completeAndNext(developerId: string, taskId: string, input: Answer, filters: QueueFilters): Promise<ServedAssignment | null> {
     await this.complete(developerId, taskId, input);
-    return this.next(developerId, input.annotatorId, filters).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'ANNOTATOR_SUSPENDED') return null;
-      throw error;
-    });
+    const served = await this.claimNext(developerId, input.annotatorId, filters);
+    return served === 'SUSPENDED' ? null : served;
+  }
+
+  /** The coalesced claim both routes share: an assignment, nothing to hand out (null), or a suspended annotator. */
+  private async claimNext(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null | 'SUSPENDED'> {
+    const served = await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random() });
+    if (served.outcome === 'ANNOTATOR_SUSPENDED') return 'SUSPENDED';
+    return served.outcome === 'SERVED' ? { assignmentId: served.assignmentId, expiresAt: served.expiresAt, task: served.task } : null;
   }
 
   /**
