@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { benchDatabase, startServer } from '../bench/lib.ts';
-import { DESKTOP, launchBrowser, PHONE } from '../test/e2e/support/browser.ts';
+import { DESKTOP, launchBrowser, logIn, PHONE, settle } from '../test/e2e/support/browser.ts';
 import { seedDemo } from './demo-seed.ts';
 
 const OUT = path.resolve('docs/dashboard');
@@ -64,18 +64,8 @@ const ADMIN_SHOTS: Shot[] = [
   { name: 'admin-outbox', path: '/admin/outbox' },
 ];
 
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.waitForFunction(`!document.querySelector('main .loading')`, undefined, { timeout: 15_000 }).catch(() => undefined);
-}
-
-async function logIn(page: Page, url: string, loginPath: string, email: string, password: string): Promise<void> {
-  await page.goto(`${url}${loginPath}`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((target) => !target.pathname.endsWith('/login'));
-}
+/** Screenshots are taken even of a page that never settles: the picture then shows what went wrong. */
+const settleOrGoOn = (page: Page) => settle(page).catch(() => undefined);
 
 async function main() {
   await mkdir(OUT, { recursive: true });
@@ -93,20 +83,20 @@ async function main() {
       page.on('console', (message) => message.type() === 'error' && process.stderr.write(`console error: ${message.text()}\n`));
       for (const [name, loginPath] of [['login', '/login'], ['register', '/register'], ['admin-login', '/admin/login']] as const) {
         await page.goto(`${server.url}${loginPath}`);
-        await settle(page);
+        await settleOrGoOn(page);
         await page.screenshot({ path: path.join(OUT, `${name}-${label}.png`), fullPage: true });
       }
       for (const [shots, loginPath, account] of [
         [BUYER_SHOTS, '/login', demo.buyer],
         [ADMIN_SHOTS, '/admin/login', admin],
       ] as const) {
-        await logIn(page, server.url, loginPath, account.email, account.password);
+        await logIn(page, server.url, loginPath, account);
         for (const shot of shots) {
           await page.goto(`${server.url}${shot.path}`);
-          await settle(page);
+          await settleOrGoOn(page);
           if (shot.prepare) {
             await shot.prepare(page);
-            await settle(page);
+            await settleOrGoOn(page);
           }
           await page.screenshot({ path: path.join(OUT, `${shot.name}-${label}.png`), fullPage: true });
           process.stderr.write(`${shot.name}-${label}.png\n`);

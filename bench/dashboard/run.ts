@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { launchBrowser } from '../../test/e2e/support/browser.ts';
+import { launchBrowser, logIn } from '../../test/e2e/support/browser.ts';
 import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
 
 const { values } = parseArgs({ options: { tasks: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' } } });
@@ -87,11 +87,7 @@ async function main() {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('E-mail').fill(me.buyer.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await logIn(page, server.url, '/login', { email: me.buyer.email, password: PASSWORD });
 
     // The overview, loaded afresh each run (the session stays in sessionStorage, as after a reload).
     const overview: number[] = [];

@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo, type DemoAccounts } from '../../scripts/demo-seed.ts';
-import { DESKTOP, launchBrowser, openPage, PHONE, seriousAccessibilityViolations, unexpectedProblems } from './support/browser.ts';
+import { DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
 
 interface Visit {
@@ -43,19 +43,6 @@ const ADMIN: Visit[] = [
   { path: '/admin/outbox' },
   { path: '/admin/account' },
 ];
-
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('main .loading').count(), { timeout: 15_000 }).toBe(0);
-}
-
-async function logIn(page: Page, url: string, loginPath: string, account: { email: string; password: string }): Promise<void> {
-  await page.goto(`${url}${loginPath}`);
-  await page.getByLabel('E-mail').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((target) => !target.pathname.endsWith('/login'));
-}
 
 describe('accessibility of every page', () => {
   let server: DashboardServer;

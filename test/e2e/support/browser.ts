@@ -62,3 +62,18 @@ export async function seriousAccessibilityViolations(page: Page): Promise<AxeVio
 export function unexpectedProblems(problems: string[]): string[] {
   return problems.filter((problem) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(problem));
 }
+
+/** Logs in through the page at `loginPath` (/login or /admin/login) and waits to leave it. */
+export async function logIn(page: Page, url: string, loginPath: string, account: { email: string; password: string }): Promise<void> {
+  await page.goto(`${url}${loginPath}`);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((target) => !target.pathname.endsWith('/login'));
+}
+
+/** Waits for the page's requests to end and for no loading indicator to be left in <main>. */
+export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.locator('main .loading').first().waitFor({ state: 'detached', timeout: timeoutMs });
+}
