@@ -5,9 +5,9 @@
 ALTER TABLE "projects" ADD COLUMN "target_confidence" DOUBLE PRECISION, ADD COLUMN "max_responses" INTEGER;
 ALTER TABLE "projects" ADD CONSTRAINT "projects_target_confidence_check" CHECK ("target_confidence" BETWEEN 0.5 AND 0.999);
 ALTER TABLE "projects" ADD CONSTRAINT "projects_max_responses_check" CHECK ("max_responses" BETWEEN 2 AND 50);
--- Tasks created before the model keep their maxResponses and take the new default target.
+-- Tasks created before the model keep their maxResponses and take the new default target. The service
+-- always writes the task's effective target; the default is CONSENSUS_THRESHOLD's.
 ALTER TABLE "tasks" ADD COLUMN "target_confidence" DOUBLE PRECISION NOT NULL DEFAULT 0.95;
-ALTER TABLE "tasks" ALTER COLUMN "target_confidence" DROP DEFAULT;
 
 -- A scope: the tasks whose answers teach one set of confusion matrices — a project's, or the buyer's
 -- project-less tasks with one option set (label_scope_key). `options` is the scope's option set in the
