@@ -7,6 +7,7 @@ import type { DbClient } from './client.ts';
 import { asDbClient, pgExecutor } from './pg-executor.ts';
 import { AnnotatorsRepository } from '../modules/annotation/annotators.repository.ts';
 import { AssignmentsRepository } from '../modules/annotation/assignments.repository.ts';
+import { LabelCountsRepository } from '../modules/annotation/label-counts.repository.ts';
 import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
 import { RateLimitsRepository } from '../modules/auth/rate-limits.repository.ts';
@@ -29,6 +30,7 @@ function createRepositories(db: DbClient) {
     annotators: new AnnotatorsRepository(db),
     assignments: new AssignmentsRepository(db),
     billing: new BillingRepository(db),
+    labelCounts: new LabelCountsRepository(db),
     deposits: new DepositsRepository(db),
     developers: new DevelopersRepository(db),
     events: new EventsRepository(db),

@@ -55,26 +55,29 @@ async function answerAll(taskId: string, answers: string[]): Promise<string[]> {
   return annotators;
 }
 
+/** A task's quality settings set directly, for tests of the queue and the checks rather than of the model. */
+const tune = (ids: string[], data: { maxResponses?: number; targetConfidence?: number }) => ctx.prisma.task.updateMany({ where: { id: { in: ids } }, data });
+
 const readTask = async (buyer: TestBuyer, id: string) => (await request(ctx.app).get(`/api/v1/tasks/${id}`).set(bearer(buyer.token))).body;
 const balanceOf = (buyer: TestBuyer) => ctx.services.db.repos.billing.getBalance(buyer.id);
 
+// CONTRACT §5's worked examples: new annotators in a new scope (each test's buyer is new, and tasks
+// without a project form a scope per buyer and option set), defaults target 0.95, maxResponses 10.
 describe('the contract worked examples, through HTTP', () => {
-  it('two options, 3 of 3 agree → COMPLETED with 0.9270; billed once; half the cost split among the three', async () => {
+  it('two options, 3 of 3 agree → 0.9270 keeps collecting; the 4th → COMPLETED with 0.9674; billed once; half the cost split among the four', async () => {
     const buyer = await fundedBuyer(1_000);
     const taskId = await createTask(buyer);
     const annotators = await answerAll(taskId, ['A', 'A', 'A']);
+    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', result: null, confidence: null, totalResponses: 3, maxResponses: 10 });
+    annotators.push(...(await answerAll(taskId, ['A'])));
     const task = await readTask(buyer, taskId);
-    expect(task).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.927, totalResponses: 3, validatedAt: expect.any(String) });
-    expect(task.responses).toEqual([
-      { answer: 'A', timeSpentMs: 1500 },
-      { answer: 'A', timeSpentMs: 1500 },
-      { answer: 'A', timeSpentMs: 1500 },
-    ]);
+    expect(task).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.9674, totalResponses: 4, validatedAt: expect.any(String) });
+    expect(task.responses).toEqual(Array.from({ length: 4 }, () => ({ answer: 'A', timeSpentMs: 1500 })));
     expect(await balanceOf(buyer)).toEqual({ creditBalance: 980, reservedCents: 0, availableCents: 980 });
     expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE', taskId } })).toBe(1);
     for (const id of annotators) {
       const earnings = await sdk(ctx, developer.apiKey).get(`/annotators/${id}/earnings`);
-      expect(earnings.body).toEqual({ annotatorId: id, totalEarnedCents: 3, paidOutCents: 0, pendingPayoutCents: 0, availableCents: 3 });
+      expect(earnings.body).toEqual({ annotatorId: id, totalEarnedCents: 2, paidOutCents: 0, pendingPayoutCents: 0, availableCents: 2 });
     }
     const event = await ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.completed' } });
     expect(JSON.parse(event.payload)).toEqual({
@@ -82,33 +85,45 @@ describe('the contract worked examples, through HTTP', () => {
       taskId,
       type: 'BINARY_CHOICE',
       result: 'A',
-      confidence: 0.927,
-      totalResponses: 3,
+      confidence: 0.9674,
+      totalResponses: 4,
       costCents: 20,
       validatedAt: task.validatedAt,
     });
+    // The decision moved the four answerers' soft counts in the scope by the posterior.
+    const counts = await ctx.prisma.annotatorScopeCounts.findMany({ where: { scope: { buyerId: buyer.id } } });
+    expect(counts).toHaveLength(4);
+    for (const row of counts) {
+      expect(row.answered).toBe(1);
+      expect(row.correct).toBeCloseTo(0.9674, 3);
+      expect(row.matrix[0]).toBeCloseTo(0.9674, 3);
+      expect(row.matrix[2]).toBeCloseTo(0.0326, 3);
+    }
   });
 
-  it('two options, 2–1 → 0.7000, keeps VALIDATING and collecting', async () => {
+  it('two options, 2–1 then agreeing answers → COMPLETED at 5–1 with 0.9674', async () => {
     const buyer = await fundedBuyer();
     const taskId = await createTask(buyer);
     await answerAll(taskId, ['A', 'B', 'A']);
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', result: null, totalResponses: 3 });
     expect((await balanceOf(buyer))?.reservedCents).toBe(20);
-    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(0);
+    await answerAll(taskId, ['A', 'A']);
+    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 5 });
+    await answerAll(taskId, ['A']);
+    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.9674, totalResponses: 6 });
+    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(1);
   });
 
-  it('alternating A,B,A,B,A,B → FAILED NO_CONSENSUS at the 6th; nothing billed, reservation released', async () => {
+  it('alternating A,B,A,B,… → FAILED NO_CONSENSUS at the 10th; nothing billed, reservation released', async () => {
     const buyer = await fundedBuyer(1_000);
     const taskId = await createTask(buyer);
-    const answers = ['A', 'B', 'A', 'B', 'A', 'B'];
-    for (let i = 0; i < answers.length; i++) {
-      await answerAll(taskId, [answers[i] as string]);
+    for (let i = 0; i < 10; i++) {
+      await answerAll(taskId, [i % 2 === 0 ? 'A' : 'B']);
       const task = await readTask(buyer, taskId);
-      expect(task.status).toBe(i < 5 ? 'VALIDATING' : 'FAILED');
+      expect(task.status).toBe(i < 9 ? 'VALIDATING' : 'FAILED');
     }
     const task = await readTask(buyer, taskId);
-    expect(task).toMatchObject({ status: 'FAILED', failureReason: 'NO_CONSENSUS', result: null, totalResponses: 6 });
+    expect(task).toMatchObject({ status: 'FAILED', failureReason: 'NO_CONSENSUS', result: null, totalResponses: 10 });
     expect(await balanceOf(buyer)).toEqual({ creditBalance: 1_000, reservedCents: 0, availableCents: 1_000 });
     const event = await ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.failed' } });
     expect(JSON.parse(event.payload)).toEqual({
@@ -116,30 +131,34 @@ describe('the contract worked examples, through HTTP', () => {
       taskId,
       type: 'BINARY_CHOICE',
       reason: 'NO_CONSENSUS',
-      totalResponses: 6,
+      totalResponses: 10,
       failedAt: expect.stringMatching(/Z$/),
     });
-    // A seventh annotator finds nothing to do.
+    // An eleventh annotator finds nothing to do.
     expect((await sdk(ctx, developer.apiKey).next(annotator())).status).toBe(204);
   });
 
-  it('three options, 2–1–0 → COMPLETED with 0.7935; the two who agreed get 5 cents each, the other nothing', async () => {
+  it('three options: 2–1–0 → 0.7935 keeps collecting; 3 of 3 → COMPLETED with 0.9807, the agreeing get 3 cents each', async () => {
     const buyer = await fundedBuyer();
-    const taskId = await createTask(buyer, { type: 'SENTIMENT_ANALYSIS', options: ['A', 'B', 'C'] });
-    const [first, second, third] = await answerAll(taskId, ['A', 'B', 'A']);
-    expect(await readTask(buyer, taskId)).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.7935 });
+    const agreed = await createTask(buyer, { type: 'SENTIMENT_ANALYSIS', options: ['A', 'B', 'C'] });
+    const trio = await answerAll(agreed, ['C', 'C', 'C']);
+    expect(await readTask(buyer, agreed)).toMatchObject({ status: 'COMPLETED', result: 'C', confidence: 0.9807 });
     const earned = async (id: string | undefined) => (await sdk(ctx, developer.apiKey).get(`/annotators/${id}/earnings`)).body.totalEarnedCents;
-    expect([await earned(first), await earned(second), await earned(third)]).toEqual([5, 0, 5]);
+    expect(await Promise.all(trio.map(earned))).toEqual([3, 3, 3]);
+    const split = await createTask(buyer, { type: 'SENTIMENT_ANALYSIS', options: ['A', 'B', 'C'] });
+    const [, second] = await answerAll(split, ['A', 'B', 'A']);
+    expect(await readTask(buyer, split)).toMatchObject({ status: 'VALIDATING', result: null, totalResponses: 3 });
+    // The public reliability keeps the contract's formula: an answer on an undecided task changes nothing.
     const reputation = await sdk(ctx, developer.apiKey).get(`/annotators/${second}/reputation`);
     expect(reputation.body).toEqual({
       annotatorId: second,
       level: 'NOVICE',
-      reliability: 0.6667,
+      reliability: 0.7,
       goldenAnswered: 0,
       goldenAccuracy: null,
       totalResponses: 1,
-      resolvedResponses: 1,
-      agreementRate: 0,
+      resolvedResponses: 0,
+      agreementRate: null,
       suspended: false,
       asOf: expect.any(String),
     });
@@ -183,6 +202,7 @@ describe('assignment', () => {
   it('never hands out more live assignments plus answers than maxResponses, and frees expired slots', async () => {
     const buyer = await fundedBuyer();
     const taskId = await createTask(buyer, { validationsNeeded: 1 });
+    await tune([taskId], { maxResponses: 2 });
     const client = sdk(ctx, developer.apiKey);
     const holders = [annotator(), annotator()];
     for (const id of holders) expect((await client.next(id)).body.task.id).toBe(taskId);
@@ -204,6 +224,7 @@ describe('assignment', () => {
     expect(batch.status).toBe(201);
     // Same created_at: the queue orders them by id.
     const [b1, b2] = (batch.body.tasks as Array<{ taskId: string }>).map((t) => t.taskId).sort();
+    await tune([b1 as string, b2 as string], { maxResponses: 4 });
     const client = sdk(ctx, developer.apiKey);
     const taskOf = async (id: string) => (await client.next(id)).body.task.id as string;
     // b1 takes two assignees (what validationsNeeded asks), then b2 does; only then the surplus slots.
@@ -212,6 +233,7 @@ describe('assignment', () => {
     expect(served).toEqual([b1, b1, b2, b2, b1]);
     // b1 and b2 are older than `later`: their surplus slots (up to maxResponses 4) still come first.
     const later = await createTask(buyer, { content: 'later', validationsNeeded: 2 });
+    await tune([later], { maxResponses: 4 });
     expect([await taskOf(annotator()), await taskOf(annotator()), await taskOf(annotator()), await taskOf(annotator())]).toEqual([b1, b2, b2, later]);
   });
 
@@ -219,6 +241,7 @@ describe('assignment', () => {
     const buyer = await fundedBuyer();
     const english = await createTask(buyer, { content: 'english', validationsNeeded: 1 });
     const french = await createTask(buyer, { content: 'french', validationsNeeded: 1, locale: 'fr' });
+    await tune([english, french], { maxResponses: 2 });
     const [a, b, c] = [annotator(), annotator(), annotator()];
     const request = (externalId: string, filters = {}) => ({ developerId: developer.id, externalId, filters, goldenRoll: 0.5 });
     const now = new Date();
@@ -292,7 +315,7 @@ describe('a deciding answer', () => {
     // Y's decision counted one answer; the task has two now.
     expect((await assignments.answer(developer.id, y, taskId, input, now, settle(probeY))).outcome).toBe('STALE');
     expect((await readTask(buyer, taskId)).totalResponses).toBe(2);
-    // Through the route the service takes Y's answer again from the start: A, B, B is 2–1, 0.7000, still open.
+    // Through the route the service takes Y's answer again from the start: A, B, B is 1–2, 0.7000, still open.
     expect((await client.complete(taskId, y, 'B')).status).toBe(201);
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 3 });
   });
@@ -301,8 +324,9 @@ describe('a deciding answer', () => {
 describe('SDK error codes', () => {
   it('INVALID_ANSWER, ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED and TASK_NOT_FOUND', async () => {
     const buyer = await fundedBuyer();
-    // Two agreeing new annotators reach 0.845 ≥ 0.75; four slots.
+    // Two agreeing new annotators reach 0.845 ≥ 0.8; four slots.
     const taskId = await createTask(buyer, { validationsNeeded: 2 });
+    await tune([taskId], { maxResponses: 4, targetConfidence: 0.8 });
     const client = sdk(ctx, developer.apiKey);
     const id = annotator();
     const stranger = await client.complete(taskId, annotator(), 'A');

@@ -3,18 +3,13 @@
 // on the raw-SQL path (Database.rawRepos / rawTransaction): every repository method they call is raw SQL.
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../db/database.ts';
-import { decide } from '../../consensus/consensus.ts';
-import { earningPerAgreeingAnswer, reliability, shouldSuspend } from '../../consensus/reputation.ts';
+import { shouldSuspend } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from '../billing/billing.service.ts';
-import { outboxEvent } from '../events/events.repository.ts';
-import { decisionUpdates } from './annotators.repository.ts';
 import {
-  isLowBalanceCrossing,
   type AnswerOutcome,
   type AnswerRequest,
   type NextOutcome,
@@ -22,8 +17,8 @@ import {
   type QueueFilters,
   type ServableTask,
   type Settlement,
-  type SettlementPlan,
 } from './assignments.repository.ts';
+import { planSettlement } from './settlement.ts';
 
 export interface Answer {
   annotatorId: string;
@@ -47,7 +42,7 @@ const invalidAnswer = (options: string[]) =>
   new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
 
 /** The outcomes that let the answer go on; every refusal becomes its error. */
-function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' | 'SETTLED' | 'STALE' }> {
+function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' | 'SETTLED' | 'STALE' | 'LOW_BALANCE' }> {
   switch (stored.outcome) {
     case 'ANNOTATOR_SUSPENDED':
       throw suspendedError();
@@ -139,12 +134,14 @@ export class AnnotationService {
    * Takes an answer; may decide the task. Checks run in this order: ANNOTATOR_SUSPENDED, TASK_NOT_FOUND,
    * ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED, INVALID_ANSWER. An answer that cannot decide its task
    * (and every refused one) costs one autocommitted statement, shared with the answers that arrive
-   * together (`probes`). One that can comes back with the task's
-   * answers (DECIDE, nothing written); the consensus code decides, and a second statement checks the
-   * answer again under the task's lock, verifies the task still has the answers the decision counted,
-   * and writes the answer with the whole settlement (see sdk_answer). If another answer was stored in
-   * between (STALE) the answer is taken again from the start; every round means another answer reached
-   * the task, so there are at most maxResponses of them.
+   * together (`probes`). One that can comes back with the task's answers and their annotators' counts
+   * in the task's label scope (DECIDE, nothing written); the label model decides (planSettlement), and a
+   * second statement checks the answer again under the task's lock, verifies the task still has the
+   * answers the decision counted, and writes the answer with the whole settlement (settle_task). If
+   * another answer was stored in between (STALE) the answer is taken again from the start; every round
+   * means another answer reached the task, so there are at most maxResponses of them. A charge that
+   * would take the buyer below the low-balance threshold comes back LOW_BALANCE with nothing written,
+   * and is settled again in a transaction that also records budget.low and its e-mail.
    */
   async complete(developerId: string, taskId: string, input: Answer): Promise<void> {
     const now = this.clock.now();
@@ -158,72 +155,25 @@ export class AnnotationService {
         return this.db.rawTransaction((repos) => this.completeGolden(repos, probe.annotatorId, taskId, input, now));
       }
       if (probe.outcome !== 'DECIDE') throw new Error(`unexpected outcome ${probe.outcome}`);
+      const plan = planSettlement({ ...probe, annotatorShare: this.config.annotatorShare, now });
       const settlement = (mayCrossLowBalance: boolean): Settlement => ({
         seenResponses: probe.task.totalResponses,
-        plan: this.settlementPlan(probe, now),
+        plan,
         lowBalanceCents: LOW_BALANCE_THRESHOLD_CENTS,
         mayCrossLowBalance,
       });
-      try {
-        if ((await settle(this.db.rawRepos, settlement(false))).outcome === 'SETTLED') return;
-      } catch (error) {
-        if (!isLowBalanceCrossing(error)) throw error;
-        // The charge takes the balance below the threshold: settle it with budget.low and its e-mail.
-        const settled = await this.db.rawTransaction(async (repos) => {
-          const result = await settle(repos, settlement(true));
-          if (result.outcome !== 'SETTLED') return false;
-          if (result.balanceAfterCents === null) throw new Error('a low-balance crossing settled without a charge');
-          await this.billing.recordBudgetLow(repos, result.task.buyerId, result.balanceAfterCents, now);
-          return true;
-        });
-        if (settled) return;
-      }
+      const settled = await settle(this.db.rawRepos, settlement(false));
+      if (settled.outcome === 'SETTLED') return;
+      if (settled.outcome !== 'LOW_BALANCE') continue;
+      const crossed = await this.db.rawTransaction(async (repos) => {
+        const result = await settle(repos, settlement(true));
+        if (result.outcome !== 'SETTLED') return false;
+        if (result.balanceAfterCents === null) throw new Error('a low-balance crossing settled without a charge');
+        await this.billing.recordBudgetLow(repos, result.task.buyerId, result.balanceAfterCents, now);
+        return true;
+      });
+      if (crossed) return;
     }
-  }
-
-  /** The consensus decision on the task's answers (this one last) and everything it writes. */
-  private settlementPlan(probe: Extract<AnswerOutcome, { outcome: 'DECIDE' }>, now: Date): SettlementPlan {
-    const { task, participants, annotatorId } = probe;
-    const decision = decide({
-      options: task.options,
-      answers: participants.map((p) => ({ answer: p.answer, reliability: reliability(p) })),
-      validationsNeeded: task.validationsNeeded,
-      maxResponses: task.maxResponses,
-      threshold: this.config.consensusThreshold,
-    });
-    const totalResponses = task.totalResponses + 1;
-    const answererOnly = decisionUpdates([{ annotatorId, answered: 1, resolved: 0, agreed: 0, earnedCents: 0 }]);
-    if (decision.kind === 'continue') return { kind: 'continue', updates: answererOnly };
-    if (decision.kind === 'fail') {
-      return {
-        kind: 'fail',
-        failureReason: 'NO_CONSENSUS',
-        updates: answererOnly,
-        event: outboxEvent('task.failed', { taskId: task.id, type: task.type, reason: 'NO_CONSENSUS', totalResponses, failedAt: now.toISOString() }),
-      };
-    }
-    const agreeing = participants.filter((p) => p.answer === decision.result).length;
-    const earning = earningPerAgreeingAnswer(task.costCents, this.config.annotatorShare, agreeing);
-    const updates = participants.map((p) => {
-      const agreed = p.answer === decision.result ? 1 : 0;
-      return { annotatorId: p.annotatorId, answered: p.annotatorId === annotatorId ? 1 : 0, resolved: 1, agreed, earnedCents: agreed * earning };
-    });
-    return {
-      kind: 'complete',
-      result: decision.result,
-      confidence: decision.confidence,
-      updates: decisionUpdates(updates),
-      event: outboxEvent('task.completed', {
-        taskId: task.id,
-        type: task.type,
-        result: decision.result,
-        confidence: decision.confidence,
-        totalResponses,
-        costCents: task.costCents,
-        validatedAt: now.toISOString(),
-      }),
-      chargeLedgerId: newId(),
-    };
   }
 
   private async completeGolden(repos: Repositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {
@@ -236,6 +186,8 @@ export class AnnotationService {
     await repos.goldenTasks.recordAnswer(golden.id, annotatorId, input.answer, input.timeSpentMs, correct);
     await repos.assignments.release(annotatorId);
     const counters = await repos.annotators.countGoldenAnswer(annotatorId, correct);
+    // After the annotator's row is locked (above): the order every writer of the label counts uses.
+    await repos.labelCounts.addGoldenAnswer(golden.id, annotatorId, input.answer);
     const since = { answered: counters.goldenAnswered - counters.goldenAnsweredBase, correct: counters.goldenCorrect - counters.goldenCorrectBase };
     if (shouldSuspend(since.answered, since.correct)) await repos.annotators.setSuspended(annotatorId, true);
   }

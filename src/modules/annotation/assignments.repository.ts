@@ -1,14 +1,15 @@
 // The work queue. An annotator holds at most one assignment (the primary key is the annotator); a task
 // never has more answers plus live assignments than its maxResponses. The claim and the answer run as
-// server-side functions (migrations 20261122050000_sdk_functions, 20261122070000_spread_assignments,
-// 20261122080000_settle_in_one_statement): candidate task rows are locked with FOR UPDATE SKIP LOCKED
-// and recounted under the lock, so neither a second caller nor a second server process can over-assign
-// a task, and each SDK call costs one round trip for its checks and writes (two for a deciding answer).
-import type { DbClient } from '../../db/client.ts';
+// server-side functions (prisma/functions: sdk_next, sdk_next_batch, sdk_answer, sdk_answer_batch,
+// settle_task; docs/hot-path.md): candidate task rows are locked with FOR UPDATE SKIP LOCKED and
+// recounted under the lock, so neither a second caller nor a second server process can over-assign a
+// task, and each SDK call costs one round trip for its checks and writes (two for a deciding answer).
+// Every method is raw SQL, so the repository takes the raw executor (the `pg` pool on the hot path,
+// Prisma's client elsewhere), typed as such.
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import { newId } from '../../lib/ids.ts';
-import type { OutboxEvent } from '../events/events.repository.ts';
-import type { DecisionUpdates } from './annotators.repository.ts';
-import type { Participant, TaskStatus } from '../tasks/tasks.repository.ts';
+import type { ModelView, Participant, SettlementPlan } from './settlement.ts';
+import type { TaskStatus } from '../tasks/tasks.repository.ts';
 import type { TaskType } from '../tasks/task-rules.ts';
 
 export interface QueueFilters {
@@ -44,29 +45,18 @@ export interface AnsweredTask {
   totalResponses: number;
 }
 
-/** What a deciding answer writes besides itself (see sdk_answer). */
-export interface SettlementPlan {
-  kind: 'continue' | 'complete' | 'fail';
-  result?: string;
-  confidence?: number;
-  failureReason?: string;
-  updates: DecisionUpdates;
-  event?: OutboxEvent;
-  chargeLedgerId?: string;
-}
-
 export interface Settlement {
   /** The answer count the decision was made on; a different one under the lock makes the call STALE. */
   seenResponses: number;
   plan: SettlementPlan;
   lowBalanceCents: number;
-  /** Otherwise a charge that crosses the threshold fails with isLowBalanceCrossing (nothing written). */
+  /** Otherwise a charge that crosses the threshold comes back LOW_BALANCE (nothing written). */
   mayCrossLowBalance: boolean;
 }
 
 export type AnswerOutcome =
-  | { outcome: 'ANSWERED' | 'STALE' }
-  | { outcome: 'DECIDE'; annotatorId: string; task: AnsweredTask; participants: Participant[] }
+  | { outcome: 'ANSWERED' | 'STALE' | 'LOW_BALANCE' }
+  | { outcome: 'DECIDE'; annotatorId: string; task: AnsweredTask; participants: Participant[]; model: ModelView }
   | { outcome: 'SETTLED'; task: AnsweredTask; balanceAfterCents: number | null }
   | { outcome: 'NOT_A_TASK'; annotatorId: string }
   | { outcome: 'ANNOTATOR_SUSPENDED' | 'ALREADY_ANSWERED' | 'NO_ASSIGNMENT' }
@@ -99,6 +89,7 @@ interface AnswerRow {
   max_responses: number;
   total_responses: number;
   participants: Participant[] | null;
+  model: ModelView | null;
   /** int8 arrives as text. */
   balance_after: string | null;
 }
@@ -135,7 +126,8 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
   };
   switch (row.outcome) {
     case 'DECIDE':
-      return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [] };
+      if (!row.model) throw new Error('sdk_answer decided without a model');
+      return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [], model: row.model };
     case 'SETTLED':
       return { outcome: row.outcome, task, balanceAfterCents: row.balance_after === null ? null : Number(row.balance_after) };
     case 'NOT_A_TASK':
@@ -158,11 +150,8 @@ export interface AnswerRequest {
   now: Date;
 }
 
-/** sdk_answer refused a charge that crosses the low-balance threshold without mayCrossLowBalance. */
-export const isLowBalanceCrossing = (error: unknown) => (error as { code?: unknown } | null)?.code === 'CC001';
-
 export class AssignmentsRepository {
-  constructor(private readonly db: DbClient) {}
+  constructor(private readonly db: RawExecutor) {}
 
   /**
    * `next` for one or several annotators in one statement (sdk_next_batch): for each, their live

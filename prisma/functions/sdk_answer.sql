@@ -1,0 +1,88 @@
+-- POST /sdk/tasks/:id/complete for a regular task (docs/hot-path.md walks one answer through it).
+-- Check order: ANNOTATOR_SUSPENDED, NOT_A_TASK (no such regular task: the caller tries golden tasks),
+-- ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED, INVALID_ANSWER. Then, without a settlement (p_plan NULL):
+-- ANSWERED when the answer cannot decide the task yet (fewer than validations_needed answers with it:
+-- stored, slot released, task and annotator counted), else DECIDE and nothing written: `participants`
+-- are the task's answers in arrival order with this one last, each with its annotator's soft counts in
+-- the task's label scope (null when they have none), and `model` the scope (key, option order, prior)
+-- and the task's target confidence — everything the label model's decision reads. With a settlement:
+-- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED,
+-- LOW_BALANCE or STALE). An annotator first seen by this call holds no assignment, so its answer was
+-- refused: it leaves no row.
+CREATE OR REPLACE FUNCTION public.sdk_answer(p_developer_id text, p_external_id text, p_new_annotator_id text, p_task_id text, p_answer text, p_time_spent_ms integer, p_response_id text, p_now timestamp with time zone, p_seen_responses integer, p_plan jsonb, p_low_balance_cents bigint, p_may_cross_low_balance boolean)
+ RETURNS TABLE(outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, balance_after bigint)
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+#variable_conflict use_column
+DECLARE
+  v_annotator annotators;
+  v_task tasks;
+  v_outcome text;
+  v_participants jsonb;
+  v_model jsonb;
+  v_scope_key text;
+  v_settled record;
+  v_after bigint;
+BEGIN
+  v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id);
+  IF v_annotator.suspended THEN
+    v_outcome := 'ANNOTATOR_SUSPENDED';
+  ELSE
+    SELECT * INTO v_task FROM tasks t WHERE t.id = p_task_id FOR UPDATE;
+    IF NOT FOUND THEN
+      v_outcome := 'NOT_A_TASK';
+    ELSIF EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = v_task.id AND r.annotator_id = v_annotator.id) THEN
+      v_outcome := 'ALREADY_ANSWERED';
+    ELSIF NOT EXISTS (SELECT 1 FROM assignments a
+                      WHERE a.annotator_id = v_annotator.id AND a.task_id = v_task.id AND a.expires_at > p_now) THEN
+      v_outcome := 'NO_ASSIGNMENT';
+    ELSIF v_task.status IN ('COMPLETED', 'FAILED') THEN
+      v_outcome := 'TASK_CLOSED';
+    ELSIF NOT (p_answer = ANY (v_task.options)) THEN
+      v_outcome := 'INVALID_ANSWER';
+    ELSIF p_plan IS NULL AND v_task.total_responses + 1 >= v_task.validations_needed THEN
+      v_outcome := 'DECIDE';
+      v_scope_key := label_scope_key(v_task.project_id, v_task.buyer_id, v_task.options);
+      SELECT jsonb_build_object('scopeKey', v_scope_key, 'targetConfidence', v_task.target_confidence,
+                                'scopeOptions', coalesce(s.options, label_scope_options(v_task.options)),
+                                'priorReliability', coalesce(s.prior_reliability, 0.7), 'priorShape', s.prior_shape)
+      INTO v_model
+      FROM (SELECT 1) one LEFT JOIN label_scopes s ON s.key = v_scope_key;
+      SELECT jsonb_agg(jsonb_build_object('annotatorId', p.annotator_id, 'answer', p.answer, 'counts',
+                                          (SELECT jsonb_build_object('matrix', c.matrix, 'correct', c.correct, 'answered', c.answered)
+                                           FROM annotator_scope_counts c WHERE c.scope_key = v_scope_key AND c.annotator_id = p.annotator_id))
+                       ORDER BY p.arrival, p.id)
+      INTO v_participants
+      FROM (
+        SELECT r.annotator_id, r.answer, r.created_at AS arrival, r.id FROM task_responses r WHERE r.task_id = v_task.id
+        UNION ALL
+        SELECT v_annotator.id, p_answer, 'infinity', NULL
+      ) p;
+    ELSIF p_plan IS NOT NULL AND v_task.total_responses <> p_seen_responses THEN
+      v_outcome := 'STALE';
+    ELSIF p_plan IS NULL THEN
+      v_outcome := 'ANSWERED';
+      INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms)
+      VALUES (p_response_id, v_task.id, v_annotator.id, p_answer, p_time_spent_ms);
+      DELETE FROM assignments a WHERE a.annotator_id = v_annotator.id;
+      UPDATE tasks t SET total_responses = t.total_responses + 1, status = 'VALIDATING', updated_at = now()
+      WHERE t.id = v_task.id RETURNING t.* INTO v_task;
+      UPDATE annotators a SET total_responses = a.total_responses + 1 WHERE a.id = v_annotator.id;
+    ELSE
+      SELECT * INTO v_settled
+      FROM settle_task(v_task.id, v_annotator.id, p_answer, p_time_spent_ms, p_response_id, p_now, p_plan,
+                       p_low_balance_cents, p_may_cross_low_balance);
+      v_outcome := v_settled.outcome;
+      v_after := v_settled.balance_after;
+      SELECT * INTO v_task FROM tasks t WHERE t.id = v_task.id;
+    END IF;
+  END IF;
+  IF v_annotator.id = p_new_annotator_id THEN
+    DELETE FROM annotators a WHERE a.id = v_annotator.id;
+  END IF;
+  RETURN QUERY SELECT v_outcome, v_annotator.id, v_task.id, v_task.buyer_id, v_task.type::text, v_task.options,
+                      v_task.status::text, v_task.max_cents, v_task.cost_cents, v_task.validations_needed,
+                      v_task.max_responses, v_task.total_responses, v_participants, v_model, v_after;
+END $function$
+;

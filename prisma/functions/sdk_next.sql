@@ -1,0 +1,118 @@
+-- GET /sdk/tasks/next in one statement. outcome: SERVED (the row describes the assignment and what it
+-- shows), NONE (nothing fits) or ANNOTATOR_SUSPENDED. A live assignment is returned again; otherwise the
+-- oldest open task that fits the filters, that the annotator has not answered and whose answers plus live
+-- assignments are below its max_responses is claimed (FOR UPDATE SKIP LOCKED, recounted under the lock, so
+-- no caller or process can over-assign it). Among tasks of the oldest age, one whose live assignments are
+-- fewer than the answers it still lacks comes first. Golden substitution: a golden task of the claimed
+-- task's buyer, type and locale that the annotator has not answered, always while they have answered none,
+-- else when p_golden_roll < p_golden_rate.
+-- Plans are pinned (no sequential scans, sorts, hash or merge joins; generic plans; no JIT): with the
+-- planner free to choose, the queue became O(table) per call (docs/hot-path.md).
+CREATE OR REPLACE FUNCTION public.sdk_next(p_developer_id text, p_external_id text, p_new_annotator_id text, p_assignment_id text, p_locale text, p_types text[], p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_roll double precision, p_golden_rate double precision)
+ RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text)
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_sort TO 'off'
+ SET enable_hashjoin TO 'off'
+ SET enable_mergejoin TO 'off'
+ SET enable_material TO 'off'
+ SET jit TO 'off'
+AS $function$
+#variable_conflict use_column
+DECLARE
+  v_annotator annotators;
+  v_live assignments;
+  v_first record;
+  v_task record;
+  v_golden record;
+  v_golden_id text;
+  v_free boolean;
+BEGIN
+  v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id);
+  IF v_annotator.suspended THEN
+    RETURN QUERY SELECT 'ANNOTATOR_SUSPENDED', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text,
+                        NULL::text, NULL::text[], NULL::text;
+    RETURN;
+  END IF;
+
+  -- The same live assignment on repeat, while its target still takes answers.
+  SELECT a.* INTO v_live FROM assignments a LEFT JOIN tasks t ON t.id = a.task_id
+  WHERE a.annotator_id = v_annotator.id AND a.expires_at > p_now
+    AND (a.golden_task_id IS NOT NULL OR t.status IN ('PENDING', 'VALIDATING'));
+  IF FOUND THEN
+    IF v_live.task_id IS NOT NULL THEN
+      RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, t.id, t.buyer_id, t.type::text, t.content, t.options, t.locale
+                   FROM tasks t WHERE t.id = v_live.task_id;
+    ELSE
+      RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, g.id, g.buyer_id, g.type::text, g.content, g.options, g.locale
+                   FROM golden_tasks g WHERE g.id = v_live.golden_task_id;
+    END IF;
+    RETURN;
+  END IF;
+
+  -- A few locked candidates that turn out full under the lock are stepped over.
+  FOR attempt IN 1..8 LOOP
+    -- The oldest open matching task with a free slot that the annotator has not answered.
+    SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.created_at,
+           l.live < GREATEST(t.validations_needed - t.total_responses, 1) AS short
+      INTO v_first
+    FROM tasks t
+    CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
+    WHERE t.status IN ('PENDING', 'VALIDATING')
+      AND t.total_responses + l.live < t.max_responses
+      AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
+      AND (p_locale IS NULL OR t.locale = p_locale)
+      AND (p_types IS NULL OR t.type::text = ANY (p_types))
+    ORDER BY t.created_at, t.id LIMIT 1
+    FOR UPDATE OF t SKIP LOCKED;
+    IF NOT FOUND THEN EXIT; END IF;
+    v_task := v_first;
+    -- It has enough assignees already: a task of the same age that is short of them comes first.
+    IF NOT v_first.short THEN
+      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale INTO v_task
+      FROM tasks t
+      CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
+      WHERE t.created_at = v_first.created_at AND t.id > v_first.id
+        AND t.status IN ('PENDING', 'VALIDATING')
+        AND l.live < GREATEST(t.validations_needed - t.total_responses, 1)
+        AND t.total_responses + l.live < t.max_responses
+        AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
+        AND (p_locale IS NULL OR t.locale = p_locale)
+        AND (p_types IS NULL OR t.type::text = ANY (p_types))
+      ORDER BY t.created_at, t.id LIMIT 1
+      FOR UPDATE OF t SKIP LOCKED;
+      IF NOT FOUND THEN v_task := v_first; END IF;
+    END IF;
+    -- A new snapshot: count again under the lock.
+    SELECT t.status IN ('PENDING', 'VALIDATING')
+           AND t.total_responses + (SELECT count(*) FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) < t.max_responses
+      INTO v_free
+    FROM tasks t WHERE t.id = v_task.id;
+    IF v_free THEN
+      v_golden_id := NULL;
+      IF v_annotator.golden_answered = 0 OR p_golden_roll < p_golden_rate THEN
+        SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale INTO v_golden
+        FROM golden_tasks g
+        WHERE g.buyer_id = v_task.buyer_id AND g.type = v_task.type AND g.locale = v_task.locale
+          AND NOT EXISTS (SELECT 1 FROM golden_responses r WHERE r.golden_task_id = g.id AND r.annotator_id = v_annotator.id)
+        ORDER BY random() LIMIT 1;
+        IF FOUND THEN
+          UPDATE golden_tasks g SET times_served = g.times_served + 1 WHERE g.id = v_golden.id;
+          v_task := v_golden;
+          v_golden_id := v_golden.id;
+        END IF;
+      END IF;
+      INSERT INTO assignments AS a (annotator_id, id, task_id, golden_task_id, expires_at, created_at)
+      VALUES (v_annotator.id, p_assignment_id,
+              CASE WHEN v_golden_id IS NULL THEN v_task.id END, v_golden_id, p_expires_at, p_now)
+      ON CONFLICT (annotator_id) DO UPDATE SET id = EXCLUDED.id, task_id = EXCLUDED.task_id,
+        golden_task_id = EXCLUDED.golden_task_id, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at;
+      RETURN QUERY SELECT 'SERVED', p_assignment_id, p_expires_at, v_task.id, v_task.buyer_id, v_task.type::text,
+                          v_task.content, v_task.options, v_task.locale;
+      RETURN;
+    END IF;
+  END LOOP;
+  RETURN QUERY SELECT 'NONE', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text;
+END $function$
+;

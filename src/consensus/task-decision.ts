@@ -1,0 +1,88 @@
+// One task's decision by the label model, as the answer path takes it (CONTRACT §5): the posterior from
+// the answerers' stored counts in the task's scope, the stop rule, and — when the task is decided — what
+// each answerer's counts gain. Pure: the answer path reads the inputs in one statement (sdk_answer's
+// DECIDE) and writes the increments with the settlement (settle_task).
+import { answerLogLikelihoods, oneCoinLogLikelihoods, LABEL_MODEL, type AnnotatorCounts, type LabelModelSettings, type ScopePrior } from './label-model.ts';
+import { decisionIncrement, oneCoinDecisionIncrement, type CountIncrement } from './soft-counts.ts';
+import { addAnswer, decideTask, probabilities, startLogPosterior } from './stop-rule.ts';
+
+export interface ScopeView {
+  /** The scope's option set in the order its matrices use. */
+  options: readonly string[];
+  prior: ScopePrior;
+}
+
+export interface TaskAnswer {
+  annotatorId: string;
+  answer: string;
+  /** The answerer's counts in the scope; null when they have none yet. */
+  counts: AnnotatorCounts | null;
+}
+
+export interface TaskDecisionInput {
+  /** The task's own options (the order a one-coin task's posterior uses). */
+  options: readonly string[];
+  scope: ScopeView;
+  /** Every answer of the task, this one included. */
+  answers: readonly TaskAnswer[];
+  validationsNeeded: number;
+  maxResponses: number;
+  targetConfidence: number;
+  settings?: LabelModelSettings;
+}
+
+export type TaskDecision =
+  | { kind: 'continue'; confidence: number }
+  | { kind: 'complete' | 'fail'; confidence: number; result: string | null; increments: Array<{ annotatorId: string; increment: CountIncrement }> };
+
+/** Whether the task's option set is the scope's (as sets): then its answers use the K×K matrices. */
+export function sharesScopeOptions(options: readonly string[], scopeOptions: readonly string[]): boolean {
+  if (options.length !== scopeOptions.length) return false;
+  const scope = new Set(scopeOptions);
+  return options.every((option) => scope.has(option));
+}
+
+/**
+ * The stop rule on the task's posterior. `result` is the top option when the task completes (null when
+ * it fails); increments move every answerer's counts by the posterior, on complete and fail alike.
+ */
+export function decideWithModel(input: TaskDecisionInput): TaskDecision {
+  const settings = input.settings ?? LABEL_MODEL;
+  const matrixForm = sharesScopeOptions(input.options, input.scope.options);
+  // The posterior's options: the scope's order (matrix form) or the task's own (one-coin form).
+  const order = matrixForm ? input.scope.options : input.options;
+  const K = order.length;
+  const index = (answer: string) => order.indexOf(answer);
+  let logPosterior = startLogPosterior(K);
+  for (const answer of input.answers) {
+    const likelihoods = matrixForm
+      ? answerLogLikelihoods(answer.counts, index(answer.answer), K, input.scope.prior, settings)
+      : oneCoinLogLikelihoods(answer.counts, index(answer.answer), K, input.scope.prior, settings);
+    logPosterior = addAnswer(logPosterior, likelihoods);
+  }
+  const decision = decideTask({
+    logPosterior,
+    answerCount: input.answers.length,
+    validationsNeeded: input.validationsNeeded,
+    maxResponses: input.maxResponses,
+    targetConfidence: input.targetConfidence,
+  });
+  if (decision.kind === 'continue') return { kind: 'continue', confidence: decision.confidence };
+  const posterior = probabilities(logPosterior);
+  const increments = input.answers.map((answer) => ({
+    annotatorId: answer.annotatorId,
+    increment: matrixForm ? decisionIncrement(posterior, index(answer.answer)) : oneCoinDecisionIncrement(posterior, index(answer.answer)),
+  }));
+  const result = decision.kind === 'complete' ? (order[decision.result] ?? null) : null;
+  return { kind: decision.kind, confidence: decision.confidence, result, increments };
+}
+
+/** A count increment as the K² deltas settle_task adds to the stored matrix ([] for the one-coin form). */
+export function incrementMatrix(increment: CountIncrement, optionCount: number): number[] {
+  if (!increment.column) return [];
+  const deltas = new Array<number>(optionCount * optionCount).fill(0);
+  increment.column.forEach((value, k) => {
+    deltas[k * optionCount + increment.answer] = value;
+  });
+  return deltas;
+}

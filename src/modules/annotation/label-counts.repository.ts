@@ -1,0 +1,42 @@
+// The label model's stored counts outside a settlement (which writes them in settle_task): a golden
+// answer's known truth enters its annotator's counts in the golden task's scope directly.
+import type { RawExecutor } from '../../db/pg-executor.ts';
+import { goldenIncrement, oneCoinGoldenIncrement } from '../../consensus/soft-counts.ts';
+import { incrementMatrix, sharesScopeOptions } from '../../consensus/task-decision.ts';
+
+export class LabelCountsRepository {
+  constructor(private readonly db: RawExecutor) {}
+
+  /**
+   * One whole count in cell (truth, answer) of the annotator's matrix in the golden task's scope (the
+   * scope is created on first use); only the one-coin counts when the golden task's options are not
+   * the scope's. Called after the annotator's row is locked (the order every writer of counts uses).
+   */
+  async addGoldenAnswer(goldenTaskId: string, annotatorId: string, answer: string): Promise<void> {
+    // Two statements: a scope another transaction creates meanwhile is visible to the second one only.
+    await this.db.$executeRaw`
+      INSERT INTO label_scopes (key, buyer_id, project_id, options)
+      SELECT label_scope_key(g.project_id, g.buyer_id, g.options), g.buyer_id, g.project_id, label_scope_options(g.options)
+      FROM golden_tasks g WHERE g.id = ${goldenTaskId}
+      ON CONFLICT (key) DO NOTHING`;
+    const rows = await this.db.$queryRaw<Array<{ key: string; scope_options: string[]; options: string[]; golden_answer: string }>>`
+      SELECT s.key, s.options AS scope_options, g.options, g.golden_answer
+      FROM golden_tasks g JOIN label_scopes s ON s.key = label_scope_key(g.project_id, g.buyer_id, g.options)
+      WHERE g.id = ${goldenTaskId}`;
+    const golden = rows[0];
+    if (!golden) return;
+    const matrixForm = sharesScopeOptions(golden.options, golden.scope_options);
+    const order = matrixForm ? golden.scope_options : golden.options;
+    const truth = order.indexOf(golden.golden_answer);
+    const given = order.indexOf(answer);
+    const increment = matrixForm ? goldenIncrement(order.length, truth, given) : oneCoinGoldenIncrement(truth, given);
+    const K = golden.scope_options.length;
+    await this.db.$executeRaw`
+      INSERT INTO annotator_scope_counts AS c (scope_key, annotator_id, matrix, correct, answered)
+      VALUES (${golden.key}, ${annotatorId},
+              label_counts_add(array_fill(0::float8, ARRAY[${K * K}::int]), ${incrementMatrix(increment, K)}::float8[]),
+              ${increment.correct}::float8, ${increment.answered}::float8)
+      ON CONFLICT (scope_key, annotator_id) DO UPDATE SET
+        matrix = label_counts_add(c.matrix, excluded.matrix), correct = c.correct + excluded.correct, answered = c.answered + excluded.answered`;
+  }
+}

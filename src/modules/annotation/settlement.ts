@@ -1,0 +1,120 @@
+// What a deciding answer writes, as a pure function of what sdk_answer's DECIDE read: the label model's
+// decision (src/consensus/task-decision.ts), the participants' counters and earnings, the buyer's event
+// and charge, and the answerers' new soft counts. Its SQL is beside it in prisma/functions/settle_task.sql,
+// which applies the plan and answers with an outcome (SETTLED, LOW_BALANCE, STALE).
+import type { AnnotatorCounts } from '../../consensus/label-model.ts';
+import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
+import { decideWithModel, incrementMatrix } from '../../consensus/task-decision.ts';
+import { newId } from '../../lib/ids.ts';
+import { outboxEvent, type OutboxEvent } from '../events/events.repository.ts';
+import { decisionUpdates, type DecisionUpdates } from './annotators.repository.ts';
+import type { TaskType } from '../tasks/task-rules.ts';
+
+/** One answer of the task as DECIDE returns it: the answerer's counts in the task's scope, if any. */
+export interface Participant {
+  annotatorId: string;
+  answer: string;
+  counts: AnnotatorCounts | null;
+}
+
+/** The task's label scope and quality setting, as DECIDE returns them. */
+export interface ModelView {
+  scopeKey: string;
+  scopeOptions: string[];
+  priorReliability: number;
+  priorShape: number[] | null;
+  targetConfidence: number;
+}
+
+export interface DecidingTask {
+  id: string;
+  type: TaskType;
+  options: string[];
+  costCents: number;
+  validationsNeeded: number;
+  maxResponses: number;
+  /** Answers stored before this one. */
+  totalResponses: number;
+}
+
+export interface SettlementInput {
+  task: DecidingTask;
+  /** Every answer of the task, this one (by `annotatorId`) last. */
+  participants: Participant[];
+  annotatorId: string;
+  model: ModelView;
+  annotatorShare: number;
+  now: Date;
+}
+
+/** What settle_task applies (see its header). */
+export interface SettlementPlan {
+  kind: 'continue' | 'complete' | 'fail';
+  result?: string;
+  confidence?: number;
+  failureReason?: string;
+  updates: DecisionUpdates;
+  event?: OutboxEvent;
+  chargeLedgerId?: string;
+  model?: {
+    scopeKey: string;
+    scopeOptions: string[];
+    increments: Array<{ annotatorId: string; matrix: number[]; correct: number; answered: number }>;
+  };
+}
+
+/** The plan of a deciding answer; pure but for the fresh ids of the rows it creates. */
+export function planSettlement({ task, participants, annotatorId, model, annotatorShare, now }: SettlementInput): SettlementPlan {
+  const decision = decideWithModel({
+    options: task.options,
+    scope: { options: model.scopeOptions, prior: { reliability: model.priorReliability, shape: model.priorShape } },
+    answers: participants,
+    validationsNeeded: task.validationsNeeded,
+    maxResponses: task.maxResponses,
+    targetConfidence: model.targetConfidence,
+  });
+  const totalResponses = task.totalResponses + 1;
+  const answererOnly = decisionUpdates([{ annotatorId, answered: 1, resolved: 0, agreed: 0, earnedCents: 0 }]);
+  if (decision.kind === 'continue') return { kind: 'continue', updates: answererOnly };
+  const K = model.scopeOptions.length;
+  const counts = {
+    scopeKey: model.scopeKey,
+    scopeOptions: model.scopeOptions,
+    increments: decision.increments
+      .map(({ annotatorId: id, increment }) => ({ annotatorId: id, matrix: incrementMatrix(increment, K), correct: increment.correct, answered: increment.answered }))
+      .sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
+  };
+  if (decision.kind === 'fail' || decision.result === null) {
+    return {
+      kind: 'fail',
+      failureReason: 'NO_CONSENSUS',
+      updates: answererOnly,
+      event: outboxEvent('task.failed', { taskId: task.id, type: task.type, reason: 'NO_CONSENSUS', totalResponses, failedAt: now.toISOString() }),
+      model: counts,
+    };
+  }
+  const result = decision.result;
+  const agreeing = participants.filter((p) => p.answer === result).length;
+  const earning = earningPerAgreeingAnswer(task.costCents, annotatorShare, agreeing);
+  const updates = participants.map((p) => {
+    const agreed = p.answer === result ? 1 : 0;
+    return { annotatorId: p.annotatorId, answered: p.annotatorId === annotatorId ? 1 : 0, resolved: 1, agreed, earnedCents: agreed * earning };
+  });
+  return {
+    kind: 'complete',
+    result,
+    confidence: decision.confidence,
+    updates: decisionUpdates(updates),
+    event: outboxEvent('task.completed', {
+      taskId: task.id,
+      type: task.type,
+      result,
+      confidence: decision.confidence,
+      totalResponses,
+      costCents: task.costCents,
+      validatedAt: now.toISOString(),
+    }),
+    chargeLedgerId: newId(),
+    model: counts,
+  };
+}
