@@ -22,6 +22,8 @@ import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { MetaService } from './modules/meta/meta.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { QualityRepository } from './modules/quality/quality.repository.ts';
+import { QualityService } from './modules/quality/quality.service.ts';
 import { MailOutboxService } from './modules/email/mail-outbox.service.ts';
 import { MailWorker } from './modules/email/mail.worker.ts';
 import { EventsService } from './modules/events/events.service.ts';
@@ -75,6 +77,8 @@ export function createServices(deps: ContainerDeps) {
     deposits: new DepositsService(db, paymentProvider, billing, clock, deps.logger),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
     mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
+    /** The label model's re-fit job (issue 16); server.ts runs it every REFIT_INTERVAL_MS. */
+    quality: new QualityService(new QualityRepository(deps.pgPool), clock, deps.logger),
     /** Reading the mail outbox is a development aid: in production it does not exist (null), nor does its route. */
     mailOutbox: deps.config.env === 'production' ? null : new MailOutboxService(db),
   };

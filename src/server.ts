@@ -15,6 +15,7 @@ import { createHttpServer } from './lib/http-server.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { startPeriodic } from './lib/periodic.ts';
 import { localAdminFile } from './modules/auth/auth.service.ts';
+import { REFIT_INTERVAL_MS } from './modules/quality/quality.service.ts';
 
 // A streamed export allocates fast and keeps little: ~30 MB stays live, but with V8's default heap
 // growth the old generation filled to ~140 MB of promoted garbage between full collections, and the
@@ -83,13 +84,19 @@ async function main(): Promise<void> {
     run: async () => (await services.idempotency.sweepExpired()) + (await services.db.repos.rateLimits.deleteExpired()),
     logger,
   });
+  // The label model's scopes are re-fitted when their answers have grown (CONTRACT §5). Shutdown aborts
+  // a fit in progress: it writes nothing, and the scope stays due for the next start.
+  const refitAbort = new AbortController();
+  const refitter = startPeriodic({ name: 'quality.refit', intervalMs: REFIT_INTERVAL_MS, run: () => services.quality.refitDue(refitAbort.signal), logger });
 
   installShutdown(logger, async () => {
+    refitAbort.abort();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     // Lets the delivery in progress finish and be recorded; the rest stays queued for the next start.
     await services.deliveryWorker.stop();
     await services.mailWorker.stop();
     await sweeper.stop();
+    await refitter.stop();
     await services.db.close();
     await prisma.$disconnect();
     await database.embedded?.stop();

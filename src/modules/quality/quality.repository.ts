@@ -1,0 +1,254 @@
+// The SQL of the re-fit job (issue 16): which scopes are due, the per-scope advisory lock, the snapshot
+// read of a scope's counts and answers, and the write-back of the new counts. It works on the plain `pg`
+// pool because the job needs what Prisma cannot give: a session lock held on one connection across
+// several transactions, and a server-side cursor over millions of answer rows.
+import type pg from 'pg';
+import type { ItemFacts } from './scope-answers.builder.ts';
+
+/** pg_try_advisory_lock(class, hashtext(scope key)): the class keeps these locks apart from any other use. */
+const REFIT_LOCK_CLASS = 16_001;
+/** Answer rows per FETCH: big enough that round trips do not matter, small enough to stay a few MB. */
+const FETCH_ROWS = 10_000;
+
+export interface DueScope {
+  key: string;
+  /** Σ annotator_scope_counts.answered now, and at the last re-fit's snapshot. */
+  answered: number;
+  refitAnswers: number;
+}
+
+export interface DueRule {
+  /** Growth factor since the last re-fit (1.05: 5 % more counted answers)… */
+  growthFactor: number;
+  /** …and at least this many more. */
+  minNewAnswers: number;
+  /** A scope last re-fitted (or created) before this is due on any growth. */
+  staleBefore: Date;
+}
+
+export interface ScopeRow {
+  key: string;
+  buyerId: string;
+  projectId: string | null;
+  /** The scope's option set, in matrix order. */
+  options: string[];
+  /** The snapshot's time (the read transaction's start). */
+  readAt: Date;
+}
+
+export interface CountsRow {
+  annotatorId: string;
+  matrix: number[];
+  correct: number;
+  answered: number;
+}
+
+/** Where the snapshot read sends each answer, in item order (ScopeAnswersBuilder). */
+export interface AnswerSink {
+  add(itemKey: string, annotatorId: string, answer: number, facts: ItemFacts): void;
+}
+
+/** What to add to one annotator's stored counts: fitted − snapshot. */
+export interface CountsDelta {
+  annotatorId: string;
+  /** K² cells, row-major. */
+  matrix: ArrayLike<number>;
+  correct: number;
+  answered: number;
+}
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
+export type Locked<T> = { kind: 'held'; value: T } | { kind: 'busy' };
+
+type TaskAnswerRow = [taskId: string, annotatorId: string, answer: number, counted: boolean, ownOptionCount: number];
+type GoldenAnswerRow = [goldenTaskId: string, annotatorId: string, answer: number, truth: number, ownOptionCount: number];
+
+/**
+ * An item's option set is the scope's when each contains the other (option sets have no duplicates);
+ * then answers index the scope's options, else the item's own, in the item's stored order. Any order of
+ * the item's own options serves: the one-coin form treats every option alike.
+ */
+const ITEM_OPTIONS = `
+  CASE WHEN x.options @> $2::text[] AND x.options <@ $2::text[] THEN 0 ELSE cardinality(x.options) END AS own_count,
+  CASE WHEN x.options @> $2::text[] AND x.options <@ $2::text[] THEN $2::text[] ELSE x.options END AS index_options`;
+
+/**
+ * Which rows may belong to the scope, in a form the indexes serve: a project's (tasks_project_status_idx),
+ * else the buyer's project-less ones; label_scope_key then picks the scope's exactly. Two texts rather
+ * than one with `$3 IS NULL OR …`, which a generic plan could not use an index for.
+ */
+const scopeFilter = (projectId: string | null) => (projectId !== null ? 'x.project_id = $3 AND x.buyer_id = $4' : 'x.project_id IS NULL AND x.buyer_id = $4');
+
+/**
+ * The scope's tasks and each task's
+ * answers by a LATERAL subquery: OFFSET 0 keeps both from being flattened into a join, so the answers
+ * come grouped by task (the builder's rule) whatever plan PostgreSQL would have picked for a join.
+ * (Cursors never run parallel plans, which could interleave the groups.)
+ */
+const taskAnswers = (scopeFilter: string) => `
+  SELECT x.id, r.annotator_id, array_position(x.index_options, r.answer) - 1, x.counted, x.own_count
+  FROM (
+    SELECT x.id, x.status IN ('COMPLETED', 'FAILED') AS counted, ${ITEM_OPTIONS}
+    FROM tasks x
+    WHERE ${scopeFilter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+    OFFSET 0
+  ) x
+  CROSS JOIN LATERAL (SELECT r.annotator_id, r.answer FROM task_responses r WHERE r.task_id = x.id OFFSET 0) r
+  WHERE array_position(x.index_options, r.answer) IS NOT NULL`;
+
+/** The scope's golden tasks with their answers and truth, grouped the same way. */
+const goldenAnswers = (scopeFilter: string) => `
+  SELECT x.id, r.annotator_id, array_position(x.index_options, r.answer) - 1, array_position(x.index_options, x.golden_answer) - 1, x.own_count
+  FROM (
+    SELECT x.id, x.golden_answer, ${ITEM_OPTIONS}
+    FROM golden_tasks x
+    WHERE ${scopeFilter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+    OFFSET 0
+  ) x
+  CROSS JOIN LATERAL (SELECT r.annotator_id, r.answer FROM golden_responses r WHERE r.golden_task_id = x.id OFFSET 0) r
+  WHERE array_position(x.index_options, r.answer) IS NOT NULL AND array_position(x.index_options, x.golden_answer) IS NOT NULL`;
+
+/** The work of one re-fit on the connection that holds its scope's lock. */
+export class RefitSession {
+  private cursors = 0;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  /**
+   * In one REPEATABLE READ READ ONLY transaction: the scope row, every counts row of the scope, and
+   * every answer of the scope into `sink` (task answers, then golden answers), a page at a time through
+   * a server-side cursor. Null when the scope no longer exists. An aborted signal stops it between pages.
+   */
+  async readSnapshot(key: string, sink: AnswerSink, signal?: AbortSignal): Promise<{ scope: ScopeRow; counts: CountsRow[] } | null> {
+    await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      const scopes = await this.client.query<{ key: string; buyer_id: string; project_id: string | null; options: string[]; read_at: Date }>(
+        'SELECT key, buyer_id, project_id, options, now() AS read_at FROM label_scopes WHERE key = $1',
+        [key],
+      );
+      const row = scopes.rows[0];
+      if (!row) return null;
+      const scope: ScopeRow = { key: row.key, buyerId: row.buyer_id, projectId: row.project_id, options: row.options, readAt: row.read_at };
+      const counts = await this.client.query<{ annotator_id: string; matrix: number[]; correct: number; answered: number }>(
+        'SELECT annotator_id, matrix, correct, answered FROM annotator_scope_counts WHERE scope_key = $1 ORDER BY annotator_id',
+        [key],
+      );
+      const params = [key, scope.options, scope.projectId, scope.buyerId];
+      const filter = scopeFilter(scope.projectId);
+      await this.streamRows<TaskAnswerRow>(taskAnswers(filter), params, signal, ([taskId, annotatorId, answer, counted, ownOptionCount]) =>
+        sink.add(`task:${taskId}`, annotatorId, answer, { ownOptionCount, truth: -1, counted }),
+      );
+      await this.streamRows<GoldenAnswerRow>(goldenAnswers(filter), params, signal, ([goldenTaskId, annotatorId, answer, truth, ownOptionCount]) =>
+        sink.add(`golden:${goldenTaskId}`, annotatorId, answer, { ownOptionCount, truth, counted: true }),
+      );
+      return {
+        scope,
+        counts: counts.rows.map((r) => ({ annotatorId: r.annotator_id, matrix: r.matrix, correct: r.correct, answered: r.answered })),
+      };
+    } finally {
+      // Read only: ending it either way changes nothing, and frees the snapshot before the fit.
+      await this.client.query('ROLLBACK');
+    }
+  }
+
+  /** Rows of a query through a cursor (as arrays: no object per row), the next page fetched while one is handled. */
+  private async streamRows<Row extends unknown[]>(text: string, params: unknown[], signal: AbortSignal | undefined, each: (row: Row) => void): Promise<void> {
+    const name = `refit_${++this.cursors}`;
+    await this.client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
+    const fetchPage = () => this.client.query<Row>({ text: `FETCH ${FETCH_ROWS} FROM ${name}`, rowMode: 'array' });
+    let next: Promise<pg.QueryResult<Row>> | undefined = fetchPage();
+    while (next) {
+      const page: pg.QueryResult<Row> = await next;
+      signal?.throwIfAborted();
+      next = page.rows.length === FETCH_ROWS ? fetchPage() : undefined;
+      // An early failure below leaves the prefetch to the ROLLBACK; it must not become an unhandled rejection.
+      next?.catch(() => undefined);
+      for (const row of page.rows) each(row);
+    }
+    await this.client.query(`CLOSE ${name}`);
+  }
+
+  /**
+   * Adds fitted − snapshot to each annotator's counts as they are now, under the row's lock: what the
+   * answer path added since the snapshot stays. One statement (its own short transaction) per batch,
+   * locking rows in annotator_id order as the answer path does. Rows absent now are inserted; an
+   * annotator or scope deleted meanwhile is skipped.
+   */
+  async addCounts(key: string, optionCount: number, batch: CountsDelta[]): Promise<void> {
+    const cells = optionCount * optionCount;
+    const matrices = new Array<number>(batch.length * cells);
+    batch.forEach((delta, b) => {
+      for (let c = 0; c < cells; c++) matrices[b * cells + c] = delta.matrix[c] ?? 0;
+    });
+    await this.client.query(
+      `INSERT INTO annotator_scope_counts AS c (scope_key, annotator_id, matrix, correct, answered)
+       SELECT $1, u.annotator_id, ($3::float8[])[(u.i - 1) * $6 + 1 : u.i * $6], u.correct, u.answered
+       FROM unnest($2::text[], $4::float8[], $5::float8[]) WITH ORDINALITY AS u(annotator_id, correct, answered, i)
+       JOIN annotators a ON a.id = u.annotator_id
+       WHERE EXISTS (SELECT 1 FROM label_scopes s WHERE s.key = $1)
+       ORDER BY u.annotator_id
+       ON CONFLICT (scope_key, annotator_id) DO UPDATE
+       SET matrix = label_counts_add(c.matrix, EXCLUDED.matrix), correct = c.correct + EXCLUDED.correct, answered = c.answered + EXCLUDED.answered`,
+      [key, batch.map((d) => d.annotatorId), matrices, batch.map((d) => d.correct), batch.map((d) => d.answered), cells],
+    );
+  }
+
+  /** Stores the scope's new prior and the snapshot's counted answers; false when the scope is gone. */
+  async finishScope(key: string, prior: { reliability: number; shape: ArrayLike<number> | null }, refitAnswers: number, refittedAt: Date): Promise<boolean> {
+    const result = await this.client.query(
+      'UPDATE label_scopes SET prior_reliability = $2, prior_shape = $3::float8[], refit_answers = $4, refitted_at = $5 WHERE key = $1',
+      [key, prior.reliability, prior.shape ? Array.from(prior.shape) : null, refitAnswers, refittedAt],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+}
+
+export class QualityRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * Scopes whose counted answers (Σ answered of their counts rows, one index range each) grew enough
+   * since the last re-fit, the longest-waiting first.
+   */
+  async dueScopes(rule: DueRule): Promise<DueScope[]> {
+    const { rows } = await this.pool.query<{ key: string; answered: number; refit_answers: number }>(
+      `SELECT s.key, c.answered, s.refit_answers
+       FROM label_scopes s
+       CROSS JOIN LATERAL (SELECT coalesce(sum(answered), 0)::float8 AS answered FROM annotator_scope_counts WHERE scope_key = s.key) c
+       WHERE (c.answered >= s.refit_answers * $1 AND c.answered >= s.refit_answers + $2)
+          OR (coalesce(s.refitted_at, s.created_at) <= $3 AND c.answered > s.refit_answers)
+       ORDER BY coalesce(s.refitted_at, s.created_at), s.key`,
+      [rule.growthFactor, rule.minNewAnswers, rule.staleBefore],
+    );
+    return rows.map((r) => ({ key: r.key, answered: r.answered, refitAnswers: r.refit_answers }));
+  }
+
+  /**
+   * Runs `work` holding the scope's advisory lock, a session lock on one pooled connection that `work`
+   * uses throughout; another process (or call) holding it gives `busy` at once. The lock is released
+   * after, or with the connection if that broke.
+   */
+  async withScopeLock<T>(key: string, work: (session: RefitSession) => Promise<T>): Promise<Locked<T>> {
+    const client = await this.pool.connect();
+    let locked: boolean;
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [REFIT_LOCK_CLASS, key]);
+      locked = rows[0]?.locked === true;
+    } catch (error) {
+      client.release(asError(error));
+      throw error;
+    }
+    if (!locked) {
+      client.release();
+      return { kind: 'busy' };
+    }
+    try {
+      return { kind: 'held', value: await work(new RefitSession(client)) };
+    } finally {
+      // A connection that cannot unlock is destroyed instead: ending the session ends its lock.
+      const failure = await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [REFIT_LOCK_CLASS, key]).then(() => undefined, asError);
+      client.release(failure);
+    }
+  }
+}

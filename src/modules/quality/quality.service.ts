@@ -1,0 +1,135 @@
+// The re-fit job (issue 16, CONTRACT §5 "Consensus"): the worker loop re-fits every scope whose
+// answers have grown, one process at a time per scope. A re-fit reads a snapshot of the scope, runs
+// Dawid–Skene EM in a worker thread, and writes the new counts back in short batches that keep what the
+// answer path added meanwhile; no lock that answers wait for is held across the fit.
+import { performance } from 'node:perf_hooks';
+import type { RefitOptions } from '../../consensus/refit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { countsDeltas } from './counts-delta.ts';
+import type { DueScope, QualityRepository, RefitSession } from './quality.repository.ts';
+import { fitInWorker } from './refit-thread.ts';
+import { ScopeAnswersBuilder } from './scope-answers.builder.ts';
+
+/** How often the worker loop looks for due scopes. */
+export const REFIT_INTERVAL_MS = 60_000;
+/** A scope is due once its counted answers grew by 5 % and by at least 20 since its last re-fit… */
+export const REFIT_GROWTH = 0.05;
+export const REFIT_MIN_NEW_ANSWERS = 20;
+/** …or, with any growth, once an hour has passed since then (or since its creation). */
+export const REFIT_MAX_AGE_MS = 60 * 60 * 1000;
+/** Counts rows per write statement: each batch is one short transaction that answers may wait for. */
+export const REFIT_WRITE_BATCH = 500;
+
+export type RefitOutcome =
+  | {
+      kind: 'refitted';
+      scope: string;
+      /** Every answer read (open tasks' too), and those that went into the stored counts. */
+      answers: number;
+      countedAnswers: number;
+      items: number;
+      annotators: number;
+      iterations: number;
+      ms: number;
+      readMs: number;
+      fitMs: number;
+      writeMs: number;
+    }
+  /** Another process (or call) is re-fitting the scope: skipped. */
+  | { kind: 'busy'; scope: string }
+  /** The scope was deleted (its project, or its buyer) before or during the re-fit. */
+  | { kind: 'gone'; scope: string };
+
+export interface RefitScopeOptions {
+  /** Aborting stops the re-fit before it writes anything (shutdown). */
+  signal?: AbortSignal;
+  /** Called between the snapshot read and the write, with no lock but the scope's advisory one held (tests). */
+  beforeWrite?: () => Promise<void>;
+}
+
+const elapsed = (since: number) => Math.round(performance.now() - since);
+
+export class QualityService {
+  constructor(
+    private readonly repository: QualityRepository,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly refitOptions: RefitOptions = {},
+  ) {}
+
+  /** The scopes the next run would re-fit (CONTRACT §5: ~5 % growth, or an hour with any). */
+  dueScopes(): Promise<DueScope[]> {
+    return this.repository.dueScopes({
+      growthFactor: 1 + REFIT_GROWTH,
+      minNewAnswers: REFIT_MIN_NEW_ANSWERS,
+      staleBefore: new Date(this.clock.now().getTime() - REFIT_MAX_AGE_MS),
+    });
+  }
+
+  /**
+   * One run of the worker loop: re-fits the due scopes one after another. A scope that fails is logged
+   * and the others still run; an aborted signal stops the run between scopes (and inside a fit).
+   */
+  async refitDue(signal?: AbortSignal): Promise<RefitOutcome[]> {
+    const outcomes: RefitOutcome[] = [];
+    for (const due of await this.dueScopes()) {
+      if (signal?.aborted) break;
+      try {
+        outcomes.push(await this.refitScope(due.key, { signal }));
+      } catch (error) {
+        if (signal?.aborted) break;
+        this.logger.error({ event: 'quality.refit.failed', scope: due.key, err: error }, 're-fit of a label scope failed');
+      }
+    }
+    return outcomes;
+  }
+
+  /** Re-fits one scope now, unless another process is re-fitting it (`busy`). */
+  async refitScope(key: string, options: RefitScopeOptions = {}): Promise<RefitOutcome> {
+    const locked = await this.repository.withScopeLock(key, (session) => this.refitLocked(key, session, options));
+    return locked.kind === 'busy' ? { kind: 'busy', scope: key } : locked.value;
+  }
+
+  private async refitLocked(key: string, session: RefitSession, options: RefitScopeOptions): Promise<RefitOutcome> {
+    const started = performance.now();
+    const builder = new ScopeAnswersBuilder();
+    const snapshot = await session.readSnapshot(key, builder, options.signal);
+    if (!snapshot) return { kind: 'gone', scope: key };
+    const { scope, counts } = snapshot;
+    // Annotators with stored counts but no answer left in the scope are re-fitted to zero plus what came since.
+    for (const row of counts) builder.annotatorOf(row.annotatorId);
+    const K = scope.options.length;
+    const data = builder.build(K);
+    const shape = { answers: data.item.length, items: data.itemCount, annotators: data.annotatorCount };
+    const readMs = elapsed(started);
+
+    const fitStarted = performance.now();
+    const fit = await fitInWorker(data, this.refitOptions, options.signal);
+    const fitMs = elapsed(fitStarted);
+    await options.beforeWrite?.();
+    options.signal?.throwIfAborted();
+
+    const writeStarted = performance.now();
+    const deltas = countsDeltas(fit, builder.annotatorIds, counts, K);
+    for (let from = 0; from < deltas.length; from += REFIT_WRITE_BATCH) {
+      await session.addCounts(key, K, deltas.slice(from, from + REFIT_WRITE_BATCH));
+    }
+    let countedAnswers = 0;
+    for (const answered of fit.answered) countedAnswers += answered;
+    if (!(await session.finishScope(key, fit.prior, countedAnswers, scope.readAt))) return { kind: 'gone', scope: key };
+    const outcome = {
+      kind: 'refitted' as const,
+      scope: key,
+      ...shape,
+      countedAnswers,
+      iterations: fit.iterations,
+      ms: elapsed(started),
+      readMs,
+      fitMs,
+      writeMs: elapsed(writeStarted),
+    };
+    this.logger.info({ event: 'quality.refit.done', ...outcome }, 'label scope re-fitted');
+    return outcome;
+  }
+}

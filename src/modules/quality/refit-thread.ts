@@ -1,0 +1,59 @@
+// Runs refitScope (src/consensus/refit.ts) in a worker thread: the fit is pure CPU for seconds at
+// millions of answers, and on the event loop it would stall every request of the process meanwhile.
+import { Worker } from 'node:worker_threads';
+import type { RefitOptions, ScopeAnswers } from '../../consensus/refit.ts';
+
+/** What the worker sends back: refitScope's counts and prior, without the item posteriors. */
+export interface FitMessage {
+  matrices: Float64Array;
+  correct: Float64Array;
+  answered: Float64Array;
+  prior: { reliability: number; shape: Float64Array | null };
+  iterations: number;
+}
+
+/**
+ * The worker's entry point beside this file: refit.worker.ts when the service runs from its sources
+ * (`npm start`, vitest), refit.worker.js when compiled. Node 20 does not carry `--import tsx`'s module
+ * hooks into worker threads (an execArgv of ['--import', 'tsx'] still fails on the .ts extension), so
+ * from sources the worker is a one-line module that registers tsx in the thread and then imports the
+ * .ts entry.
+ */
+function startWorker(workerData: unknown, transferList: ArrayBuffer[]): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./refit.worker.js', here), { workerData, transferList });
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./refit.worker.ts', here).href;
+  const source = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(source, { eval: true, workerData, transferList });
+}
+
+/**
+ * Fits the scope in a new worker thread. The answer arrays are transferred: `data` is unusable
+ * afterwards. An aborted signal terminates the worker and rejects with the signal's reason.
+ */
+export function fitInWorker(data: ScopeAnswers, options: RefitOptions = {}, signal?: AbortSignal): Promise<FitMessage> {
+  signal?.throwIfAborted();
+  const buffers = new Set<ArrayBuffer>();
+  for (const array of [data.item, data.annotator, data.answer, data.itemOptionCount, data.truth, data.counted]) {
+    if (array) buffers.add(array.buffer as ArrayBuffer);
+  }
+  const worker = startWorker({ data, options }, [...buffers]);
+  return new Promise<FitMessage>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      outcome();
+    };
+    const onAbort = () => {
+      settle(() => reject(signal?.reason));
+      void worker.terminate();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (message: FitMessage) => settle(() => resolve(message)));
+    worker.once('error', (error) => settle(() => reject(error)));
+    worker.once('exit', (code) => settle(() => reject(new Error(`the re-fit worker exited (code ${code}) without a result`))));
+  });
+}
