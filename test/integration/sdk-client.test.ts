@@ -18,7 +18,8 @@ let receiver: Receiver;
 let apiKey: string;
 
 beforeAll(async () => {
-  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0' } });
+  // Three agreeing new annotators complete a two-option task at 0.9 (0.927).
+  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9' } });
   server = ctx.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

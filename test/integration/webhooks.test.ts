@@ -45,9 +45,14 @@ async function subscribedBuyer(events = ['task.completed', 'task.failed', 'budge
   return { buyer, configId: config.body.id as string };
 }
 
-/** Creates a task and has `answers` given by new annotators. */
+/**
+ * Creates a task and has `answers` given by new annotators. The task completes at 0.9 and fails after
+ * the last answer given, so three agreeing answers complete it (0.927) and a split fails it: these tests
+ * are about what a decision sends, not about the label model.
+ */
 async function runTask(buyer: TestBuyer, answers: string[], validationsNeeded = 3): Promise<string> {
   const created = await api(buyer).post('/tasks', { type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'], validationsNeeded });
+  await ctx.prisma.task.update({ where: { id: created.body.taskId }, data: { targetConfidence: 0.9, maxResponses: Math.max(answers.length, validationsNeeded) } });
   const client = sdk(ctx, developer.apiKey);
   for (const answer of answers) await client.answerNext(`ann-${newId()}`, answer);
   return created.body.taskId;

@@ -1,0 +1,118 @@
+// The answer path's decision and settlement plan (pure): the label model reads the answerers' counts in
+// the task's scope, the result maps back to the option's text, and a decision moves every answerer's
+// counts by the posterior in the scope's option order.
+import { describe, expect, it } from 'vitest';
+import { decideWithModel, incrementMatrix, sharesScopeOptions } from '../../src/consensus/task-decision.ts';
+import { NEW_SCOPE_PRIOR } from '../../src/consensus/label-model.ts';
+import { planSettlement, type ModelView, type Participant } from '../../src/modules/annotation/settlement.ts';
+
+const model = (scopeOptions: string[], targetConfidence = 0.95): ModelView => ({
+  scopeKey: 'project:p1',
+  scopeOptions,
+  priorReliability: 0.7,
+  priorShape: null,
+  targetConfidence,
+});
+const task = (options: string[], totalResponses: number) => ({
+  id: 't1',
+  type: 'SENTIMENT_ANALYSIS' as const,
+  options,
+  costCents: 20,
+  validationsNeeded: 3,
+  maxResponses: 10,
+  totalResponses,
+});
+const answers = (...values: string[]): Participant[] => values.map((answer, i) => ({ annotatorId: `a${i}`, answer, counts: null }));
+const now = new Date('2026-11-25T12:00:00Z');
+
+describe('decideWithModel', () => {
+  it('indexes answers by the scope’s option order, whatever the task’s own order, and returns the option’s text', () => {
+    const decision = decideWithModel({
+      options: ['neg', 'pos', 'neu'],
+      scope: { options: ['neg', 'neu', 'pos'], prior: NEW_SCOPE_PRIOR },
+      answers: answers('pos', 'pos', 'pos'),
+      validationsNeeded: 3,
+      maxResponses: 10,
+      targetConfidence: 0.95,
+    });
+    expect(decision).toMatchObject({ kind: 'complete', result: 'pos', confidence: 0.9807 });
+    if (decision.kind === 'continue') throw new Error('expected a decision');
+    // Column 'pos' (index 2 in the scope) gains the posterior: 0.9807 on row 'pos'.
+    const deltas = incrementMatrix(decision.increments[0]?.increment ?? { answer: 0, column: null, correct: 0, answered: 0 }, 3);
+    expect(deltas[2 * 3 + 2]).toBeCloseTo(0.9807, 4);
+    expect(deltas.filter((_, cell) => cell % 3 !== 2)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('uses the one-coin form, with only the one-coin counts moving, for a task whose option set differs from the scope’s', () => {
+    expect(sharesScopeOptions(['a', 'b'], ['b', 'a'])).toBe(true);
+    expect(sharesScopeOptions(['a', 'b'], ['a', 'b', 'c'])).toBe(false);
+    const decision = decideWithModel({
+      options: ['yes', 'no'],
+      scope: { options: ['neg', 'neu', 'pos'], prior: NEW_SCOPE_PRIOR },
+      answers: answers('yes', 'yes', 'yes', 'yes'),
+      validationsNeeded: 3,
+      maxResponses: 10,
+      targetConfidence: 0.95,
+    });
+    expect(decision).toMatchObject({ kind: 'complete', result: 'yes', confidence: 0.9674 });
+    if (decision.kind === 'continue') throw new Error('expected a decision');
+    expect(decision.increments.every(({ increment }) => increment.column === null && increment.answered === 1)).toBe(true);
+    expect(incrementMatrix(decision.increments[0]!.increment, 3)).toEqual([]);
+  });
+
+  it('weighs an annotator by their stored counts: a proven annotator outweighs a new one who disagrees', () => {
+    const expert = { matrix: [48, 2, 2, 48], correct: 96, answered: 100 };
+    const decision = decideWithModel({
+      options: ['A', 'B'],
+      scope: { options: ['A', 'B'], prior: NEW_SCOPE_PRIOR },
+      answers: [
+        { annotatorId: 'new', answer: 'A', counts: null },
+        { annotatorId: 'expert', answer: 'B', counts: expert },
+      ],
+      validationsNeeded: 2,
+      maxResponses: 10,
+      targetConfidence: 0.75,
+    });
+    // One-coin weights would tie (and a tie never completes); the expert's matrix says B at ~0.87.
+    expect(decision).toMatchObject({ kind: 'complete', result: 'B' });
+    expect(decision.confidence).toBeGreaterThan(0.85);
+  });
+});
+
+describe('planSettlement', () => {
+  it('continue: only the answerer is counted, nothing else moves', () => {
+    const plan = planSettlement({ task: task(['A', 'B'], 2), participants: answers('A', 'A', 'A'), annotatorId: 'a2', model: model(['A', 'B']), annotatorShare: 0.5, now });
+    expect(plan).toEqual({ kind: 'continue', updates: [expect.objectContaining({ annotatorId: 'a2', answered: 1, resolved: 0, earnedCents: 0 })] });
+  });
+
+  it('complete: the charge, the event, earnings for the agreeing, and every answerer’s counts in annotator order', () => {
+    const plan = planSettlement({ task: task(['A', 'B'], 5), participants: answers('A', 'A', 'B', 'A', 'A', 'A'), annotatorId: 'a5', model: model(['A', 'B']), annotatorShare: 0.5, now });
+    expect(plan).toMatchObject({ kind: 'complete', result: 'A', confidence: 0.9674, chargeLedgerId: expect.any(String) });
+    // 10 cents shared by five agreeing answers: 2 each; the dissenter earns nothing but is resolved.
+    expect(plan.updates.map((u) => [u.annotatorId, u.resolved, u.agreed, u.earnedCents, u.answered])).toEqual([
+      ['a0', 1, 1, 2, 0],
+      ['a1', 1, 1, 2, 0],
+      ['a2', 1, 0, 0, 0],
+      ['a3', 1, 1, 2, 0],
+      ['a4', 1, 1, 2, 0],
+      ['a5', 1, 1, 2, 1],
+    ]);
+    expect(JSON.parse(plan.event?.payload ?? '{}')).toMatchObject({ event: 'task.completed', result: 'A', confidence: 0.9674, totalResponses: 6 });
+    expect(plan.model?.increments.map((i) => i.annotatorId)).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'a5']);
+    expect(plan.model?.increments[2]).toMatchObject({ answered: 1, matrix: [0, expect.any(Number), 0, expect.any(Number)] });
+  });
+
+  it('fail at maxResponses: NO_CONSENSUS, no charge, and the counts still move', () => {
+    const values = ['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A', 'B'];
+    const plan = planSettlement({ task: task(['A', 'B'], 9), participants: answers(...values), annotatorId: 'a9', model: model(['A', 'B']), annotatorShare: 0.5, now });
+    expect(plan).toMatchObject({ kind: 'fail', failureReason: 'NO_CONSENSUS' });
+    expect(plan.chargeLedgerId).toBeUndefined();
+    expect(plan.model?.increments).toHaveLength(10);
+    expect(JSON.parse(plan.event?.payload ?? '{}')).toMatchObject({ event: 'task.failed', reason: 'NO_CONSENSUS', totalResponses: 10 });
+  });
+
+  it('takes the task’s own target confidence', () => {
+    const lenient = planSettlement({ task: task(['A', 'B'], 2), participants: answers('A', 'A', 'A'), annotatorId: 'a2', model: model(['A', 'B'], 0.9), annotatorShare: 0.5, now });
+    expect(lenient).toMatchObject({ kind: 'complete', confidence: 0.927 });
+  });
+});
