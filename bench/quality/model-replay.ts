@@ -1,12 +1,14 @@
-// The learned model replayed as the service runs it, through the service's own functions: each answer
-// adds its answerer's ln P(answer | k) to the task's log-posterior (answerLogLikelihoods, addAnswer), the
-// stop rule decides (decideTask), a decision moves its answerers' soft counts
-// (decisionIncrement), and the scope is re-fitted (refitScope) whenever its answers have grown by 5 %.
-// The scope here is the whole dataset (one project); the arrays stand in for the database's rows.
+// The learned model replayed as the service runs it, through the service's own functions: after each
+// answer the task is decided exactly as the answer path decides it (decideWithModel, which
+// planSettlement calls: the posterior from every answerer's current counts, the stop rule), a decision
+// moves its answerers' soft counts by the posterior (its increments, applyIncrement), and the scope is
+// re-fitted (refitScope) whenever its answers have grown by 5 %. The scope here is the whole dataset
+// (one project); the arrays stand in for the database's rows.
 import { answerLogLikelihoods, emptyCounts, LABEL_MODEL, NEW_SCOPE_PRIOR, type AnnotatorCounts, type LabelModelSettings, type ScopePrior } from '../../src/consensus/label-model.ts';
 import { refitScope } from '../../src/consensus/refit.ts';
-import { applyIncrement, decisionIncrement } from '../../src/consensus/soft-counts.ts';
-import { addAnswer, decideTask, DEFAULT_TARGET_CONFIDENCE, defaultMaxResponses, probabilities, startLogPosterior } from '../../src/consensus/stop-rule.ts';
+import { applyIncrement, type CountIncrement } from '../../src/consensus/soft-counts.ts';
+import { decideWithModel } from '../../src/consensus/task-decision.ts';
+import { addAnswer, DEFAULT_TARGET_CONFIDENCE, defaultMaxResponses, startLogPosterior } from '../../src/consensus/stop-rule.ts';
 import { DEFAULT_VALIDATIONS_NEEDED } from '../../src/modules/tasks/task-rules.ts';
 import type { IndexedAnswer, IndexedDataset } from './indexed.ts';
 import { expectedHit, prng, shuffle } from './random.ts';
@@ -74,18 +76,31 @@ class SimulatedScope {
     this.log.answer.push(answer.label);
   }
 
-  settle(item: number, answers: readonly IndexedAnswer[], posterior: readonly number[]) {
-    for (const answer of answers) {
-      const counts = this.counts[answer.worker] ?? emptyCounts(this.K);
-      this.counts[answer.worker] = applyIncrement(counts, decisionIncrement(posterior, answer.label));
+  settle(item: number, increments: ReadonlyArray<{ annotatorId: string; increment: CountIncrement }>) {
+    for (const { annotatorId, increment } of increments) {
+      const worker = Number(annotatorId);
+      this.counts[worker] = applyIncrement(this.counts[worker] ?? emptyCounts(this.K), increment);
     }
     this.decided[item] = 1;
   }
 
-  /** Re-fits when the answers have grown enough (replacing counts and prior); returns the item posteriors when it did. */
-  maybeRefit(): { posteriors: Float64Array; start: Int32Array } | null {
+  /** The answer path's decision on a task's answers so far, with the counts as stored now. */
+  decide(answers: readonly IndexedAnswer[]) {
+    return decideWithModel({
+      options: this.data.classes,
+      scope: { options: this.data.classes, prior: this.prior },
+      answers: answers.map((answer) => ({ annotatorId: String(answer.worker), answer: this.data.classes[answer.label] ?? '', counts: this.counts[answer.worker] ?? null })),
+      validationsNeeded: this.options.validationsNeeded,
+      maxResponses: this.options.maxResponses,
+      targetConfidence: this.options.targetConfidence,
+      settings: this.options.settings,
+    });
+  }
+
+  /** Re-fits when the answers have grown enough (replacing counts and prior). */
+  maybeRefit(): void {
     const answers = this.log.item.length;
-    if (answers < this.refittedAt * (1 + this.options.refitGrowth) || answers - this.refittedAt < this.options.refitMinAnswers) return null;
+    if (answers < this.refittedAt * (1 + this.options.refitGrowth) || answers - this.refittedAt < this.options.refitMinAnswers) return;
     this.refittedAt = answers;
     const K = this.K;
     const fit = refitScope(
@@ -105,7 +120,6 @@ class SimulatedScope {
       this.counts[w] = { matrix: fit.matrices.slice(w * K * K, (w + 1) * K * K), correct: fit.correct[w] ?? 0, answered: fit.answered[w] ?? 0 };
     }
     this.prior = fit.prior;
-    return { posteriors: fit.posteriors, start: fit.posteriorStart };
   }
 }
 
@@ -122,24 +136,14 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
   for (const item of items) {
     const order = shuffle(data.itemAnswers[item] ?? [], random);
     const taken: IndexedAnswer[] = [];
-    let logPosterior = startLogPosterior(data.classes.length);
     for (const answer of order) {
       taken.push(answer);
-      logPosterior = addAnswer(logPosterior, scope.logLikelihoods(answer));
       scope.record(item, answer);
-      const fit = scope.maybeRefit();
-      // The re-fit saw this task's answers too: its posterior replaces the one summed so far.
-      if (fit) logPosterior = Array.from(fit.posteriors.subarray(fit.start[item], fit.start[item + 1]), Math.log);
-      const decision = decideTask({
-        logPosterior,
-        answerCount: taken.length,
-        validationsNeeded: options.validationsNeeded,
-        maxResponses: options.maxResponses,
-        targetConfidence: options.targetConfidence,
-      });
+      scope.maybeRefit();
+      const decision = scope.decide(taken);
       if (decision.kind === 'continue') continue;
-      scope.settle(item, taken, probabilities(logPosterior));
-      if (decision.kind === 'complete') results[item] = decision.result;
+      scope.settle(item, decision.increments);
+      if (decision.result !== null) results[item] = data.classes.indexOf(decision.result);
       break;
     }
     outcome.orders[item] = taken;
