@@ -1,5 +1,6 @@
-// The consensus decision, a pure function: answers and their annotators' reliabilities in, a decision
-// out. One-coin model (CONTRACT §5): with K options, an annotator of reliability r votes for their
+// The contract's FIRST consensus rule, kept only as the baseline bench/quality replays
+// (`contractRule…` figures); the service decides with the label model (task-decision.ts) since issue 16.
+// A pure function: answers and their annotators' reliabilities in, a decision out. One-coin model: with K options, an annotator of reliability r votes for their
 // answer with weight w = max(0, ln(r·(K−1)/(1−r))); option k scores the sum of its voters' weights;
 // P(k) = exp(score_k) / Σ_j exp(score_j); confidence = max P.
 
@@ -13,7 +14,7 @@ export interface ConsensusInput {
   answers: readonly WeightedAnswer[];
   validationsNeeded: number;
   maxResponses: number;
-  /** Confidence needed to complete (CONSENSUS_THRESHOLD, 0.75 by default). */
+  /** Confidence needed to complete (0.75 in the first rule). */
   threshold: number;
 }
 
