@@ -110,11 +110,12 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
     appUrl: 'https://labelpal.example.com',
   });
   const key = developer.developer.apiKey;
-  // Five careful annotators and one who answers at random: most tasks complete, a few fail.
-  const annotators = ['amara', 'bo', 'chidi', 'dana', 'eli', 'random-ray'].map((name) => `${name}-${suffix}`);
+  // Ten careful annotators and two who answer at random: most tasks complete (four agreeing answers of new
+  // annotators reach the default 0.95), a few fail at their tenth answer.
+  const annotators = ['amara', 'bo', 'chidi', 'dana', 'eli', 'femi', 'gus', 'hana', 'ivo', 'jun', 'random-ray', 'random-rita'].map((name) => `${name}-${suffix}`);
   let answered = 0;
   // Enough answers to decide most tasks, not all: the newest stay open, as in a live account.
-  for (let round = 0; round < total * 6 && answered < total * 2.6; round += 1) {
+  for (let round = 0; round < total * 12 && answered < total * 4.5; round += 1) {
     const annotatorId = annotators[round % annotators.length] ?? 'amara';
     const next = await fetch(`${base}/api/v1/sdk/tasks/next?annotatorId=${encodeURIComponent(annotatorId)}`, { headers: { authorization: `Bearer ${key}` } });
     if (next.status === 204) continue;
