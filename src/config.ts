@@ -1,6 +1,7 @@
 // The only reader of the environment. Every variable is parsed once with zod; a bad value stops
 // start-up with a message that names the variable.
 import { z } from 'zod';
+import { TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from './modules/tasks/task-quality.ts';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -13,12 +14,11 @@ const integer = (min: number, max: number) =>
     .min(min, { error: `must be at least ${min}` })
     .max(max, { error: `must be at most ${max}` });
 
-const fraction = (options: { exclusiveMin?: boolean; exclusiveMax?: boolean } = {}) =>
+/** A decimal from min to max inclusive (0 to 1 unless told). */
+const fraction = ({ min = 0, max = 1 } = {}) =>
   z.coerce
     .number({ error: 'must be a number' })
-    .refine((n) => (options.exclusiveMin ? n > 0 : n >= 0) && (options.exclusiveMax ? n < 1 : n <= 1), {
-      error: `must be a decimal between 0 and 1`,
-    });
+    .refine((n) => n >= min && n <= max, { error: `must be a decimal between ${min} and ${max}` });
 
 const postgresUrl = z
   .string()
@@ -56,7 +56,8 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, { error: 'must be a Stripe secret key (sk_test_…, sk_live_…)' }).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, { error: 'must be a Stripe webhook signing secret (whsec_…)' }).optional(),
   PRICE_CENTS: integer(1, 100_000).default(20),
-  CONSENSUS_THRESHOLD: fraction({ exclusiveMin: true, exclusiveMax: true }).default(0.75),
+  // contract §5: the default target confidence, bounded like a project's own (contract §3).
+  CONSENSUS_THRESHOLD: fraction({ min: TARGET_CONFIDENCE_MIN, max: TARGET_CONFIDENCE_MAX }).default(0.95),
   ASSIGNMENT_TTL_MS: integer(1_000, 86_400_000).default(600_000),
   GOLDEN_RATE: fraction().default(0.1),
   ANNOTATOR_SHARE: fraction().default(0.5),

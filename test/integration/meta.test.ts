@@ -22,6 +22,7 @@ describe('GET /meta', () => {
       environment: 'test',
       paymentProvider: 'sandbox',
       priceCents: 20,
+      defaultTargetConfidence: 0.95,
       lowBalanceThresholdCents: 500,
       depositBonusTiers: [{ minCents: 50_000, percent: 5 }, { minCents: 200_000, percent: 10 }],
       localAdmin: null,
@@ -39,10 +40,12 @@ describe('GET /meta', () => {
     }
   });
 
-  it('follows the configuration (environment, price)', async () => {
-    const configured = createTestContext({ env: { ...production, PRICE_CENTS: '35' } });
+  it('follows the configuration (environment, price, default target confidence)', async () => {
+    const configured = createTestContext({ env: { ...production, PRICE_CENTS: '35', CONSENSUS_THRESHOLD: '0.9' } });
     try {
-      expect((await meta(configured)).body).toMatchObject({ environment: 'production', paymentProvider: 'sandbox', priceCents: 35, localAdmin: null });
+      expect((await meta(configured)).body).toMatchObject({
+        environment: 'production', paymentProvider: 'sandbox', priceCents: 35, defaultTargetConfidence: 0.9, localAdmin: null,
+      });
     } finally {
       await configured.close();
     }

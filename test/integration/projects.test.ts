@@ -22,7 +22,7 @@ async function insertTask(buyerId: string, projectId: string, status: 'PENDING' 
   await ctx.prisma.task.create({
     data: {
       id: newId(), buyerId, projectId, type: 'BINARY_CHOICE', content: 'Is it a cat?', options: ['yes', 'no'],
-      maxCents: 20, costCents, validationsNeeded: 3, maxResponses: 6, status,
+      maxCents: 20, costCents, validationsNeeded: 3, maxResponses: 10, status,
     },
   });
 }
@@ -34,7 +34,8 @@ describe('projects', () => {
     const created = await api.post('/projects', { name: '  Cats  ', description: 'cat pictures' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.any(String), name: 'Cats', description: 'cat pictures', createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String), name: 'Cats', description: 'cat pictures', targetConfidence: null, maxResponses: null,
+      createdAt: expect.any(String), updatedAt: expect.any(String),
     });
     const id = created.body.id;
     expect((await api.get('/projects')).body.projects.map((p: { id: string }) => p.id)).toEqual([id]);
@@ -92,5 +93,66 @@ describe('projects', () => {
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
     }
+  });
+});
+
+describe('project quality settings', () => {
+  const settingsOf = (body: Record<string, unknown>) => ({ targetConfidence: body.targetConfidence, maxResponses: body.maxResponses });
+
+  it('creates a project with its settings and shows them on create, list, get and patch', async () => {
+    const buyer = await createBuyer(ctx);
+    const api = as(buyer);
+    const created = await api.post('/projects', { name: 'Strict', targetConfidence: 0.99, maxResponses: 20 });
+    expect(created.status).toBe(201);
+    expect(settingsOf(created.body)).toEqual({ targetConfidence: 0.99, maxResponses: 20 });
+    const id = created.body.id;
+    expect((await api.get('/projects')).body.projects.map(settingsOf)).toEqual([{ targetConfidence: 0.99, maxResponses: 20 }]);
+    const read = await api.get(`/projects/${id}`);
+    expect(settingsOf(read.body)).toEqual({ targetConfidence: 0.99, maxResponses: 20 });
+    expect(read.body.stats.spentCents).toBe(0);
+    // A rename leaves the settings alone.
+    expect(settingsOf((await api.patch(`/projects/${id}`, { name: 'Renamed' })).body)).toEqual({ targetConfidence: 0.99, maxResponses: 20 });
+  });
+
+  it('takes null or nothing as the service defaults, and PATCH sets, changes and clears each setting', async () => {
+    const buyer = await createBuyer(ctx);
+    const api = as(buyer);
+    const explicit = await api.post('/projects', { name: 'Nulls', targetConfidence: null, maxResponses: null });
+    expect(explicit.status).toBe(201);
+    expect(settingsOf(explicit.body)).toEqual({ targetConfidence: null, maxResponses: null });
+    const id = explicit.body.id;
+    const set = await api.patch(`/projects/${id}`, { targetConfidence: 0.5, maxResponses: 2 });
+    expect(set.status).toBe(200);
+    expect(settingsOf(set.body)).toEqual({ targetConfidence: 0.5, maxResponses: 2 });
+    expect(settingsOf((await api.patch(`/projects/${id}`, { targetConfidence: 0.999, maxResponses: 50 })).body)).toEqual({ targetConfidence: 0.999, maxResponses: 50 });
+    expect(settingsOf((await api.patch(`/projects/${id}`, { maxResponses: null })).body)).toEqual({ targetConfidence: 0.999, maxResponses: null });
+    expect(settingsOf((await api.patch(`/projects/${id}`, { targetConfidence: null })).body)).toEqual({ targetConfidence: null, maxResponses: null });
+    expect(settingsOf((await api.get(`/projects/${id}`)).body)).toEqual({ targetConfidence: null, maxResponses: null });
+  });
+
+  it.each([
+    ['targetConfidence below 0.5', { targetConfidence: 0.49 }],
+    ['targetConfidence above 0.999', { targetConfidence: 0.9991 }],
+    ['targetConfidence 1', { targetConfidence: 1 }],
+    ['targetConfidence as text', { targetConfidence: '0.9' }],
+    ['maxResponses below 2', { maxResponses: 1 }],
+    ['maxResponses above 50', { maxResponses: 51 }],
+    ['a fractional maxResponses', { maxResponses: 10.5 }],
+    ['maxResponses as text', { maxResponses: '10' }],
+  ])('refuses %s with VALIDATION_ERROR naming the field, on create and patch, and writes nothing', async (_name, settings) => {
+    const buyer = await createBuyer(ctx);
+    const api = as(buyer);
+    const field = Object.keys(settings)[0];
+    const created = await api.post('/projects', { name: 'Refused', ...settings });
+    expect(created.status).toBe(400);
+    expect(created.body.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(created.body.details)).toContain(field);
+    expect(await ctx.prisma.project.count({ where: { buyerId: buyer.id } })).toBe(0);
+
+    const { body: project } = await api.post('/projects', { name: 'Kept', targetConfidence: 0.9, maxResponses: 12 });
+    const patched = await api.patch(`/projects/${project.id}`, { name: 'Changed', ...settings });
+    expect(patched.status).toBe(400);
+    expect(patched.body.code).toBe('VALIDATION_ERROR');
+    expect((await api.get(`/projects/${project.id}`)).body).toMatchObject({ name: 'Kept', targetConfidence: 0.9, maxResponses: 12 });
   });
 });

@@ -58,7 +58,8 @@ describe('POST /tasks', () => {
       createdAt: expect.any(String),
       validatedAt: null,
       validationsNeeded: 3,
-      maxResponses: 6,
+      maxResponses: 10,
+      targetConfidence: 0.95,
       failureReason: null,
       responses: [],
     });

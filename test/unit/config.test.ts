@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       dataDir: './.data',
       paymentProvider: 'sandbox',
       priceCents: 20,
-      consensusThreshold: 0.75,
+      consensusThreshold: 0.95,
       assignmentTtlMs: 600_000,
       goldenRate: 0.1,
       webhookTimeoutMs: 10_000,
@@ -40,6 +40,8 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://localhost/db'],
     ['LOG_LEVEL', 'verbose'],
     ['CONSENSUS_THRESHOLD', '1.5'],
+    ['CONSENSUS_THRESHOLD', '0.49'],
+    ['CONSENSUS_THRESHOLD', '1'],
     ['GOLDEN_RATE', '-0.1'],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes please'],
     ['PAYMENT_PROVIDER', 'paypal'],
@@ -87,6 +89,13 @@ describe('loadConfig', () => {
     expect(problemsOf({ REPUTATION_SNAPSHOT_MS: '-1' })[0]).toMatch(/^REPUTATION_SNAPSHOT_MS: /);
     expect(problemsOf({ METRICS_TOKEN: 'short' })[0]).toMatch(/^METRICS_TOKEN: /);
     expect(loadConfig({ METRICS_TOKEN: 't'.repeat(16) }).metricsToken).toBe('t'.repeat(16));
+  });
+
+  it('takes CONSENSUS_THRESHOLD from 0.5 to 0.999, the bounds of a project\'s targetConfidence', () => {
+    expect(loadConfig({ CONSENSUS_THRESHOLD: '0.5' }).consensusThreshold).toBe(0.5);
+    expect(loadConfig({ CONSENSUS_THRESHOLD: '0.999' }).consensusThreshold).toBe(0.999);
+    for (const value of ['0.4999', '0.9991', 'abc']) expect(problemsOf({ CONSENSUS_THRESHOLD: value })[0]).toMatch(/^CONSENSUS_THRESHOLD: must be/);
+    expect(problemsOf({ CONSENSUS_THRESHOLD: '0.2' })).toEqual(['CONSENSUS_THRESHOLD: must be a decimal between 0.5 and 0.999']);
   });
 
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {

@@ -2286,6 +2286,10 @@ export interface paths {
                     "application/json": {
                         name: string;
                         description?: string | null;
+                        /** @description The confidence (0.5–0.999) at which the project's tasks complete; null: the service's CONSENSUS_THRESHOLD (0.95 by default). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+                        targetConfidence?: number | null;
+                        /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+                        maxResponses?: number | null;
                     };
                 };
             };
@@ -2533,7 +2537,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Rename or describe a project */
+        /** Rename or describe a project, or change its quality settings */
         patch: {
             parameters: {
                 query?: never;
@@ -2548,6 +2552,10 @@ export interface paths {
                     "application/json": {
                         name?: string;
                         description?: string | null;
+                        /** @description The confidence (0.5–0.999) at which the project's tasks complete; null: the service's CONSENSUS_THRESHOLD (0.95 by default). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+                        targetConfidence?: number | null;
+                        /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+                        maxResponses?: number | null;
                     };
                 };
             };
@@ -3417,9 +3425,11 @@ export interface paths {
                 content: {
                     "application/json": {
                         maxCents?: number;
+                        /** @description Changing it recomputes the task's maxResponses and targetConfidence from its project (or the defaults), as at creation */
                         validationsNeeded?: number;
                         /** @enum {string} */
                         locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                        /** @description Changing it recomputes the task's maxResponses and targetConfidence from its project (or the defaults), as at creation */
                         projectId?: string | null;
                     };
                 };
@@ -5774,6 +5784,8 @@ export interface components {
             paymentProvider: "sandbox" | "stripe";
             /** @description What a completed task costs */
             priceCents: number;
+            /** @description The target confidence (CONSENSUS_THRESHOLD) of tasks whose project sets none (a project's targetConfidence is null) */
+            defaultTargetConfidence: number;
             /** @description budget.low fires when the balance drops below this */
             lowBalanceThresholdCents: number;
             /** @description A deposit of at least minCents earns percent % bonus; the highest tier reached applies */
@@ -6004,6 +6016,10 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+            /** @description The confidence (0.5–0.999) at which the project's tasks complete; null: the service's CONSENSUS_THRESHOLD (0.95 by default). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+            targetConfidence: number | null;
+            /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+            maxResponses: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -6019,6 +6035,10 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+            /** @description The confidence (0.5–0.999) at which the project's tasks complete; null: the service's CONSENSUS_THRESHOLD (0.95 by default). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+            targetConfidence: number | null;
+            /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+            maxResponses: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -6136,7 +6156,10 @@ export interface components {
              */
             validatedAt: string | null;
             validationsNeeded: number;
+            /** @description The most answers the task collects before it fails with NO_CONSENSUS: its project's maxResponses when the task was created, else max(10, 2 × validationsNeeded); never below validationsNeeded */
             maxResponses: number;
+            /** @description The confidence at which the task completes (0.5–0.999): its project's targetConfidence when the task was created, else the service's CONSENSUS_THRESHOLD (0.95 by default) */
+            targetConfidence: number;
             failureReason: string | null;
             responses: {
                 answer: string;

@@ -9,6 +9,9 @@ const metaSchema = z
     environment: z.enum(['development', 'test', 'production']),
     paymentProvider: z.enum(['sandbox', 'stripe']),
     priceCents: z.number().int().meta({ description: 'What a completed task costs' }),
+    defaultTargetConfidence: z
+      .number()
+      .meta({ description: "The target confidence (CONSENSUS_THRESHOLD) of tasks whose project sets none (a project's targetConfidence is null)" }),
     lowBalanceThresholdCents: z.number().int().meta({ description: 'budget.low fires when the balance drops below this' }),
     depositBonusTiers: z
       .array(z.object({ minCents: z.number().int(), percent: z.number() }))

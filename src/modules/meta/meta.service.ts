@@ -11,6 +11,7 @@ export interface ServiceMeta {
   environment: Config['env'];
   paymentProvider: Config['paymentProvider'];
   priceCents: number;
+  defaultTargetConfidence: number;
   lowBalanceThresholdCents: number;
   depositBonusTiers: Array<{ minCents: number; percent: number }>;
   localAdmin: { email: string; file: string } | null;
@@ -30,6 +31,7 @@ export class MetaService {
       environment: this.config.env,
       paymentProvider: this.config.paymentProvider,
       priceCents: this.config.priceCents,
+      defaultTargetConfidence: this.config.consensusThreshold,
       lowBalanceThresholdCents: LOW_BALANCE_THRESHOLD_CENTS,
       depositBonusTiers: DEPOSIT_BONUS_TIERS.map(({ minCents, percent }) => ({ minCents, percent })),
       localAdmin: (await this.hasLocalAdmin()) ? { email: LOCAL_ADMIN_EMAIL, file: localAdminFile(this.config.dataDir) } : null,

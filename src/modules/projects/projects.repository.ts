@@ -3,8 +3,9 @@ import { isForeignKeyViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
+import type { QualitySettings } from '../tasks/task-quality.ts';
 
-export interface ProjectRecord {
+export interface ProjectRecord extends QualitySettings {
   id: string;
   name: string;
   description: string | null;
@@ -12,15 +13,32 @@ export interface ProjectRecord {
   updatedAt: Date;
 }
 
-const select = { id: true, name: true, description: true, createdAt: true, updatedAt: true } as const;
+/** What a project's writes may set; an absent key is left as it is, null clears it. */
+export interface ProjectChanges {
+  name?: string;
+  description?: string | null;
+  targetConfidence?: number | null;
+  maxResponses?: number | null;
+}
+
+const select = {
+  id: true, name: true, description: true, targetConfidence: true, maxResponses: true, createdAt: true, updatedAt: true,
+} as const;
 export const projectNotFound = () => new NotFoundError('PROJECT_NOT_FOUND', 'Project not found');
 
 export class ProjectsRepository {
   constructor(private readonly db: DbClient) {}
 
-  create(buyerId: string, input: { name: string; description?: string | null }): Promise<ProjectRecord> {
+  create(buyerId: string, input: ProjectChanges & { name: string }): Promise<ProjectRecord> {
     return this.db.project.create({
-      data: { id: newId(), buyerId, name: input.name, description: input.description ?? null },
+      data: {
+        id: newId(),
+        buyerId,
+        name: input.name,
+        description: input.description ?? null,
+        targetConfidence: input.targetConfidence ?? null,
+        maxResponses: input.maxResponses ?? null,
+      },
       select,
     });
   }
@@ -40,12 +58,23 @@ export class ProjectsRepository {
   /** Which of these ids are projects of this buyer. */
   async ownedIds(buyerId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    // Raw SQL: also used in the raw-SQL (pg) transactions of bulk imports.
     const rows = await this.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
     return new Set(rows.map((row) => row.id));
   }
 
-  async update(buyerId: string, id: string, changes: { name?: string; description?: string | null }): Promise<ProjectRecord> {
+  /**
+   * The quality settings of those of these ids that are projects of this buyer, in one query (an id
+   * missing from the map is not the buyer's project). Raw SQL: task creation runs it in the raw-SQL (pg)
+   * transactions of idempotent requests.
+   */
+  async qualitySettings(buyerId: string, ids: string[]): Promise<Map<string, QualitySettings>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.$queryRaw<Array<{ id: string; target_confidence: number | null; max_responses: number | null }>>`
+      SELECT id, target_confidence, max_responses FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
+    return new Map(rows.map((row) => [row.id, { targetConfidence: row.target_confidence, maxResponses: row.max_responses }]));
+  }
+
+  async update(buyerId: string, id: string, changes: ProjectChanges): Promise<ProjectRecord> {
     const updated = await this.db.project.updateMany({ where: { id, buyerId }, data: changes });
     if (updated.count === 0) throw projectNotFound();
     return this.get(buyerId, id);

@@ -41,7 +41,7 @@ export function projectEndpoints({ projects }: Services) {
       handler: ({ principal, params }) => projects.distribution(principal.accountId, params.id),
     }),
     defineEndpoint({
-      method: 'patch', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Rename or describe a project', access: 'buyer',
+      method: 'patch', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Rename or describe a project, or change its quality settings', access: 'buyer',
       params: idParams, body: updateProjectBody, response: projectSchema,
       handler: async ({ principal, params, body }) => toProject(await projects.update(principal.accountId, params.id, body)),
     }),

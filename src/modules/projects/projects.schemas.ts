@@ -2,15 +2,45 @@ import { z } from 'zod';
 import { timestamp } from '../../lib/schemas.ts';
 import { CONFIDENCE_BUCKETS } from '../tasks/task-stats.repository.ts';
 import { MAX_OPTIONS } from '../tasks/task-rules.ts';
+import { MAX_RESPONSES_MAX, MAX_RESPONSES_MIN, TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN, maxResponsesSchema, targetConfidenceSchema } from '../tasks/task-quality.ts';
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().trim().max(5000);
 
-export const createProjectBody = z.strictObject({ name, description: description.nullish() });
-export const updateProjectBody = z.strictObject({ name: name.optional(), description: description.nullable().optional() });
+const copiedAtCreation = 'Tasks copy it when they are created: a later change applies to tasks created afterwards.';
+const targetConfidenceDescription =
+  `The confidence (${TARGET_CONFIDENCE_MIN}–${TARGET_CONFIDENCE_MAX}) at which the project's tasks complete; ` +
+  `null: the service's CONSENSUS_THRESHOLD (0.95 by default). ${copiedAtCreation}`;
+const maxResponsesDescription =
+  `The most answers (whole number, ${MAX_RESPONSES_MIN}–${MAX_RESPONSES_MAX}) a task of the project collects before it fails ` +
+  `with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). ${copiedAtCreation}`;
+
+const targetConfidence = targetConfidenceSchema.nullable().meta({ description: targetConfidenceDescription });
+const maxResponses = maxResponsesSchema.nullable().meta({ description: maxResponsesDescription });
+
+export const createProjectBody = z.strictObject({
+  name,
+  description: description.nullish(),
+  targetConfidence: targetConfidence.optional(),
+  maxResponses: maxResponses.optional(),
+});
+export const updateProjectBody = z.strictObject({
+  name: name.optional(),
+  description: description.nullable().optional(),
+  targetConfidence: targetConfidence.optional(),
+  maxResponses: maxResponses.optional(),
+});
 
 export const projectSchema = z
-  .object({ id: z.string(), name: z.string(), description: z.string().nullable(), createdAt: timestamp, updatedAt: timestamp })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    targetConfidence: z.number().nullable().meta({ description: targetConfidenceDescription }),
+    maxResponses: z.number().int().nullable().meta({ description: maxResponsesDescription }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
   .meta({ id: 'Project' });
 
 const count = z.number().int();

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { CONFIDENCE_BUCKETS } from '../tasks/task-stats.repository.ts';
 import { MAX_OPTIONS } from '../tasks/task-rules.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
-import type { ProjectRecord } from './projects.repository.ts';
+import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 export interface ProjectWithStats extends ProjectRecord {
@@ -18,7 +18,7 @@ export interface ProjectDistribution {
 export class ProjectsService {
   constructor(private readonly db: Database) {}
 
-  create(buyerId: string, input: { name: string; description?: string | null }): Promise<ProjectRecord> {
+  create(buyerId: string, input: ProjectChanges & { name: string }): Promise<ProjectRecord> {
     return this.db.repos.projects.create(buyerId, input);
   }
 
@@ -48,7 +48,8 @@ export class ProjectsService {
     return { labels: labels.slice(0, MAX_OPTIONS), confidence: confidence.map((count, i) => ({ ...bounds(i), count })), completed };
   }
 
-  update(buyerId: string, id: string, changes: { name?: string; description?: string | null }): Promise<ProjectRecord> {
+  /** Changing the quality settings leaves the project's existing tasks as they are (contract §5). */
+  update(buyerId: string, id: string, changes: ProjectChanges): Promise<ProjectRecord> {
     return this.db.repos.projects.update(buyerId, id, changes);
   }
 

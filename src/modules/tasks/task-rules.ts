@@ -16,9 +16,6 @@ export const MAX_CONTENT_LENGTH = 100_000;
 export const MAX_OPTIONS = 50;
 export const MAX_OPTION_LENGTH = 500;
 
-/** contract: more answers are collected up to twice the answers needed. */
-export const maxResponsesFor = (validationsNeeded: number) => 2 * validationsNeeded;
-
 const option = z
   .string()
   .trim()

@@ -24,6 +24,7 @@ export const toTask = (task: TaskDetail) => ({
   ...toTaskListItem(task),
   validationsNeeded: task.validationsNeeded,
   maxResponses: task.maxResponses,
+  targetConfidence: task.targetConfidence,
   failureReason: task.failureReason,
   responses: task.responses.map(({ answer, timeSpentMs }) => ({ answer, timeSpentMs })),
 });

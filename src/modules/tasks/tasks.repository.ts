@@ -3,7 +3,8 @@ import { toCents } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Cursor } from '../../lib/pagination.ts';
-import { maxResponsesFor, type TaskInput, type TaskType } from './task-rules.ts';
+import type { TaskQuality } from './task-quality.ts';
+import type { TaskInput, TaskType } from './task-rules.ts';
 
 export type TaskStatus = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 export type StatusCounts = Record<TaskStatus, number>;
@@ -20,6 +21,7 @@ export interface TaskRecord {
   costCents: number;
   validationsNeeded: number;
   maxResponses: number;
+  targetConfidence: number;
   status: TaskStatus;
   result: string | null;
   confidence: number | null;
@@ -50,6 +52,14 @@ export interface TaskFilters {
   locale?: string;
 }
 
+/** What PATCH /tasks/:id may change. */
+export interface TaskChanges {
+  maxCents?: number;
+  validationsNeeded?: number;
+  locale?: string;
+  projectId?: string | null;
+}
+
 export interface CreatedTask {
   id: string;
   type: TaskType;
@@ -59,7 +69,7 @@ export interface CreatedTask {
 
 const select = {
   id: true, buyerId: true, projectId: true, type: true, content: true, options: true, locale: true,
-  maxCents: true, costCents: true, validationsNeeded: true, maxResponses: true, status: true, result: true,
+  maxCents: true, costCents: true, validationsNeeded: true, maxResponses: true, targetConfidence: true, status: true, result: true,
   confidence: true, failureReason: true, totalResponses: true, createdAt: true, validatedAt: true,
 } as const;
 
@@ -75,6 +85,7 @@ interface TaskRow {
   cost_cents: number;
   validations_needed: number;
   max_responses: number;
+  target_confidence: number;
   status: TaskStatus;
   result: string | null;
   confidence: number | null;
@@ -85,7 +96,7 @@ interface TaskRow {
 }
 
 const TASK_COLUMNS = Prisma.raw(
-  'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, ' +
+  'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
     'status, result, confidence, failure_reason, total_responses, created_at, validated_at',
 );
 
@@ -102,6 +113,7 @@ function fromRow(row: TaskRow): TaskRecord {
     costCents: row.cost_cents,
     validationsNeeded: row.validations_needed,
     maxResponses: row.max_responses,
+    targetConfidence: row.target_confidence,
     status: row.status,
     result: row.result,
     confidence: row.confidence,
@@ -117,9 +129,10 @@ export class TasksRepository {
 
   /**
    * Inserts every task in one statement: the rows travel as one JSON parameter and
-   * jsonb_to_recordset turns them back into typed columns (options become text[]).
+   * jsonb_to_recordset turns them back into typed columns (options become text[]). Each task comes with
+   * its quality settings already resolved (tasks.service's taskQualityFor).
    */
-  async insertMany(buyerId: string, tasks: TaskInput[], costCents: number): Promise<CreatedTask[]> {
+  async insertMany(buyerId: string, tasks: Array<TaskInput & TaskQuality>, costCents: number): Promise<CreatedTask[]> {
     const rows = tasks.map((task) => ({
       id: newId(),
       project_id: task.projectId,
@@ -129,16 +142,17 @@ export class TasksRepository {
       locale: task.locale,
       max_cents: task.maxCents,
       validations_needed: task.validationsNeeded,
-      max_responses: maxResponsesFor(task.validationsNeeded),
+      max_responses: task.maxResponses,
+      target_confidence: task.targetConfidence,
     }));
     await this.db.$executeRaw`
       INSERT INTO tasks (id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents,
-                         validations_needed, max_responses)
+                         validations_needed, max_responses, target_confidence)
       SELECT r.id, ${buyerId}, r.project_id, r.type::"TaskType", r.content, r.options, r.locale, r.max_cents,
-             ${costCents}, r.validations_needed, r.max_responses
+             ${costCents}, r.validations_needed, r.max_responses, r.target_confidence
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
-        validations_needed int, max_responses int)`;
+        validations_needed int, max_responses int, target_confidence double precision)`;
     return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
   }
 
@@ -180,17 +194,8 @@ export class TasksRepository {
     return rows.map(fromRow);
   }
 
-  async update(
-    id: string,
-    changes: { maxCents?: number; validationsNeeded?: number; locale?: string; projectId?: string | null },
-  ): Promise<void> {
-    await this.db.task.update({
-      where: { id },
-      data: {
-        ...changes,
-        ...(changes.validationsNeeded === undefined ? {} : { maxResponses: maxResponsesFor(changes.validationsNeeded) }),
-      },
-    });
+  async update(id: string, changes: TaskChanges & Partial<TaskQuality>): Promise<void> {
+    await this.db.task.update({ where: { id }, data: changes });
   }
 
   async delete(id: string): Promise<void> {

@@ -17,11 +17,12 @@ export const csvUpload = z.object({
   file: z.string().meta({ format: 'binary', description: 'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options separated by |' }),
 });
 
+const recomputesQuality = "Changing it recomputes the task's maxResponses and targetConfidence from its project (or the defaults), as at creation";
 export const updateTaskBody = z.strictObject({
   maxCents: maxCentsSchema.optional(),
-  validationsNeeded: validationsNeededSchema.optional(),
+  validationsNeeded: validationsNeededSchema.optional().meta({ description: recomputesQuality }),
   locale: localeSchema.optional(),
-  projectId: projectIdSchema.nullable().optional(),
+  projectId: projectIdSchema.nullable().optional().meta({ description: recomputesQuality }),
 });
 
 export const listTasksQuery = z.strictObject({
@@ -65,7 +66,16 @@ export const taskSchema = z
   .object({
     ...taskFields,
     validationsNeeded: z.number().int(),
-    maxResponses: z.number().int(),
+    maxResponses: z.number().int().meta({
+      description:
+        'The most answers the task collects before it fails with NO_CONSENSUS: its project\'s maxResponses when the task was created, ' +
+        'else max(10, 2 × validationsNeeded); never below validationsNeeded',
+    }),
+    targetConfidence: z.number().meta({
+      description:
+        'The confidence at which the task completes (0.5–0.999): its project\'s targetConfidence when the task was created, ' +
+        'else the service\'s CONSENSUS_THRESHOLD (0.95 by default)',
+    }),
     failureReason: z.string().nullable(),
     responses: z.array(z.object({ answer: z.string(), timeSpentMs: z.number().int() })),
   })

@@ -5,8 +5,9 @@ import { AppError, BadRequestError, InsufficientCreditsError, NotFoundError } fr
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import { readTaskCsv } from './task-csv.ts';
+import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
 import { validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from './task-rules.ts';
-import type { CreatedTask, StatusCounts, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
+import type { CreatedTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /** contract: estimatedCompletionMs when a type has no completed task in the last 24 hours. */
 const DEFAULT_ESTIMATE_MS = 300_000;
@@ -50,8 +51,9 @@ export class TasksService {
     if (!validation.ok) throw ruleError(validation.error);
     const task = validation.task;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks', raw), 201, async (repos) => {
-      if (task.projectId && !(await repos.projects.ownedIds(buyerId, [task.projectId])).has(task.projectId)) throw invalidProject();
-      const [created] = await this.insertAndReserve(repos, buyerId, [task]);
+      const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf([task]));
+      if (task.projectId && !projects.has(task.projectId)) throw invalidProject();
+      const [created] = await this.insertAndReserve(repos, buyerId, [withQuality(task, projects, this.config.consensusThreshold)]);
       if (!created) throw new Error('task insert returned no row');
       return {
         taskId: created.taskId,
@@ -77,10 +79,11 @@ export class TasksService {
       requestFingerprint('POST /tasks/batch', raw),
       201,
       async (repos) => {
-        const owned = await repos.projects.ownedIds(buyerId, projectIdsOf(tasks));
-        const foreign = tasks.findIndex((task) => task.projectId !== null && !owned.has(task.projectId));
+        // One read of the batch's projects: ownership and quality settings together.
+        const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf(tasks));
+        const foreign = tasks.findIndex((task) => task.projectId !== null && !projects.has(task.projectId));
         if (foreign >= 0) throw invalidTask(foreign, { code: 'INVALID_PROJECT', message: 'projectId is not one of your projects' });
-        const created = await this.insertAndReserve(repos, buyerId, tasks);
+        const created = await this.insertAndReserve(repos, buyerId, tasks.map((task) => withQuality(task, projects, this.config.consensusThreshold)));
         return { created: created.length, tasks: created, totalCostCents: sumCost(created) };
       },
     );
@@ -98,7 +101,7 @@ export class TasksService {
       requestFingerprint('POST /tasks/batch/csv', file),
       201,
       async (repos) => {
-        const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents);
+        const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
         for await (const record of readTaskCsv(file)) {
           if (!record.ok) {
             importer.reject(record.row, record.error, 'VALIDATION_ERROR');
@@ -141,13 +144,13 @@ export class TasksService {
   /**
    * Changes a PENDING task. The row is locked for the transaction, so an answer arriving at the same
    * moment either sees the old task or waits. A higher maxCents reserves the difference (402 if it is
-   * not available); a lower one gives the difference back.
+   * not available); a lower one gives the difference back. A change of validationsNeeded or projectId
+   * recomputes the task's quality settings (targetConfidence, maxResponses) from its project — the new
+   * one, or the one it keeps — and the service defaults as they are now, as if the task were created
+   * now: nobody has answered a PENDING task yet, so nothing has run on the old settings. A change of
+   * maxCents or locale alone keeps them.
    */
-  async update(
-    buyerId: string,
-    id: string,
-    changes: { maxCents?: number; validationsNeeded?: number; locale?: string; projectId?: string | null },
-  ): Promise<TaskDetail> {
+  async update(buyerId: string, id: string, changes: TaskChanges): Promise<TaskDetail> {
     if (changes.maxCents !== undefined && changes.maxCents < this.config.priceCents) {
       throw new BadRequestError('VALIDATION_ERROR', `maxCents must be at least the task price of ${this.config.priceCents} cents`, {
         issues: [{ path: 'maxCents', message: `must be at least ${this.config.priceCents}` }],
@@ -157,13 +160,22 @@ export class TasksService {
       const task = await repos.tasks.lockForBuyer(buyerId, id);
       if (!task) throw taskNotFound();
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
-      if (changes.projectId && !(await repos.projects.ownedIds(buyerId, [changes.projectId])).has(changes.projectId)) throw invalidProject();
-      await repos.tasks.update(id, changes);
+      const quality = await this.qualityAfter(repos, buyerId, task, changes);
+      await repos.tasks.update(id, { ...changes, ...quality });
       const delta = changes.maxCents === undefined ? 0 : changes.maxCents - task.maxCents;
       if (delta > 0) await this.reserve(repos, buyerId, delta);
       if (delta < 0) await repos.billing.release(buyerId, -delta);
     });
     return this.get(buyerId, id);
+  }
+
+  /** The quality settings a change of validationsNeeded or projectId gives the task; none for other changes. */
+  private async qualityAfter(repos: Repositories, buyerId: string, task: TaskRecord, changes: TaskChanges): Promise<TaskQuality | undefined> {
+    if (changes.validationsNeeded === undefined && changes.projectId === undefined) return undefined;
+    const projectId = changes.projectId === undefined ? task.projectId : changes.projectId;
+    const projects = await repos.projects.qualitySettings(buyerId, projectId ? [projectId] : []);
+    if (projectId && !projects.has(projectId)) throw invalidProject();
+    return taskQualityFor(changes.validationsNeeded ?? task.validationsNeeded, projectId ? (projects.get(projectId) ?? null) : null, this.config.consensusThreshold);
   }
 
   /** Deletes a PENDING task and releases its reservation. */
@@ -198,7 +210,7 @@ export class TasksService {
   }
 
   /** Inserts first and reserves last, so the buyer row is locked only for the end of the transaction. */
-  private async insertAndReserve(repos: Repositories, buyerId: string, tasks: TaskInput[]): Promise<CreatedTaskView[]> {
+  private async insertAndReserve(repos: Repositories, buyerId: string, tasks: Array<TaskInput & TaskQuality>): Promise<CreatedTaskView[]> {
     const created = await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents);
     await this.reserve(repos, buyerId, sumBudget(tasks));
     return created.map(toCreatedView);
@@ -219,6 +231,15 @@ function invalidTask(index: number, error: { code: string; message: string; deta
   return new AppError(400, 'INVALID_TASK', `Task ${index + 1} is invalid: ${error.message}`, { code: error.code, ...error.details }, index);
 }
 
+/**
+ * A new task with the quality settings it keeps (contract §5): its project's where set, else the
+ * defaults. `projects` holds the settings of the buyer's projects the tasks name.
+ */
+function withQuality(task: TaskInput, projects: ReadonlyMap<string, QualitySettings>, defaultTargetConfidence: number): TaskInput & TaskQuality {
+  const project = task.projectId ? (projects.get(task.projectId) ?? null) : null;
+  return { ...task, ...taskQualityFor(task.validationsNeeded, project, defaultTargetConfidence) };
+}
+
 function projectIdsOf(tasks: TaskInput[]): string[] {
   return [...new Set(tasks.flatMap((task) => (task.projectId ? [task.projectId] : [])))];
 }
@@ -237,7 +258,10 @@ const CSV_CHUNK = 2_500;
 class CsvChunkInserter {
   private readonly errors: CsvImportResult['errors'] = [];
   private readonly created: CreatedTaskView[] = [];
-  private readonly projectOwned = new Map<string, boolean>();
+  /** The settings of the buyer's projects that rows have named so far. */
+  private readonly projects = new Map<string, QualitySettings>();
+  /** Every project id looked up so far, the buyer's or not: each is read once per import. */
+  private readonly lookedUp = new Set<string>();
   private pending: Array<{ row: number; task: TaskInput }> = [];
   private inFlight: Promise<void> = Promise.resolve();
   private budgetCents = 0;
@@ -246,6 +270,7 @@ class CsvChunkInserter {
     private readonly repos: Repositories,
     private readonly buyerId: string,
     private readonly priceCents: number,
+    private readonly defaultTargetConfidence: number,
   ) {}
 
   reject(row: number, error: string, code: string): void {
@@ -277,18 +302,19 @@ class CsvChunkInserter {
   }
 
   private async insertChunk(chunk: Array<{ row: number; task: TaskInput }>): Promise<void> {
-    const unknown = [...new Set(chunk.flatMap(({ task }) => (task.projectId && !this.projectOwned.has(task.projectId) ? [task.projectId] : [])))];
+    const unknown = [...new Set(chunk.flatMap(({ task }) => (task.projectId && !this.lookedUp.has(task.projectId) ? [task.projectId] : [])))];
     if (unknown.length > 0) {
-      const owned = await this.repos.projects.ownedIds(this.buyerId, unknown);
-      for (const id of unknown) this.projectOwned.set(id, owned.has(id));
+      const found = await this.repos.projects.qualitySettings(this.buyerId, unknown);
+      for (const id of unknown) this.lookedUp.add(id);
+      for (const [id, settings] of found) this.projects.set(id, settings);
     }
     const accepted = chunk.filter(({ row, task }) => {
-      if (task.projectId === null || this.projectOwned.get(task.projectId)) return true;
+      if (task.projectId === null || this.projects.has(task.projectId)) return true;
       this.reject(row, 'projectId is not one of your projects', 'INVALID_PROJECT');
       return false;
     });
     if (accepted.length === 0) return;
-    const tasks = accepted.map(({ task }) => task);
+    const tasks = accepted.map(({ task }) => withQuality(task, this.projects, this.defaultTargetConfidence));
     const created = await this.repos.tasks.insertMany(this.buyerId, tasks, this.priceCents);
     this.created.push(...created.map(toCreatedView));
     this.budgetCents += sumBudget(tasks);

@@ -1,0 +1,40 @@
+// A project's quality settings and what a task takes from them (CONTRACT §3, §5), as a pure module: the
+// bounds the API, the configuration and the dashboard share (the database CHECKs repeat them), and the
+// rule that turns a project's settings, or their absence, into the task's own copy.
+import { z } from 'zod';
+import { defaultMaxResponses } from '../../consensus/stop-rule.ts';
+
+/** contract §3: a target below 0.5 would let a coin toss complete a task; 1 would never be reached. */
+export const TARGET_CONFIDENCE_MIN = 0.5;
+export const TARGET_CONFIDENCE_MAX = 0.999;
+/** contract §3: two answers at least (one cannot be outvoted), 50 at most (a task's whole crowd). */
+export const MAX_RESPONSES_MIN = 2;
+export const MAX_RESPONSES_MAX = 50;
+
+export const targetConfidenceSchema = z.number().min(TARGET_CONFIDENCE_MIN).max(TARGET_CONFIDENCE_MAX);
+export const maxResponsesSchema = z.number().int().min(MAX_RESPONSES_MIN).max(MAX_RESPONSES_MAX);
+
+/** A project's settings as stored: null means the service's default. */
+export interface QualitySettings {
+  targetConfidence: number | null;
+  maxResponses: number | null;
+}
+
+/** What a task runs with, copied when it is created and kept when its project changes later. */
+export interface TaskQuality {
+  targetConfidence: number;
+  maxResponses: number;
+}
+
+/**
+ * A task's quality settings: its project's where set, else the defaults (CONSENSUS_THRESHOLD, and
+ * max(10, 2 × validationsNeeded)); maxResponses never below validationsNeeded, since a task that may
+ * stop collecting before it has the answers it needs could never complete.
+ */
+export function taskQualityFor(validationsNeeded: number, project: QualitySettings | null, defaultTargetConfidence: number): TaskQuality {
+  const maxResponses = project?.maxResponses ?? defaultMaxResponses(validationsNeeded);
+  return {
+    targetConfidence: project?.targetConfidence ?? defaultTargetConfidence,
+    maxResponses: Math.max(maxResponses, validationsNeeded),
+  };
+}
