@@ -130,6 +130,8 @@ export const FIELD_WORDS: Record<string, string> = {
   companyName: 'the company name',
   name: 'the name',
   description: 'the description',
+  targetConfidence: 'the target confidence',
+  maxResponses: 'the most answers per task',
   url: 'the URL',
   events: 'the events',
   secret: 'the secret',

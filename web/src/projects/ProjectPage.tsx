@@ -1,6 +1,7 @@
 // One project, live: its task counts by status and spend, the labels its completed tasks received and
 // how confident the consensus was (both polled with back-off while the page is open); rename/describe
-// it, delete it (only when it has no tasks), and jump to its tasks or an export of it.
+// it or change its quality settings (Details shows what its new tasks run with), delete it (only when it
+// has no tasks), and jump to its tasks or an export of it.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -13,6 +14,7 @@ import { Card, PageHeader } from '../ui/Page';
 import { formatCents, formatCount, formatDateTime, formatPercent } from '../ui/format';
 import { exportPath, taskListPath } from '../links';
 import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
+import { QualityFacts, QualityFields } from './QualitySettings';
 import { useDeleteProject, useProject, useProjectDistribution, useUpdateProject, type ProjectDistribution, type ProjectWithStats } from './queries';
 import './projects.css';
 
@@ -91,6 +93,7 @@ export function ProjectPage() {
             <dd>{formatDateTime(data.createdAt)}</dd>
             <dt>Last changed</dt>
             <dd>{formatDateTime(data.updatedAt)}</dd>
+            <QualityFacts project={data} />
           </dl>
           <DeleteProject project={data} />
         </Card>
@@ -215,6 +218,7 @@ function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
         hint="Leave empty to remove it."
         error={errors.description}
       />
+      <QualityFields project={project} errors={errors} />
       <ErrorNote error={apiErrors.general} />
       {saved ? <Notice tone="success">Changes saved.</Notice> : null}
       <Button type="submit" variant="primary" busy={update.isPending}>

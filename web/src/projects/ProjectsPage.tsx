@@ -11,6 +11,7 @@ import { Table, type Column } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
+import { QualityFields } from './QualitySettings';
 import { useCreateProject, useProjects, type Project } from './queries';
 import './projects.css';
 
@@ -104,6 +105,7 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
     <form onSubmit={submit} noValidate aria-label="New project">
       <TextField label="Name" name="name" required limit={NAME_MAX} autoComplete="off" hint={`1 to ${NAME_MAX} characters.`} error={errors.name} />
       <TextAreaField label="Description" name="description" rows={3} limit={DESCRIPTION_MAX} hint="Optional: what the project's tasks are for." error={errors.description} />
+      <QualityFields errors={errors} />
       <ErrorNote error={apiErrors.general} />
       <Button type="submit" variant="primary" busy={create.isPending}>
         Create project

@@ -1,30 +1,77 @@
-// A project's name and description as the API accepts them (name 1–200 characters, description at most
-// 5 000, empty meaning none), checked before the create and settings forms send them.
+// A project's name, description and quality settings as the API accepts them (name 1–200 characters,
+// description at most 5 000, empty meaning none; targetConfidence a decimal 0.5–0.999 and maxResponses a
+// whole number 2–50, empty meaning the service's default), checked before the create and settings forms
+// send them.
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
 import { tooLong } from '../ui/limits';
 
 export const NAME_MAX = 200;
 export const DESCRIPTION_MAX = 5000;
+/** contract §3: a project's quality settings. */
+export const TARGET_CONFIDENCE_MIN = 0.5;
+export const TARGET_CONFIDENCE_MAX = 0.999;
+export const MAX_RESPONSES_MIN = 2;
+export const MAX_RESPONSES_MAX = 50;
 
-export type ProjectField = 'name' | 'description';
+export const TARGET_CONFIDENCE_RULE = `Give a decimal from ${TARGET_CONFIDENCE_MIN} to ${TARGET_CONFIDENCE_MAX}, or leave it empty for the service default.`;
+export const MAX_RESPONSES_RULE = `Give a whole number of answers from ${MAX_RESPONSES_MIN} to ${MAX_RESPONSES_MAX}, or leave it empty for the service default.`;
+
+export type ProjectField = 'name' | 'description' | 'targetConfidence' | 'maxResponses';
 
 export interface ProjectFields {
   name: string;
   description: string | null;
+  /** null: the service's default (CONSENSUS_THRESHOLD). */
+  targetConfidence: number | null;
+  /** null: the service's default, max(10, 2 × answers needed). */
+  maxResponses: number | null;
 }
 
-/** The form's values trimmed (an empty description is none), and what is wrong with them. */
+/** A decimal as typed ("0.95", ".9", "1"), or null when it is not one. */
+function parseDecimal(text: string): number | null {
+  return /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : null;
+}
+
+/** The quality settings as typed: empty is the service default (null), anything else must be in range. */
+export function readQualitySettings(
+  targetText: string,
+  maxResponsesText: string,
+): { values: Pick<ProjectFields, 'targetConfidence' | 'maxResponses'>; errors: FieldMessages<'targetConfidence' | 'maxResponses'> } {
+  const errors: FieldMessages<'targetConfidence' | 'maxResponses'> = {};
+  const target = targetText.trim();
+  const answers = maxResponsesText.trim();
+  let targetConfidence: number | null = null;
+  let maxResponses: number | null = null;
+  if (target !== '') {
+    const n = parseDecimal(target);
+    if (n === null || n < TARGET_CONFIDENCE_MIN || n > TARGET_CONFIDENCE_MAX) errors.targetConfidence = TARGET_CONFIDENCE_RULE;
+    else targetConfidence = n;
+  }
+  if (answers !== '') {
+    const n = /^\d+$/.test(answers) ? Number(answers) : Number.NaN;
+    if (!(n >= MAX_RESPONSES_MIN && n <= MAX_RESPONSES_MAX)) errors.maxResponses = MAX_RESPONSES_RULE;
+    else maxResponses = n;
+  }
+  return { values: { targetConfidence, maxResponses }, errors };
+}
+
+/** The form's values trimmed (an empty description is none, an empty setting the default), and what is wrong with them. */
 export function readProjectFields(form: FormData): { values: ProjectFields; errors: FieldMessages<ProjectField> } {
   const name = String(form.get('name') ?? '').trim();
   const description = String(form.get('description') ?? '').trim();
-  const errors: FieldMessages<ProjectField> = {};
+  const quality = readQualitySettings(String(form.get('targetConfidence') ?? ''), String(form.get('maxResponses') ?? ''));
+  const errors: FieldMessages<ProjectField> = { ...quality.errors };
   const nameTooLong = tooLong(name, NAME_MAX, 'The name');
   const descriptionTooLong = tooLong(description, DESCRIPTION_MAX, 'The description');
   if (!name) errors.name = 'Give the project a name.';
   else if (nameTooLong) errors.name = nameTooLong;
   if (descriptionTooLong) errors.description = descriptionTooLong;
-  return { values: { name, description: description || null }, errors };
+  return { values: { name, description: description || null, ...quality.values }, errors };
 }
 
 /** The API's refusal of a project form, next to its fields. */
-export const projectFormErrors = (error: unknown): FormErrors<ProjectField> => mapFieldErrors(error, { fields: ['name', 'description'] });
+export const projectFormErrors = (error: unknown): FormErrors<ProjectField> =>
+  mapFieldErrors(error, {
+    fields: ['name', 'description', 'targetConfidence', 'maxResponses'],
+    rules: { targetConfidence: TARGET_CONFIDENCE_RULE, maxResponses: MAX_RESPONSES_RULE },
+  });

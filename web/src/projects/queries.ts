@@ -3,16 +3,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
 import { liveInterval } from '../ui/live';
+import type { ProjectFields } from './projectForm';
 
 export type Project = Schemas['Project'];
 export type ProjectWithStats = Schemas['ProjectWithStats'];
 
 export type ProjectDistribution = Schemas['ProjectDistribution'];
 
-export interface ProjectChanges {
-  name?: string;
-  description?: string | null;
-}
+export type ProjectChanges = Partial<ProjectFields>;
 
 const PAGE_SIZE = '25';
 
@@ -64,7 +62,7 @@ export function useProjectChoices() {
 export function useCreateProject() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: { name: string; description: string | null }; idempotencyKey: string }) =>
+    mutationFn: ({ body, idempotencyKey }: { body: ProjectFields; idempotencyKey: string }) =>
       call(api.POST('/projects', { body, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }),
   });

@@ -1,0 +1,71 @@
+// The project forms' quality settings, checked as the service checks them.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { maxResponsesSchema, targetConfidenceSchema } from '../../../src/modules/tasks/task-quality.ts';
+import { ApiError } from '../api/errors';
+import { MAX_RESPONSES_RULE, TARGET_CONFIDENCE_RULE, projectFormErrors, readProjectFields, readQualitySettings } from './projectForm';
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+};
+
+describe('readQualitySettings', () => {
+  it('reads empty fields as the service defaults (null)', () => {
+    expect(readQualitySettings(' ', '')).toEqual({ values: { targetConfidence: null, maxResponses: null }, errors: {} });
+  });
+
+  it('reads the bounds and values between them', () => {
+    expect(readQualitySettings('0.5', '2').values).toEqual({ targetConfidence: 0.5, maxResponses: 2 });
+    expect(readQualitySettings(' 0.999 ', ' 50 ').values).toEqual({ targetConfidence: 0.999, maxResponses: 50 });
+    expect(readQualitySettings('.9', '12').values).toEqual({ targetConfidence: 0.9, maxResponses: 12 });
+  });
+
+  it.each([
+    ['0.49', '10'],
+    ['1', '10'],
+    ['95%', '10'],
+    ['0,9', '10'],
+    ['0.9', '1'],
+    ['0.9', '51'],
+    ['0.9', '10.5'],
+    ['0.9', 'ten'],
+  ])('refuses %s / %s with the rule of the field', (target, answers) => {
+    const { errors } = readQualitySettings(target, answers);
+    expect(Object.values(errors)).toHaveLength(1);
+    expect([TARGET_CONFIDENCE_RULE, MAX_RESPONSES_RULE]).toContain(Object.values(errors)[0]);
+  });
+
+  it('accepts exactly the values the service’s schemas accept', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1200 }), fc.integer({ min: -2, max: 60 }), (thousandths, answers) => {
+        const target = thousandths / 1000;
+        const read = readQualitySettings(String(target), String(answers));
+        expect(read.errors.targetConfidence === undefined).toBe(targetConfidenceSchema.safeParse(target).success);
+        expect(read.errors.maxResponses === undefined).toBe(maxResponsesSchema.safeParse(answers).success);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('readProjectFields', () => {
+  it('sends the settings with the name and description', () => {
+    expect(readProjectFields(form({ name: ' Cats ', description: '', targetConfidence: '0.97', maxResponses: '' }))).toEqual({
+      values: { name: 'Cats', description: null, targetConfidence: 0.97, maxResponses: null },
+      errors: {},
+    });
+  });
+});
+
+describe('projectFormErrors', () => {
+  it('puts the service’s refusal of a setting next to its field, in the form’s words', () => {
+    const refused = new ApiError(400, {
+      error: 'Invalid request',
+      code: 'VALIDATION_ERROR',
+      details: { issues: [{ path: 'maxResponses', message: 'Too big: expected number to be <=50' }] },
+    });
+    expect(projectFormErrors(refused)).toEqual({ fields: { maxResponses: MAX_RESPONSES_RULE }, general: null });
+  });
+});
