@@ -57,7 +57,9 @@ describe('decideWithModel', () => {
     expect(decision).toMatchObject({ kind: 'complete', result: 'yes', confidence: 0.9674 });
     if (decision.kind === 'continue') throw new Error('expected a decision');
     expect(decision.increments.every(({ increment }) => increment.column === null && increment.answered === 1)).toBe(true);
-    expect(incrementMatrix(decision.increments[0]!.increment, 3)).toEqual([]);
+    const [first] = decision.increments;
+    if (!first) throw new Error('expected increments');
+    expect(incrementMatrix(first.increment, 3)).toEqual([]);
   });
 
   it('weighs an annotator by their stored counts: a proven annotator outweighs a new one who disagrees', () => {
