@@ -36,15 +36,6 @@ export interface TaskResponseRecord {
   timeSpentMs: number;
 }
 
-export interface Participant {
-  annotatorId: string;
-  answer: string;
-  goldenAnswered: number;
-  goldenCorrect: number;
-  resolvedResponses: number;
-  agreedResponses: number;
-}
-
 export interface TaskFilters {
   status?: TaskStatus;
   type?: TaskType;
