@@ -30,6 +30,11 @@ function statementName(text: string): string | undefined {
 /** BIGINT parameters travel as text (pg cannot serialise bigint itself). */
 const toParam = (value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
+/**
+ * What a repository made only of raw SQL runs on: the `pg` pool or one of its clients on the hot path,
+ * or Prisma's client or transaction elsewhere (both have these two methods). Such repositories are typed
+ * on it, so they cannot call a Prisma model method by mistake.
+ */
 export interface RawExecutor {
   $queryRaw<T = unknown>(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
   $executeRaw(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
@@ -53,8 +58,10 @@ export function pgExecutor(target: Queryable): RawExecutor {
 }
 
 /**
- * Repositories are typed against Prisma's client; on this path they may only use the raw methods, so
- * the executor stands in for it. A typed call (findUnique, create, …) would fail loudly, not silently.
+ * The repositories that mix Prisma model calls with raw SQL are typed against Prisma's client; on the raw
+ * path they may only use their raw methods, so the executor stands in for it. A typed call (findUnique,
+ * create, …) would fail loudly, not silently. The repositories made only of raw SQL (assignments, label
+ * counts, rate limits, task stats) take a RawExecutor instead and need no cast.
  */
 export const asDbClient = (executor: RawExecutor) => executor as unknown as DbClient;
 

@@ -1,4 +1,4 @@
-import type { DbClient } from '../../db/client.ts';
+import type { RawExecutor } from '../../db/pg-executor.ts';
 
 export interface Hits {
   hits: number;
@@ -10,7 +10,7 @@ export interface Hits {
  * method is one statement; the window is measured on the database's clock, which all processes share.
  */
 export class RateLimitsRepository {
-  constructor(private readonly db: DbClient) {}
+  constructor(private readonly db: RawExecutor) {}
 
   /** Counts one hit; a key whose window has ended starts a new one. Atomic under concurrency. */
   async increment(key: string, windowMs: number): Promise<Hits> {

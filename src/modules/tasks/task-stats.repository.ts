@@ -1,6 +1,6 @@
 // Aggregates over tasks and their answers for dashboards: each one statement that PostgreSQL answers
 // from an index range (a project's completed tasks, a window of days).
-import type { DbClient } from '../../db/client.ts';
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { DayWindow } from '../../lib/day-window.ts';
 
@@ -25,7 +25,7 @@ export interface PlatformDay {
 }
 
 export class TaskStatsRepository {
-  constructor(private readonly db: DbClient) {}
+  constructor(private readonly db: RawExecutor) {}
 
   /**
    * Results and confidence buckets of a project's COMPLETED tasks, in one pass over them (the
