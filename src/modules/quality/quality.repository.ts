@@ -3,12 +3,15 @@
 // pool because the job needs what Prisma cannot give: a session lock held on one connection across
 // several transactions, and a server-side cursor over millions of answer rows.
 import type pg from 'pg';
-import type { ItemFacts } from './scope-answers.builder.ts';
+import type { ItemAnswers, ItemFacts } from './scope-answers.builder.ts';
 
 /** pg_try_advisory_lock(class, hashtext(scope key)): the class keeps these locks apart from any other use. */
 const REFIT_LOCK_CLASS = 16_001;
-/** Answer rows per FETCH: big enough that round trips do not matter, small enough to stay a few MB. */
-const FETCH_ROWS = 10_000;
+/**
+ * Rows per FETCH (an item with its answers, or a counts row): the next page is fetched while one is
+ * handled, and handling one page holds the event loop: ~10 ms at ten answers per item.
+ */
+const FETCH_ROWS = 1_000;
 
 export interface DueScope {
   key: string;
@@ -36,16 +39,16 @@ export interface ScopeRow {
   readAt: Date;
 }
 
-export interface CountsRow {
-  annotatorId: string;
-  matrix: number[];
-  correct: number;
-  answered: number;
+/** How many items and answers a scope holds, as its task rows count them (a capacity hint). */
+export interface ScopeSize {
+  items: number;
+  answers: number;
 }
 
-/** Where the snapshot read sends each answer, in item order (ScopeAnswersBuilder). */
-export interface AnswerSink {
-  add(itemKey: string, annotatorId: string, answer: number, facts: ItemFacts): void;
+/** Where the snapshot read sends the scope's counts rows, then its items with their answers (ScopeAnswersBuilder). */
+export interface SnapshotSink {
+  addCounts(annotatorId: string, matrix: ArrayLike<number>, correct: number, answered: number): void;
+  addItem(answers: ItemAnswers, facts: ItemFacts): void;
 }
 
 /** What to add to one annotator's stored counts: fitted − snapshot. */
@@ -61,8 +64,15 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
 
 export type Locked<T> = { kind: 'held'; value: T } | { kind: 'busy' };
 
-type TaskAnswerRow = [taskId: string, annotatorId: string, answer: number, counted: boolean, ownOptionCount: number];
-type GoldenAnswerRow = [goldenTaskId: string, annotatorId: string, answer: number, truth: number, ownOptionCount: number];
+/** One row per item: its answers as two lists joined by SEPARATOR (itemAnswers). */
+type TaskRow = [counted: boolean, ownOptionCount: number, annotatorIds: string, answers: string];
+type GoldenRow = [truth: number, ownOptionCount: number, annotatorIds: string, answers: string];
+
+/**
+ * Between the annotator ids (and the answers) of one item: chr(31), the unit separator. Annotator ids are
+ * the service's own (newId: base 36), so a control character never occurs in one.
+ */
+const SEPARATOR = '\u001f';
 
 /**
  * An item's option set is the scope's when each contains the other (option sets have no duplicates);
@@ -81,33 +91,50 @@ const ITEM_OPTIONS = `
 const scopeFilter = (projectId: string | null) => (projectId !== null ? 'x.project_id = $3 AND x.buyer_id = $4' : 'x.project_id IS NULL AND x.buyer_id = $4');
 
 /**
- * The scope's tasks and each task's
- * answers by a LATERAL subquery: OFFSET 0 keeps both from being flattened into a join, so the answers
- * come grouped by task (the builder's rule) whatever plan PostgreSQL would have picked for a join.
- * (Cursors never run parallel plans, which could interleave the groups.)
+ * An item's answers as one row: the annotator ids and the answers' option indices, each list joined into
+ * one string. pg parses a row in a few microseconds, so at ten answers per task one row per task instead
+ * of one per answer made the read several times faster (bench/README.md, the re-fit job at scale).
+ */
+const itemAnswers = (responses: string, itemColumn: string) => `
+  CROSS JOIN LATERAL (
+    SELECT string_agg(r.annotator_id, chr(31)) AS annotators, string_agg((array_position(x.index_options, r.answer) - 1)::text, chr(31)) AS answers
+    FROM ${responses} r WHERE r.${itemColumn} = x.id AND array_position(x.index_options, r.answer) IS NOT NULL
+  ) r
+  WHERE r.annotators IS NOT NULL`;
+
+/**
+ * The scope's tasks (open ones too: they inform the fit) with their answers. OFFSET 0 keeps the task
+ * subquery from being flattened, so its option tests run once per task, not once per answer.
  */
 const taskAnswers = (scopeFilter: string) => `
-  SELECT x.id, r.annotator_id, array_position(x.index_options, r.answer) - 1, x.counted, x.own_count
+  SELECT x.status IN ('COMPLETED', 'FAILED'), x.own_count, r.annotators, r.answers
   FROM (
-    SELECT x.id, x.status IN ('COMPLETED', 'FAILED') AS counted, ${ITEM_OPTIONS}
+    SELECT x.id, x.status, ${ITEM_OPTIONS}
     FROM tasks x
     WHERE ${scopeFilter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
     OFFSET 0
-  ) x
-  CROSS JOIN LATERAL (SELECT r.annotator_id, r.answer FROM task_responses r WHERE r.task_id = x.id OFFSET 0) r
-  WHERE array_position(x.index_options, r.answer) IS NOT NULL`;
+  ) x${itemAnswers('task_responses', 'task_id')}`;
 
-/** The scope's golden tasks with their answers and truth, grouped the same way. */
+/** The scope's golden tasks with their truth and answers. */
 const goldenAnswers = (scopeFilter: string) => `
-  SELECT x.id, r.annotator_id, array_position(x.index_options, r.answer) - 1, array_position(x.index_options, x.golden_answer) - 1, x.own_count
+  SELECT array_position(x.index_options, x.golden_answer) - 1, x.own_count, r.annotators, r.answers
   FROM (
     SELECT x.id, x.golden_answer, ${ITEM_OPTIONS}
     FROM golden_tasks x
     WHERE ${scopeFilter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
     OFFSET 0
-  ) x
-  CROSS JOIN LATERAL (SELECT r.annotator_id, r.answer FROM golden_responses r WHERE r.golden_task_id = x.id OFFSET 0) r
-  WHERE array_position(x.index_options, r.answer) IS NOT NULL AND array_position(x.index_options, x.golden_answer) IS NOT NULL`;
+  ) x${itemAnswers('golden_responses', 'golden_task_id')}
+    AND array_position(x.index_options, x.golden_answer) IS NOT NULL`;
+
+/** A matrix sent as text by array_to_string (a loop: Float64Array.from with a map function is far slower). */
+function parseMatrix(text: string): Float64Array {
+  const cells = text === '' ? [] : text.split(',');
+  const matrix = new Float64Array(cells.length);
+  for (let c = 0; c < cells.length; c++) matrix[c] = Number(cells[c]);
+  return matrix;
+}
+
+const splitAnswers = (annotatorIds: string, answers: string) => ({ annotatorIds: annotatorIds.split(SEPARATOR), answers: answers.split(SEPARATOR) });
 
 /** The work of one re-fit on the connection that holds its scope's lock. */
 export class RefitSession {
@@ -116,11 +143,12 @@ export class RefitSession {
   constructor(private readonly client: pg.PoolClient) {}
 
   /**
-   * In one REPEATABLE READ READ ONLY transaction: the scope row, every counts row of the scope, and
-   * every answer of the scope into `sink` (task answers, then golden answers), a page at a time through
-   * a server-side cursor. Null when the scope no longer exists. An aborted signal stops it between pages.
+   * In one REPEATABLE READ READ ONLY transaction: the scope row, then into the sink `open` returns for
+   * it every counts row of the scope and every item of the scope with its answers (tasks, then golden
+   * tasks), a page at a time through server-side cursors. Null when the scope no longer exists. An
+   * aborted signal stops it between pages.
    */
-  async readSnapshot(key: string, sink: AnswerSink, signal?: AbortSignal): Promise<{ scope: ScopeRow; counts: CountsRow[] } | null> {
+  async readSnapshot(key: string, open: (scope: ScopeRow, expected: ScopeSize) => SnapshotSink, signal?: AbortSignal): Promise<ScopeRow | null> {
     await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
       const scopes = await this.client.query<{ key: string; buyer_id: string; project_id: string | null; options: string[]; read_at: Date }>(
@@ -130,26 +158,47 @@ export class RefitSession {
       const row = scopes.rows[0];
       if (!row) return null;
       const scope: ScopeRow = { key: row.key, buyerId: row.buyer_id, projectId: row.project_id, options: row.options, readAt: row.read_at };
-      const counts = await this.client.query<{ annotator_id: string; matrix: number[]; correct: number; answered: number }>(
-        'SELECT annotator_id, matrix, correct, answered FROM annotator_scope_counts WHERE scope_key = $1 ORDER BY annotator_id',
+      const sink = open(scope, await this.expectedSize(scope));
+      // Matrices as text, split here: pg's parser for float8[] took ~15 µs a row (300–700 ms for 20 000 rows).
+      await this.streamRows<[annotatorId: string, matrix: string, correct: number, answered: number]>(
+        `SELECT annotator_id, array_to_string(matrix, ','), correct, answered FROM annotator_scope_counts WHERE scope_key = $1`,
         [key],
+        signal,
+        ([annotatorId, matrix, correct, answered]) => sink.addCounts(annotatorId, parseMatrix(matrix), correct, answered),
       );
       const params = [key, scope.options, scope.projectId, scope.buyerId];
       const filter = scopeFilter(scope.projectId);
-      await this.streamRows<TaskAnswerRow>(taskAnswers(filter), params, signal, ([taskId, annotatorId, answer, counted, ownOptionCount]) =>
-        sink.add(`task:${taskId}`, annotatorId, answer, { ownOptionCount, truth: -1, counted }),
+      await this.streamRows<TaskRow>(taskAnswers(filter), params, signal, ([counted, ownOptionCount, annotatorIds, answers]) =>
+        sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth: -1, counted }),
       );
-      await this.streamRows<GoldenAnswerRow>(goldenAnswers(filter), params, signal, ([goldenTaskId, annotatorId, answer, truth, ownOptionCount]) =>
-        sink.add(`golden:${goldenTaskId}`, annotatorId, answer, { ownOptionCount, truth, counted: true }),
+      await this.streamRows<GoldenRow>(goldenAnswers(filter), params, signal, ([truth, ownOptionCount, annotatorIds, answers]) =>
+        sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth, counted: true }),
       );
-      return {
-        scope,
-        counts: counts.rows.map((r) => ({ annotatorId: r.annotator_id, matrix: r.matrix, correct: r.correct, answered: r.answered })),
-      };
+      return scope;
     } finally {
       // Read only: ending it either way changes nothing, and frees the snapshot before the fit.
       await this.client.query('ROLLBACK');
     }
+  }
+
+  /**
+   * The scope's items and answers as the task rows count them (total_responses, times_answered), one pass
+   * over the scope's tasks rather than their answers: the builder allocates its arrays once at this size.
+   * Growing them by doubling instead held the event loop for up to 430 ms at 10 M answers (a 64 MB
+   * allocation and copy per array).
+   */
+  private async expectedSize(scope: ScopeRow): Promise<ScopeSize> {
+    const params = [scope.key, scope.projectId, scope.buyerId];
+    const filter = scopeFilter(scope.projectId).replaceAll('$3', '$2').replaceAll('$4', '$3');
+    const { rows } = await this.client.query<{ items: number; answers: number }>(
+      `SELECT sum(items)::float8 AS items, sum(answers)::float8 AS answers FROM (
+         SELECT count(*) AS items, coalesce(sum(x.total_responses), 0) AS answers FROM tasks x WHERE ${filter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+         UNION ALL
+         SELECT count(*), coalesce(sum(x.times_answered), 0) FROM golden_tasks x WHERE ${filter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+       ) counts`,
+      params,
+    );
+    return { items: rows[0]?.items ?? 0, answers: rows[0]?.answers ?? 0 };
   }
 
   /** Rows of a query through a cursor (as arrays: no object per row), the next page fetched while one is handled. */

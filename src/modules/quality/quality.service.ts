@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { RefitOptions } from '../../consensus/refit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { countsDeltas } from './counts-delta.ts';
+import { deltaRows } from './counts-delta.ts';
 import type { DueScope, QualityRepository, RefitSession } from './quality.repository.ts';
 import { fitInWorker } from './refit-thread.ts';
 import { ScopeAnswersBuilder } from './scope-answers.builder.ts';
@@ -93,36 +93,31 @@ export class QualityService {
 
   private async refitLocked(key: string, session: RefitSession, options: RefitScopeOptions): Promise<RefitOutcome> {
     const started = performance.now();
-    const builder = new ScopeAnswersBuilder();
-    const snapshot = await session.readSnapshot(key, builder, options.signal);
-    if (!snapshot) return { kind: 'gone', scope: key };
-    const { scope, counts } = snapshot;
-    // Annotators with stored counts but no answer left in the scope are re-fitted to zero plus what came since.
-    for (const row of counts) builder.annotatorOf(row.annotatorId);
+    let builder: ScopeAnswersBuilder | undefined;
+    const scope = await session.readSnapshot(key, (read, expected) => (builder = new ScopeAnswersBuilder(read.options.length, expected)), options.signal);
+    if (!scope || !builder) return { kind: 'gone', scope: key };
     const K = scope.options.length;
-    const data = builder.build(K);
-    const shape = { answers: data.item.length, items: data.itemCount, annotators: data.annotatorCount };
+    const { answers, snapshot } = builder.build();
+    const shape = { answers: answers.item.length, items: answers.itemCount, annotators: answers.annotatorCount };
     const readMs = elapsed(started);
 
     const fitStarted = performance.now();
-    const fit = await fitInWorker(data, this.refitOptions, options.signal);
+    const fit = await fitInWorker({ answers, snapshot, annotatorIds: builder.annotatorIds, options: this.refitOptions }, options.signal);
     const fitMs = elapsed(fitStarted);
     await options.beforeWrite?.();
     options.signal?.throwIfAborted();
 
     const writeStarted = performance.now();
-    const deltas = countsDeltas(fit, builder.annotatorIds, counts, K);
-    for (let from = 0; from < deltas.length; from += REFIT_WRITE_BATCH) {
-      await session.addCounts(key, K, deltas.slice(from, from + REFIT_WRITE_BATCH));
+    const { write } = fit;
+    for (let from = 0; from < write.order.length; from += REFIT_WRITE_BATCH) {
+      await session.addCounts(key, K, deltaRows(write, write.order.subarray(from, from + REFIT_WRITE_BATCH), builder.annotatorIds, K));
     }
-    let countedAnswers = 0;
-    for (const answered of fit.answered) countedAnswers += answered;
-    if (!(await session.finishScope(key, fit.prior, countedAnswers, scope.readAt))) return { kind: 'gone', scope: key };
+    if (!(await session.finishScope(key, fit.prior, fit.countedAnswers, scope.readAt))) return { kind: 'gone', scope: key };
     const outcome = {
       kind: 'refitted' as const,
       scope: key,
       ...shape,
-      countedAnswers,
+      countedAnswers: fit.countedAnswers,
       iterations: fit.iterations,
       ms: elapsed(started),
       readMs,

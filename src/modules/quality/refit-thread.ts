@@ -2,12 +2,23 @@
 // millions of answers, and on the event loop it would stall every request of the process meanwhile.
 import { Worker } from 'node:worker_threads';
 import type { RefitOptions, ScopeAnswers } from '../../consensus/refit.ts';
+import type { CountsWrite } from './counts-delta.ts';
+import type { SnapshotCounts } from './scope-answers.builder.ts';
 
-/** What the worker sends back: refitScope's counts and prior, without the item posteriors. */
+/** What the worker is given: the scope's answers and the stored counts they were read with. */
+export interface FitRequest {
+  answers: ScopeAnswers;
+  snapshot: SnapshotCounts;
+  /** The ids of the fit's annotators, by index (the worker orders the writes by them). */
+  annotatorIds: readonly string[];
+  options: RefitOptions;
+}
+
+/** What the worker sends back: the new counts as fitted − snapshot, and the prior; not the item posteriors. */
 export interface FitMessage {
-  matrices: Float64Array;
-  correct: Float64Array;
-  answered: Float64Array;
+  write: CountsWrite;
+  /** Σ of the fitted `answered`: the counted answers at the snapshot. */
+  countedAnswers: number;
   prior: { reliability: number; shape: Float64Array | null };
   iterations: number;
 }
@@ -29,16 +40,17 @@ function startWorker(workerData: unknown, transferList: ArrayBuffer[]): Worker {
 }
 
 /**
- * Fits the scope in a new worker thread. The answer arrays are transferred: `data` is unusable
+ * Fits the scope in a new worker thread. The arrays are transferred: `request`'s are unusable
  * afterwards. An aborted signal terminates the worker and rejects with the signal's reason.
  */
-export function fitInWorker(data: ScopeAnswers, options: RefitOptions = {}, signal?: AbortSignal): Promise<FitMessage> {
+export function fitInWorker(request: FitRequest, signal?: AbortSignal): Promise<FitMessage> {
   signal?.throwIfAborted();
+  const { answers, snapshot } = request;
   const buffers = new Set<ArrayBuffer>();
-  for (const array of [data.item, data.annotator, data.answer, data.itemOptionCount, data.truth, data.counted]) {
+  for (const array of [answers.item, answers.annotator, answers.answer, answers.itemOptionCount, answers.truth, answers.counted, snapshot.matrices, snapshot.correct, snapshot.answered]) {
     if (array) buffers.add(array.buffer as ArrayBuffer);
   }
-  const worker = startWorker({ data, options }, [...buffers]);
+  const worker = startWorker(request, [...buffers]);
   return new Promise<FitMessage>((resolve, reject) => {
     let settled = false;
     const settle = (outcome: () => void) => {

@@ -1,11 +1,13 @@
-// Turns a scope's answer rows, as the snapshot read streams them, into the typed arrays the re-fit takes
-// (src/consensus/refit.ts ScopeAnswers): annotator ids become indices through a Map, and items need none,
-// because the read delivers each item's answers together (a new item starts when the item key changes).
-// The arrays grow by doubling and are handed over as views on their buffers, never copied to size: at
-// 10 M answers a copy would add the three arrays' 120 MB again at the moment memory peaks.
+// Turns a scope's snapshot, as the read streams it — the stored counts rows, then one item with all its
+// answers at a time — into typed arrays for the worker thread: the re-fit's input (src/consensus/refit.ts
+// ScopeAnswers) and the snapshot's counts. Items are numbered in arrival order, so the answers come
+// sorted by item and the fit needs no copy in item order; annotator ids become indices through a Map
+// (the counts rows' annotators first). The arrays grow by doubling and are handed over as views on their
+// buffers, never copied to size: at 10 M answers a copy would add the answer arrays' 120 MB again at the
+// moment memory peaks. The read sizes them from the task rows first, so in practice they never grow.
 import type { ScopeAnswers } from '../../consensus/refit.ts';
 
-type TypedArray = Int32Array | Uint16Array | Uint8Array;
+type TypedArray = Int32Array | Uint16Array | Uint8Array | Float64Array;
 type TypedArrayOf<T extends TypedArray> = { new (length: number): T };
 
 /** An append-only typed array that doubles its buffer when full. */
@@ -15,7 +17,7 @@ class GrowableArray<T extends TypedArray> {
 
   constructor(
     private readonly Type: TypedArrayOf<T>,
-    initialCapacity = 1 << 16,
+    initialCapacity: number,
   ) {
     this.buffer = new Type(initialCapacity);
   }
@@ -35,6 +37,12 @@ class GrowableArray<T extends TypedArray> {
   }
 }
 
+/** An item's answers: annotator i gave the option index `answers[i]` (as text, as the read delivers it). */
+export interface ItemAnswers {
+  annotatorIds: string[];
+  answers: string[];
+}
+
 /** What an item contributes besides its answers. */
 export interface ItemFacts {
   /** 0 when the item's option set is the scope's, else its own number of options (one-coin form). */
@@ -45,20 +53,44 @@ export interface ItemFacts {
   counted: boolean;
 }
 
+/** The stored counts at the snapshot of annotators 0 … n − 1 (the fit's indices; later ones had no row). */
+export interface SnapshotCounts {
+  matrices: Float64Array;
+  correct: Float64Array;
+  answered: Float64Array;
+}
+
 export class ScopeAnswersBuilder {
   private readonly annotatorIndex = new Map<string, number>();
   readonly annotatorIds: string[] = [];
-  private readonly item = new GrowableArray(Int32Array);
-  private readonly annotator = new GrowableArray(Int32Array);
-  private readonly answer = new GrowableArray(Int32Array);
-  private readonly ownOptionCount = new GrowableArray(Uint16Array, 1 << 12);
-  private readonly truth = new GrowableArray(Int32Array, 1 << 12);
-  private readonly counted = new GrowableArray(Uint8Array, 1 << 12);
-  private lastItemKey: string | null = null;
+  private readonly item: GrowableArray<Int32Array>;
+  private readonly annotator: GrowableArray<Int32Array>;
+  private readonly answer: GrowableArray<Int32Array>;
+  private readonly ownOptionCount: GrowableArray<Uint16Array>;
+  private readonly truth: GrowableArray<Int32Array>;
+  private readonly counted: GrowableArray<Uint8Array>;
+  private readonly storedMatrices = new GrowableArray(Float64Array, 1 << 12);
+  private readonly storedCorrect = new GrowableArray(Float64Array, 1 << 10);
+  private readonly storedAnswered = new GrowableArray(Float64Array, 1 << 10);
   private hasOneCoinItems = false;
   private hasTruth = false;
 
-  /** The index of an annotator, registering them on first sight (answerers and snapshot rows alike). */
+  /** `expected`: the items and answers to make room for at once (more still fit, by doubling). */
+  constructor(
+    readonly optionCount: number,
+    expected: { items: number; answers: number } = { items: 0, answers: 0 },
+  ) {
+    const answers = Math.max(1 << 10, expected.answers);
+    const items = Math.max(1 << 10, expected.items);
+    this.item = new GrowableArray(Int32Array, answers);
+    this.annotator = new GrowableArray(Int32Array, answers);
+    this.answer = new GrowableArray(Int32Array, answers);
+    this.ownOptionCount = new GrowableArray(Uint16Array, items);
+    this.truth = new GrowableArray(Int32Array, items);
+    this.counted = new GrowableArray(Uint8Array, items);
+  }
+
+  /** The index of an annotator, registering them on first sight. */
   annotatorOf(id: string): number {
     let index = this.annotatorIndex.get(id);
     if (index === undefined) {
@@ -69,38 +101,38 @@ export class ScopeAnswersBuilder {
     return index;
   }
 
+  /** One stored counts row; all of them come before the first item. A matrix of another size is read as K². */
+  addCounts(annotatorId: string, matrix: ArrayLike<number>, correct: number, answered: number): void {
+    if (this.annotatorOf(annotatorId) !== this.storedCorrect.length) throw new Error(`counts row of ${annotatorId} read twice or after the answers`);
+    const cells = this.optionCount * this.optionCount;
+    for (let c = 0; c < cells; c++) this.storedMatrices.push(matrix[c] ?? 0);
+    this.storedCorrect.push(correct);
+    this.storedAnswered.push(answered);
+  }
+
   /**
-   * One answer. Rows of one item must come together: a key different from the previous row's starts a
-   * new item (the facts of its first row are the item's). `answer` indexes the scope's options, or the
-   * item's own when `ownOptionCount` > 0.
+   * One item with all its answers. `answers` index the scope's options, or the item's own when
+   * `ownOptionCount` > 0.
    */
-  add(itemKey: string, annotatorId: string, answer: number, facts: ItemFacts): void {
-    if (itemKey !== this.lastItemKey) {
-      this.lastItemKey = itemKey;
-      this.ownOptionCount.push(facts.ownOptionCount);
-      this.truth.push(facts.truth);
-      this.counted.push(facts.counted ? 1 : 0);
-      if (facts.ownOptionCount > 0) this.hasOneCoinItems = true;
-      if (facts.truth >= 0) this.hasTruth = true;
-    }
-    this.item.push(this.ownOptionCount.length - 1);
-    this.annotator.push(this.annotatorOf(annotatorId));
-    this.answer.push(answer);
+  addItem({ annotatorIds, answers }: ItemAnswers, facts: ItemFacts): void {
+    const item = this.ownOptionCount.length;
+    this.ownOptionCount.push(facts.ownOptionCount);
+    this.truth.push(facts.truth);
+    this.counted.push(facts.counted ? 1 : 0);
+    if (facts.ownOptionCount > 0) this.hasOneCoinItems = true;
+    if (facts.truth >= 0) this.hasTruth = true;
+    annotatorIds.forEach((annotatorId, i) => {
+      this.item.push(item);
+      this.annotator.push(this.annotatorOf(annotatorId));
+      this.answer.push(Number(answers[i]));
+    });
   }
 
-  get answerCount(): number {
-    return this.item.length;
-  }
-
-  get itemCount(): number {
-    return this.ownOptionCount.length;
-  }
-
-  /** The re-fit's input. Per-item arrays the fit does not need (no one-coin item, no truth) are left out. */
-  build(optionCount: number): ScopeAnswers {
-    return {
-      optionCount,
-      itemCount: this.itemCount,
+  /** The re-fit's input (per-item arrays it does not need — no one-coin item, no truth — left out) and the snapshot's counts. */
+  build(): { answers: ScopeAnswers; snapshot: SnapshotCounts } {
+    const answers: ScopeAnswers = {
+      optionCount: this.optionCount,
+      itemCount: this.ownOptionCount.length,
       annotatorCount: this.annotatorIds.length,
       item: this.item.view(),
       annotator: this.annotator.view(),
@@ -109,5 +141,6 @@ export class ScopeAnswersBuilder {
       ...(this.hasOneCoinItems ? { itemOptionCount: this.ownOptionCount.view() } : {}),
       ...(this.hasTruth ? { truth: this.truth.view() } : {}),
     };
+    return { answers, snapshot: { matrices: this.storedMatrices.view(), correct: this.storedCorrect.view(), answered: this.storedAnswered.view() } };
   }
 }
