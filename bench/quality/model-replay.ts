@@ -52,6 +52,8 @@ class SimulatedScope {
   prior: ScopePrior = NEW_SCOPE_PRIOR;
   private readonly log = { item: [] as number[], annotator: [] as number[], answer: [] as number[] };
   readonly decided: Uint8Array;
+  /** A COMPLETED item's result, −1 otherwise: what the service passes the re-fit against a label swap. */
+  readonly results: Int32Array;
   private refittedAt = 0;
 
   constructor(
@@ -60,6 +62,7 @@ class SimulatedScope {
   ) {
     this.counts = new Array<AnnotatorCounts | null>(data.workerCount).fill(null);
     this.decided = new Uint8Array(data.itemAnswers.length);
+    this.results = new Int32Array(data.itemAnswers.length).fill(-1);
   }
 
   get K() {
@@ -76,7 +79,8 @@ class SimulatedScope {
     this.log.answer.push(answer.label);
   }
 
-  settle(item: number, increments: ReadonlyArray<{ annotatorId: string; increment: CountIncrement }>) {
+  settle(item: number, increments: ReadonlyArray<{ annotatorId: string; increment: CountIncrement }>, result: number) {
+    this.results[item] = result;
     for (const { annotatorId, increment } of increments) {
       const worker = Number(annotatorId);
       this.counts[worker] = applyIncrement(this.counts[worker] ?? emptyCounts(this.K), increment);
@@ -112,6 +116,7 @@ class SimulatedScope {
         annotator: Int32Array.from(this.log.annotator),
         answer: Int32Array.from(this.log.answer),
         counted: this.decided,
+        decided: this.results,
       },
       { settings: this.options.settings },
     );
@@ -142,8 +147,9 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
       scope.maybeRefit();
       const decision = scope.decide(taken);
       if (decision.kind === 'continue') continue;
-      scope.settle(item, decision.increments);
-      if (decision.result !== null) results[item] = data.classes.indexOf(decision.result);
+      const result = decision.result === null ? -1 : data.classes.indexOf(decision.result);
+      scope.settle(item, decision.increments, result);
+      results[item] = result;
       break;
     }
     outcome.orders[item] = taken;

@@ -25,6 +25,11 @@ export interface ScopeAnswers {
    * whose answers still inform the fit but are counted by the online step when they are decided. Default 1.
    */
   counted?: Uint8Array;
+  /**
+   * Per item: the option the service decided (a COMPLETED task's result, as an index like `answer`),
+   * −1 when none. Guards against a label swap: see `refitScope`.
+   */
+  decided?: Int32Array;
 }
 
 export interface RefitOptions {
@@ -45,6 +50,10 @@ export interface RefitResult {
   posteriors: Float64Array;
   posteriorStart: Int32Array;
   iterations: number;
+  /** Where the kept fit started: majority vote, or the service's decisions after a label swap (see refitScope). */
+  start: 'majority' | 'decisions';
+  /** Share of the decided items whose fitted top option is their decided result (null: none decided). */
+  decidedAgreement: number | null;
 }
 
 /** The answers grouped by item: item i's answers are positions [itemStart[i], itemStart[i + 1]). */
@@ -191,13 +200,8 @@ function expectation(data: ScopeAnswers, { annotator, answer, itemStart, start }
   return change;
 }
 
-/** Re-fits a scope: EM from majority vote to convergence; returns the counts and prior to store and every item's posterior. */
-export function refitScope(data: ScopeAnswers, options: RefitOptions = {}): RefitResult {
-  const settings = options.settings ?? LABEL_MODEL;
-  const maxIterations = options.maxIterations ?? 50;
-  const tolerance = options.tolerance ?? 1e-4;
-  const shape = layout(data);
-  const T = majorityStart(data, shape);
+/** EM from the posteriors T (in place) to convergence or maxIterations; returns the iterations run. */
+function runEm(data: ScopeAnswers, shape: Layout, T: Float64Array, settings: LabelModelSettings, maxIterations: number, tolerance: number): number {
   let widest = data.optionCount;
   for (let i = 0; i < data.itemCount; i++) widest = Math.max(widest, data.itemOptionCount?.[i] ?? 0);
   const logp = new Float64Array(widest);
@@ -208,6 +212,68 @@ export function refitScope(data: ScopeAnswers, options: RefitOptions = {}): Refi
     const prior = populationPrior(counts, settings);
     if (expectation(data, shape, logTables(data, counts, prior, settings), T, logp) < tolerance) break;
   }
+  return iterations;
+}
+
+/** Share of the decided items (no known truth) whose top option in T is their decided result; null when none. */
+function decidedAgreement(data: ScopeAnswers, { start }: Layout, T: Float64Array): number | null {
+  if (!data.decided) return null;
+  let decided = 0;
+  let agreeing = 0;
+  for (let i = 0; i < data.itemCount; i++) {
+    const result = data.decided[i] ?? -1;
+    if (result < 0 || (data.truth?.[i] ?? -1) >= 0) continue;
+    const base = start[i] ?? 0;
+    const m = (start[i + 1] ?? 0) - base;
+    let top = 0;
+    for (let k = 1; k < m; k++) if ((T[base + k] ?? 0) > (T[base + top] ?? 0)) top = k;
+    decided += 1;
+    if (top === result) agreeing += 1;
+  }
+  return decided === 0 ? null : agreeing / decided;
+}
+
+/** A fit that overturns more than half of the scope's decisions (of at least this many) is taken for a label swap. */
+export const SWAP_MIN_DECIDED = 5;
+
+/**
+ * Re-fits a scope: EM from majority vote to convergence; returns the counts and prior to store and every
+ * item's posterior. EM can converge on a mirror image of the truth — on two options, good annotators
+ * then look adversarial and the other way round, and every later task completes with the wrong label —
+ * when majority vote starts it on the wrong side (integration test "label-model", seed 252: 11 of 25
+ * items right at the start, 0 after ten iterations). The service's decisions were each taken at the
+ * target confidence, so a fit that overturns most of them is far likelier a swap than a correction: it is
+ * fitted again from those decisions (majority vote elsewhere), and the fit that agrees with more of them
+ * is kept. A genuine correction overturns a minority of decisions and stays as it is.
+ */
+export function refitScope(data: ScopeAnswers, options: RefitOptions = {}): RefitResult {
+  const settings = options.settings ?? LABEL_MODEL;
+  const maxIterations = options.maxIterations ?? 50;
+  const tolerance = options.tolerance ?? 1e-4;
+  const shape = layout(data);
+  let T = majorityStart(data, shape);
+  let iterations = runEm(data, shape, T, settings, maxIterations, tolerance);
+  let start: RefitResult['start'] = 'majority';
+  let agreement = decidedAgreement(data, shape, T);
+  const decidedItems = data.decided ? data.decided.reduce((n, result, i) => n + (result >= 0 && (data.truth?.[i] ?? -1) < 0 ? 1 : 0), 0) : 0;
+  if (agreement !== null && agreement < 0.5 && decidedItems >= SWAP_MIN_DECIDED) {
+    const fromDecisions = majorityStart(data, shape);
+    for (let i = 0; i < data.itemCount; i++) {
+      const result = data.decided?.[i] ?? -1;
+      if (result < 0 || (data.truth?.[i] ?? -1) >= 0) continue;
+      const base = shape.start[i] ?? 0;
+      fromDecisions.fill(0, base, shape.start[i + 1] ?? base);
+      fromDecisions[base + result] = 1;
+    }
+    const again = runEm(data, shape, fromDecisions, settings, maxIterations, tolerance);
+    const second = decidedAgreement(data, shape, fromDecisions) ?? 0;
+    if (second > agreement) {
+      T = fromDecisions;
+      iterations += again;
+      start = 'decisions';
+      agreement = second;
+    }
+  }
   const prior = populationPrior(accumulate(data, shape, T, false), settings);
-  return { ...accumulate(data, shape, T, true), prior, posteriors: T, posteriorStart: shape.start, iterations };
+  return { ...accumulate(data, shape, T, true), prior, posteriors: T, posteriorStart: shape.start, iterations, start, decidedAgreement: agreement };
 }

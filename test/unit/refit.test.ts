@@ -158,3 +158,63 @@ describe('re-fit (Dawid–Skene EM)', () => {
     expect(fit.matrices.subarray(0, 4).reduce((s, n) => s + n, 0)).toBeCloseTo(1, 12);
   });
 });
+
+describe('refitScope against a label swap', () => {
+  /**
+   * Two options; on every item three adversarial annotators give the wrong option and two good ones the
+   * right one, so majority vote is wrong everywhere and EM from it settles on the mirror image of the
+   * truth (the adversarial look good). The service decided the items right (say, thanks to golden tasks).
+   */
+  function swapped(items = 30) {
+    const random = prng(11);
+    const item: number[] = [];
+    const annotator: number[] = [];
+    const answer: number[] = [];
+    const truth: number[] = [];
+    for (let i = 0; i < items; i++) {
+      const t = random() < 0.5 ? 0 : 1;
+      truth.push(t);
+      for (const a of [0, 1, 2, 3, 4]) {
+        item.push(i);
+        annotator.push(a);
+        answer.push(a < 3 ? 1 - t : t);
+      }
+    }
+    const data: ScopeAnswers = {
+      optionCount: 2,
+      itemCount: items,
+      annotatorCount: 5,
+      item: Int32Array.from(item),
+      annotator: Int32Array.from(annotator),
+      answer: Int32Array.from(answer),
+    };
+    return { data, truth };
+  }
+  const topOf = (fit: RefitResult, i: number) => ((fit.posteriors[(fit.posteriorStart[i] ?? 0) + 1] ?? 0) > 0.5 ? 1 : 0);
+
+  it('without the decisions, the fit from majority vote is the mirror image', () => {
+    const { data, truth } = swapped();
+    const fit = refitScope(data);
+    expect(fit.start).toBe('majority');
+    expect(fit.decidedAgreement).toBeNull();
+    expect(truth.every((t, i) => topOf(fit, i) !== t)).toBe(true);
+  });
+
+  it('a fit that overturns most decisions is fitted again from them, and that fit is kept', () => {
+    const { data, truth } = swapped();
+    const fit = refitScope({ ...data, decided: Int32Array.from(truth) });
+    expect(fit.start).toBe('decisions');
+    expect(fit.decidedAgreement).toBe(1);
+    expect(truth.every((t, i) => topOf(fit, i) === t)).toBe(true);
+    // The good annotators' matrices are diagonal again: cell (t, t) holds their answers.
+    expect(fit.matrices[3 * 4 + 0]).toBeGreaterThan(fit.matrices[3 * 4 + 1] ?? 0);
+  });
+
+  it('a fit that overturns a minority of decisions is a correction and stays', () => {
+    const { data, truth } = simulateScope(200, 3);
+    const decided = Int32Array.from(truth.map((t, i) => (i % 5 === 0 ? (t + 1) % 3 : t)));
+    const fit = refitScope({ ...data, decided });
+    expect(fit.start).toBe('majority');
+    expect(fit.decidedAgreement).toBeGreaterThan(0.7);
+  });
+});
