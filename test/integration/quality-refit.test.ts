@@ -65,15 +65,17 @@ interface SeedTask {
   options: string[];
   status: 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
   answers: Array<[annotatorId: string, answer: string]>;
+  /** A COMPLETED task's result. */
+  result?: string;
 }
 
 /** Tasks of a project with their answers, inserted in the given order. */
 async function insertTasks(projectId: string, tasks: SeedTask[]): Promise<void> {
-  const rows = tasks.map((task, n) => ({ id: `task-${randomUUID()}`, n, options: task.options, status: task.status, total: task.answers.length }));
+  const rows = tasks.map((task, n) => ({ id: `task-${randomUUID()}`, n, options: task.options, status: task.status, total: task.answers.length, result: task.result ?? null }));
   await db.query(
-    `INSERT INTO tasks (id, buyer_id, project_id, type, content, options, max_cents, cost_cents, validations_needed, max_responses, status, total_responses)
-     SELECT t.id, $2, $3, 'IMAGE_CLASSIFICATION', 'Which bird?', t.options, 2, 2, 3, 50, t.status::"TaskStatus", t.total
-     FROM jsonb_to_recordset($1::jsonb) AS t(id text, n int, options text[], status text, total int) ORDER BY t.n`,
+    `INSERT INTO tasks (id, buyer_id, project_id, type, content, options, max_cents, cost_cents, validations_needed, max_responses, status, total_responses, result)
+     SELECT t.id, $2, $3, 'IMAGE_CLASSIFICATION', 'Which bird?', t.options, 2, 2, 3, 50, t.status::"TaskStatus", t.total, t.result
+     FROM jsonb_to_recordset($1::jsonb) AS t(id text, n int, options text[], status text, total int, result text) ORDER BY t.n`,
     [JSON.stringify(rows), buyerId, projectId],
   );
   const answers = tasks.flatMap((task, i) => task.answers.map(([annotatorId, answer]) => ({ id: `response-${randomUUID()}`, taskId: rows[i]?.id, annotatorId, answer })));
@@ -219,6 +221,36 @@ describe('a re-fit of a seeded scope', () => {
     // Rows: truth no, yes; columns: answer no, yes.
     expect(counts.get(checked)).toEqual({ matrix: [3, 1, 1, 5], correct: 8 + 1, answered: 12 });
     expect(counts.get(other)).toEqual({ matrix: [4, 0, 0, 6], correct: 12, answered: 12 });
+  });
+});
+
+describe("the scope's decisions", () => {
+  // refitScope refits from the decisions when a fit overturns most of them (a label swap; unit-tested
+  // with refit.ts): the job must hand it every COMPLETED task's result, as an option index.
+  it("reach the fit: COMPLETED tasks' results, whose agreement with the fit the outcome reports", async () => {
+    const options = ['a', 'b'];
+    const annotators = await createAnnotators('decided', 3);
+    const unanimous = (answer: string): SeedTask['answers'] => annotators.map((id): [string, string] => [id, answer]);
+    const agreeing = await createProjectScope(options);
+    await insertTasks(agreeing.projectId, [
+      ...Array.from({ length: 6 }, (_, i) => ({ options, status: 'COMPLETED' as const, result: i % 2 ? 'a' : 'b', answers: unanimous(i % 2 ? 'a' : 'b') })),
+      // Neither a FAILED task nor an open one is a decision.
+      { options, status: 'FAILED', answers: unanimous('a') },
+      { options, status: 'VALIDATING', answers: unanimous('b') },
+    ]);
+    const contradicted = await createProjectScope(options);
+    await insertTasks(
+      contradicted.projectId,
+      Array.from({ length: 6 }, () => ({ options, status: 'COMPLETED' as const, result: 'b', answers: unanimous('a') })),
+    );
+
+    expect(await ctx.services.quality.refitScope(agreeing.key)).toMatchObject({ kind: 'refitted', start: 'majority', decidedAgreement: 1 });
+    // Every answer says "a" where the service decided "b": the fit from majority vote agrees with none, so
+    // the guard fits again from the decisions and keeps whichever agrees more (refit.ts decides which).
+    const outcome = await ctx.services.quality.refitScope(contradicted.key);
+    expectRefitted(outcome);
+    expect(outcome.decidedAgreement).toEqual(expect.any(Number));
+    if (outcome.start === 'majority') expect(outcome.decidedAgreement).toBe(0);
   });
 });
 

@@ -65,7 +65,7 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
 export type Locked<T> = { kind: 'held'; value: T } | { kind: 'busy' };
 
 /** One row per item: its answers as two lists joined by SEPARATOR (itemAnswers). */
-type TaskRow = [counted: boolean, ownOptionCount: number, annotatorIds: string, answers: string];
+type TaskRow = [counted: boolean, decided: number, ownOptionCount: number, annotatorIds: string, answers: string];
 type GoldenRow = [truth: number, ownOptionCount: number, annotatorIds: string, answers: string];
 
 /**
@@ -103,13 +103,16 @@ const itemAnswers = (responses: string, itemColumn: string) => `
   WHERE r.annotators IS NOT NULL`;
 
 /**
- * The scope's tasks (open ones too: they inform the fit) with their answers. OFFSET 0 keeps the task
+ * The scope's tasks (open ones too: they inform the fit) with their answers, and a COMPLETED task's result
+ * (refitScope's guard against a label swap). OFFSET 0 keeps the task
  * subquery from being flattened, so its option tests run once per task, not once per answer.
  */
 const taskAnswers = (scopeFilter: string) => `
-  SELECT x.status IN ('COMPLETED', 'FAILED'), x.own_count, r.annotators, r.answers
+  SELECT x.status IN ('COMPLETED', 'FAILED'),
+         CASE WHEN x.status = 'COMPLETED' THEN coalesce(array_position(x.index_options, x.result) - 1, -1) ELSE -1 END,
+         x.own_count, r.annotators, r.answers
   FROM (
-    SELECT x.id, x.status, ${ITEM_OPTIONS}
+    SELECT x.id, x.status, x.result, ${ITEM_OPTIONS}
     FROM tasks x
     WHERE ${scopeFilter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
     OFFSET 0
@@ -168,11 +171,11 @@ export class RefitSession {
       );
       const params = [key, scope.options, scope.projectId, scope.buyerId];
       const filter = scopeFilter(scope.projectId);
-      await this.streamRows<TaskRow>(taskAnswers(filter), params, signal, ([counted, ownOptionCount, annotatorIds, answers]) =>
-        sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth: -1, counted }),
+      await this.streamRows<TaskRow>(taskAnswers(filter), params, signal, ([counted, decided, ownOptionCount, annotatorIds, answers]) =>
+        sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth: -1, counted, decided }),
       );
       await this.streamRows<GoldenRow>(goldenAnswers(filter), params, signal, ([truth, ownOptionCount, annotatorIds, answers]) =>
-        sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth, counted: true }),
+        sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth, counted: true, decided: -1 }),
       );
       return scope;
     } finally {

@@ -31,6 +31,10 @@ export type RefitOutcome =
       items: number;
       annotators: number;
       iterations: number;
+      /** Where the kept fit started: majority vote, or the scope's decisions after a label swap (refitScope). */
+      start: 'majority' | 'decisions';
+      /** Share of the decided tasks whose fitted label is their result (null: none decided). */
+      decidedAgreement: number | null;
       ms: number;
       readMs: number;
       fitMs: number;
@@ -119,6 +123,8 @@ export class QualityService {
       ...shape,
       countedAnswers: fit.countedAnswers,
       iterations: fit.iterations,
+      start: fit.start,
+      decidedAgreement: fit.decidedAgreement,
       ms: elapsed(started),
       readMs,
       fitMs,

@@ -1,7 +1,7 @@
 // Runs refitScope (src/consensus/refit.ts) in a worker thread: the fit is pure CPU for seconds at
 // millions of answers, and on the event loop it would stall every request of the process meanwhile.
 import { Worker } from 'node:worker_threads';
-import type { RefitOptions, ScopeAnswers } from '../../consensus/refit.ts';
+import type { RefitOptions, RefitResult, ScopeAnswers } from '../../consensus/refit.ts';
 import type { CountsWrite } from './counts-delta.ts';
 import type { SnapshotCounts } from './scope-answers.builder.ts';
 
@@ -21,6 +21,9 @@ export interface FitMessage {
   countedAnswers: number;
   prior: { reliability: number; shape: Float64Array | null };
   iterations: number;
+  /** Where the kept fit started (refitScope: 'decisions' after a label swap) and how many decisions it keeps. */
+  start: RefitResult['start'];
+  decidedAgreement: number | null;
 }
 
 /**
@@ -47,7 +50,8 @@ export function fitInWorker(request: FitRequest, signal?: AbortSignal): Promise<
   signal?.throwIfAborted();
   const { answers, snapshot } = request;
   const buffers = new Set<ArrayBuffer>();
-  for (const array of [answers.item, answers.annotator, answers.answer, answers.itemOptionCount, answers.truth, answers.counted, snapshot.matrices, snapshot.correct, snapshot.answered]) {
+  const arrays = [answers.item, answers.annotator, answers.answer, answers.itemOptionCount, answers.truth, answers.counted, answers.decided];
+  for (const array of [...arrays, snapshot.matrices, snapshot.correct, snapshot.answered]) {
     if (array) buffers.add(array.buffer as ArrayBuffer);
   }
   const worker = startWorker(request, [...buffers]);

@@ -15,6 +15,13 @@ const deltas = subtractSnapshot(fit, snapshot, answers.optionCount);
 const write = { ...deltas, order: writeOrder(deltas.changed, annotatorIds) };
 const shape = fit.prior.shape ? Float64Array.from(fit.prior.shape) : null;
 // The item posteriors stay here: the job stores counts and the prior only.
-const message: FitMessage = { write, countedAnswers, prior: { reliability: fit.prior.reliability, shape }, iterations: fit.iterations };
+const message: FitMessage = {
+  write,
+  countedAnswers,
+  prior: { reliability: fit.prior.reliability, shape },
+  iterations: fit.iterations,
+  start: fit.start,
+  decidedAgreement: fit.decidedAgreement,
+};
 const transfer = [write.matrices, write.correct, write.answered, write.changed, write.order, ...(shape ? [shape] : [])].map((array) => array.buffer as ArrayBuffer);
 parentPort?.postMessage(message, transfer);

@@ -51,6 +51,8 @@ export interface ItemFacts {
   truth: number;
   /** Whether its answers go into the stored counts (decided and golden tasks). */
   counted: boolean;
+  /** A COMPLETED task's result as an option index, −1 otherwise (the fit's guard against a label swap). */
+  decided: number;
 }
 
 /** The stored counts at the snapshot of annotators 0 … n − 1 (the fit's indices; later ones had no row). */
@@ -69,11 +71,13 @@ export class ScopeAnswersBuilder {
   private readonly ownOptionCount: GrowableArray<Uint16Array>;
   private readonly truth: GrowableArray<Int32Array>;
   private readonly counted: GrowableArray<Uint8Array>;
+  private readonly decided: GrowableArray<Int32Array>;
   private readonly storedMatrices = new GrowableArray(Float64Array, 1 << 12);
   private readonly storedCorrect = new GrowableArray(Float64Array, 1 << 10);
   private readonly storedAnswered = new GrowableArray(Float64Array, 1 << 10);
   private hasOneCoinItems = false;
   private hasTruth = false;
+  private hasDecided = false;
 
   /** `expected`: the items and answers to make room for at once (more still fit, by doubling). */
   constructor(
@@ -88,6 +92,7 @@ export class ScopeAnswersBuilder {
     this.ownOptionCount = new GrowableArray(Uint16Array, items);
     this.truth = new GrowableArray(Int32Array, items);
     this.counted = new GrowableArray(Uint8Array, items);
+    this.decided = new GrowableArray(Int32Array, items);
   }
 
   /** The index of an annotator, registering them on first sight. */
@@ -119,8 +124,10 @@ export class ScopeAnswersBuilder {
     this.ownOptionCount.push(facts.ownOptionCount);
     this.truth.push(facts.truth);
     this.counted.push(facts.counted ? 1 : 0);
+    this.decided.push(facts.decided);
     if (facts.ownOptionCount > 0) this.hasOneCoinItems = true;
     if (facts.truth >= 0) this.hasTruth = true;
+    if (facts.decided >= 0) this.hasDecided = true;
     annotatorIds.forEach((annotatorId, i) => {
       this.item.push(item);
       this.annotator.push(this.annotatorOf(annotatorId));
@@ -128,7 +135,7 @@ export class ScopeAnswersBuilder {
     });
   }
 
-  /** The re-fit's input (per-item arrays it does not need — no one-coin item, no truth — left out) and the snapshot's counts. */
+  /** The re-fit's input (per-item arrays it does not need — no one-coin item, no truth, no decision — left out) and the snapshot's counts. */
   build(): { answers: ScopeAnswers; snapshot: SnapshotCounts } {
     const answers: ScopeAnswers = {
       optionCount: this.optionCount,
@@ -140,6 +147,7 @@ export class ScopeAnswersBuilder {
       counted: this.counted.view(),
       ...(this.hasOneCoinItems ? { itemOptionCount: this.ownOptionCount.view() } : {}),
       ...(this.hasTruth ? { truth: this.truth.view() } : {}),
+      ...(this.hasDecided ? { decided: this.decided.view() } : {}),
     };
     return { answers, snapshot: { matrices: this.storedMatrices.view(), correct: this.storedCorrect.view(), answered: this.storedAnswered.view() } };
   }
