@@ -31,11 +31,12 @@ const PROJECT = 'bench-project';
 const TASKS_PER_STATEMENT = 100_000;
 
 /**
- * One project scope seeded in SQL (generate_series, no row crosses the wire). Annotator a is good (right
- * 85 %) when a mod 10 < 5, weak (60 %) below 8, biased to option 0 at 8 and a spammer at 9, as in
- * refit-scale.ts; task t's truth is a hash of t, its answerers R annotators spread over all of them.
- * Nine tasks in ten are decided (COMPLETED) and counted; the counts rows hold each annotator's (truth,
- * answer) counts on them, standing in for what the answer path would have added.
+ * One project scope seeded in SQL (generate_series, no row crosses the wire). Annotator a's kind is a hash
+ * of a mod 10: good (right 85 %) below 5, weak (60 %) below 8, biased to option 0 at 8 and a spammer at 9,
+ * the shares of refit-scale.ts; task t's truth is a hash of t, its answerers R annotators spread over all
+ * of them (a hash, so that one task's answerers are of mixed kinds).
+ * Nine tasks in ten are decided (COMPLETED, with the truth as result) and counted; the counts rows hold
+ * each annotator's (truth, answer) counts on them, standing in for what the answer path would have added.
  */
 async function seed(db: pg.Client, size: { answers: number; tasks: number; annotators: number; options: string[] }): Promise<string> {
   const K = size.options.length;
@@ -58,9 +59,10 @@ async function seed(db: pg.Client, size: { answers: number; tasks: number; annot
   for (let from = 0; from < size.tasks; from += TASKS_PER_STATEMENT) {
     const to = Math.min(size.tasks, from + TASKS_PER_STATEMENT) - 1;
     await db.query(
-      `INSERT INTO tasks (id, buyer_id, project_id, type, content, options, max_cents, cost_cents, validations_needed, max_responses, status, total_responses)
+      `INSERT INTO tasks (id, buyer_id, project_id, type, content, options, max_cents, cost_cents, validations_needed, max_responses, status, total_responses, result)
        SELECT 't' || lpad(g::text, 8, '0'), $3, $4, 'IMAGE_CLASSIFICATION', 'bench', $5::text[], 2, 2, 3, 50,
-              (CASE WHEN g % 10 = 9 THEN 'VALIDATING' ELSE 'COMPLETED' END)::"TaskStatus", $6
+              (CASE WHEN g % 10 = 9 THEN 'VALIDATING' ELSE 'COMPLETED' END)::"TaskStatus", $6,
+              CASE WHEN g % 10 = 9 THEN NULL ELSE ($5::text[])[1 + ${truth('g')}] END
        FROM generate_series($1::int, $2::int) g`,
       [from, to, BUYER, PROJECT, size.options, R],
     );
@@ -70,10 +72,11 @@ async function seed(db: pg.Client, size: { answers: number; tasks: number; annot
        FROM generate_series($1::int, $2::int) t
        CROSS JOIN generate_series(0, $3 - 1) k
        CROSS JOIN LATERAL (SELECT (t::bigint * 7919 + k * ($4 / $3)) % $4 AS a, ${truth('t')} AS truth, random() AS u, random() AS v, random() AS w) x
+       CROSS JOIN LATERAL (SELECT ((hashint4(x.a::int)::bigint + 2147483648) % 10)::int AS kind) z
        CROSS JOIN LATERAL (SELECT CASE
-           WHEN x.a % 10 < 5 THEN CASE WHEN x.u < 0.85 THEN x.truth ELSE (x.truth + 1 + floor(x.v * ($6 - 1))::int) % $6 END
-           WHEN x.a % 10 < 8 THEN CASE WHEN x.u < 0.6 THEN x.truth ELSE (x.truth + 1 + floor(x.v * ($6 - 1))::int) % $6 END
-           WHEN x.a % 10 = 8 THEN CASE WHEN x.w < 0.5 THEN 0 WHEN x.u < 0.7 THEN x.truth ELSE (x.truth + 1 + floor(x.v * ($6 - 1))::int) % $6 END
+           WHEN z.kind < 5 THEN CASE WHEN x.u < 0.85 THEN x.truth ELSE (x.truth + 1 + floor(x.v * ($6 - 1))::int) % $6 END
+           WHEN z.kind < 8 THEN CASE WHEN x.u < 0.6 THEN x.truth ELSE (x.truth + 1 + floor(x.v * ($6 - 1))::int) % $6 END
+           WHEN z.kind = 8 THEN CASE WHEN x.w < 0.5 THEN 0 WHEN x.u < 0.7 THEN x.truth ELSE (x.truth + 1 + floor(x.v * ($6 - 1))::int) % $6 END
            ELSE floor(x.u * $6)::int END AS answer) y`,
       [from, to, R, size.annotators, size.options, K],
     );
