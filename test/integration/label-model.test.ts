@@ -390,5 +390,9 @@ describe('the scope of a task without a project', () => {
     for (const id of firstBA) expectColumn(id, firstCounts, 1);
     const secondCounts = await readCounts(scopeOf(second)?.key ?? '');
     expect([...secondCounts.keys()].sort()).toEqual([...secondAB].sort());
+
+    // The re-fit reads such a scope by buyer and option set (no project): both tasks, all eight answers.
+    const refit = await ctx.services.quality.refitScope(scopeOf(first)?.key ?? '');
+    expect(refit).toMatchObject({ kind: 'refitted', items: 2, answers: 8, countedAnswers: 8 });
   });
 });
