@@ -3,37 +3,25 @@
 // answer; a refused answer hands out nothing; without `next` nothing changes.
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, createBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
 
-let ctx: TestContext;
-let adminToken: string;
-let developer: TestDeveloper;
-beforeAll(async () => {
-  // GOLDEN_RATE 0: golden tasks only as an annotator's first, so the test knows when one comes.
-  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0' } });
-  adminToken = (await createAdmin(ctx)).token;
-  developer = await createDeveloper(ctx, adminToken);
-});
-afterAll(() => ctx.close());
-// The queue is global: close whatever an earlier test of this file left open.
-beforeEach(async () => {
-  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
-});
+// GOLDEN_RATE 0: golden tasks only as an annotator's first, so the test knows when one comes.
+const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
 
 const annotator = (label = 'ann') => `${label}-${randomUUID().slice(0, 8)}`;
-const app = () => sdk(ctx, developer.apiKey);
+const app = () => sdk(world.ctx, world.developer.apiKey);
 
 async function fundedBuyer(cents = 10_000): Promise<TestBuyer> {
-  const buyer = await createBuyer(ctx);
-  await fundBuyer(ctx, adminToken, buyer.id, cents);
+  const buyer = await createBuyer(world.ctx);
+  await fundBuyer(world.ctx, world.adminToken, buyer.id, cents);
   return buyer;
 }
 
 async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await request(ctx.app)
+  const res = await request(world.ctx.app)
     .post('/api/v1/tasks')
     .set(bearer(buyer.token))
     .send({ type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['A', 'B'], validationsNeeded: 3, ...body });
@@ -45,7 +33,7 @@ async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}):
 const answerNext = (taskId: string, annotatorId: string, answer: string, next: object = {}) =>
   app().post(`/tasks/${taskId}/complete`, { annotatorId, answer, timeSpentMs: 800, next });
 
-const answersOf = (taskId: string) => ctx.prisma.taskResponse.count({ where: { taskId } });
+const answersOf = (taskId: string) => world.ctx.prisma.taskResponse.count({ where: { taskId } });
 
 /** The shape of a JSON value: its keys and the kinds of its leaves, with ids and times by their form. */
 function shape(value: unknown): unknown {
@@ -101,7 +89,7 @@ describe('complete with next', () => {
     const done = await answerNext(only, id, 'B');
     expect([done.status, done.body]).toEqual([201, { accepted: true, next: null }]);
     expect((await app().next(id)).status).toBe(204);
-    expect(await ctx.prisma.assignment.count({ where: { taskId: only } })).toBe(0);
+    expect(await world.ctx.prisma.assignment.count({ where: { taskId: only } })).toBe(0);
   });
 
   it('honours the locale and types filters exactly as GET next does (an empty object or list filters nothing)', async () => {
@@ -136,19 +124,19 @@ describe('complete with next', () => {
     expect(done.body).toStrictEqual({ accepted: true });
     expect(Object.keys(done.body)).toEqual(['accepted']);
     // Nothing was claimed for the annotator behind its back.
-    expect(await ctx.prisma.assignment.count({ where: { annotator: { externalId: id } } })).toBe(0);
+    expect(await world.ctx.prisma.assignment.count({ where: { annotator: { externalId: id } } })).toBe(0);
   });
 
   it('a refused answer hands out nothing: no assignment, no annotator, the held assignment unchanged', async () => {
     const buyer = await fundedBuyer();
     const [held, other] = [await createTask(buyer), await createTask(buyer)];
-    const assignmentsOf = (externalId: string) => ctx.prisma.assignment.findMany({ where: { annotator: { externalId } } });
+    const assignmentsOf = (externalId: string) => world.ctx.prisma.assignment.findMany({ where: { annotator: { externalId } } });
 
     // No assignment: refused, and the stranger is not even created.
     const stranger = annotator('stranger');
     const refused = await answerNext(other, stranger, 'A');
     expect([refused.status, refused.body.code, refused.body.next]).toEqual([409, 'NO_ASSIGNMENT', undefined]);
-    expect(await ctx.prisma.annotator.count({ where: { externalId: stranger } })).toBe(0);
+    expect(await world.ctx.prisma.annotator.count({ where: { externalId: stranger } })).toBe(0);
 
     // An annotator holding an assignment: an invalid answer keeps the one held, and claims nothing else.
     const id = annotator();
@@ -162,7 +150,7 @@ describe('complete with next', () => {
     const decider = annotator();
     expect((await app().next(decider)).body.task.id).toBe(held);
     expect((await app().complete(held, decider, 'A')).status).toBe(201);
-    await ctx.prisma.task.update({ where: { id: held }, data: { status: 'FAILED' } });
+    await world.ctx.prisma.task.update({ where: { id: held }, data: { status: 'FAILED' } });
     const closed = await answerNext(held, id, 'A');
     expect([closed.status, closed.body.code]).toEqual([409, 'TASK_CLOSED']);
     expect((await assignmentsOf(id)).map((a) => a.id)).toEqual([served.body.assignmentId]);
@@ -193,7 +181,7 @@ describe('complete with next', () => {
     const plain = await fundedBuyer();
     const first = await createTask(plain, { content: 'Is this sentence positive?' });
     const owner = await fundedBuyer();
-    const golden = await request(ctx.app)
+    const golden = await request(world.ctx.app)
       .post('/api/v1/golden-tasks')
       .set(bearer(owner.token))
       .send({ type: 'BINARY_CHOICE', content: 'Is this sentence positive?', options: ['A', 'B'], goldenAnswer: 'A' });
@@ -235,7 +223,7 @@ describe('complete with next', () => {
 
   it('an answer that suspends its annotator is still accepted, with next: null; GET next then refuses work with 403', async () => {
     const owner = await fundedBuyer();
-    const golden = await request(ctx.app)
+    const golden = await request(world.ctx.app)
       .post('/api/v1/golden-tasks')
       .set(bearer(owner.token))
       .send({ type: 'BINARY_CHOICE', content: 'Is the sky green?', options: ['A', 'B'], goldenAnswer: 'B' });
@@ -243,7 +231,7 @@ describe('complete with next', () => {
     const id = annotator('spammer');
     expect((await app().next(id)).body.task.id).toBe(golden.body.id);
     // Nine golden answers, all wrong, so far: the tenth wrong one suspends.
-    await ctx.prisma.annotator.updateMany({ where: { externalId: id }, data: { goldenAnswered: 9, goldenCorrect: 0 } });
+    await world.ctx.prisma.annotator.updateMany({ where: { externalId: id }, data: { goldenAnswered: 9, goldenCorrect: 0 } });
     const done = await answerNext(golden.body.id, id, 'A');
     expect([done.status, done.body]).toEqual([201, { accepted: true, next: null }]);
     expect((await app().next(id)).body.code).toBe('ANNOTATOR_SUSPENDED');
@@ -253,7 +241,7 @@ describe('complete with next', () => {
 describe('the one-request loop under concurrency', () => {
   it('30 annotators answering 8 tasks with next: no task over-answered, each decided and billed at most once', { timeout: 120_000 }, async () => {
     const buyer = await fundedBuyer(1_000);
-    const created = await request(ctx.app)
+    const created = await request(world.ctx.app)
       .post('/api/v1/tasks/batch')
       .set(bearer(buyer.token))
       .send({ tasks: Array.from({ length: 8 }, (_, i) => ({ type: 'SENTIMENT_ANALYSIS', content: `review ${i}`, options: ['pos', 'neg', 'neu'] })) });
@@ -282,18 +270,18 @@ describe('the one-request loop under concurrency', () => {
     );
     expect(unexpected).toEqual([]);
     expect(combined).toBeGreaterThan(8);
-    const tasks = await ctx.prisma.task.findMany({ where: { id: { in: taskIds } } });
+    const tasks = await world.ctx.prisma.task.findMany({ where: { id: { in: taskIds } } });
     let completed = 0;
     for (const task of tasks) {
       const answers = await answersOf(task.id);
       expect(answers).toBe(task.totalResponses);
       expect(answers).toBeLessThanOrEqual(task.maxResponses);
       expect(['COMPLETED', 'FAILED']).toContain(task.status);
-      const charges = await ctx.prisma.ledgerEntry.count({ where: { taskId: task.id, type: 'TASK_CHARGE' } });
+      const charges = await world.ctx.prisma.ledgerEntry.count({ where: { taskId: task.id, type: 'TASK_CHARGE' } });
       expect(charges).toBe(task.status === 'COMPLETED' ? 1 : 0);
       if (task.status === 'COMPLETED') completed += 1;
     }
-    const balance = await ctx.services.db.repos.billing.getBalance(buyer.id);
+    const balance = await world.ctx.services.db.repos.billing.getBalance(buyer.id);
     expect(balance).toEqual({ creditBalance: 1_000 - 20 * completed, reservedCents: 0, availableCents: 1_000 - 20 * completed });
   });
 });

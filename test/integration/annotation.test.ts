@@ -1,36 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, createBuyer, createDeveloper, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
 import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
 
-let ctx: TestContext;
-let adminToken: string;
-let developer: TestDeveloper;
-beforeAll(async () => {
-  // GOLDEN_RATE 0: after an annotator's first golden task, none is served by chance.
-  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0' } });
-  adminToken = (await createAdmin(ctx)).token;
-  developer = await createDeveloper(ctx, adminToken);
-});
-afterAll(() => ctx.close());
-// The queue is global: close whatever an earlier test of this file left open.
-beforeEach(async () => {
-  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
-});
+// GOLDEN_RATE 0: after an annotator's first golden task, none is served by chance.
+const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
 
 const annotator = (label = 'ann') => `${label}-${randomUUID().slice(0, 8)}`;
 
 async function fundedBuyer(cents = 10_000): Promise<TestBuyer> {
-  const buyer = await createBuyer(ctx);
-  await fundBuyer(ctx, adminToken, buyer.id, cents);
+  const buyer = await createBuyer(world.ctx);
+  await fundBuyer(world.ctx, world.adminToken, buyer.id, cents);
   return buyer;
 }
 
 async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await request(ctx.app)
+  const res = await request(world.ctx.app)
     .post('/api/v1/tasks')
     .set(bearer(buyer.token))
     .send({ type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['A', 'B'], ...body });
@@ -40,7 +28,7 @@ async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}):
 
 /** Each answer by a new annotator: next (must hand out this task), then complete. */
 async function answerAll(taskId: string, answers: string[]): Promise<string[]> {
-  const client = sdk(ctx, developer.apiKey);
+  const client = sdk(world.ctx, world.developer.apiKey);
   const annotators: string[] = [];
   for (const answer of answers) {
     const id = annotator();
@@ -56,10 +44,10 @@ async function answerAll(taskId: string, answers: string[]): Promise<string[]> {
 }
 
 /** A task's quality settings set directly, for tests of the queue and the checks rather than of the model. */
-const tune = (ids: string[], data: { maxResponses?: number; targetConfidence?: number }) => ctx.prisma.task.updateMany({ where: { id: { in: ids } }, data });
+const tune = (ids: string[], data: { maxResponses?: number; targetConfidence?: number }) => world.ctx.prisma.task.updateMany({ where: { id: { in: ids } }, data });
 
-const readTask = async (buyer: TestBuyer, id: string) => (await request(ctx.app).get(`/api/v1/tasks/${id}`).set(bearer(buyer.token))).body;
-const balanceOf = (buyer: TestBuyer) => ctx.services.db.repos.billing.getBalance(buyer.id);
+const readTask = async (buyer: TestBuyer, id: string) => (await request(world.ctx.app).get(`/api/v1/tasks/${id}`).set(bearer(buyer.token))).body;
+const balanceOf = (buyer: TestBuyer) => world.ctx.services.db.repos.billing.getBalance(buyer.id);
 
 // CONTRACT §5's worked examples: new annotators in a new scope (each test's buyer is new, and tasks
 // without a project form a scope per buyer and option set), defaults target 0.95, maxResponses 10.
@@ -74,12 +62,12 @@ describe('the contract worked examples, through HTTP', () => {
     expect(task).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.9674, totalResponses: 4, validatedAt: expect.any(String) });
     expect(task.responses).toEqual(Array.from({ length: 4 }, () => ({ answer: 'A', timeSpentMs: 1500 })));
     expect(await balanceOf(buyer)).toEqual({ creditBalance: 980, reservedCents: 0, availableCents: 980 });
-    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE', taskId } })).toBe(1);
+    expect(await world.ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE', taskId } })).toBe(1);
     for (const id of annotators) {
-      const earnings = await sdk(ctx, developer.apiKey).get(`/annotators/${id}/earnings`);
+      const earnings = await sdk(world.ctx, world.developer.apiKey).get(`/annotators/${id}/earnings`);
       expect(earnings.body).toEqual({ annotatorId: id, totalEarnedCents: 2, paidOutCents: 0, pendingPayoutCents: 0, availableCents: 2 });
     }
-    const event = await ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.completed' } });
+    const event = await world.ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.completed' } });
     expect(JSON.parse(event.payload)).toEqual({
       event: 'task.completed',
       taskId,
@@ -91,7 +79,7 @@ describe('the contract worked examples, through HTTP', () => {
       validatedAt: task.validatedAt,
     });
     // The decision moved the four answerers' soft counts in the scope by the posterior.
-    const counts = await ctx.prisma.annotatorScopeCounts.findMany({ where: { scope: { buyerId: buyer.id } } });
+    const counts = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scope: { buyerId: buyer.id } } });
     expect(counts).toHaveLength(4);
     for (const row of counts) {
       expect(row.answered).toBe(1);
@@ -111,7 +99,7 @@ describe('the contract worked examples, through HTTP', () => {
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 5 });
     await answerAll(taskId, ['A']);
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'COMPLETED', result: 'A', confidence: 0.9674, totalResponses: 6 });
-    expect(await ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(1);
+    expect(await world.ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(1);
   });
 
   it('alternating A,B,A,B,… → FAILED NO_CONSENSUS at the 10th; nothing billed, reservation released', async () => {
@@ -125,7 +113,7 @@ describe('the contract worked examples, through HTTP', () => {
     const task = await readTask(buyer, taskId);
     expect(task).toMatchObject({ status: 'FAILED', failureReason: 'NO_CONSENSUS', result: null, totalResponses: 10 });
     expect(await balanceOf(buyer)).toEqual({ creditBalance: 1_000, reservedCents: 0, availableCents: 1_000 });
-    const event = await ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.failed' } });
+    const event = await world.ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.failed' } });
     expect(JSON.parse(event.payload)).toEqual({
       event: 'task.failed',
       taskId,
@@ -135,7 +123,7 @@ describe('the contract worked examples, through HTTP', () => {
       failedAt: expect.stringMatching(/Z$/),
     });
     // An eleventh annotator finds nothing to do.
-    expect((await sdk(ctx, developer.apiKey).next(annotator())).status).toBe(204);
+    expect((await sdk(world.ctx, world.developer.apiKey).next(annotator())).status).toBe(204);
   });
 
   it('three options: 2–1–0 → 0.7935 keeps collecting; 3 of 3 → COMPLETED with 0.9807, the agreeing get 3 cents each', async () => {
@@ -143,13 +131,13 @@ describe('the contract worked examples, through HTTP', () => {
     const agreed = await createTask(buyer, { type: 'SENTIMENT_ANALYSIS', options: ['A', 'B', 'C'] });
     const trio = await answerAll(agreed, ['C', 'C', 'C']);
     expect(await readTask(buyer, agreed)).toMatchObject({ status: 'COMPLETED', result: 'C', confidence: 0.9807 });
-    const earned = async (id: string | undefined) => (await sdk(ctx, developer.apiKey).get(`/annotators/${id}/earnings`)).body.totalEarnedCents;
+    const earned = async (id: string | undefined) => (await sdk(world.ctx, world.developer.apiKey).get(`/annotators/${id}/earnings`)).body.totalEarnedCents;
     expect(await Promise.all(trio.map(earned))).toEqual([3, 3, 3]);
     const split = await createTask(buyer, { type: 'SENTIMENT_ANALYSIS', options: ['A', 'B', 'C'] });
     const [, second] = await answerAll(split, ['A', 'B', 'A']);
     expect(await readTask(buyer, split)).toMatchObject({ status: 'VALIDATING', result: null, totalResponses: 3 });
     // The public reliability keeps the contract's formula: an answer on an undecided task changes nothing.
-    const reputation = await sdk(ctx, developer.apiKey).get(`/annotators/${second}/reputation`);
+    const reputation = await sdk(world.ctx, world.developer.apiKey).get(`/annotators/${second}/reputation`);
     expect(reputation.body).toEqual({
       annotatorId: second,
       level: 'NOVICE',
@@ -170,7 +158,7 @@ describe('assignment', () => {
     const buyer = await fundedBuyer();
     const first = await createTask(buyer, { content: 'first' });
     const second = await createTask(buyer, { content: 'second' });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const id = annotator();
     const a = await client.next(id);
     expect(a.body).toEqual({
@@ -190,7 +178,7 @@ describe('assignment', () => {
     const buyer = await fundedBuyer();
     const french = await createTask(buyer, { locale: 'fr' });
     const image = await createTask(buyer, { type: 'IMAGE_CLASSIFICATION', content: 'https://img.test/cat.png' });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     expect((await client.next(annotator(), { locale: 'fr' })).body.task.id).toBe(french);
     expect((await client.next(annotator(), { types: 'IMAGE_CLASSIFICATION,RELEVANCE_RATING' })).body.task.id).toBe(image);
     expect((await client.next(annotator(), { locale: 'zh' })).status).toBe(204);
@@ -203,11 +191,11 @@ describe('assignment', () => {
     const buyer = await fundedBuyer();
     const taskId = await createTask(buyer, { validationsNeeded: 1 });
     await tune([taskId], { maxResponses: 2 });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const holders = [annotator(), annotator()];
     for (const id of holders) expect((await client.next(id)).body.task.id).toBe(taskId);
     expect((await client.next(annotator())).status).toBe(204);
-    await ctx.prisma.assignment.updateMany({ where: { taskId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await world.ctx.prisma.assignment.updateMany({ where: { taskId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await client.next(annotator())).body.task.id).toBe(taskId);
     // The expired holder's answer is refused.
     const late = await client.complete(taskId, holders[0] as string, 'A');
@@ -217,7 +205,7 @@ describe('assignment', () => {
 
   it('among tasks of the same age (one batch), serves one short of assignees before a surplus slot; an older task still comes first', async () => {
     const buyer = await fundedBuyer();
-    const batch = await request(ctx.app)
+    const batch = await request(world.ctx.app)
       .post('/api/v1/tasks/batch')
       .set(bearer(buyer.token))
       .send({ tasks: ['b1', 'b2'].map((content) => ({ type: 'BINARY_CHOICE', content, options: ['A', 'B'], validationsNeeded: 2 })) });
@@ -225,7 +213,7 @@ describe('assignment', () => {
     // Same created_at: the queue orders them by id.
     const [b1, b2] = (batch.body.tasks as Array<{ taskId: string }>).map((t) => t.taskId).sort();
     await tune([b1 as string, b2 as string], { maxResponses: 4 });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const taskOf = async (id: string) => (await client.next(id)).body.task.id as string;
     // b1 takes two assignees (what validationsNeeded asks), then b2 does; only then the surplus slots.
     const served: string[] = [];
@@ -243,9 +231,9 @@ describe('assignment', () => {
     const french = await createTask(buyer, { content: 'french', validationsNeeded: 1, locale: 'fr' });
     await tune([english, french], { maxResponses: 2 });
     const [a, b, c] = [annotator(), annotator(), annotator()];
-    const request = (externalId: string, filters = {}) => ({ developerId: developer.id, externalId, filters, goldenRoll: 0.5 });
+    const request = (externalId: string, filters = {}) => ({ developerId: world.developer.id, externalId, filters, goldenRoll: 0.5 });
     const now = new Date();
-    const served = await ctx.services.db.rawRepos.assignments.nextBatch(
+    const served = await world.ctx.services.db.rawRepos.assignments.nextBatch(
       [request(a), request(b), request(a), request(c), request(annotator(), { locale: 'fr' })],
       now,
       new Date(now.getTime() + 600_000),
@@ -263,11 +251,11 @@ describe('assignment', () => {
     expect(taskOf(2)).toEqual(taskOf(0));
     expect(taskOf(3)).toMatchObject({ task: french });
     expect(taskOf(4)).toMatchObject({ task: french });
-    expect(await ctx.prisma.assignment.count({ where: { taskId: english } })).toBe(2);
+    expect(await world.ctx.prisma.assignment.count({ where: { taskId: english } })).toBe(2);
   });
 
   it('rejects a malformed annotatorId', async () => {
-    const res = await sdk(ctx, developer.apiKey).next('has spaces!');
+    const res = await sdk(world.ctx, world.developer.apiKey).next('has spaces!');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
@@ -277,12 +265,12 @@ describe('answers in one statement (sdk_answer_batch)', () => {
   it('are each checked exactly as alone, in task order, and come back in the order asked', async () => {
     const buyer = await fundedBuyer();
     const taskId = await createTask(buyer, { validationsNeeded: 3 });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const [a, b, c] = [annotator(), annotator(), annotator()];
     for (const id of [a, b]) expect((await client.next(id)).body.task.id).toBe(taskId);
     const now = new Date();
-    const answer = (externalId: string, value: string) => ({ developerId: developer.id, externalId, taskId, answer: value, timeSpentMs: 700, now });
-    const outcomes = await ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')]);
+    const answer = (externalId: string, value: string) => ({ developerId: world.developer.id, externalId, taskId, answer: value, timeSpentMs: 700, now });
+    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')]);
     // c holds no assignment; b's first answer is not an option; a's second sees a's first, stored earlier in the statement.
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'NO_ASSIGNMENT', 'INVALID_ANSWER', 'ALREADY_ANSWERED', 'ANSWERED']);
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 2 });
@@ -293,16 +281,16 @@ describe('a deciding answer', () => {
   it('is written only if the task still has the answers its decision counted (STALE otherwise), and the service then decides again', async () => {
     const buyer = await fundedBuyer();
     const taskId = await createTask(buyer, { validationsNeeded: 2 });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     await client.answerNext(annotator(), 'A');
     const [x, y] = [annotator(), annotator()];
     for (const id of [x, y]) expect((await client.next(id)).body.task.id).toBe(taskId);
-    const assignments = ctx.services.db.rawRepos.assignments;
+    const assignments = world.ctx.services.db.rawRepos.assignments;
     const now = new Date();
     const input = { answer: 'B', timeSpentMs: 900 };
     // Both answers could decide the task (one answer stored, two needed): both come back DECIDE, nothing written.
-    const probeX = await assignments.answer(developer.id, x, taskId, input, now);
-    const probeY = await assignments.answer(developer.id, y, taskId, input, now);
+    const probeX = await assignments.answer(world.developer.id, x, taskId, input, now);
+    const probeY = await assignments.answer(world.developer.id, y, taskId, input, now);
     if (probeX.outcome !== 'DECIDE' || probeY.outcome !== 'DECIDE') throw new Error('expected DECIDE twice');
     expect(probeY.participants.map((p) => p.answer)).toEqual(['A', 'B']);
     const settle = (probe: typeof probeX) => ({
@@ -311,9 +299,9 @@ describe('a deciding answer', () => {
       lowBalanceCents: 500,
       mayCrossLowBalance: false,
     });
-    expect((await assignments.answer(developer.id, x, taskId, input, now, settle(probeX))).outcome).toBe('SETTLED');
+    expect((await assignments.answer(world.developer.id, x, taskId, input, now, settle(probeX))).outcome).toBe('SETTLED');
     // Y's decision counted one answer; the task has two now.
-    expect((await assignments.answer(developer.id, y, taskId, input, now, settle(probeY))).outcome).toBe('STALE');
+    expect((await assignments.answer(world.developer.id, y, taskId, input, now, settle(probeY))).outcome).toBe('STALE');
     expect((await readTask(buyer, taskId)).totalResponses).toBe(2);
     // Through the route the service takes Y's answer again from the start: A, B, B is 1–2, 0.7000, still open.
     expect((await client.complete(taskId, y, 'B')).status).toBe(201);
@@ -327,7 +315,7 @@ describe('SDK error codes', () => {
     // Two agreeing new annotators reach 0.845 ≥ 0.8; four slots.
     const taskId = await createTask(buyer, { validationsNeeded: 2 });
     await tune([taskId], { maxResponses: 4, targetConfidence: 0.8 });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const id = annotator();
     const stranger = await client.complete(taskId, annotator(), 'A');
     expect([stranger.status, stranger.body.code]).toEqual([409, 'NO_ASSIGNMENT']);
@@ -354,7 +342,7 @@ describe('SDK error codes', () => {
   });
 
   it('validates the answer body (timeSpentMs 0–86 400 000, no unknown fields)', async () => {
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     for (const body of [
       { annotatorId: 'a', answer: 'A', timeSpentMs: -1 },
       { annotatorId: 'a', answer: 'A', timeSpentMs: 86_400_001 },
@@ -368,7 +356,7 @@ describe('SDK error codes', () => {
   });
 
   it('ANNOTATOR_NOT_FOUND for the reputation, earnings and payouts of an annotator never seen', async () => {
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     for (const path of ['reputation', 'earnings', 'payouts']) {
       const res = await client.get(`/annotators/${annotator()}/${path}`);
       expect([res.status, res.body.code]).toEqual([404, 'ANNOTATOR_NOT_FOUND']);
@@ -378,10 +366,10 @@ describe('SDK error codes', () => {
   it("annotators are per developer: another app's annotator of the same name is someone else", async () => {
     const buyer = await fundedBuyer();
     const taskId = await createTask(buyer, { validationsNeeded: 1 });
-    const other = await createDeveloper(ctx, adminToken);
+    const other = await createDeveloper(world.ctx, world.adminToken);
     const name = annotator();
-    await sdk(ctx, developer.apiKey).answerNext(name, 'A');
-    expect((await sdk(ctx, other.apiKey).get(`/annotators/${name}/reputation`)).status).toBe(404);
-    expect((await sdk(ctx, other.apiKey).next(name)).body.task.id).toBe(taskId);
+    await sdk(world.ctx, world.developer.apiKey).answerNext(name, 'A');
+    expect((await sdk(world.ctx, other.apiKey).get(`/annotators/${name}/reputation`)).status).toBe(404);
+    expect((await sdk(world.ctx, other.apiKey).next(name)).body.task.id).toBe(taskId);
   });
 });

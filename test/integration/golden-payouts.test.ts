@@ -1,37 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
-import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
+import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { createIsolatedTestContext } from '../helpers/context.ts';
+import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
 
-let ctx: TestContext;
-let adminToken: string;
-let developer: TestDeveloper;
-beforeAll(async () => {
-  // Three agreeing new annotators complete a task at 0.9 (0.927): the budget.low tests charge by them.
-  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9' } });
-  adminToken = (await createAdmin(ctx)).token;
-  developer = await createDeveloper(ctx, adminToken);
-});
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
-});
+// Three agreeing new annotators complete a task at 0.9 (0.927): the budget.low tests charge by them.
+const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9' } });
 
 const annotator = () => `ann-${randomUUID().slice(0, 8)}`;
 const asBuyer = (buyer: TestBuyer) => ({
-  get: (path: string) => request(ctx.app).get(`/api/v1${path}`).set(bearer(buyer.token)),
-  post: (path: string, body: object) => request(ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send(body),
-  delete: (path: string) => request(ctx.app).delete(`/api/v1${path}`).set(bearer(buyer.token)),
+  get: (path: string) => request(world.ctx.app).get(`/api/v1${path}`).set(bearer(buyer.token)),
+  post: (path: string, body: object) => request(world.ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send(body),
+  delete: (path: string) => request(world.ctx.app).delete(`/api/v1${path}`).set(bearer(buyer.token)),
 });
-const admin = (method: 'get' | 'post', path: string) => request(ctx.app)[method](`/api/v1${path}`).set(bearer(adminToken));
+const admin = (method: 'get' | 'post', path: string) => request(world.ctx.app)[method](`/api/v1${path}`).set(bearer(world.adminToken));
 
 async function fundedBuyer(cents = 100_000): Promise<TestBuyer> {
-  const buyer = await createBuyer(ctx);
-  await fundBuyer(ctx, adminToken, buyer.id, cents);
+  const buyer = await createBuyer(world.ctx);
+  await fundBuyer(world.ctx, world.adminToken, buyer.id, cents);
   return buyer;
 }
 
@@ -99,7 +89,7 @@ describe('golden tasks', () => {
     const buyer = await fundedBuyer(1_000);
     const { body: g } = await asBuyer(buyer).post('/golden-tasks', golden());
     const { body: t } = await asBuyer(buyer).post('/tasks', regular);
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const id = annotator();
     const first = await client.next(id);
     expect(first.body.task).toEqual({ id: g.id, type: 'BINARY_CHOICE', content: golden().content, options: ['yes', 'no'], locale: 'en' });
@@ -111,7 +101,7 @@ describe('golden tasks', () => {
     expect(reputation.body).toMatchObject({ goldenAnswered: 1, goldenAccuracy: 0, reliability: 0.6364, totalResponses: 0 });
     const listed = (await asBuyer(buyer).get('/golden-tasks')).body.goldenTasks[0];
     expect(listed).toMatchObject({ timesServed: 1, timesAnswered: 1, correctRate: 0 });
-    expect(await ctx.services.db.repos.billing.getBalance(buyer.id)).toEqual({ creditBalance: 1_000, reservedCents: 20, availableCents: 980 });
+    expect(await world.ctx.services.db.repos.billing.getBalance(buyer.id)).toEqual({ creditBalance: 1_000, reservedCents: 20, availableCents: 980 });
     const answeredTwice = await client.complete(g.id, id, 'yes');
     expect(answeredTwice.body.code).toBe('ALREADY_ANSWERED');
   });
@@ -123,7 +113,7 @@ describe('golden tasks', () => {
     await asBuyer(buyer).post('/golden-tasks', golden({ locale: 'fr' }));
     await asBuyer(buyer).post('/golden-tasks', golden({ type: 'SENTIMENT_ANALYSIS', options: ['yes', 'no'] }));
     const { body: t } = await asBuyer(buyer).post('/tasks', regular);
-    expect((await sdk(ctx, developer.apiKey).next(annotator())).body.task.id).toBe(t.taskId);
+    expect((await sdk(world.ctx, world.developer.apiKey).next(annotator())).body.task.id).toBe(t.taskId);
   });
 
   it('suspends an annotator whose first 10 golden answers are less than half right; an admin reinstates', async () => {
@@ -170,15 +160,15 @@ describe('earnings and payouts', () => {
   /** An annotator with `cents` earned, credited the way a completed task credits it. */
   async function earner(cents: number): Promise<string> {
     const id = annotator();
-    const record = await ctx.services.db.repos.annotators.ensure(developer.id, id);
+    const record = await world.ctx.services.db.repos.annotators.ensure(world.developer.id, id);
     const updates = decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: cents }]);
-    await ctx.prisma.$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(updates)}::jsonb)`;
+    await world.ctx.prisma.$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(updates)}::jsonb)`;
     return id;
   }
 
   it('a payout reserves the cents at once; approval pays them; the ledger matches', async () => {
     const id = await earner(800);
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const payout = await client.post(`/annotators/${id}/payouts`, { amountCents: 600, method: 'mobile_money', destination: '+254700000000' });
     expect(payout.status).toBe(201);
     expect(payout.body).toMatchObject({ id: expect.any(String), status: 'PENDING', amountCents: 600, method: 'mobile_money', createdAt: expect.any(String) });
@@ -186,13 +176,13 @@ describe('earnings and payouts', () => {
       annotatorId: id, totalEarnedCents: 800, paidOutCents: 0, pendingPayoutCents: 600, availableCents: 200,
     });
     const pending = await admin('get', '/admin/payouts?status=PENDING');
-    expect(pending.body.payouts.find((p: { id: string }) => p.id === payout.body.id)).toMatchObject({ annotatorId: id, developerId: developer.id });
+    expect(pending.body.payouts.find((p: { id: string }) => p.id === payout.body.id)).toMatchObject({ annotatorId: id, developerId: world.developer.id });
     const approved = await admin('post', `/admin/payouts/${payout.body.id}/approve`).send({ note: 'sent' });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'PAID', note: 'sent', decidedAt: expect.any(String) });
     expect((await client.get(`/annotators/${id}/earnings`)).body).toMatchObject({ paidOutCents: 600, pendingPayoutCents: 0, availableCents: 200 });
-    const record = await ctx.services.db.repos.annotators.find(developer.id, id);
-    expect(await ctx.services.db.repos.annotators.ledgerSum(record?.id as string)).toBe(200);
+    const record = await world.ctx.services.db.repos.annotators.find(world.developer.id, id);
+    expect(await world.ctx.services.db.repos.annotators.ledgerSum(record?.id as string)).toBe(200);
     const twice = await admin('post', `/admin/payouts/${payout.body.id}/reject`).send({});
     expect([twice.status, twice.body.code]).toEqual([409, 'PAYOUT_NOT_PENDING']);
     expect((await client.get(`/annotators/${id}/payouts`)).body.payouts).toHaveLength(1);
@@ -200,19 +190,19 @@ describe('earnings and payouts', () => {
 
   it('a rejected payout gives the cents back (PAYOUT_REVERSAL)', async () => {
     const id = await earner(500);
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const payout = await client.post(`/annotators/${id}/payouts`, { amountCents: 500, method: 'paypal', destination: 'me@example.test' });
     const rejected = await admin('post', `/admin/payouts/${payout.body.id}/reject`).send({ note: 'wrong destination' });
     expect(rejected.body.status).toBe('REJECTED');
     expect((await client.get(`/annotators/${id}/earnings`)).body).toMatchObject({ availableCents: 500, pendingPayoutCents: 0, paidOutCents: 0 });
-    const record = await ctx.services.db.repos.annotators.find(developer.id, id);
-    const types = (await ctx.prisma.ledgerEntry.findMany({ where: { annotatorId: record?.id }, orderBy: { createdAt: 'asc' } })).map((e) => e.type);
+    const record = await world.ctx.services.db.repos.annotators.find(world.developer.id, id);
+    const types = (await world.ctx.prisma.ledgerEntry.findMany({ where: { annotatorId: record?.id }, orderBy: { createdAt: 'asc' } })).map((e) => e.type);
     expect(types).toEqual(['EARNING', 'PAYOUT', 'PAYOUT_REVERSAL']);
   });
 
   it('PAYOUT_TOO_SMALL below 500 cents, INSUFFICIENT_EARNINGS above what is available, PAYOUT_NOT_FOUND', async () => {
     const id = await earner(700);
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const small = await client.post(`/annotators/${id}/payouts`, { amountCents: 499, method: 'bank_transfer', destination: 'DE00' });
     expect([small.status, small.body.code]).toEqual([400, 'PAYOUT_TOO_SMALL']);
     const big = await client.post(`/annotators/${id}/payouts`, { amountCents: 701, method: 'bank_transfer', destination: 'DE00' });
@@ -226,7 +216,7 @@ describe('earnings and payouts', () => {
 
   it('concurrent payout requests never reserve more than was earned', async () => {
     const id = await earner(1_600);
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const results = await Promise.all(
       Array.from({ length: 6 }, () => client.post(`/annotators/${id}/payouts`, { amountCents: 500, method: 'paypal', destination: 'x@y.test' })),
     );
@@ -236,7 +226,7 @@ describe('earnings and payouts', () => {
 
   it('admin routes refuse a buyer', async () => {
     const buyer = await fundedBuyer();
-    expect((await request(ctx.app).get('/api/v1/admin/payouts').set(bearer(buyer.token))).status).toBe(403);
+    expect((await request(world.ctx.app).get('/api/v1/admin/payouts').set(bearer(buyer.token))).status).toBe(403);
   });
 });
 
@@ -244,33 +234,33 @@ describe('budget.low', () => {
   it('a charge that takes the balance below 500 cents records budget.low once and queues an e-mail', async () => {
     const buyer = await fundedBuyer(515);
     const { body } = await asBuyer(buyer).post('/tasks', { ...regular, validationsNeeded: 3 });
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     for (let i = 0; i < 3; i++) await client.answerNext(annotator(), 'yes');
     expect((await asBuyer(buyer).get(`/tasks/${body.taskId}`)).body.status).toBe('COMPLETED');
-    const events = await ctx.prisma.event.findMany({ where: { buyerId: buyer.id, type: 'budget.low' } });
+    const events = await world.ctx.prisma.event.findMany({ where: { buyerId: buyer.id, type: 'budget.low' } });
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0]?.payload as string)).toEqual({ event: 'budget.low', creditBalance: 495, thresholdCents: 500, at: expect.any(String) });
-    expect(await ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email, kind: 'BUDGET_LOW' } })).toBe(1);
+    expect(await world.ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email, kind: 'BUDGET_LOW' } })).toBe(1);
   });
 
   it('of three charges 530 → 510 → 490 → 470 only the one that crosses below 500 records it; every charge is on the ledger', async () => {
     const buyer = await fundedBuyer(530);
     const taskIds: string[] = [];
     for (let i = 0; i < 3; i++) taskIds.push((await asBuyer(buyer).post('/tasks', { ...regular, content: `crossing ${i}`, validationsNeeded: 3 })).body.taskId);
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const crowd = [annotator(), annotator(), annotator()];
     for (const taskId of taskIds) {
       for (const id of crowd) expect(await client.answerNext(id, 'yes')).toBe(taskId);
     }
-    const charges = await ctx.prisma.ledgerEntry.findMany({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' }, orderBy: { balanceAfterCents: 'desc' } });
+    const charges = await world.ctx.prisma.ledgerEntry.findMany({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' }, orderBy: { balanceAfterCents: 'desc' } });
     expect(charges.map((c) => [c.taskId, c.amountCents, c.balanceAfterCents])).toEqual([
       [taskIds[0], -20n, 510n],
       [taskIds[1], -20n, 490n],
       [taskIds[2], -20n, 470n],
     ]);
-    const events = await ctx.prisma.event.findMany({ where: { buyerId: buyer.id, type: 'budget.low' } });
+    const events = await world.ctx.prisma.event.findMany({ where: { buyerId: buyer.id, type: 'budget.low' } });
     expect(events.map((e) => JSON.parse(e.payload).creditBalance)).toEqual([490]);
-    expect(await ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email, kind: 'BUDGET_LOW' } })).toBe(1);
-    expect(await ctx.services.db.repos.billing.getBalance(buyer.id)).toEqual({ creditBalance: 470, reservedCents: 0, availableCents: 470 });
+    expect(await world.ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email, kind: 'BUDGET_LOW' } })).toBe(1);
+    expect(await world.ctx.services.db.repos.billing.getBalance(buyer.id)).toEqual({ creditBalance: 470, reservedCents: 0, availableCents: 470 });
   });
 });

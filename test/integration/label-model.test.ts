@@ -3,59 +3,37 @@
 // of their scope runs, golden answers entering the counts, and which tasks share a scope.
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnnotatorCounts, ScopePrior } from '../../src/consensus/label-model.ts';
 import { applyIncrement } from '../../src/consensus/soft-counts.ts';
 import { decideWithModel } from '../../src/consensus/task-decision.ts';
 import type { RefitOutcome } from '../../src/modules/quality/quality.service.ts';
-import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
+import { bearer, createBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
+import { prng } from '../../bench/quality/random.ts';
 
-let ctx: TestContext;
-let adminToken: string;
-let developer: TestDeveloper;
-beforeAll(async () => {
-  // A database of its own: the work queue is global. GOLDEN_RATE 0: no golden task is served by chance.
-  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0' } });
-  adminToken = (await createAdmin(ctx)).token;
-  developer = await createDeveloper(ctx, adminToken);
-});
-afterAll(() => ctx.close());
-// Each test answers the only open task: close whatever an earlier test left open.
-beforeEach(async () => {
-  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
-});
+// A database of its own: the work queue is global. GOLDEN_RATE 0: no golden task is served by chance.
+const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
 
-/** A deterministic PRNG (mulberry32): every run draws the same crowd behaviour. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
 async function fundedBuyer(): Promise<TestBuyer> {
-  const buyer = await createBuyer(ctx);
-  await fundBuyer(ctx, adminToken, buyer.id, 100_000);
+  const buyer = await createBuyer(world.ctx);
+  await fundBuyer(world.ctx, world.adminToken, buyer.id, 100_000);
   return buyer;
 }
 
 async function createProject(buyer: TestBuyer): Promise<string> {
-  const res = await request(ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: unique('Birds') });
+  const res = await request(world.ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: unique('Birds') });
   expect(res.status).toBe(201);
   return res.body.id;
 }
 
 /** One task through the batch route (tasks of one batch share a creation time: one at a time keeps the queue's order known). */
 async function createTask(buyer: TestBuyer, task: { content: string; options: string[]; projectId?: string }): Promise<string> {
-  const res = await request(ctx.app)
+  const res = await request(world.ctx.app)
     .post('/api/v1/tasks/batch')
     .set(bearer(buyer.token))
     .send({ tasks: [{ type: 'BINARY_CHOICE', ...task }] });
@@ -72,7 +50,7 @@ const plain: Send = async (_label, call) => call;
  * finds nothing (the task is decided) or the list ends. Returns those who answered.
  */
 async function answerUntilDecided(taskId: string, annotators: readonly string[], answerOf: (annotatorId: string, content: string) => string, send: Send = plain): Promise<string[]> {
-  const client = sdk(ctx, developer.apiKey);
+  const client = sdk(world.ctx, world.developer.apiKey);
   const answered: string[] = [];
   for (const annotatorId of annotators) {
     const next = await send(`next for ${annotatorId}`, client.next(annotatorId));
@@ -88,16 +66,16 @@ async function answerUntilDecided(taskId: string, annotators: readonly string[],
 
 /** The service's id of an annotator the developer app names `externalId`. */
 async function internalId(externalId: string): Promise<string> {
-  return (await ctx.prisma.annotator.findFirstOrThrow({ where: { developerId: developer.id, externalId }, select: { id: true } })).id;
+  return (await world.ctx.prisma.annotator.findFirstOrThrow({ where: { developerId: world.developer.id, externalId }, select: { id: true } })).id;
 }
 
 async function readCounts(scopeKey: string): Promise<Map<string, AnnotatorCounts>> {
-  const rows = await ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey } });
+  const rows = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey } });
   return new Map(rows.map((row) => [row.annotatorId, { matrix: row.matrix, correct: row.correct, answered: row.answered }]));
 }
 
 async function readPrior(scopeKey: string): Promise<ScopePrior> {
-  const scope = await ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } });
+  const scope = await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } });
   return { reliability: scope.priorReliability, shape: scope.priorShape.length > 0 ? scope.priorShape : null };
 }
 
@@ -166,14 +144,14 @@ describe('a re-fit of a project answered by a mixed crowd', () => {
         answers += (await answerUntilDecided(taskId, order, answerOf)).length;
         taskIds.push(taskId);
       }
-      const tasks = await ctx.prisma.task.findMany({ where: { id: { in: taskIds } }, select: { content: true, status: true, result: true, maxResponses: true } });
+      const tasks = await world.ctx.prisma.task.findMany({ where: { id: { in: taskIds } }, select: { content: true, status: true, result: true, maxResponses: true } });
       expect(tasks.every((task) => (task.status === 'COMPLETED' || task.status === 'FAILED') && task.maxResponses === MAX_RESPONSES)).toBe(true);
       const completed = tasks.filter((task) => task.status === 'COMPLETED');
       return { completed: completed.length, correct: completed.filter((task) => task.result === truthOf.get(task.content)).length, answers };
     }
 
     const before = await runPhase(1);
-    expectRefitted(await ctx.services.quality.refitScope(scopeKey));
+    expectRefitted(await world.ctx.services.quality.refitScope(scopeKey));
     // The fit tells the crowd apart: the most active good annotator's matrix is diagonal-dominant, the
     // most active adversarial one's anti-diagonal-dominant.
     const counts = await readCounts(scopeKey);
@@ -235,8 +213,8 @@ describe('answers given while a re-fit of their scope runs', () => {
       const order = [...regulars.slice(t % 5), ...regulars.slice(0, t % 5)];
       await answerUntilDecided(taskId, order, (id) => (id === regulars[4] ? other(truth) : truth));
     }
-    expect(await ctx.prisma.task.count({ where: { projectId, status: { in: ['PENDING', 'VALIDATING'] } } })).toBe(0);
-    expect(await ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } })).toMatchObject({ refitAnswers: 0, refittedAt: null });
+    expect(await world.ctx.prisma.task.count({ where: { projectId, status: { in: ['PENDING', 'VALIDATING'] } } })).toBe(0);
+    expect(await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } })).toMatchObject({ refitAnswers: 0, refittedAt: null });
     const answeredBefore = [...(await readCounts(scopeKey)).values()].reduce((sum, row) => sum + row.answered, 0);
     expect(answeredBefore).toBeGreaterThanOrEqual(6 * 3);
 
@@ -260,11 +238,11 @@ describe('answers given while a re-fit of their scope runs', () => {
     const duringPause: string[] = [];
     let answersDuringPause = 0;
 
-    const outcome = await ctx.services.quality.refitScope(scopeKey, {
+    const outcome = await world.ctx.services.quality.refitScope(scopeKey, {
       // Between the re-fit's snapshot and its write, holding the scope's advisory lock.
       beforeWrite: async () => {
         // Inside the re-fit: a second one is refused.
-        concurrentRefit = await ctx.services.quality.refitScope(scopeKey);
+        concurrentRefit = await world.ctx.services.quality.refitScope(scopeKey);
         const prior = await readPrior(scopeKey);
         // A task decided by four newcomers alone, then one a newcomer answers first and regulars after,
         // whose counts the decision reads (and moves). What each decision read, for the replay below.
@@ -296,7 +274,7 @@ describe('answers given while a re-fit of their scope runs', () => {
     expect(answersDuringPause).toBeGreaterThanOrEqual(4 + 3);
     expect(responses.filter((r) => r.status === 201)).toHaveLength(answersDuringPause);
     expect(responses.filter((r) => r.status !== 200 && r.status !== 201 && r.status !== 204)).toEqual([]);
-    const decided = await ctx.prisma.task.findMany({ where: { id: { in: duringPause } }, select: { status: true, result: true } });
+    const decided = await world.ctx.prisma.task.findMany({ where: { id: { in: duringPause } }, select: { status: true, result: true } });
     expect(decided).toEqual(expect.arrayContaining([{ status: 'COMPLETED', result: 'yes' }, { status: 'COMPLETED', result: 'no' }]));
 
     const counts = await readCounts(scopeKey);
@@ -311,11 +289,11 @@ describe('answers given while a re-fit of their scope runs', () => {
     // Everyone's answered count is their number of answers on decided tasks: the fit's, plus the pause's.
     for (const id of regulars) {
       const annotatorId = await internalId(id);
-      const answers = await ctx.prisma.taskResponse.count({ where: { annotatorId, task: { projectId, status: { in: ['COMPLETED', 'FAILED'] } } } });
+      const answers = await world.ctx.prisma.taskResponse.count({ where: { annotatorId, task: { projectId, status: { in: ['COMPLETED', 'FAILED'] } } } });
       expect(counts.get(annotatorId)?.answered).toBeCloseTo(answers, 9);
     }
     // The scope's re-fit mark is the snapshot's: the pause's answers are growth for the next due check.
-    const scope = await ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } });
+    const scope = await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } });
     expect(scope.refitAnswers).toBeCloseTo(answeredBefore, 9);
     expect(outcome.countedAnswers).toBeCloseTo(answeredBefore, 9);
     expect(scope.refittedAt).toBeInstanceOf(Date);
@@ -326,7 +304,7 @@ describe('golden answers', () => {
   it("enter the answerer's counts in the golden task's project scope: one whole count at (truth, answer)", async () => {
     const buyer = await fundedBuyer();
     const projectId = await createProject(buyer);
-    const golden = await request(ctx.app)
+    const golden = await request(world.ctx.app)
       .post('/api/v1/golden-tasks')
       .set(bearer(buyer.token))
       .send({ type: 'BINARY_CHOICE', content: 'Is a sparrow a bird?', options: ['yes', 'no'], goldenAnswer: 'yes', projectId });
@@ -335,14 +313,14 @@ describe('golden answers', () => {
     // task of the same buyer, type and locale instead (sdk_next), whatever GOLDEN_RATE says.
     await createTask(buyer, { content: 'Is a bat a bird?', options: ['yes', 'no'], projectId });
     const annotatorId = unique('newcomer');
-    const client = sdk(ctx, developer.apiKey);
+    const client = sdk(world.ctx, world.developer.apiKey);
     const next = await client.next(annotatorId);
     expect(next.status).toBe(200);
     expect(next.body.task.id).toBe(golden.body.id);
     expect((await client.complete(golden.body.id, annotatorId, 'no')).status).toBe(201);
 
     const scopeKey = `project:${projectId}`;
-    expect(await ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } })).toMatchObject({ buyerId: buyer.id, projectId, options: ['no', 'yes'] });
+    expect(await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } })).toMatchObject({ buyerId: buyer.id, projectId, options: ['no', 'yes'] });
     const counts = await readCounts(scopeKey);
     expect(counts.size).toBe(1);
     // Rows: truth no, yes; columns: answer no, yes. Truth "yes", answer "no": cell 1·2 + 0.
@@ -358,7 +336,7 @@ describe('the scope of a task without a project', () => {
     const taskId = await createTask(buyer, { content: `Pick ${answer} of ${options.join('/')}`, options });
     const answerers = await answerUntilDecided(taskId, Array.from({ length: 5 }, (_, i) => unique(`scoped-${i}`)), () => answer);
     expect(answerers).toHaveLength(4);
-    expect(await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { status: true, result: true } })).toEqual({ status: 'COMPLETED', result: answer });
+    expect(await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { status: true, result: true } })).toEqual({ status: 'COMPLETED', result: answer });
     return Promise.all(answerers.map(internalId));
   }
 
@@ -369,7 +347,7 @@ describe('the scope of a task without a project', () => {
     const firstBA = await decide(first, ['b', 'a'], 'b');
     const secondAB = await decide(second, ['a', 'b'], 'a');
 
-    const scopes = await ctx.prisma.labelScope.findMany({ where: { buyerId: { in: [first.id, second.id] } } });
+    const scopes = await world.ctx.prisma.labelScope.findMany({ where: { buyerId: { in: [first.id, second.id] } } });
     expect(scopes).toHaveLength(2);
     const scopeOf = (buyer: TestBuyer) => scopes.find((scope) => scope.buyerId === buyer.id);
     for (const buyer of [first, second]) {
@@ -392,7 +370,7 @@ describe('the scope of a task without a project', () => {
     expect([...secondCounts.keys()].sort()).toEqual([...secondAB].sort());
 
     // The re-fit reads such a scope by buyer and option set (no project): both tasks, all eight answers.
-    const refit = await ctx.services.quality.refitScope(scopeOf(first)?.key ?? '');
+    const refit = await world.ctx.services.quality.refitScope(scopeOf(first)?.key ?? '');
     expect(refit).toMatchObject({ kind: 'refitted', items: 2, answers: 8, countedAnswers: 8 });
   });
 });

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/lib/logger.ts';
 import { QualityRepository } from '../../src/modules/quality/quality.repository.ts';
 import { QualityService, type RefitOutcome } from '../../src/modules/quality/quality.service.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
+import { prng } from '../../bench/quality/random.ts';
 
 let ctx: TestContext;
 let db: pg.Pool;
@@ -29,17 +30,6 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** A deterministic PRNG (mulberry32), so every run seeds the same answers. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 async function createAnnotators(label: string, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${label}-${i}-${randomUUID().slice(0, 8)}`);

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerLogLikelihoods, oneCoinWeight, type AnnotatorCounts } from '../../src/consensus/label-model.ts';
 import { refitScope, type RefitResult, type ScopeAnswers } from '../../src/consensus/refit.ts';
+import { prng } from '../../bench/quality/random.ts';
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Simulated {
   data: ScopeAnswers;
