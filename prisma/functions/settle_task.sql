@@ -46,14 +46,7 @@ BEGIN
                      AND s.options = ARRAY(SELECT jsonb_array_elements_text(v_model->'scopeOptions'))) THEN
         RAISE EXCEPTION 'the scope''s option order changed' USING ERRCODE = 'CC002';
       END IF;
-      INSERT INTO annotator_scope_counts AS c (scope_key, annotator_id, matrix, correct, answered)
-      SELECT v_model->>'scopeKey', i."annotatorId",
-             label_counts_add(array_fill(0::double precision, ARRAY[jsonb_array_length(v_model->'scopeOptions') ^ 2]::int[]), i.matrix),
-             i.correct, i.answered
-      FROM jsonb_to_recordset(v_model->'increments') AS i("annotatorId" text, matrix double precision[], correct double precision, answered double precision)
-      ORDER BY i."annotatorId"
-      ON CONFLICT (scope_key, annotator_id) DO UPDATE SET
-        matrix = label_counts_add(c.matrix, excluded.matrix), correct = c.correct + excluded.correct, answered = c.answered + excluded.answered;
+      PERFORM add_label_counts(v_model->>'scopeKey', jsonb_array_length(v_model->'scopeOptions'), v_model->'increments');
     END IF;
     IF p_plan ? 'event' THEN
       PERFORM record_event(p_plan->'event'->>'id', v_task.buyer_id, p_plan->'event'->>'type', p_plan->'event'->>'payload',

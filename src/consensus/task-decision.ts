@@ -86,3 +86,18 @@ export function incrementMatrix(increment: CountIncrement, optionCount: number):
   });
   return deltas;
 }
+
+/** One answerer's increment as add_label_counts takes it (the same shape the settlement plan carries). */
+export interface CountsRow {
+  annotatorId: string;
+  matrix: number[];
+  correct: number;
+  answered: number;
+}
+
+export const countsRow = (annotatorId: string, increment: CountIncrement, optionCount: number): CountsRow => ({
+  annotatorId,
+  matrix: incrementMatrix(increment, optionCount),
+  correct: increment.correct,
+  answered: increment.answered,
+});

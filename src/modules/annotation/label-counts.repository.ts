@@ -1,8 +1,9 @@
-// The label model's stored counts outside a settlement (which writes them in settle_task): a golden
-// answer's known truth enters its annotator's counts in the golden task's scope directly.
+// The label model's stored counts outside a settlement (which adds them in settle_task): a golden
+// answer's known truth enters its annotator's counts in the golden task's scope directly, through the
+// same add_label_counts.
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { goldenIncrement, oneCoinGoldenIncrement } from '../../consensus/soft-counts.ts';
-import { incrementMatrix, sharesScopeOptions } from '../../consensus/task-decision.ts';
+import { countsRow, sharesScopeOptions } from '../../consensus/task-decision.ts';
 
 export class LabelCountsRepository {
   constructor(private readonly db: RawExecutor) {}
@@ -31,12 +32,6 @@ export class LabelCountsRepository {
     const given = order.indexOf(answer);
     const increment = matrixForm ? goldenIncrement(order.length, truth, given) : oneCoinGoldenIncrement(truth, given);
     const K = golden.scope_options.length;
-    await this.db.$executeRaw`
-      INSERT INTO annotator_scope_counts AS c (scope_key, annotator_id, matrix, correct, answered)
-      VALUES (${golden.key}, ${annotatorId},
-              label_counts_add(array_fill(0::float8, ARRAY[${K * K}::int]), ${incrementMatrix(increment, K)}::float8[]),
-              ${increment.correct}::float8, ${increment.answered}::float8)
-      ON CONFLICT (scope_key, annotator_id) DO UPDATE SET
-        matrix = label_counts_add(c.matrix, excluded.matrix), correct = c.correct + excluded.correct, answered = c.answered + excluded.answered`;
+    await this.db.$executeRaw`SELECT add_label_counts(${golden.key}, ${K}::int, ${JSON.stringify([countsRow(annotatorId, increment, K)])}::jsonb)`;
   }
 }

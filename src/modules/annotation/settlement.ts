@@ -4,7 +4,7 @@
 // which applies the plan and answers with an outcome (SETTLED, LOW_BALANCE, STALE).
 import type { AnnotatorCounts } from '../../consensus/label-model.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
-import { decideWithModel, incrementMatrix } from '../../consensus/task-decision.ts';
+import { countsRow, decideWithModel, type CountsRow } from '../../consensus/task-decision.ts';
 import { newId } from '../../lib/ids.ts';
 import { outboxEvent, type OutboxEvent } from '../events/events.repository.ts';
 import { decisionUpdates, type DecisionUpdates } from './annotators.repository.ts';
@@ -59,7 +59,8 @@ export interface SettlementPlan {
   model?: {
     scopeKey: string;
     scopeOptions: string[];
-    increments: Array<{ annotatorId: string; matrix: number[]; correct: number; answered: number }>;
+    /** Sorted by annotatorId (add_label_counts locks the rows in that order). */
+    increments: CountsRow[];
   };
 }
 
@@ -80,9 +81,7 @@ export function planSettlement({ task, participants, annotatorId, model, annotat
   const counts = {
     scopeKey: model.scopeKey,
     scopeOptions: model.scopeOptions,
-    increments: decision.increments
-      .map(({ annotatorId: id, increment }) => ({ annotatorId: id, matrix: incrementMatrix(increment, K), correct: increment.correct, answered: increment.answered }))
-      .sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
+    increments: decision.increments.map(({ annotatorId: id, increment }) => countsRow(id, increment, K)).sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
   };
   if (decision.kind === 'fail' || decision.result === null) {
     return {
