@@ -21,6 +21,7 @@ import { RequestPreview } from './RequestPreview';
 import { SEED_MAX, SplitSettings } from './SplitSettings';
 import { useExportDownload } from './useExportDownload';
 import './exports.css';
+import { focusFirstInvalid } from '../ui/Field';
 
 export function ExportsPage() {
   const [params] = useSearchParams();
@@ -62,7 +63,7 @@ function ExportForm({ params }: { params: URLSearchParams }) {
     setRatiosRevealed(true);
     setFormatMissing(!request.format);
     if (!request.format || !split.ok || request.seed.length > SEED_MAX || running) {
-      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      focusFirstInvalid(form);
       return;
     }
     void download.start({ query, format: request.format as ExportFormat, split: request.mode === 'three', fallbackName: fileName });

@@ -6,7 +6,7 @@ import { useIdempotencyKey } from '../api/idempotency';
 import { LOCALES, TASK_TYPES, isLocale, isTaskType, typeLabel, type Locale, type TaskType } from '../tasks/vocabulary';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
-import { SelectField, TextAreaField } from '../ui/Field';
+import { focusFirstInvalid, SelectField, TextAreaField } from '../ui/Field';
 import { tooLong } from '../ui/limits';
 import { useCreateGoldenTask, type GoldenTask, type GoldenTaskInput } from './queries';
 
@@ -61,7 +61,7 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
     create.reset();
     if (Object.keys(problems).length > 0) {
       // Focus moves after React has marked the fields invalid.
-      requestAnimationFrame(() => formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      focusFirstInvalid(formElement);
       return;
     }
     const body: GoldenTaskInput = { type, content: content.trim(), options, goldenAnswer, locale, projectId: projectId || null };

@@ -9,7 +9,7 @@ import { Button } from '../ui/Button';
 import { BarChart, HorizontalBars, StatCard } from '../ui/Charts';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
-import { TextAreaField, TextField } from '../ui/Field';
+import { focusFirstInvalid, TextAreaField, TextField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
 import { formatCents, formatCount, formatDateTime, formatPercent } from '../ui/format';
 import { exportPath, taskListPath } from '../links';
@@ -195,7 +195,7 @@ function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
     setSaved(false);
     update.reset();
     if (Object.keys(problems).length > 0) {
-      requestAnimationFrame(() => formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      focusFirstInvalid(formElement);
       return;
     }
     try {

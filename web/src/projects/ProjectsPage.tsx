@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useIdempotencyKey } from '../api/idempotency';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
-import { TextAreaField, TextField } from '../ui/Field';
+import { focusFirstInvalid, TextAreaField, TextField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
 import { Table, type Column } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
@@ -88,7 +88,7 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
     setLocalErrors(problems);
     create.reset();
     if (Object.keys(problems).length > 0) {
-      requestAnimationFrame(() => formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      focusFirstInvalid(formElement);
       return;
     }
     try {

@@ -133,3 +133,11 @@ export function SelectField({
     </FieldShell>
   );
 }
+
+/**
+ * After a refused submit, moves focus to the form's first field marked invalid — on the next frame, once
+ * React has rendered the errors that mark it.
+ */
+export function focusFirstInvalid(form: HTMLElement | null | undefined): void {
+  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}

@@ -4,7 +4,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useIdempotencyKey } from '../api/idempotency';
 import { Button } from '../ui/Button';
 import { ErrorNote } from '../ui/Feedback';
-import { TextField } from '../ui/Field';
+import { focusFirstInvalid, TextField } from '../ui/Field';
 import { EventCheckboxes } from './EventCheckboxes';
 import type { NewWebhook, WebhookEvent } from './queries';
 import { draftSecret, newSecretDraft, SecretChooser, type SecretDraft } from './SecretChooser';
@@ -42,7 +42,7 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
     };
     setChecked(found);
     if (Object.values(found).some(Boolean)) {
-      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      focusFirstInvalid(formRef.current);
       return;
     }
     const body: NewWebhook = { url: url.trim(), events, secret: value };

@@ -6,6 +6,7 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { formatDateTime } from '../ui/format';
 import { draftSecret, newSecretDraft, SecretChooser, type SecretDraft } from './SecretChooser';
 import { checkSecret, COPY_REQUIRED, webhookFormErrors, type FormErrors } from './webhookRules';
+import { focusFirstInvalid } from '../ui/Field';
 
 interface RotateSecretProps {
   busy: boolean;
@@ -37,7 +38,7 @@ export function RotateSecretForm({ busy, error, onSave, onStart, rotatedAt }: Ro
     const found: FormErrors = { secret: checkSecret(secret), copied: draft.copied ? undefined : COPY_REQUIRED };
     setChecked(found);
     if (found.secret || found.copied) {
-      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      focusFirstInvalid(formRef.current);
       return;
     }
     try {

@@ -2,7 +2,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
-import { TextField } from '../ui/Field';
+import { focusFirstInvalid, TextField } from '../ui/Field';
 import { EventCheckboxes } from './EventCheckboxes';
 import type { WebhookChanges, WebhookConfig, WebhookEvent } from './queries';
 import { checkEvents, checkUrl, webhookFormErrors, type FormErrors } from './webhookRules';
@@ -36,7 +36,7 @@ export function WebhookSettingsForm({ config, busy, error, saved, onSave }: Sett
     setChecked(found);
     setUnchanged(false);
     if (found.url || found.events) {
-      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      focusFirstInvalid(formRef.current);
       return;
     }
     const changes: WebhookChanges = {};
