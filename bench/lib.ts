@@ -200,6 +200,15 @@ export function percentile(values: number[], p: number): number {
   return sorted[index] as number;
 }
 
+/** `--name N` from the command line: a positive whole number, or `fallback` when absent. */
+export function wholeNumberArgument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index < 0) return fallback;
+  const value = Number(process.argv[index + 1]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a positive whole number`);
+  return value;
+}
+
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Runs a benchmark's main function; a failure prints its stack and exits 1. */

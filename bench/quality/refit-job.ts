@@ -12,15 +12,7 @@ import { createLogger } from '../../src/lib/logger.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { QualityRepository } from '../../src/modules/quality/quality.repository.ts';
 import { QualityService } from '../../src/modules/quality/quality.service.ts';
-import { benchDatabase } from '../lib.ts';
-
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index < 0) return fallback;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a positive whole number`);
-  return value;
-}
+import { benchDatabase, wholeNumberArgument } from '../lib.ts';
 
 const mb = (bytes: number) => Math.round(bytes / 1_048_576);
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -132,10 +124,10 @@ function simulateAnswers(pool: pg.Pool, key: string, K: number) {
 }
 
 async function main() {
-  const answers = argument('answers', 10_000_000);
-  const tasks = argument('tasks', 1_000_000);
-  const annotators = argument('annotators', 20_000);
-  const options = Array.from({ length: argument('options', 4) }, (_, k) => `option-${k}`);
+  const answers = wholeNumberArgument('answers', 10_000_000);
+  const tasks = wholeNumberArgument('tasks', 1_000_000);
+  const annotators = wholeNumberArgument('annotators', 20_000);
+  const options = Array.from({ length: wholeNumberArgument('options', 4) }, (_, k) => `option-${k}`);
   const database = await benchDatabase('refit');
   const db = new pg.Client({ connectionString: database.url });
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });

@@ -8,14 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { refitScope, type ScopeAnswers } from '../../src/consensus/refit.ts';
 import { prng } from './random.ts';
-
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index < 0) return fallback;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a positive whole number`);
-  return value;
-}
+import { wholeNumberArgument } from '../lib.ts';
 
 const KINDS = ['good', 'weak', 'biased', 'spammer'] as const;
 const KIND_SHARES = [0.5, 0.3, 0.1, 0.1];
@@ -70,10 +63,10 @@ function shuffleAnswers(data: { item: Int32Array; annotator: Int32Array; answer:
 const mb = (bytes: number) => Math.round(bytes / 1_048_576);
 
 function main() {
-  const answers = argument('answers', 10_000_000);
-  const tasks = argument('tasks', 1_000_000);
-  const annotators = argument('annotators', 20_000);
-  const K = argument('options', 4);
+  const answers = wholeNumberArgument('answers', 10_000_000);
+  const tasks = wholeNumberArgument('tasks', 1_000_000);
+  const annotators = wholeNumberArgument('annotators', 20_000);
+  const K = wholeNumberArgument('options', 4);
   const unsorted = process.argv.includes('--unsorted');
   const random = prng(1);
   const generated = generate(answers, tasks, annotators, K, random);
