@@ -53,4 +53,11 @@ export async function fundBuyer(ctx: TestContext, adminToken: string, buyerId: s
   expect(res.status).toBe(201);
 }
 
+/** A new buyer credited with `cents` by an admin adjustment. */
+export async function createFundedBuyer(ctx: TestContext, adminToken: string, cents: number): Promise<TestBuyer> {
+  const buyer = await createBuyer(ctx);
+  await fundBuyer(ctx, adminToken, buyer.id, cents);
+  return buyer;
+}
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -4,9 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { bearer, createBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { bearer, createFundedBuyer, type TestBuyer } from '../helpers/factories.ts';
 import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
+import { shape } from '../helpers/json-shape.ts';
 
 // GOLDEN_RATE 0: golden tasks only as an annotator's first, so the test knows when one comes.
 const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
@@ -14,11 +15,7 @@ const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
 const annotator = (label = 'ann') => `${label}-${randomUUID().slice(0, 8)}`;
 const app = () => sdk(world.ctx, world.developer.apiKey);
 
-async function fundedBuyer(cents = 10_000): Promise<TestBuyer> {
-  const buyer = await createBuyer(world.ctx);
-  await fundBuyer(world.ctx, world.adminToken, buyer.id, cents);
-  return buyer;
-}
+const fundedBuyer = (cents = 10_000) => createFundedBuyer(world.ctx, world.adminToken, cents);
 
 async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}): Promise<string> {
   const res = await request(world.ctx.app)
@@ -34,18 +31,6 @@ const answerNext = (taskId: string, annotatorId: string, answer: string, next: o
   app().post(`/tasks/${taskId}/complete`, { annotatorId, answer, timeSpentMs: 800, next });
 
 const answersOf = (taskId: string) => world.ctx.prisma.taskResponse.count({ where: { taskId } });
-
-/** The shape of a JSON value: its keys and the kinds of its leaves, with ids and times by their form. */
-function shape(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(shape);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]));
-  if (typeof value === 'string') {
-    if (/^c[a-z0-9]{24}$/.test(value)) return 'cuid';
-    if (!Number.isNaN(Date.parse(value)) && /T\d\d:/.test(value)) return 'timestamp';
-    return 'string';
-  }
-  return typeof value;
-}
 
 describe('complete with next', () => {
   it('answers 201 with the next assignment, which is live: GET next returns the same one and its answer is accepted', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { bearer, createBuyer, createDeveloper, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { bearer, createDeveloper, createFundedBuyer, type TestBuyer } from '../helpers/factories.ts';
 import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
 import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
@@ -11,11 +11,7 @@ const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
 
 const annotator = (label = 'ann') => `${label}-${randomUUID().slice(0, 8)}`;
 
-async function fundedBuyer(cents = 10_000): Promise<TestBuyer> {
-  const buyer = await createBuyer(world.ctx);
-  await fundBuyer(world.ctx, world.adminToken, buyer.id, cents);
-  return buyer;
-}
+const fundedBuyer = (cents = 10_000) => createFundedBuyer(world.ctx, world.adminToken, cents);
 
 async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}): Promise<string> {
   const res = await request(world.ctx.app)

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
-import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { bearer, createAdmin, createBuyer, createDeveloper, createFundedBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
 import { createIsolatedTestContext } from '../helpers/context.ts';
 import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
@@ -19,11 +19,7 @@ const asBuyer = (buyer: TestBuyer) => ({
 });
 const admin = (method: 'get' | 'post', path: string) => request(world.ctx.app)[method](`/api/v1${path}`).set(bearer(world.adminToken));
 
-async function fundedBuyer(cents = 100_000): Promise<TestBuyer> {
-  const buyer = await createBuyer(world.ctx);
-  await fundBuyer(world.ctx, world.adminToken, buyer.id, cents);
-  return buyer;
-}
+const fundedBuyer = (cents = 100_000) => createFundedBuyer(world.ctx, world.adminToken, cents);
 
 const golden = (overrides: Record<string, unknown> = {}) => ({
   type: 'BINARY_CHOICE',

@@ -7,6 +7,7 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
 import { sdk } from '../helpers/sdk.ts';
+import { shape } from '../helpers/json-shape.ts';
 
 const HOUR = 3_600_000;
 let now = new Date('2026-11-25T10:00:00.000Z');
@@ -25,18 +26,6 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const post = (path: string, body: object) => request(ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send(body);
-
-/** The shape of a JSON value: its keys and the kinds of its leaves, with ids and times by their form. */
-function shape(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(shape);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]));
-  if (typeof value === 'string') {
-    if (/^c[a-z0-9]{24}$/.test(value)) return 'cuid';
-    if (!Number.isNaN(Date.parse(value)) && /T\d\d:/.test(value)) return 'timestamp';
-    return 'string';
-  }
-  return typeof value;
-}
 
 describe('golden tasks cannot be told apart from regular ones', () => {
   it('next, complete, repeated and stray answers, and the reputation look the same', async () => {

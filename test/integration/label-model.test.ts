@@ -8,7 +8,7 @@ import type { AnnotatorCounts, ScopePrior } from '../../src/consensus/label-mode
 import { applyIncrement } from '../../src/consensus/soft-counts.ts';
 import { decideWithModel } from '../../src/consensus/task-decision.ts';
 import type { RefitOutcome } from '../../src/modules/quality/quality.service.ts';
-import { bearer, createBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { bearer, createFundedBuyer, type TestBuyer } from '../helpers/factories.ts';
 import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
 import { prng } from '../../bench/quality/random.ts';
@@ -19,11 +19,7 @@ const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
-async function fundedBuyer(): Promise<TestBuyer> {
-  const buyer = await createBuyer(world.ctx);
-  await fundBuyer(world.ctx, world.adminToken, buyer.id, 100_000);
-  return buyer;
-}
+const fundedBuyer = () => createFundedBuyer(world.ctx, world.adminToken, 100_000);
 
 async function createProject(buyer: TestBuyer): Promise<string> {
   const res = await request(world.ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: unique('Birds') });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 import { idempotencyKeyDigest } from '../../src/modules/idempotency/idempotency.service.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, createBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { bearer, createAdmin, createBuyer, createFundedBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
 
 let ctx: TestContext;
 let adminToken: string;
@@ -18,11 +18,7 @@ afterAll(() => ctx.close());
 const FIXTURES = path.resolve('test/fixtures/csv');
 const fixture = (name: string) => readFile(path.join(FIXTURES, name));
 
-async function fundedBuyer(cents = 100_000): Promise<TestBuyer> {
-  const buyer = await createBuyer(ctx);
-  await fundBuyer(ctx, adminToken, buyer.id, cents);
-  return buyer;
-}
+const fundedBuyer = (cents = 100_000) => createFundedBuyer(ctx, adminToken, cents);
 
 const item = (i: number, overrides: Record<string, unknown> = {}) => ({ type: 'BINARY_CHOICE', content: `item ${i}`, options: ['yes', 'no'], ...overrides });
 const batch = (buyer: TestBuyer, body: unknown, key?: string) => {

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, createBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { bearer, createAdmin, createFundedBuyer, type TestBuyer } from '../helpers/factories.ts';
 
 // Not the 0.95 default, so a task showing it took the configuration, not the column's default.
 const CONFIGURED_TARGET = 0.9;
@@ -18,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function fundedBuyer(): Promise<TestBuyer> {
-  const buyer = await createBuyer(ctx);
-  await fundBuyer(ctx, adminToken, buyer.id, 100_000);
-  return buyer;
-}
+const fundedBuyer = () => createFundedBuyer(ctx, adminToken, 100_000);
 
 const api = (buyer: TestBuyer) => ({
   get: (path: string) => request(ctx.app).get(`/api/v1${path}`).set(bearer(buyer.token)),
