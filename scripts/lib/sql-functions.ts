@@ -84,7 +84,7 @@ export async function compareFunctions(client: pg.ClientBase, files: FunctionFil
     for (const file of files) {
       const old = before.filter((d) => d.name === file.name);
       const now = after.filter((d) => d.name === file.name);
-      if (!now.some((d) => d.definition.length > 0)) throw new Error(`prisma/functions/${file.name}.sql defines no function named ${file.name}`);
+      if (now.length === 0) throw new Error(`prisma/functions/${file.name}.sql defines no function named ${file.name}`);
       const dropSignatures = old.map((d) => d.signature);
       if (old.length === 0) drift.push({ name: file.name, kind: 'new', dropSignatures: [] });
       else if (resultTypeChanged.has(file.name) || now.length > old.length) drift.push({ name: file.name, kind: 'replaced', dropSignatures });
