@@ -1,8 +1,13 @@
-// How the stored counts move between re-fits (one online EM step): when a task is decided, each of its
-// answerers' matrix column for their answer gains the task's posterior (soft counts: a 0.96 decision
-// moves 0.96 to the agreeing cell and 0.04 elsewhere, so a decision that may be wrong teaches little).
-// A golden answer's truth is known, so it moves one whole count. Increments are plain numbers, so the
-// wiring can apply them with `UPDATE … SET cell = cell + $n` instead of reading and rewriting a row.
+// How the stored counts move between re-fits. When a task COMPLETES, each of its answerers' matrix gains
+// one whole count in cell (result, answer): the decided result is taken as the truth, as a golden answer's
+// known truth is. A FAILED task moves nothing: its truth is what the model could not settle, and the
+// re-fit, which reads every answer, learns from it. Why not the posterior ("soft counts", one online EM
+// step)? The stop rule ends a task as soon as its posterior reaches the target, so every decision left
+// (1 − target) of each answer on the other rows — and in a skewed scope those rows hold almost nothing
+// else: in bench:answers (one option true for nearly every task) a "positive" answer's matrix row for
+// "negative" filled with that leak within half a minute, "positive" answers stopped counting as evidence,
+// and 44 % of the tasks FAILED at maxResponses with 85 % of answers agreeing (bench/README.md, session 9).
+// Increments are plain numbers, so the wiring applies them with `UPDATE … SET cell = cell + $n`.
 import type { AnnotatorCounts } from './label-model.ts';
 
 /** What one answer adds to its annotator's row: `column[k]` goes to matrix cell (k, answer). */
@@ -14,14 +19,14 @@ export interface CountIncrement {
   answered: number;
 }
 
-/** The increment of an answer on a decided task of the scope's option set, from the task's posterior. */
-export function decisionIncrement(posterior: readonly number[], answer: number): CountIncrement {
-  return { answer, column: [...posterior], correct: posterior[answer] ?? 0, answered: 1 };
+/** The increment of an answer on a completed task of the scope's option set: one count in (result, answer). */
+export function decisionIncrement(optionCount: number, result: number, answer: number): CountIncrement {
+  return goldenIncrement(optionCount, result, answer);
 }
 
-/** The increment of an answer on a decided task whose options differ from the scope's (one-coin form). */
-export function oneCoinDecisionIncrement(posterior: readonly number[], answer: number): CountIncrement {
-  return { answer, column: null, correct: posterior[answer] ?? 0, answered: 1 };
+/** The increment of an answer on a completed task whose options differ from the scope's (one-coin form). */
+export function oneCoinDecisionIncrement(result: number, answer: number): CountIncrement {
+  return oneCoinGoldenIncrement(result, answer);
 }
 
 /** The increment of a golden answer on the scope's option set: one whole count in cell (truth, answer). */

@@ -4,7 +4,7 @@
 // DECIDE) and writes the increments with the settlement (settle_task).
 import { answerLogLikelihoods, oneCoinLogLikelihoods, LABEL_MODEL, type AnnotatorCounts, type LabelModelSettings, type ScopePrior } from './label-model.ts';
 import { decisionIncrement, oneCoinDecisionIncrement, type CountIncrement } from './soft-counts.ts';
-import { addAnswer, decideTask, probabilities, startLogPosterior } from './stop-rule.ts';
+import { addAnswer, decideTask, startLogPosterior } from './stop-rule.ts';
 
 export interface ScopeView {
   /** The scope's option set in the order its matrices use. */
@@ -44,7 +44,8 @@ export function sharesScopeOptions(options: readonly string[], scopeOptions: rea
 
 /**
  * The stop rule on the task's posterior. `result` is the top option when the task completes (null when
- * it fails); increments move every answerer's counts by the posterior, on complete and fail alike.
+ * it fails); a completed task moves every answerer's counts by one count at (result, answer), a failed
+ * one moves nothing (soft-counts.ts says why).
  */
 export function decideWithModel(input: TaskDecisionInput): TaskDecision {
   const settings = input.settings ?? LABEL_MODEL;
@@ -68,13 +69,12 @@ export function decideWithModel(input: TaskDecisionInput): TaskDecision {
     targetConfidence: input.targetConfidence,
   });
   if (decision.kind === 'continue') return { kind: 'continue', confidence: decision.confidence };
-  const posterior = probabilities(logPosterior);
+  if (decision.kind === 'fail') return { kind: 'fail', confidence: decision.confidence, result: null, increments: [] };
   const increments = input.answers.map((answer) => ({
     annotatorId: answer.annotatorId,
-    increment: matrixForm ? decisionIncrement(posterior, index(answer.answer)) : oneCoinDecisionIncrement(posterior, index(answer.answer)),
+    increment: matrixForm ? decisionIncrement(K, decision.result, index(answer.answer)) : oneCoinDecisionIncrement(decision.result, index(answer.answer)),
   }));
-  const result = decision.kind === 'complete' ? (order[decision.result] ?? null) : null;
-  return { kind: decision.kind, confidence: decision.confidence, result, increments };
+  return { kind: 'complete', confidence: decision.confidence, result: order[decision.result] ?? null, increments };
 }
 
 /** A count increment as the K² deltas settle_task adds to the stored matrix ([] for the one-coin form). */

@@ -325,9 +325,6 @@ describe('golden answers', () => {
 });
 
 describe('the scope of a task without a project', () => {
-  // Four new annotators agreeing in a new scope: COMPLETED at 1 / (1 + (0.3/0.7)^4) (CONTRACT §5's 0.9674).
-  const FOUR_OF_FOUR = 1 / (1 + (0.3 / 0.7) ** 4);
-
   async function decide(buyer: TestBuyer, options: string[], answer: string): Promise<string[]> {
     const taskId = await createTask(buyer, { content: `Pick ${answer} of ${options.join('/')}`, options });
     const answerers = await answerUntilDecided(taskId, Array.from({ length: 5 }, (_, i) => unique(`scoped-${i}`)), () => answer);
@@ -354,11 +351,10 @@ describe('the scope of a task without a project', () => {
     // Both of the first buyer's tasks moved counts in its one scope, in the scope's option order [a, b].
     const firstCounts = await readCounts(scopeOf(first)?.key ?? '');
     expect([...firstCounts.keys()].sort()).toEqual([...firstAB, ...firstBA].sort());
+    // Each answerer gained one count at (result, answer): cell 0 for "a" on an "a" task, cell 3 for "b".
     const expectColumn = (annotatorId: string, counts: Map<string, AnnotatorCounts>, answer: number) => {
-      const row = counts.get(annotatorId);
-      const column = answer === 0 ? [FOUR_OF_FOUR, 0, 1 - FOUR_OF_FOUR, 0] : [0, 1 - FOUR_OF_FOUR, 0, FOUR_OF_FOUR];
-      column.forEach((cell, c) => expect(row?.matrix[c]).toBeCloseTo(cell, 9));
-      expect(row?.answered).toBe(1);
+      const matrix = answer === 0 ? [1, 0, 0, 0] : [0, 0, 0, 1];
+      expect(counts.get(annotatorId)).toEqual({ matrix, correct: 1, answered: 1 });
     };
     for (const id of firstAB) expectColumn(id, firstCounts, 0);
     for (const id of firstBA) expectColumn(id, firstCounts, 1);

@@ -144,11 +144,11 @@ describe('label model: weights', () => {
 });
 
 describe('label model: soft counts', () => {
-  it('moves each answerer’s column by the decision’s posterior', () => {
-    const after = applyIncrement(emptyCounts(2), decisionIncrement([0.96, 0.04], A));
-    expect(after.matrix).toEqual([0.96, 0, 0.04, 0]);
-    expect(after.correct).toBeCloseTo(0.96, 12);
-    expect(after.answered).toBe(1);
+  it('moves each answerer of a completed task by one whole count into (result, answer)', () => {
+    const agreeing = applyIncrement(emptyCounts(2), decisionIncrement(2, A, A));
+    expect(agreeing).toEqual({ matrix: [1, 0, 0, 0], correct: 1, answered: 1 });
+    const dissenting = applyIncrement(emptyCounts(2), decisionIncrement(2, A, B));
+    expect(dissenting).toEqual({ matrix: [0, 1, 0, 0], correct: 0, answered: 1 });
   });
 
   it('moves a golden answer by one whole count into (truth, answer)', () => {
@@ -158,14 +158,14 @@ describe('label model: soft counts', () => {
   });
 
   it('moves only the one-coin counts for a task on another option set', () => {
-    const after = applyIncrement(emptyCounts(2), oneCoinDecisionIncrement([0.1, 0.1, 0.8], 2));
+    const after = applyIncrement(emptyCounts(2), oneCoinDecisionIncrement(2, 2));
     expect(after.matrix).toEqual([0, 0, 0, 0]);
-    expect(after).toMatchObject({ correct: 0.8, answered: 1 });
+    expect(after).toMatchObject({ correct: 1, answered: 1 });
   });
 
   it('leaves the stored counts it was given unchanged', () => {
     const before = emptyCounts(2);
-    applyIncrement(before, decisionIncrement([1, 0], A));
+    applyIncrement(before, decisionIncrement(2, A, A));
     expect(before.matrix).toEqual([0, 0, 0, 0]);
   });
 });
