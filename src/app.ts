@@ -18,6 +18,7 @@ import { adminEndpoints } from './modules/admin/admin.router.ts';
 import { adminAnnotationEndpoints, sdkEndpoints } from './modules/annotation/annotation.router.ts';
 import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
+import { buyerApiKeyEndpoints } from './modules/buyer-api-keys/buyer-api-keys.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { depositEndpoints } from './modules/deposits/deposits.router.ts';
@@ -44,6 +45,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
   return [
     ...metaEndpoints(services),
     ...authEndpoints(services),
+    ...buyerApiKeyEndpoints(services),
     ...adminEndpoints(services),
     ...adminAnnotationEndpoints(services),
     ...projectEndpoints(services),

@@ -17,6 +17,8 @@ import { ApiKeyCache } from './modules/auth/api-key-cache.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.ts';
 import { BillingService } from './modules/billing/billing.service.ts';
+import { modeForProvider } from './modules/buyer-api-keys/buyer-api-key-secret.ts';
+import { BuyerApiKeysService } from './modules/buyer-api-keys/buyer-api-keys.service.ts';
 import { DevelopersService } from './modules/developers/developers.service.ts';
 import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.ts';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
@@ -62,6 +64,8 @@ export function createServices(deps: ContainerDeps) {
     auth: new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys),
     admin: new AdminService(db, clock),
     billing,
+    /** Buyer API keys (issue 17): `cnc_live_…` with Stripe, `cnc_test_…` with the sandbox. */
+    buyerApiKeys: new BuyerApiKeysService(db, clock, modeForProvider(deps.config.paymentProvider)),
     developers: new DevelopersService(db, clock, deps.config, apiKeys),
     projects: new ProjectsService(db),
     idempotency,

@@ -12,6 +12,7 @@ import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
 import { RateLimitsRepository } from '../modules/auth/rate-limits.repository.ts';
 import { BillingRepository } from '../modules/billing/billing.repository.ts';
+import { BuyerApiKeysRepository } from '../modules/buyer-api-keys/buyer-api-keys.repository.ts';
 import { DepositsRepository } from '../modules/deposits/deposits.repository.ts';
 import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
 import { ExportsRepository } from '../modules/exports/exports.repository.ts';
@@ -30,6 +31,7 @@ function createRepositories(db: DbClient) {
     annotators: new AnnotatorsRepository(db),
     assignments: new AssignmentsRepository(db),
     billing: new BillingRepository(db),
+    buyerApiKeys: new BuyerApiKeysRepository(db),
     labelCounts: new LabelCountsRepository(db),
     deposits: new DepositsRepository(db),
     developers: new DevelopersRepository(db),

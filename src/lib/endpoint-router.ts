@@ -31,7 +31,7 @@ export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): 
       },
     ];
     if (endpoint.rateLimited) chain.push(deps.sensitiveRateLimit);
-    if (endpoint.access !== 'public') chain.push(authenticate(deps.auth, endpoint.access));
+    if (endpoint.access !== 'public') chain.push(authenticate(deps.auth, endpoint.access, { sessionOnly: endpoint.sessionOnly }));
     if (endpoint.bodyBytes) chain.push(rawBytes);
     else if (endpoint.consumes) chain.push(multipartOnly);
     else if (endpoint.method !== 'get') chain.push(jsonBody(endpoint.bodyLimit ?? '1mb'));

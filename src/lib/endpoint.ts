@@ -6,11 +6,13 @@ import type { z } from 'zod';
 
 export type Role = 'BUYER' | 'DEVELOPER' | 'ADMIN';
 
-/** A caller authenticated by a JWT. */
+/** A caller authenticated by a JWT, or by a buyer API key acting as its buyer. */
 export interface UserPrincipal {
   kind: 'user';
   accountId: string;
   role: Role;
+  /** Set when a buyer API key (`cnc_live_…` / `cnc_test_…`) authenticated the call rather than a JWT. */
+  apiKeyId?: string;
 }
 
 /** A developer app authenticated by its API key. */
@@ -57,6 +59,11 @@ export interface EndpointDefinition<
   access: A;
   /** Counted against the shared per-IP budget of the sensitive routes. */
   rateLimited?: boolean;
+  /**
+   * Account management (the password, the buyer's API keys): only a JWT from a password log-in may call
+   * it. A buyer API key gets 403 FORBIDDEN, so a leaked key cannot take over the account or mint keys.
+   */
+  sessionOnly?: true;
   body?: B;
   /**
    * A body documented with this schema but handed to the handler unparsed (`req.body`), for routes

@@ -50,3 +50,7 @@ export function sha256Hex(value: string): string {
 }
 
 export const ID_PATTERN = /^c[0-9a-z]{24}$/;
+
+/** Buyer API key ids: a cuid behind the readable prefix contract §0 allows (`key_…`). */
+export const newBuyerApiKeyId = () => `key_${newId()}`;
+export const BUYER_API_KEY_ID_PATTERN = /^key_c[0-9a-z]{24}$/;

@@ -14,7 +14,12 @@ function errorResponses(endpoint: EndpointDefinition) {
   };
   if (endpoint.access !== 'public') {
     responses[401] = { description: 'Missing, invalid, expired or revoked credential', content: errorContent };
-    responses[403] = { description: 'Credential of the wrong role for this route', content: errorContent };
+    responses[403] = {
+      description: endpoint.sessionOnly
+        ? 'Credential of the wrong role for this route, or a buyer API key (account management needs a password session)'
+        : 'Credential of the wrong role for this route',
+      content: errorContent,
+    };
   }
   if (endpoint.rateLimited) responses[429] = { description: 'Rate limit exceeded (RATE_LIMITED)', content: errorContent };
   if (endpoint.params) responses[404] = { description: `${endpoint.notFound ?? 'NOT_FOUND'}: unknown, malformed or foreign id`, content: errorContent };
@@ -34,9 +39,12 @@ const idempotencyHeaders = z.object({
   }),
 });
 
-function securityFor(endpoint: EndpointDefinition) {
+function securityFor(endpoint: EndpointDefinition): Array<Record<string, string[]>> {
   if (endpoint.access === 'public') return [];
-  return endpoint.access === 'apiKey' ? [{ apiKey: [] }] : [{ jwt: [] }];
+  if (endpoint.access === 'apiKey') return [{ apiKey: [] }];
+  // A buyer API key acts as its buyer wherever a buyer's JWT is accepted, except on account management.
+  const buyerKey = (endpoint.access === 'buyer' || endpoint.access === 'user') && !endpoint.sessionOnly;
+  return buyerKey ? [{ jwt: [] }, { buyerApiKey: [] }] : [{ jwt: [] }];
 }
 
 export function buildOpenApiDocument(endpoints: EndpointDefinition[], serverUrl: string) {
@@ -46,6 +54,11 @@ export function buildOpenApiDocument(endpoints: EndpointDefinition[], serverUrl:
     type: 'http',
     scheme: 'bearer',
     description: 'Developer API key sent as the bearer value',
+  });
+  registry.registerComponent('securitySchemes', 'buyerApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Buyer API key (`cnc_live_…` or `cnc_test_…`, from POST /api-keys) sent as the bearer value: acts as its buyer on the buyer routes, not on account management',
   });
   for (const endpoint of endpoints) {
     const status = String(endpoint.status ?? 200);

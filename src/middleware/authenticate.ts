@@ -12,17 +12,22 @@ export function isAllowed(access: Exclude<Access, 'public'>, principal: Principa
   return access === 'user' || principal.role === ROLE_FOR_ACCESS[access];
 }
 
+/** A buyer API key acting as its buyer, rather than a JWT from a password log-in. */
+const isBuyerApiKey = (principal: Principal) => principal.kind === 'user' && principal.apiKeyId !== undefined;
+
 /**
  * Resolves the bearer credential and stores the principal in `res.locals.principal`.
- * Missing or invalid → 401 UNAUTHORIZED; valid but of the wrong kind or role → 403 FORBIDDEN.
+ * Missing or invalid → 401 UNAUTHORIZED; valid but of the wrong kind or role → 403 FORBIDDEN; a buyer
+ * API key on a `sessionOnly` route (account management) → 403 FORBIDDEN.
  */
-export function authenticate(auth: AuthService, access: Exclude<Access, 'public'>): RequestHandler {
+export function authenticate(auth: AuthService, access: Exclude<Access, 'public'>, options: { sessionOnly?: boolean } = {}): RequestHandler {
   return async (req, res, next) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
     if (!match?.[1]) throw new UnauthorizedError('Missing bearer credential');
     const principal = await auth.resolvePrincipal(match[1]);
     if (!isAllowed(access, principal)) throw new ForbiddenError();
+    if (options.sessionOnly && isBuyerApiKey(principal)) throw new ForbiddenError('An API key cannot manage the account: log in with the password for this');
     res.locals.principal = principal;
     next();
   };

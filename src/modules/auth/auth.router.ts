@@ -46,14 +46,14 @@ export function authEndpoints({ auth, developers }: Services) {
     }),
     defineEndpoint({
       method: 'post', path: '/auth/change-password', tag: 'Auth', summary: 'Change the password; older tokens stop working',
-      access: 'user', rateLimited: true, body: changePasswordBody, response: tokenResponse,
+      access: 'user', sessionOnly: true, rateLimited: true, body: changePasswordBody, response: tokenResponse,
       handler: async ({ principal, body }) => ({
         token: await auth.changePassword(principal.accountId, body.currentPassword, body.newPassword),
       }),
     }),
     defineEndpoint({
       method: 'post', path: '/auth/regenerate-api-key', tag: 'Auth', summary: 'Replace the developer API key; the old one fails at once',
-      access: 'developer', rateLimited: true, body: emptyBody, response: apiKeyResponse,
+      access: 'developer', sessionOnly: true, rateLimited: true, body: emptyBody, response: apiKeyResponse,
       handler: async ({ principal }) => ({ apiKey: await auth.regenerateApiKey(principal.accountId) }),
     }),
     defineEndpoint({

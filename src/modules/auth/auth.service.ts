@@ -7,6 +7,7 @@ import type { ApiKeyPrincipal, Role, UserPrincipal } from '../../lib/endpoint.ts
 import { AppError, BadRequestError, ConflictError, UnauthorizedError } from '../../lib/errors.ts';
 import { ID_PATTERN, newApiKey, sha256Hex } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { isBuyerApiKeySecret } from '../buyer-api-keys/buyer-api-key-secret.ts';
 import { welcomeMail } from '../email/mail.templates.ts';
 import type { DeveloperRecord } from '../developers/developers.repository.ts';
 import type { AccountRecord, BuyerRecord } from './accounts.repository.ts';
@@ -144,8 +145,8 @@ export class AuthService {
   }
 
   /**
-   * Who is calling: a JWT (checked against the account's current token version and status) or a
-   * developer API key. Anything else is 401.
+   * Who is calling: a JWT (checked against the account's current token version and status), a
+   * developer API key, or a buyer API key (acting as its buyer). Anything else is 401.
    */
   async resolvePrincipal(credential: string): Promise<Principal> {
     if (ID_PATTERN.test(credential)) {
@@ -155,6 +156,7 @@ export class AuthService {
       this.apiKeys.set(keyHash, developerId);
       return { kind: 'apiKey', developerId };
     }
+    if (isBuyerApiKeySecret(credential)) return this.resolveBuyerApiKey(credential);
     const claims = this.tokens.verify(credential);
     if (!claims) throw new UnauthorizedError('Invalid or expired token');
     const account = await this.db.rawRepos.accounts.findById(claims.sub);
@@ -163,6 +165,19 @@ export class AuthService {
     }
     if (!account.isActive) throw new UnauthorizedError('This account is disabled');
     return { kind: 'user', accountId: account.id, role: account.role };
+  }
+
+  /**
+   * A buyer API key acts as its buyer. It is read from the database on every request, never cached, so
+   * a revocation (or a disabled account) holds at once in every process; a password change does not
+   * touch it. A use is recorded at most about once a minute per key.
+   */
+  private async resolveBuyerApiKey(secret: string): Promise<UserPrincipal> {
+    const key = await this.db.rawRepos.buyerApiKeys.findLiveBySecretHash(sha256Hex(secret));
+    if (!key) throw new UnauthorizedError('Invalid or revoked API key');
+    if (!key.accountActive) throw new UnauthorizedError('This account is disabled');
+    if (key.useStale) await this.db.rawRepos.buyerApiKeys.recordUse(key.id);
+    return { kind: 'user', accountId: key.buyerId, role: 'BUYER', apiKeyId: key.id };
   }
 
   async requireAccount(accountId: string): Promise<AccountRecord> {

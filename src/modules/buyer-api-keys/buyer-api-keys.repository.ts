@@ -1,0 +1,74 @@
+import type { DbClient } from '../../db/client.ts';
+import { newBuyerApiKeyId } from '../../lib/ids.ts';
+import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
+
+export interface BuyerApiKeyRecord {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** A live key found by its secret's digest, with what authentication needs to decide. */
+export interface KeyOwner {
+  id: string;
+  buyerId: string;
+  accountActive: boolean;
+  /** last_used_at is unset or more than a minute old (by the database's clock): time to record a use. */
+  useStale: boolean;
+}
+
+const select = { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true } as const;
+
+export class BuyerApiKeysRepository {
+  constructor(private readonly db: DbClient) {}
+
+  /**
+   * Creates a key unless the buyer already has `limit` live ones; null when at the cap. Must run in a
+   * transaction: the buyer row is locked first, so concurrent creations are counted one after the other
+   * (no check-then-insert race). FOR NO KEY UPDATE, not FOR UPDATE: it serialises key creations without
+   * blocking the foreign-key checks of the buyer's concurrent task inserts (FOR KEY SHARE).
+   */
+  async create(buyerId: string, input: { name: string; prefix: string; secretHash: string }, limit: number): Promise<BuyerApiKeyRecord | null> {
+    await this.db.$queryRaw`SELECT id FROM buyers WHERE id = ${buyerId} FOR NO KEY UPDATE`;
+    if ((await this.db.buyerApiKey.count({ where: { buyerId, revokedAt: null } })) >= limit) return null;
+    return this.db.buyerApiKey.create({ data: { id: newBuyerApiKeyId(), buyerId, ...input }, select });
+  }
+
+  /** The buyer's live keys, newest first, one keyset page (`limit + 1` rows). */
+  list(buyerId: string, page: PageRequest): Promise<BuyerApiKeyRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.buyerApiKey.findMany({ where: { buyerId, revokedAt: null, ...where }, select, ...rest });
+  }
+
+  /** Revokes a live key of this buyer; false when there is none by that id (unknown, foreign or already revoked). */
+  async revoke(buyerId: string, id: string, now: Date): Promise<boolean> {
+    const revoked = await this.db.buyerApiKey.updateMany({ where: { id, buyerId, revokedAt: null }, data: { revokedAt: now } });
+    return revoked.count === 1;
+  }
+
+  /**
+   * The live key with this secret digest and its buyer's account status, or null. Raw SQL on the
+   * unique index: it runs on every request that presents a buyer key, and nothing caches it, so a
+   * revocation holds at once in every process.
+   */
+  async findLiveBySecretHash(secretHash: string): Promise<KeyOwner | null> {
+    const rows = await this.db.$queryRaw<KeyOwner[]>`
+      SELECT k.id, k.buyer_id AS "buyerId", a.is_active AS "accountActive",
+             (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS "useStale"
+      FROM buyer_api_keys k JOIN accounts a ON a.id = k.buyer_id
+      WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL`;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Records a use, at most about once a minute per key: the condition makes concurrent requests (in any
+   * process) write once, and a request that finds the time recent writes nothing.
+   */
+  async recordUse(id: string): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE buyer_api_keys SET last_used_at = now()
+      WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  }
+}

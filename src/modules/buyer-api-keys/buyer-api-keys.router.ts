@@ -1,0 +1,45 @@
+// Buyer API keys (issue 17): server-to-server credentials that act as their buyer on every buyer route.
+// Managing them is account management: a password session only (sessionOnly), never a key itself.
+import { z } from 'zod';
+import type { Services } from '../../container.ts';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { cursorSchema, idParams, limitSchema, pageInfo } from '../../lib/schemas.ts';
+import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
+import { buyerApiKeySchema, createApiKeyBody, createdApiKeySchema } from './buyer-api-keys.schemas.ts';
+import { MAX_LIVE_API_KEYS } from './buyer-api-keys.service.ts';
+
+const toApiKey = (key: BuyerApiKeyRecord) => ({
+  id: key.id,
+  name: key.name,
+  prefix: key.prefix,
+  createdAt: key.createdAt.toISOString(),
+  lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+});
+
+export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
+  return [
+    defineEndpoint({
+      method: 'post', idempotent: 'router', path: '/api-keys', tag: 'API keys', summary: 'Create an API key (its secret is in this response only)',
+      access: 'buyer', sessionOnly: true, body: createApiKeyBody, status: 201, response: z.object({ apiKey: createdApiKeySchema }),
+      errors: { 400: `VALIDATION_ERROR or LIMIT_EXCEEDED (${MAX_LIVE_API_KEYS} live keys per buyer)` },
+      handler: async ({ principal, body }) => {
+        const { key, secret } = await buyerApiKeys.create(principal.accountId, body.name);
+        return { apiKey: { ...toApiKey(key), secret } };
+      },
+    }),
+    defineEndpoint({
+      method: 'get', path: '/api-keys', tag: 'API keys', summary: "The buyer's live API keys, newest first (never their secrets)",
+      access: 'buyer', sessionOnly: true, query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      response: z.object({ apiKeys: z.array(buyerApiKeySchema), ...pageInfo }),
+      handler: async ({ principal, query }) => {
+        const page = await buyerApiKeys.list(principal.accountId, query.limit, query.cursor);
+        return { ...page, apiKeys: page.apiKeys.map(toApiKey) };
+      },
+    }),
+    defineEndpoint({
+      method: 'delete', path: '/api-keys/:id', notFound: 'API_KEY_NOT_FOUND', tag: 'API keys', summary: 'Revoke an API key: refused at once by every server process',
+      access: 'buyer', sessionOnly: true, params: idParams, status: 204,
+      handler: ({ principal, params }) => buyerApiKeys.revoke(principal.accountId, params.id),
+    }),
+  ];
+}
