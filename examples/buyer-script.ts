@@ -1,23 +1,27 @@
 // A minimal buyer script: upload a CSV of tasks, wait for the results through a webhook receiver, then
-// download them as an OpenAI fine-tuning file.
+// download them as an OpenAI fine-tuning file. It signs in with a buyer API key (CONCORD_API_KEY, the
+// way a server should) or else with e-mail and password.
 //   CONCORD_URL=http://localhost:3000 CONCORD_EMAIL=you@example.com CONCORD_PASSWORD=… \
-//     npx tsx examples/buyer-script.ts tasks.csv results.jsonl
+//     npx tsx examples/buyer-script.ts examples/tasks.csv results.jsonl
 // The receiver listens on RECEIVER_PORT (4000) and must be reachable by the service at RECEIVER_URL
 // (http://localhost:4000/concord; outside development the service refuses private addresses).
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
-import { BuyerClient, verifyWebhookSignature } from '../sdk/src/index.ts';
+import { BuyerClient, ConcordWebhookVerificationError, verifyWebhook } from '../sdk/src/index.ts';
 
-const [csvPath = 'tasks.csv', outPath = 'results.jsonl'] = process.argv.slice(2);
+const [csvPath = 'examples/tasks.csv', outPath = 'results.jsonl'] = process.argv.slice(2);
 const options = { baseUrl: process.env.CONCORD_URL ?? 'http://localhost:3000' };
 const email = process.env.CONCORD_EMAIL;
 const password = process.env.CONCORD_PASSWORD;
-if (!email || !password) throw new Error('Set CONCORD_EMAIL and CONCORD_PASSWORD (a buyer account with credit)');
+const apiKey = process.env.CONCORD_API_KEY;
+if (!apiKey && (!email || !password)) throw new Error('Set CONCORD_API_KEY, or CONCORD_EMAIL and CONCORD_PASSWORD (a buyer account with credit)');
 const port = Number(process.env.RECEIVER_PORT ?? 4000);
 const receiverUrl = process.env.RECEIVER_URL ?? `http://localhost:${port}/concord`;
 
-const buyer = await BuyerClient.login(options, { email, password });
+const buyer = apiKey
+  ? new BuyerClient({ ...options, apiKey })
+  : (await BuyerClient.login(options, { email: email ?? '', password: password ?? '' })).client;
 const secret = randomBytes(24).toString('hex');
 const waiting = new Set<string>();
 let allDone: () => void = () => undefined;
@@ -28,31 +32,34 @@ const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', async () => {
-    const body = Buffer.concat(chunks).toString('utf8');
-    if (!(await verifyWebhookSignature(body, req.headers['x-service-signature'] as string | undefined, secret))) {
+    let event;
+    try {
+      event = await verifyWebhook(Buffer.concat(chunks), req.headers, secret);
+    } catch (error) {
+      if (!(error instanceof ConcordWebhookVerificationError)) throw error;
       res.writeHead(401).end();
       return;
     }
     res.writeHead(204).end();
-    const event = JSON.parse(body) as { event: string; taskId?: string; result?: string; reason?: string };
-    console.log(`${event.event}: ${event.taskId} ${event.result ?? event.reason ?? ''}`);
-    if (event.taskId && waiting.delete(event.taskId) && waiting.size === 0) allDone();
+    if (event.event === 'budget.low') return;
+    console.log(`${event.event}: ${event.taskId} ${event.event === 'task.completed' ? event.result : event.reason}`);
+    if (waiting.delete(event.taskId) && waiting.size === 0) allDone();
   });
 });
 await new Promise<void>((resolve) => receiver.listen(port, resolve));
-const webhook = await buyer.createWebhook({ url: receiverUrl, events: ['task.completed', 'task.failed'], secret });
+const webhook = await buyer.webhooks.create({ url: receiverUrl, events: ['task.completed', 'task.failed'], secret });
 
 try {
-  const upload = await buyer.uploadCsv(await readFile(csvPath, 'utf8'), csvPath);
+  const upload = await buyer.tasks.uploadCsv(await readFile(csvPath, 'utf8'), { filename: csvPath.split('/').at(-1) });
   console.log(`Created ${upload.created} tasks${upload.errors.length ? `, ${upload.errors.length} rows refused` : ''}.`);
   for (const task of upload.tasks) waiting.add(task.taskId);
   if (waiting.size > 0) {
     console.log('Waiting for annotators…');
     await done;
   }
-  await buyer.exportToFile({ format: 'openai' }, outPath);
+  await buyer.exports.toFile({ format: 'openai' }, outPath);
   console.log(`Wrote ${outPath}.`);
 } finally {
-  await buyer.deleteWebhook(webhook.id);
+  await buyer.webhooks.delete(webhook.id);
   receiver.close();
 }

@@ -1,146 +1,393 @@
-// For buyers: tasks, results, exports, webhooks and top-ups, with the buyer's JWT.
-import { HttpClient, newIdempotencyKey, type ClientOptions } from './http.ts';
+// For buyers: tasks, projects, golden tasks, results, exports, webhooks, events, money and API keys,
+// signed in with a password JWT or a buyer API key. Methods are grouped by resource
+// (`client.tasks.create(…)`, `client.webhooks.list()`), each taking RequestOptions last.
+import { HttpClient, type ClientOptions, type CreateOptions, type HttpRequest, type RequestOptions } from './http.ts';
+import { ConcordError } from './errors.ts';
+import { PageList, type Page, type PageParams } from './pagination.ts';
 import type {
-  BodyOf, Deposit, ExportQuery, LedgerEntry, QueryOf, ResponseOf, Task, TaskFilters, TaskInput, TaskListItem, WebhookConfig, WebhookDelivery,
+  ApiKey,
+  ApiKeyInput,
+  Balance,
+  BuyerAccount,
+  ChangePasswordInput,
+  CreatedApiKey,
+  CsvImport,
+  Deposit,
+  DepositInput,
+  ConcordEvent,
+  EventListParams,
+  ExportDownload,
+  ExportParams,
+  GoldenTask,
+  GoldenTaskInput,
+  LedgerEntry,
+  LoginInput,
+  Project,
+  ProjectDistribution,
+  ProjectInput,
+  ProjectUpdate,
+  ProjectWithStats,
+  RegisterInput,
+  ResponseOf,
+  ServiceMeta,
+  SignedIn,
+  Spend,
+  Task,
+  TaskBatchCreated,
+  TaskCountFilters,
+  TaskCounts,
+  TaskCreated,
+  TaskInput,
+  TaskListItem,
+  TaskListParams,
+  TaskUpdate,
+  WebhookConfig,
+  WebhookConfigInput,
+  WebhookConfigUpdate,
+  WebhookDelivery,
 } from './types.ts';
 
-type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor: string | null; hasMore: boolean };
+/** A buyer client signs in with exactly one credential: a password JWT (`token`) or an API key (`apiKey`). */
+export type BuyerClientOptions = ClientOptions & ({ token: string; apiKey?: undefined } | { apiKey: string; token?: undefined });
 
-export class BuyerClient {
-  private readonly http: HttpClient;
+const id = (value: string) => encodeURIComponent(value);
 
-  constructor(private readonly options: ClientOptions & { token: string }) {
-    this.http = new HttpClient(options, options.token);
+/** The shared plumbing of every resource: the transport and a paginated-list builder. */
+class Resource {
+  constructor(protected readonly http: HttpClient) {}
+
+  /** A PageList over `GET path`, whose response holds its items under `key`. */
+  protected paginate<T>(key: string, path: string, params: PageParams & Record<string, unknown>, options: RequestOptions): PageList<T> {
+    const { limit: _limit, cursor: _cursor, ...filters } = params;
+    return new PageList<T>(
+      async (paging, callOptions) => {
+        const body = await this.http.json<Record<string, unknown> & { nextCursor: string | null; hasMore: boolean }>({
+          method: 'GET',
+          path,
+          query: { ...(filters as HttpRequest['query']), limit: paging.limit, cursor: paging.cursor },
+          options: callOptions,
+        });
+        return { data: (body[key] ?? []) as T[], nextCursor: body.nextCursor, hasMore: body.hasMore } satisfies Page<T>;
+      },
+      { limit: params.limit, cursor: params.cursor },
+      options,
+    );
+  }
+}
+
+export class AuthResource extends Resource {
+  constructor(
+    http: HttpClient,
+    private readonly usesJwt: () => boolean,
+  ) {
+    super(http);
   }
 
-  /** Creates a buyer account and returns a client signed in as it. */
-  static async register(options: ClientOptions, account: BodyOf<'/auth/register', 'post'>): Promise<BuyerClient> {
-    const { token } = await new HttpClient(options).json<ResponseOf<'/auth/register', 'post'>>('post', '/auth/register', { body: account });
-    return new BuyerClient({ ...options, token });
+  /** The signed-in buyer with the balance, the reserved cents and what is available. */
+  async me(options: RequestOptions = {}): Promise<BuyerAccount> {
+    const me = await this.http.json<ResponseOf<'/auth/me', 'get'>>({ method: 'GET', path: '/auth/me', options });
+    if (!('buyer' in me) || !me.buyer) {
+      throw new ConcordError({ message: 'This credential is not a buyer\'s', code: 'NOT_A_BUYER', status: 200 });
+    }
+    return me.buyer;
   }
 
-  static async login(options: ClientOptions, credentials: BodyOf<'/auth/login', 'post'>): Promise<BuyerClient> {
-    const { token } = await new HttpClient(options).json<ResponseOf<'/auth/login', 'post'>>('post', '/auth/login', { body: credentials });
-    return new BuyerClient({ ...options, token });
+  /**
+   * Changes the password and returns the fresh JWT: every older JWT of the account stops working at once.
+   * A client signed in with a JWT switches to the fresh one itself. Refused (403) with an API key.
+   */
+  async changePassword(input: ChangePasswordInput, options: RequestOptions = {}): Promise<{ token: string }> {
+    const result = await this.http.json<{ token: string }>({ method: 'POST', path: '/auth/change-password', body: input, options });
+    if (this.usesJwt()) this.http.credential = result.token;
+    return result;
+  }
+}
+
+export class TasksResource extends Resource {
+  /** Creates one task and reserves its maxCents. Retried safely: it carries an Idempotency-Key. */
+  create(task: TaskInput, options: CreateOptions = {}): Promise<TaskCreated> {
+    return this.http.json({ method: 'POST', path: '/tasks', body: task, idempotent: true, options });
   }
 
-  get token(): string {
-    return this.options.token;
+  /** Creates 1–1 000 tasks, all or none (INVALID_TASK names the refused one by `taskIndex`). */
+  createBatch(tasks: TaskInput[], options: CreateOptions = {}): Promise<TaskBatchCreated> {
+    return this.http.json({ method: 'POST', path: '/tasks/batch', body: { tasks }, idempotent: true, options });
   }
 
-  me(): Promise<ResponseOf<'/auth/me', 'get'>> {
-    return this.http.json('get', '/auth/me', { retry: true });
-  }
-
-  // Tasks. Creations carry an Idempotency-Key and are retried with it: a retry never creates twice.
-
-  createTask(task: TaskInput, idempotencyKey = newIdempotencyKey()): Promise<ResponseOf<'/tasks', 'post'>> {
-    return this.http.json('post', '/tasks', { body: task, headers: { 'idempotency-key': idempotencyKey }, retry: true });
-  }
-
-  createTasks(tasks: TaskInput[], idempotencyKey = newIdempotencyKey()): Promise<ResponseOf<'/tasks/batch', 'post'>> {
-    return this.http.json('post', '/tasks/batch', { body: { tasks }, headers: { 'idempotency-key': idempotencyKey }, retry: true });
-  }
-
-  /** Uploads a CSV file (content,type,options[,locale,maxCents,projectId,validationsNeeded]). */
-  uploadCsv(csv: string | Blob | Uint8Array<ArrayBuffer>, filename = 'tasks.csv', idempotencyKey = newIdempotencyKey()): Promise<ResponseOf<'/tasks/batch/csv', 'post'>> {
+  /**
+   * Imports a CSV (header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options
+   * separated by `|`; at most 5 MB). Valid rows are created, refused ones listed in `errors`.
+   */
+  uploadCsv(csv: string | Blob | Uint8Array<ArrayBuffer>, options: CreateOptions & { filename?: string } = {}): Promise<CsvImport> {
     const form = new FormData();
     const blob = csv instanceof Blob ? csv : new Blob([csv], { type: 'text/csv' });
-    form.set('file', blob, filename);
-    return this.http.json('post', '/tasks/batch/csv', { form, headers: { 'idempotency-key': idempotencyKey }, retry: true });
+    form.set('file', blob, options.filename ?? 'tasks.csv');
+    return this.http.json({ method: 'POST', path: '/tasks/batch/csv', form, idempotent: true, options });
   }
 
-  getTask(id: string): Promise<Task> {
-    return this.http.json('get', `/tasks/${encodeURIComponent(id)}`, { retry: true });
+  /** One task with its answers (`responses`), `failureReason` and quality settings. */
+  get(taskId: string, options: RequestOptions = {}): Promise<Task> {
+    return this.http.json({ method: 'GET', path: `/tasks/${id(taskId)}`, options });
   }
 
-  updateTask(id: string, changes: BodyOf<'/tasks/{id}', 'patch'>): Promise<Task> {
-    return this.http.json('patch', `/tasks/${encodeURIComponent(id)}`, { body: changes });
+  /** Changes a PENDING task (TASK_NOT_PENDING otherwise); a higher maxCents reserves the difference. */
+  update(taskId: string, changes: TaskUpdate, options: RequestOptions = {}): Promise<Task> {
+    return this.http.json({ method: 'PATCH', path: `/tasks/${id(taskId)}`, body: changes, options });
   }
 
-  async deleteTask(id: string): Promise<void> {
-    await this.http.send('delete', `/tasks/${encodeURIComponent(id)}`);
+  /** Deletes a PENDING task and releases its reservation. */
+  async delete(taskId: string, options: RequestOptions = {}): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `/tasks/${id(taskId)}`, options });
   }
 
-  listTasks(filters: TaskFilters = {}, page: { limit?: number; cursor?: string } = {}): Promise<Page<'tasks', TaskListItem>> {
-    return this.http.json('get', '/tasks', { query: { ...filters, limit: page.limit, cursor: page.cursor }, retry: true });
+  /** The buyer's tasks, newest first: `for await` walks them all, `.page()` reads one page. */
+  list(params: TaskListParams = {}, options: RequestOptions = {}): PageList<TaskListItem> {
+    return this.paginate('tasks', '/tasks', { ...params }, options);
   }
 
-  /** Every task matching the filters, newest first, fetched a page at a time. */
-  async *allTasks(filters: TaskFilters = {}, pageSize = 100): AsyncGenerator<TaskListItem> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listTasks(filters, { limit: pageSize, cursor });
-      yield* page.tasks;
-      cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-    } while (cursor);
+  /** How many of the buyer's tasks are in each status. */
+  counts(filters: TaskCountFilters = {}, options: RequestOptions = {}): Promise<TaskCounts> {
+    return this.http.json({ method: 'GET', path: '/tasks/counts', query: { ...filters }, options });
+  }
+}
+
+export class ProjectsResource extends Resource {
+  create(project: ProjectInput, options: CreateOptions = {}): Promise<Project> {
+    return this.http.json({ method: 'POST', path: '/projects', body: project, idempotent: true, options });
   }
 
-  // Exports.
-
-  /** The export as a byte stream, with the file name the server gives it (a .zip for a split). */
-  async exportStream(query: ExportQuery): Promise<{ filename: string; contentType: string; body: ReadableStream<Uint8Array> }> {
-    const response = await this.http.send('get', '/exports', { query: query as Record<string, string | undefined>, retry: true });
-    const disposition = response.headers.get('content-disposition') ?? '';
-    const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `export.${query.format}`;
-    if (!response.body) throw new Error('The export response has no body');
-    return { filename, contentType: response.headers.get('content-type') ?? '', body: response.body };
+  /** A project with its task counts by status and what it has cost. */
+  get(projectId: string, options: RequestOptions = {}): Promise<ProjectWithStats> {
+    return this.http.json({ method: 'GET', path: `/projects/${id(projectId)}`, options });
   }
 
-  /** Streams the export into a file (Node.js); returns the path written. */
-  async exportToFile(query: ExportQuery, path: string): Promise<string> {
-    const [{ createWriteStream }, { Readable }, { pipeline }] = await Promise.all([
+  /** Renames, describes or changes the quality settings (applied to tasks created afterwards). */
+  update(projectId: string, changes: ProjectUpdate, options: RequestOptions = {}): Promise<Project> {
+    return this.http.json({ method: 'PATCH', path: `/projects/${id(projectId)}`, body: changes, options });
+  }
+
+  /** Deletes a project without tasks (PROJECT_HAS_TASKS otherwise). */
+  async delete(projectId: string, options: RequestOptions = {}): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `/projects/${id(projectId)}`, options });
+  }
+
+  list(params: PageParams = {}, options: RequestOptions = {}): PageList<Project> {
+    return this.paginate('projects', '/projects', { ...params }, options);
+  }
+
+  /** Results and confidence of the project's completed tasks. */
+  distribution(projectId: string, options: RequestOptions = {}): Promise<ProjectDistribution> {
+    return this.http.json({ method: 'GET', path: `/projects/${id(projectId)}/distribution`, options });
+  }
+}
+
+export class GoldenTasksResource extends Resource {
+  /** A task whose answer you know, served blind to measure annotators; free, never exported. */
+  create(golden: GoldenTaskInput, options: CreateOptions = {}): Promise<GoldenTask> {
+    return this.http.json({ method: 'POST', path: '/golden-tasks', body: golden, idempotent: true, options });
+  }
+
+  list(params: PageParams = {}, options: RequestOptions = {}): PageList<GoldenTask> {
+    return this.paginate('goldenTasks', '/golden-tasks', { ...params }, options);
+  }
+
+  async delete(goldenTaskId: string, options: RequestOptions = {}): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `/golden-tasks/${id(goldenTaskId)}`, options });
+  }
+}
+
+export class WebhooksResource extends Resource {
+  /** Subscribes a URL to events; you supply the secret (never returned) that signs each delivery. */
+  create(config: WebhookConfigInput, options: CreateOptions = {}): Promise<WebhookConfig> {
+    return this.http.json({ method: 'POST', path: '/webhooks/configs', body: config, idempotent: true, options });
+  }
+
+  get(configId: string, options: RequestOptions = {}): Promise<WebhookConfig> {
+    return this.http.json({ method: 'GET', path: `/webhooks/configs/${id(configId)}`, options });
+  }
+
+  /** Changes url, events, isActive or secret. */
+  update(configId: string, changes: WebhookConfigUpdate, options: RequestOptions = {}): Promise<WebhookConfig> {
+    return this.http.json({ method: 'PATCH', path: `/webhooks/configs/${id(configId)}`, body: changes, options });
+  }
+
+  async delete(configId: string, options: RequestOptions = {}): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `/webhooks/configs/${id(configId)}`, options });
+  }
+
+  list(params: PageParams = {}, options: RequestOptions = {}): PageList<WebhookConfig> {
+    return this.paginate('webhooks', '/webhooks/configs', { ...params }, options);
+  }
+
+  /** A configuration's delivery log, newest first. */
+  deliveries(configId: string, params: PageParams = {}, options: RequestOptions = {}): PageList<WebhookDelivery> {
+    return this.paginate('deliveries', `/webhooks/configs/${id(configId)}/deliveries`, { ...params }, options);
+  }
+
+  /** Queues a delivery again (202). Not retried by the SDK: a repeat would queue it twice. */
+  redeliver(deliveryId: string, options: RequestOptions = {}): Promise<{ queued: true }> {
+    return this.http.json({ method: 'POST', path: `/webhooks/deliveries/${id(deliveryId)}/redeliver`, options });
+  }
+}
+
+export class EventsResource extends Resource {
+  /** The buyer's events of the last 30 days, newest first, with their deliveries' outcome. */
+  list(params: EventListParams = {}, options: RequestOptions = {}): PageList<ConcordEvent> {
+    const { since, ...rest } = params;
+    return this.paginate('events', '/events', { ...rest, since: since instanceof Date ? since.toISOString() : since }, options);
+  }
+
+  get(eventId: string, options: RequestOptions = {}): Promise<ConcordEvent> {
+    return this.http.json({ method: 'GET', path: `/events/${id(eventId)}`, options });
+  }
+}
+
+export class BillingResource extends Resource {
+  /** Balance, reserved and available cents (from GET /auth/me). */
+  async balance(options: RequestOptions = {}): Promise<Balance> {
+    const me = await new AuthResource(this.http, () => false).me(options);
+    return { creditBalance: me.creditBalance, reservedCents: me.reservedCents, availableCents: me.availableCents };
+  }
+
+  /** Every money movement, newest first; each row's balanceAfterCents follows from the older one's. */
+  ledger(params: PageParams = {}, options: RequestOptions = {}): PageList<LedgerEntry> {
+    return this.paginate('entries', '/billing/ledger', { ...params }, options);
+  }
+
+  /** Charges, deposits and adjustments per UTC day, over the last `days` days (30 unless set, at most 366). */
+  spend(params: { days?: number } = {}, options: RequestOptions = {}): Promise<Spend> {
+    return this.http.json({ method: 'GET', path: '/billing/spend', query: { days: params.days }, options });
+  }
+}
+
+export class DepositsResource extends Resource {
+  /** Starts a top-up: send the buyer to `checkoutUrl`; the balance moves when the provider confirms. */
+  create(deposit: DepositInput, options: CreateOptions = {}): Promise<Deposit> {
+    return this.http.json({ method: 'POST', path: '/billing/deposits', body: deposit, idempotent: true, options });
+  }
+
+  get(depositId: string, options: RequestOptions = {}): Promise<Deposit> {
+    return this.http.json({ method: 'GET', path: `/billing/deposits/${id(depositId)}`, options });
+  }
+
+  list(params: PageParams = {}, options: RequestOptions = {}): PageList<Deposit> {
+    return this.paginate('deposits', '/billing/deposits', { ...params }, options);
+  }
+}
+
+export class ExportsResource extends Resource {
+  /**
+   * The export as a byte stream with the server's file name (a .zip for a split). The timeout covers
+   * the wait for the response's headers; the signal can still cancel the download afterwards.
+   */
+  async stream(params: ExportParams, options: RequestOptions = {}): Promise<ExportDownload> {
+    const { response, headers, requestId } = await this.http.send({ method: 'GET', path: '/exports', query: { ...params }, stream: true, options });
+    const disposition = headers.get('content-disposition') ?? '';
+    const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `export.${params.format}`;
+    if (!response.body) throw new ConcordError({ message: 'The export response has no body', code: 'INVALID_RESPONSE', status: response.status, requestId });
+    return { filename, contentType: headers.get('content-type') ?? '', body: response.body, requestId };
+  }
+
+  /** Streams the export into a file (Node.js): memory stays flat whatever its size. */
+  async toFile(params: ExportParams, path: string, options: RequestOptions = {}): Promise<{ path: string; filename: string; contentType: string; bytes: number }> {
+    const [{ createWriteStream }, { Readable, Transform }, { pipeline }] = await Promise.all([
       import('node:fs'),
       import('node:stream'),
       import('node:stream/promises'),
     ]);
-    const { body } = await this.exportStream(query);
-    await pipeline(Readable.fromWeb(body as Parameters<typeof Readable.fromWeb>[0]), createWriteStream(path));
-    return path;
+    const download = await this.stream(params, options);
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    await pipeline(Readable.fromWeb(download.body as Parameters<typeof Readable.fromWeb>[0]), counter, createWriteStream(path));
+    return { path, filename: download.filename, contentType: download.contentType, bytes };
+  }
+}
+
+export class ApiKeysResource extends Resource {
+  /**
+   * Creates a named buyer API key for server-to-server use; `secret` is shown this once. Needs a
+   * password JWT: an API key cannot manage keys (403).
+   */
+  async create(input: ApiKeyInput, options: CreateOptions = {}): Promise<CreatedApiKey> {
+    const { apiKey } = await this.http.json<{ apiKey: CreatedApiKey }>({ method: 'POST', path: '/api-keys', body: input, idempotent: true, options });
+    return apiKey;
   }
 
-  // Webhooks.
-
-  createWebhook(config: BodyOf<'/webhooks/configs', 'post'>): Promise<WebhookConfig> {
-    return this.http.json('post', '/webhooks/configs', { body: config });
+  /** The buyer's keys (never their secrets). */
+  list(params: PageParams = {}, options: RequestOptions = {}): PageList<ApiKey> {
+    return this.paginate('apiKeys', '/api-keys', { ...params }, options);
   }
 
-  async listWebhooks(): Promise<WebhookConfig[]> {
-    return (await this.http.json<{ webhooks: WebhookConfig[] }>('get', '/webhooks/configs', { retry: true })).webhooks;
+  /** Revokes a key: refused at once everywhere. */
+  async delete(apiKeyId: string, options: RequestOptions = {}): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `/api-keys/${id(apiKeyId)}`, options });
+  }
+}
+
+export class BuyerClient {
+  readonly auth: AuthResource;
+  readonly tasks: TasksResource;
+  readonly projects: ProjectsResource;
+  readonly goldenTasks: GoldenTasksResource;
+  readonly webhooks: WebhooksResource;
+  readonly events: EventsResource;
+  readonly billing: BillingResource;
+  readonly deposits: DepositsResource;
+  readonly exports: ExportsResource;
+  readonly apiKeys: ApiKeysResource;
+  private readonly http: HttpClient;
+  private readonly usesJwt: boolean;
+
+  constructor(options: BuyerClientOptions) {
+    const credential = options.apiKey ?? options.token;
+    if (!credential) throw new TypeError('A BuyerClient needs a credential: `token` (a password JWT) or `apiKey` (a buyer API key)');
+    this.http = new HttpClient(options, credential);
+    this.usesJwt = options.apiKey === undefined;
+    this.auth = new AuthResource(this.http, () => this.usesJwt);
+    this.tasks = new TasksResource(this.http);
+    this.projects = new ProjectsResource(this.http);
+    this.goldenTasks = new GoldenTasksResource(this.http);
+    this.webhooks = new WebhooksResource(this.http);
+    this.events = new EventsResource(this.http);
+    this.billing = new BillingResource(this.http);
+    this.deposits = new DepositsResource(this.http);
+    this.exports = new ExportsResource(this.http);
+    this.apiKeys = new ApiKeysResource(this.http);
   }
 
-  updateWebhook(id: string, changes: BodyOf<'/webhooks/configs/{id}', 'patch'>): Promise<WebhookConfig> {
-    return this.http.json('patch', `/webhooks/configs/${encodeURIComponent(id)}`, { body: changes });
+  /** Creates a buyer account: its JWT, the buyer, and a client signed in with that JWT. Not retried. */
+  static async register(options: ClientOptions, account: RegisterInput, request: RequestOptions = {}): Promise<SignedIn<BuyerClient>> {
+    const { token, buyer } = await new HttpClient(options).json<ResponseOf<'/auth/register', 'post'>>({
+      method: 'POST', path: '/auth/register', body: account, anonymous: true, options: request,
+    });
+    return { token, buyer, client: new BuyerClient({ ...options, token }) };
   }
 
-  async deleteWebhook(id: string): Promise<void> {
-    await this.http.send('delete', `/webhooks/configs/${encodeURIComponent(id)}`);
+  /** Signs in with e-mail and password: the JWT (30 days), the buyer, and a client using it. Not retried. */
+  static async login(options: ClientOptions, credentials: LoginInput, request: RequestOptions = {}): Promise<SignedIn<BuyerClient>> {
+    const { token, buyer } = await new HttpClient(options).json<ResponseOf<'/auth/login', 'post'>>({
+      method: 'POST', path: '/auth/login', body: credentials, anonymous: true, options: request,
+    });
+    return { token, buyer, client: new BuyerClient({ ...options, token }) };
   }
 
-  webhookDeliveries(id: string, page: { limit?: number; cursor?: string } = {}): Promise<Page<'deliveries', WebhookDelivery>> {
-    return this.http.json('get', `/webhooks/configs/${encodeURIComponent(id)}/deliveries`, { query: page, retry: true });
+  /** How the service runs (environment, payment provider, price); public, no credential needed. */
+  static meta(options: ClientOptions, request: RequestOptions = {}): Promise<ServiceMeta> {
+    return new HttpClient(options).json({ method: 'GET', path: '/meta', anonymous: true, options: request });
   }
 
-  async redeliver(deliveryId: string): Promise<void> {
-    await this.http.send('post', `/webhooks/deliveries/${encodeURIComponent(deliveryId)}/redeliver`);
+  /** The credential in use: the JWT (the fresh one after auth.changePassword) or the API key. */
+  get credential(): string {
+    return this.http.credential ?? '';
   }
 
-  // Money.
-
-  /** Starts a top-up; send the buyer to `checkoutUrl` to pay. The balance moves once the provider confirms. */
-  createDeposit(deposit: BodyOf<'/billing/deposits', 'post'>): Promise<Deposit> {
-    return this.http.json('post', '/billing/deposits', { body: deposit });
-  }
-
-  getDeposit(id: string): Promise<Deposit> {
-    return this.http.json('get', `/billing/deposits/${encodeURIComponent(id)}`, { retry: true });
-  }
-
-  listDeposits(page: QueryOf<'/billing/deposits', 'get'> = {}): Promise<Page<'deposits', Deposit>> {
-    return this.http.json('get', '/billing/deposits', { query: page, retry: true });
-  }
-
-  ledger(page: QueryOf<'/billing/ledger', 'get'> = {}): Promise<Page<'entries', LedgerEntry>> {
-    return this.http.json('get', '/billing/ledger', { query: page, retry: true });
+  /** Whether the credential is a buyer API key (`cnc_…`) rather than a password JWT. */
+  get usesApiKey(): boolean {
+    return !this.usesJwt;
   }
 }

@@ -1,6 +1,49 @@
-export { AnnotationClient, type Answer, type NextFilters, type TaskType } from './annotation-client.ts';
-export { BuyerClient } from './buyer-client.ts';
-export { ConcordError, newIdempotencyKey, type ClientOptions } from './http.ts';
-export { verifyWebhookSignature } from './webhooks.ts';
+// @concord/sdk: typed clients for the Concord data-labelling API (see sdk/README.md).
+export { AnnotationClient, type AnnotationClientOptions } from './annotation-client.ts';
+export {
+  ApiKeysResource,
+  AuthResource,
+  BillingResource,
+  BuyerClient,
+  DepositsResource,
+  EventsResource,
+  ExportsResource,
+  GoldenTasksResource,
+  ProjectsResource,
+  TasksResource,
+  WebhooksResource,
+  type BuyerClientOptions,
+} from './buyer-client.ts';
+export {
+  ConcordAbortError,
+  ConcordAuthenticationError,
+  ConcordConflictError,
+  ConcordError,
+  ConcordInsufficientCreditsError,
+  ConcordNetworkError,
+  ConcordNotFoundError,
+  ConcordPermissionError,
+  ConcordRateLimitError,
+  ConcordServerError,
+  ConcordTimeoutError,
+  ConcordValidationError,
+  ConcordWebhookVerificationError,
+  type ApiErrorBody,
+} from './errors.ts';
+export { newIdempotencyKey, type ClientOptions, type CreateOptions, type RequestOptions } from './http.ts';
+export { PageList, type Page, type PageParams } from './pagination.ts';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  signStandardWebhook,
+  signWebhookBody,
+  verifyWebhook,
+  verifyWebhookSignature,
+  type BudgetLowEvent,
+  type TaskCompletedEvent,
+  type TaskFailedEvent,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+} from './webhooks.ts';
 export type * from './types.ts';
 export type { components, paths } from './generated/openapi.ts';

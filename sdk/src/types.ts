@@ -1,5 +1,8 @@
-// Request and response types taken from the generated OpenAPI types, so they follow the server.
+// Public types. Resources and request bodies come from the generated OpenAPI types, so they follow the
+// server; query parameters are written here, with numbers as numbers (the SDK turns them into the query
+// string), whatever type the document gives a query string.
 import type { components, paths } from './generated/openapi.ts';
+import type { PageParams } from './pagination.ts';
 
 export type Schemas = components['schemas'];
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -13,20 +16,138 @@ export type ResponseOf<P extends keyof paths, M extends Method> =
   Operation<P, M>['responses'] extends infer R
     ? R extends { 200: infer S } ? JsonContent<S> : R extends { 201: infer S } ? JsonContent<S> : R extends { 202: infer S } ? JsonContent<S> : never
     : never;
-/** An operation's query parameters. */
-export type QueryOf<P extends keyof paths, M extends Method> = NonNullable<Operation<P, M>['parameters']['query']>;
 
+// Enumerations.
+export type TaskType = Schemas['TaskInput']['type'];
+export type TaskStatus = Schemas['Task']['status'];
+export type Locale = NonNullable<Schemas['TaskInput']['locale']>;
+export type EventType = Schemas['Event']['type'];
+export type ExportFormat = 'json' | 'jsonl' | 'csv' | 'openai' | 'huggingface' | 'alpaca';
+
+// Accounts.
+export type Buyer = Schemas['Buyer'];
+export type BuyerAccount = Schemas['BuyerAccount'];
+export type DeveloperProfile = Schemas['DeveloperProfile'];
+export type ServiceMeta = Schemas['ServiceMeta'];
+export type RegisterInput = BodyOf<'/auth/register', 'post'>;
+export type LoginInput = BodyOf<'/auth/login', 'post'>;
+export type ChangePasswordInput = BodyOf<'/auth/change-password', 'post'>;
+/** What register and login return: the JWT, the buyer, and a client signed in with that JWT. */
+export interface SignedIn<C> {
+  token: string;
+  buyer: Buyer;
+  client: C;
+}
+/** The money side of GET /auth/me. */
+export interface Balance {
+  /** Money held, in cents. */
+  creditBalance: number;
+  /** Cents reserved by open tasks. */
+  reservedCents: number;
+  /** creditBalance − reservedCents: what new tasks may reserve. */
+  availableCents: number;
+}
+
+// Tasks.
 export type Task = Schemas['Task'];
 export type TaskListItem = Schemas['TaskListItem'];
 export type TaskInput = Schemas['TaskInput'];
-export type Deposit = Schemas['Deposit'];
-export type WebhookConfig = Schemas['WebhookConfig'];
-export type WebhookDelivery = Schemas['WebhookDelivery'];
-export type LedgerEntry = Schemas['LedgerEntry'];
+export type TaskUpdate = BodyOf<'/tasks/{id}', 'patch'>;
+export type TaskCreated = ResponseOf<'/tasks', 'post'>;
+export type TaskBatchCreated = ResponseOf<'/tasks/batch', 'post'>;
+export type CsvImport = ResponseOf<'/tasks/batch/csv', 'post'>;
+export type TaskCounts = Schemas['TaskCounts'];
+export interface TaskFilters {
+  status?: TaskStatus;
+  type?: TaskType;
+  projectId?: string;
+  locale?: Locale;
+}
+export type TaskListParams = TaskFilters & PageParams;
+export type TaskCountFilters = Omit<TaskFilters, 'status'>;
+
+// Projects and golden tasks.
 export type Project = Schemas['Project'];
+export type ProjectWithStats = Schemas['ProjectWithStats'];
+export type ProjectDistribution = Schemas['ProjectDistribution'];
+export type ProjectInput = BodyOf<'/projects', 'post'>;
+export type ProjectUpdate = BodyOf<'/projects/{id}', 'patch'>;
+export type GoldenTask = Schemas['GoldenTask'];
+export type GoldenTaskInput = Schemas['GoldenTaskInput'];
+
+// Webhooks and events.
+export type WebhookConfig = Schemas['WebhookConfig'];
+export type WebhookConfigInput = BodyOf<'/webhooks/configs', 'post'>;
+export type WebhookConfigUpdate = BodyOf<'/webhooks/configs/{id}', 'patch'>;
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+/** An event of the buyer's log (GET /events): its payload and its deliveries' outcome. */
+export type ConcordEvent = Schemas['Event'];
+export interface EventListParams extends PageParams {
+  type?: EventType;
+  /** Events created at or after this time (the log reaches back 30 days). */
+  since?: Date | string;
+  /** Events about this task. */
+  taskId?: string;
+}
+
+// Money.
+export type LedgerEntry = Schemas['LedgerEntry'];
+export type Spend = Schemas['Spend'];
+export type Deposit = Schemas['Deposit'];
+export type DepositInput = BodyOf<'/billing/deposits', 'post'>;
+
+// Exports.
+export interface ExportParams {
+  format: ExportFormat;
+  /** COMPLETED unless set. */
+  status?: TaskStatus;
+  projectId?: string;
+  type?: TaskType;
+  locale?: Locale;
+  /** Alone: one plain file. With valRatio and testRatio (summing to 1): a ZIP of train, val and test. */
+  trainRatio?: number;
+  valRatio?: number;
+  testRatio?: number;
+  /** Changes the deterministic shuffle of a split. */
+  seed?: string;
+}
+export interface ExportDownload {
+  /** The server's file name: tasks-<format>.<ext>, or .zip for a split. */
+  filename: string;
+  contentType: string;
+  body: ReadableStream<Uint8Array>;
+  requestId: string | undefined;
+}
+
+// Buyer API keys (server-to-server credentials: `cnc_live_…` / `cnc_test_…`).
+export interface ApiKey {
+  id: string;
+  name: string;
+  /** The secret's first characters, to recognise the key (the secret itself is shown once, at creation). */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+export interface CreatedApiKey extends ApiKey {
+  /** The key itself: shown this once, store it now. Use it as a BuyerClient's `apiKey`. */
+  secret: string;
+}
+export interface ApiKeyInput {
+  name: string;
+}
+
+// The developer (SDK) side.
+export type Assignment = ResponseOf<'/sdk/tasks/next', 'get'>;
 export type Reputation = Schemas['Reputation'];
 export type Earnings = Schemas['Earnings'];
 export type Payout = Schemas['Payout'];
-export type Assignment = ResponseOf<'/sdk/tasks/next', 'get'>;
-export type TaskFilters = Omit<QueryOf<'/tasks', 'get'>, 'limit' | 'cursor'>;
-export type ExportQuery = QueryOf<'/exports', 'get'> & { format: 'json' | 'jsonl' | 'csv' | 'openai' | 'huggingface' | 'alpaca' };
+export type PayoutInput = BodyOf<'/sdk/annotators/{annotatorId}/payouts', 'post'>;
+type CompleteBody = BodyOf<'/sdk/tasks/{id}/complete', 'post'>;
+/** An answer: the annotator, one of the task's options, and the time spent on it. */
+export type Answer = Omit<CompleteBody, 'next'>;
+/** The filters of GET /sdk/tasks/next (and of answerAndNext's next assignment). */
+export interface NextFilters {
+  locale?: Locale;
+  types?: TaskType[];
+}
+export type CompleteResult = ResponseOf<'/sdk/tasks/{id}/complete', 'post'>;

@@ -1,20 +1,37 @@
-// The SDK package (sdk/src) against the real server over HTTP: a buyer and three annotators use nothing
-// but the SDK, from sign-up and top-up to the signed webhook and the export.
+// The SDK package (sdk/src) against the real service over HTTP, on PostgreSQL: a buyer and annotators use
+// nothing but the SDK, from sign-up and top-up to the signed webhook and the export, and every method of
+// both clients is called at least once.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnnotationClient, BuyerClient, ConcordError, verifyWebhookSignature } from '../../sdk/src/index.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AnnotationClient,
+  BuyerClient,
+  ConcordAuthenticationError,
+  ConcordConflictError,
+  ConcordError,
+  ConcordInsufficientCreditsError,
+  ConcordNotFoundError,
+  ConcordPermissionError,
+  ConcordValidationError,
+  verifyWebhook,
+  verifyWebhookSignature,
+  type TaskInput,
+} from '../../sdk/src/index.ts';
+import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
-import { createAdmin, createDeveloper, uniqueEmail, PASSWORD } from '../helpers/factories.ts';
+import { createAdmin, createDeveloper, fundBuyer, uniqueEmail, PASSWORD, type TestDeveloper } from '../helpers/factories.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 let ctx: TestContext;
 let server: Server;
 let baseUrl: string;
 let receiver: Receiver;
+let adminToken: string;
+let developer: TestDeveloper;
 let apiKey: string;
 
 beforeAll(async () => {
@@ -24,7 +41,9 @@ beforeAll(async () => {
   await new Promise((resolve) => server.once('listening', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   receiver = await startReceiver();
-  apiKey = (await createDeveloper(ctx, (await createAdmin(ctx)).token)).apiKey;
+  adminToken = (await createAdmin(ctx)).token;
+  developer = await createDeveloper(ctx, adminToken);
+  apiKey = developer.apiKey;
 });
 afterAll(async () => {
   await receiver.close();
@@ -32,85 +51,131 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await ctx.close();
 });
+// The work queue is global: no test sees another's open tasks.
+beforeEach(async () => {
+  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
+});
+
+const register = (companyName: string) => BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName });
+
+/** Pays a sandbox deposit the way its checkout page's Pay button does. */
+async function pay(checkoutUrl: string): Promise<void> {
+  const response = await fetch(`${baseUrl}${new URL(checkoutUrl).pathname}/pay`, { method: 'POST' });
+  expect(response.status).toBe(200);
+}
+
+/** Has annotators answer every open task through the SDK, each with `answerOf(content)`. */
+async function annotate(app: AnnotationClient, annotators: string[], answerOf: (content: string, options: string[]) => string): Promise<void> {
+  for (const annotator of annotators) {
+    for (;;) {
+      const assignment = await app.nextTask(annotator);
+      if (!assignment) break;
+      await app.complete(assignment.task.id, { annotatorId: annotator, answer: answerOf(assignment.task.content, assignment.task.options), timeSpentMs: 900 });
+    }
+  }
+}
 
 describe('the SDK, end to end', () => {
-  it('buyer and annotators round trip: top-up, tasks, answers, COMPLETED, signed webhook, export', async () => {
-    const buyer = await BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName: 'SDK Labs' });
+  it('buyer and annotators round trip: top-up, tasks, answers, COMPLETED, signed webhook, events, export', async () => {
+    const { client: buyer, token, buyer: account } = await register('SDK Labs');
+    expect(token).toBe(buyer.credential);
+    expect(account).toMatchObject({ companyName: 'SDK Labs', creditBalance: 0 });
 
-    // Top-up through the sandbox: the checkout page's Pay button is a plain form post.
-    const deposit = await buyer.createDeposit({ amountCents: 50_000, method: 'card' });
+    // Top-up through the sandbox.
+    const deposit = await buyer.deposits.create({ amountCents: 50_000, method: 'card' });
     expect(deposit).toMatchObject({ status: 'PENDING', bonusCents: 2_500 });
-    const pay = await fetch(`${new URL(deposit.checkoutUrl).pathname.replace(/^/, baseUrl)}/pay`, { method: 'POST' });
-    expect(pay.status).toBe(200);
-    expect((await buyer.getDeposit(deposit.id)).status).toBe('SUCCEEDED');
-    expect(await buyer.me()).toMatchObject({ buyer: { creditBalance: 52_500 } });
+    await pay(deposit.checkoutUrl);
+    expect((await buyer.deposits.get(deposit.id)).status).toBe('SUCCEEDED');
+    expect((await buyer.deposits.list().toArray()).map((d) => d.id)).toEqual([deposit.id]);
+    expect(await buyer.billing.balance()).toEqual({ creditBalance: 52_500, reservedCents: 0, availableCents: 52_500 });
 
     const secret = 'sdk-webhook-secret-0123456789';
-    await buyer.createWebhook({ url: `${receiver.url}/hook`, events: ['task.completed'], secret });
+    const webhook = await buyer.webhooks.create({ url: `${receiver.url}/hook`, events: ['task.completed'], secret });
 
-    const created = await buyer.createTasks([
+    const created = await buyer.tasks.createBatch([
       { type: 'SENTIMENT_ANALYSIS', content: 'Great product, fast delivery.', options: ['positive', 'negative', 'neutral'] },
       { type: 'BINARY_CHOICE', content: 'Is the sky blue?', options: ['yes', 'no'] },
     ]);
     expect(created.created).toBe(2);
-    const csv = await buyer.uploadCsv('content,type,options\n"Terrible, broke at once",SENTIMENT_ANALYSIS,positive|negative|neutral\n');
-    expect(csv.created).toBe(1);
+    const csv = await buyer.tasks.uploadCsv('content,type,options\n"Terrible, broke at once",SENTIMENT_ANALYSIS,positive|negative|neutral\n');
+    expect(csv).toMatchObject({ created: 1, errors: [] });
+    expect(await buyer.tasks.counts()).toEqual({ counts: { PENDING: 3, VALIDATING: 0, COMPLETED: 0, FAILED: 0 }, total: 3 });
 
     const answers: Record<string, string> = { 'Great product, fast delivery.': 'positive', 'Is the sky blue?': 'yes', 'Terrible, broke at once': 'negative' };
     const app = new AnnotationClient({ baseUrl, apiKey });
-    for (const annotator of ['ann-1', 'ann-2', 'ann-3']) {
-      for (;;) {
-        const assignment = await app.nextTask(annotator);
-        if (!assignment) break;
-        expect(await app.nextTask(annotator)).toEqual(assignment); // the same live assignment on repeat
-        await app.complete(assignment.task.id, { annotatorId: annotator, answer: answers[assignment.task.content] ?? '', timeSpentMs: 900 });
-      }
-    }
+    const first = await app.nextTask('ann-1');
+    expect(await app.nextTask('ann-1')).toEqual(first); // the same live assignment on repeat
+    await annotate(app, ['ann-1', 'ann-2', 'ann-3'], (content) => answers[content] ?? '');
     const again = await app.complete(created.tasks[0]?.taskId ?? '', { annotatorId: 'ann-1', answer: 'positive', timeSpentMs: 1 }).catch((e: unknown) => e);
-    expect(again).toBeInstanceOf(ConcordError);
-    expect((again as ConcordError).code).toBe('ALREADY_ANSWERED');
+    expect(again).toBeInstanceOf(ConcordConflictError);
+    expect(again).toMatchObject({ status: 409, code: 'ALREADY_ANSWERED', requestId: expect.any(String) });
 
-    const all = [];
-    for await (const task of buyer.allTasks({}, 1)) all.push(task);
+    // Every task, a page at a time, and one page with its cursor.
+    const all = await buyer.tasks.list({ limit: 1 }).toArray();
     expect(all).toHaveLength(3);
     expect(all.every((task) => task.status === 'COMPLETED')).toBe(true);
-    const task = await buyer.getTask(created.tasks[0]?.taskId ?? '');
-    expect(task).toMatchObject({ status: 'COMPLETED', result: 'positive' });
-    expect(await buyer.me()).toMatchObject({ buyer: { creditBalance: 52_500 - 3 * 20 } });
-    expect((await app.earnings('ann-1')).totalEarnedCents).toBeGreaterThan(0);
-    expect((await app.reputation('ann-1')).resolvedResponses).toBe(3);
+    const page = await buyer.tasks.list({ status: 'COMPLETED', limit: 2 }).page();
+    expect(page).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    expect(page.data).toHaveLength(2);
+    const completed = [];
+    for await (const task of buyer.tasks.list({ status: 'COMPLETED', type: 'SENTIMENT_ANALYSIS' })) completed.push(task.result);
+    expect(completed.sort()).toEqual(['negative', 'positive']);
+    expect(await buyer.tasks.get(created.tasks[0]?.taskId ?? '')).toMatchObject({ status: 'COMPLETED', result: 'positive', responses: expect.any(Array) });
+    expect((await buyer.auth.me()).creditBalance).toBe(52_500 - 3 * 20);
+    const ledger = await buyer.billing.ledger().toArray();
+    expect(ledger.map((entry) => entry.type)).toEqual(['TASK_CHARGE', 'TASK_CHARGE', 'TASK_CHARGE', 'BONUS', 'DEPOSIT']);
+    const spend = await buyer.billing.spend({ days: 7 });
+    expect(spend.days).toHaveLength(7);
+    expect(spend).toMatchObject({ totalChargedCents: 60, totalDepositedCents: 52_500 });
 
+    // The signed deliveries, their log, a redelivery, and the event log.
     await ctx.services.deliveryWorker.drain();
     expect(receiver.requests).toHaveLength(3);
     for (const request of receiver.requests) {
+      const event = await verifyWebhook(request.rawBody, request.headers, secret);
+      expect(event.event).toBe('task.completed');
       expect(await verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, secret)).toBe(true);
-      expect(await verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, 'another-secret-0123456')).toBe(false);
       expect(await verifyWebhookSignature(`${request.rawBody} `, request.headers['x-service-signature'] as string, secret)).toBe(false);
     }
+    const deliveries = await buyer.webhooks.deliveries(webhook.id).toArray();
+    expect(deliveries.map((d) => d.status)).toEqual(['DELIVERED', 'DELIVERED', 'DELIVERED']);
+    await expect(buyer.webhooks.redeliver(deliveries[0]?.id ?? '')).resolves.toEqual({ queued: true });
+    await ctx.services.deliveryWorker.drain();
+    expect(receiver.requests).toHaveLength(4);
+    const events = await buyer.events.list({ type: 'task.completed', since: new Date(Date.now() - 60_000) }).toArray();
+    expect(events).toHaveLength(3);
+    const taskEvents = await buyer.events.list({ taskId: created.tasks[1]?.taskId }).toArray();
+    expect(taskEvents).toHaveLength(1);
+    expect(await buyer.events.get(taskEvents[0]?.id ?? '')).toMatchObject({ type: 'task.completed', taskId: created.tasks[1]?.taskId, payload: { result: 'yes' } });
 
     const dir = await mkdtemp(path.join(os.tmpdir(), 'concord-sdk-'));
     try {
-      const file = await buyer.exportToFile({ format: 'openai' }, path.join(dir, 'train.jsonl'));
-      const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
-      expect(lines).toHaveLength(3);
+      const file = await buyer.exports.toFile({ format: 'openai' }, path.join(dir, 'train.jsonl'));
+      expect(file).toMatchObject({ filename: 'tasks-openai.jsonl', contentType: expect.stringContaining('application/x-ndjson') });
+      const text = await readFile(file.path, 'utf8');
+      expect(file.bytes).toBe(Buffer.byteLength(text));
+      const lines = text.trim().split('\n').map((line) => JSON.parse(line));
       expect(lines.map((l) => l.messages[1].content).sort()).toEqual(['negative', 'positive', 'yes']);
-      const zip = await buyer.exportStream({ format: 'jsonl', trainRatio: '0.5', valRatio: '0.25', testRatio: '0.25' });
+      const zip = await buyer.exports.stream({ format: 'jsonl', trainRatio: 0.5, valRatio: 0.25, testRatio: 0.25, seed: 'x' });
       expect(zip.contentType).toBe('application/zip');
       expect(zip.filename).toBe('tasks-jsonl.zip');
       const bytes = new Uint8Array(await new Response(zip.body).arrayBuffer());
       expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+      await expect(buyer.exports.stream({ format: 'jsonl', trainRatio: 0.5, valRatio: 0.6, testRatio: 0.1 })).rejects.toMatchObject({ code: 'INVALID_RATIOS' });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+
+    await buyer.webhooks.delete(webhook.id);
+    await expect(buyer.webhooks.get(webhook.id)).rejects.toBeInstanceOf(ConcordNotFoundError);
   });
 
   it('answerAndNext: each answer and the next assignment in one request, null when nothing is left; a refused answer throws', async () => {
-    const buyer = await BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName: 'One Trip' });
-    const deposit = await buyer.createDeposit({ amountCents: 1_000, method: 'card' });
-    await fetch(`${baseUrl}${new URL(deposit.checkoutUrl).pathname}/pay`, { method: 'POST' });
-    // German tasks, asked for by locale: other tests' tasks stay out of the way.
-    const created = await buyer.createTasks(
-      ['Ja?', 'Nein?'].map((content) => ({ type: 'BINARY_CHOICE' as const, content, options: ['ja', 'nein'], locale: 'de' as const })),
+    const { client: buyer } = await register('One Trip');
+    const deposit = await buyer.deposits.create({ amountCents: 1_000, method: 'card' });
+    await pay(deposit.checkoutUrl);
+    const created = await buyer.tasks.createBatch(
+      ['Ja?', 'Nein?'].map((content): TaskInput => ({ type: 'BINARY_CHOICE', content, options: ['ja', 'nein'], locale: 'de' })),
     );
     const requests: string[] = [];
     const counting: typeof fetch = (input, init) => {
@@ -119,7 +184,7 @@ describe('the SDK, end to end', () => {
     };
     const app = new AnnotationClient({ baseUrl, apiKey, fetch: counting });
     const seen: string[] = [];
-    let assignment = await app.nextTask('one-trip', { locale: 'de' });
+    let assignment = await app.nextTask('one-trip', { locale: 'de', types: ['BINARY_CHOICE'] });
     while (assignment) {
       seen.push(assignment.task.id);
       assignment = await app.answerAndNext(assignment.task.id, { annotatorId: 'one-trip', answer: 'ja', timeSpentMs: 700 }, { locale: 'de', types: ['BINARY_CHOICE'] });
@@ -132,24 +197,32 @@ describe('the SDK, end to end', () => {
     expect(refused).toMatchObject({ status: 409, code: 'ALREADY_ANSWERED' });
   });
 
-  it('turns API errors into ConcordError with the code, details and taskIndex', async () => {
-    const buyer = await BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName: 'Broke Inc' });
-    const poor = await buyer.createTask({ type: 'BINARY_CHOICE', content: 'Yes?', options: ['yes', 'no'] }).catch((e: unknown) => e as ConcordError);
-    expect(poor).toMatchObject({ status: 402, code: 'INSUFFICIENT_CREDITS', details: { requiredCents: 20, availableCents: 0 } });
-    const invalid = await buyer
-      .createTasks([{ type: 'BINARY_CHOICE', content: 'ok', options: ['a', 'b'] }, { type: 'BINARY_CHOICE', content: '', options: ['a', 'b'] }])
-      .catch((e: unknown) => e as ConcordError);
+  it('turns API errors into typed ConcordErrors with the code, details, taskIndex and request id', async () => {
+    const { client: buyer } = await register('Broke Inc');
+    const poor = await buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Yes?', options: ['yes', 'no'] }).catch((e: unknown) => e);
+    expect(poor).toBeInstanceOf(ConcordInsufficientCreditsError);
+    expect(poor).toMatchObject({ status: 402, code: 'INSUFFICIENT_CREDITS', details: { requiredCents: 20, availableCents: 0 }, requestId: expect.any(String) });
+    const invalid = await buyer.tasks
+      .createBatch([{ type: 'BINARY_CHOICE', content: 'ok', options: ['a', 'b'] }, { type: 'BINARY_CHOICE', content: '', options: ['a', 'b'] }])
+      .catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(ConcordValidationError);
     expect(invalid).toMatchObject({ code: 'INVALID_TASK', taskIndex: 1 });
-    const login = await BuyerClient.login({ baseUrl }, { email: uniqueEmail('nobody'), password: PASSWORD }).catch((e: unknown) => e as ConcordError);
+    const login = await BuyerClient.login({ baseUrl }, { email: uniqueEmail('nobody'), password: PASSWORD }).catch((e: unknown) => e);
+    expect(login).toBeInstanceOf(ConcordAuthenticationError);
     expect(login).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
     const app = new AnnotationClient({ baseUrl, apiKey: 'cnotakey000000000000000000' });
-    await expect(app.nextTask('x')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(app.nextTask('x')).rejects.toBeInstanceOf(ConcordAuthenticationError);
+    // A developer key on a buyer route: the wrong kind of credential.
+    await expect(new BuyerClient({ baseUrl, apiKey }).tasks.list().page()).rejects.toBeInstanceOf(ConcordPermissionError);
+    // The request id the SDK sends is the one the service logs and answers with.
+    const missing = await buyer.tasks.get('no-such-task', { headers: { 'x-request-id': 'sdk-test-req-1' } }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ConcordNotFoundError);
+    expect(missing).toMatchObject({ code: 'TASK_NOT_FOUND', requestId: 'sdk-test-req-1' });
   });
 
-  it('retries a creation after a server error with the same Idempotency-Key, creating once', async () => {
-    const buyer = await BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName: 'Retry Co' });
-    const deposit = await buyer.createDeposit({ amountCents: 1_000, method: 'mobile_money' });
-    await fetch(`${baseUrl}${new URL(deposit.checkoutUrl).pathname}/pay`, { method: 'POST' });
+  it('retries a creation after a lost answer with the same Idempotency-Key, creating once', async () => {
+    const { client: buyer, token } = await register('Retry Co');
+    await fundBuyer(ctx, adminToken, (await buyer.auth.me()).id, 1_000);
     // A fetch that lets the first attempt reach the server but loses its answer (a 503 from a proxy, say).
     const keys: string[] = [];
     let calls = 0;
@@ -160,11 +233,142 @@ describe('the SDK, end to end', () => {
       if (calls === 1) return new Response(JSON.stringify({ error: 'upstream', code: 'UNAVAILABLE' }), { status: 503 });
       return response;
     };
-    const retrying = new BuyerClient({ baseUrl, token: buyer.token, fetch: flaky, retryDelayMs: 1 });
-    const created = await retrying.createTask({ type: 'BINARY_CHOICE', content: 'Retry me', options: ['yes', 'no'] });
+    const retrying = new BuyerClient({ baseUrl, token, fetch: flaky, retryDelayMs: 1 });
+    const created = await retrying.tasks.create({ type: 'BINARY_CHOICE', content: 'Retry me', options: ['yes', 'no'] });
     expect(calls).toBe(2);
     expect(keys[0]).toBe(keys[1]);
-    const tasks = await buyer.listTasks();
-    expect(tasks.tasks.map((t) => t.id)).toEqual([created.taskId]);
+    expect((await buyer.tasks.list().toArray()).map((t) => t.id)).toEqual([created.taskId]);
+    // The caller's own key makes a repeat across runs safe: the first response again, nothing created.
+    const once = await buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Mine', options: ['yes', 'no'] }, { idempotencyKey: 'row-1' });
+    const twice = await buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Mine', options: ['yes', 'no'] }, { idempotencyKey: 'row-1' });
+    expect(twice.taskId).toBe(once.taskId);
+    expect(await buyer.tasks.counts()).toMatchObject({ total: 2 });
+  });
+});
+
+describe('every buyer method', () => {
+  it('auth: register, login, me, change password (the client switches to the fresh JWT), the service meta', async () => {
+    const email = uniqueEmail('auth');
+    const registered = await BuyerClient.register({ baseUrl }, { email, password: PASSWORD, companyName: 'Auth Co' });
+    const { token, buyer, client } = await BuyerClient.login({ baseUrl }, { email, password: PASSWORD });
+    expect(buyer).toEqual(registered.buyer);
+    expect(client.credential).toBe(token);
+    expect(await client.auth.me()).toMatchObject({ id: buyer.id, email, companyName: 'Auth Co', reservedCents: 0, availableCents: 0 });
+    const stale = new BuyerClient({ baseUrl, token });
+    const { token: fresh } = await client.auth.changePassword({ currentPassword: PASSWORD, newPassword: 'a brand new password' });
+    expect(client.credential).toBe(fresh);
+    await expect(client.auth.me()).resolves.toMatchObject({ id: buyer.id });
+    await expect(stale.auth.me()).rejects.toBeInstanceOf(ConcordAuthenticationError);
+    await expect(BuyerClient.login({ baseUrl }, { email, password: 'a brand new password' })).resolves.toMatchObject({ buyer: { id: buyer.id } });
+    expect(await BuyerClient.meta({ baseUrl })).toMatchObject({ environment: 'test', paymentProvider: 'sandbox', priceCents: 20 });
+  });
+
+  it('tasks: create, get, update, delete, list, counts; projects: create, get, list, update, distribution, delete', async () => {
+    const { client: buyer } = await register('Tasks Co');
+    await fundBuyer(ctx, adminToken, (await buyer.auth.me()).id, 10_000);
+    const project = await buyer.projects.create({ name: 'Reviews', description: 'Product reviews', targetConfidence: 0.9 });
+    expect(project).toMatchObject({ name: 'Reviews', targetConfidence: 0.9, maxResponses: null });
+    expect((await buyer.projects.list().toArray()).map((p) => p.id)).toEqual([project.id]);
+    expect(await buyer.projects.update(project.id, { maxResponses: 5 })).toMatchObject({ id: project.id, maxResponses: 5 });
+
+    const created = await buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Good?', options: ['yes', 'no'], projectId: project.id, maxCents: 25 });
+    expect(created).toMatchObject({ status: 'PENDING', costCents: 20, estimatedCompletionMs: expect.any(Number) });
+    expect(await buyer.tasks.update(created.taskId, { maxCents: 40, validationsNeeded: 3 })).toMatchObject({ id: created.taskId, maxCents: 40, maxResponses: 5 });
+    expect((await buyer.billing.balance()).reservedCents).toBe(40);
+    expect(await buyer.projects.get(project.id)).toMatchObject({ stats: { tasks: { PENDING: 1 }, spentCents: 0 } });
+    await expect(buyer.projects.delete(project.id)).rejects.toMatchObject({ status: 409, code: 'PROJECT_HAS_TASKS' });
+
+    const app = new AnnotationClient({ baseUrl, apiKey });
+    await annotate(app, ['p-1', 'p-2', 'p-3'], () => 'yes');
+    expect(await buyer.tasks.get(created.taskId)).toMatchObject({ status: 'COMPLETED', result: 'yes', projectId: project.id });
+    expect(await buyer.projects.distribution(project.id)).toMatchObject({ completed: 1, labels: [{ label: 'yes', count: 1 }] });
+    expect(await buyer.tasks.counts({ projectId: project.id })).toMatchObject({ counts: { COMPLETED: 1 }, total: 1 });
+
+    const doomed = await buyer.tasks.create({ type: 'RELEVANCE_RATING', content: 'Relevant?', options: ['high', 'low'], locale: 'ar' });
+    await buyer.tasks.delete(doomed.taskId);
+    await expect(buyer.tasks.get(doomed.taskId)).rejects.toMatchObject({ status: 404, code: 'TASK_NOT_FOUND' });
+    await expect(buyer.tasks.update(created.taskId, { maxCents: 30 })).rejects.toMatchObject({ code: 'TASK_NOT_PENDING' });
+
+    const empty = await buyer.projects.create({ name: 'Empty' });
+    await buyer.projects.delete(empty.id);
+    await expect(buyer.projects.get(empty.id)).rejects.toBeInstanceOf(ConcordNotFoundError);
+  });
+
+  it('golden tasks: create, list, delete; webhooks: create, get, list, update, delete', async () => {
+    const { client: buyer } = await register('Gold Co');
+    const golden = await buyer.goldenTasks.create({ type: 'IMAGE_CLASSIFICATION', content: 'https://img.example/cat.png', options: ['cat', 'dog'], goldenAnswer: 'cat', locale: 'zh' });
+    expect(golden).toMatchObject({ goldenAnswer: 'cat', timesServed: 0, correctRate: null });
+    expect((await buyer.goldenTasks.list().toArray()).map((g) => g.id)).toEqual([golden.id]);
+    await buyer.goldenTasks.delete(golden.id);
+    expect(await buyer.goldenTasks.list().toArray()).toEqual([]);
+
+    const config = await buyer.webhooks.create({ url: `${receiver.url}/gold`, events: ['task.failed', 'budget.low'], secret: 'gold-secret-0123456789' });
+    expect(config).toMatchObject({ isActive: true, events: ['task.failed', 'budget.low'] });
+    expect(config).not.toHaveProperty('secret');
+    expect(await buyer.webhooks.update(config.id, { isActive: false })).toMatchObject({ id: config.id, isActive: false });
+    expect(await buyer.webhooks.get(config.id)).toMatchObject({ isActive: false });
+    expect((await buyer.webhooks.list().toArray()).map((w) => w.id)).toEqual([config.id]);
+    expect(await buyer.webhooks.deliveries(config.id).page()).toEqual({ data: [], nextCursor: null, hasMore: false });
+    await buyer.webhooks.delete(config.id);
+    expect(await buyer.webhooks.list().toArray()).toEqual([]);
+  });
+
+  // Buyer API keys (issue 17 item 3): runs once the service has the /api-keys routes.
+  it('API keys: create (the secret once), use as the credential, list, refused on key management, revoke', async (test) => {
+    const probe = await fetch(`${baseUrl}/api/v1/api-keys`);
+    if (probe.status === 404) test.skip();
+    const { client: owner } = await register('Keys Co');
+    const key = await owner.apiKeys.create({ name: 'ci' });
+    expect(key).toMatchObject({ id: expect.any(String), name: 'ci', secret: expect.stringMatching(/^cnc_(test|live)_/), lastUsedAt: null });
+    expect(key.secret.startsWith(key.prefix)).toBe(true);
+
+    const server = new BuyerClient({ baseUrl, apiKey: key.secret });
+    expect(server.usesApiKey).toBe(true);
+    expect((await server.auth.me()).email).toBe((await owner.auth.me()).email);
+    expect(await server.tasks.list().toArray()).toEqual([]);
+    await expect(server.apiKeys.create({ name: 'escalate' })).rejects.toBeInstanceOf(ConcordPermissionError);
+    await expect(server.auth.changePassword({ currentPassword: PASSWORD, newPassword: 'another password 1' })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+
+    const listed = await owner.apiKeys.list().toArray();
+    expect(listed).toEqual([{ id: key.id, name: 'ci', prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: expect.any(String) }]);
+    // A key survives a password change of its account.
+    await owner.auth.changePassword({ currentPassword: PASSWORD, newPassword: 'another password 2' });
+    await expect(server.billing.balance()).resolves.toEqual({ creditBalance: 0, reservedCents: 0, availableCents: 0 });
+
+    await owner.apiKeys.delete(key.id);
+    await expect(server.tasks.list().page()).rejects.toBeInstanceOf(ConcordAuthenticationError);
+    await expect(owner.apiKeys.delete(key.id)).rejects.toMatchObject({ status: 404, code: 'API_KEY_NOT_FOUND' });
+  });
+});
+
+describe('every annotation client method', () => {
+  it('me, nextTask, complete, reputation, earnings, requestPayout, payouts', async () => {
+    const app = new AnnotationClient({ baseUrl, apiKey });
+    expect(await app.me()).toMatchObject({ id: developer.id, email: developer.email, appName: 'Label App' });
+    expect(await app.nextTask('payee')).toBeNull(); // nothing open: 204 is null
+    await expect(app.earnings('never-seen')).rejects.toMatchObject({ status: 404, code: 'ANNOTATOR_NOT_FOUND' });
+
+    // Earnings credited the way a completed task credits them (a real payout needs 500 cents).
+    const record = await ctx.services.db.repos.annotators.ensure(developer.id, 'payee');
+    const updates = decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: 800 }]);
+    await ctx.prisma.$executeRaw`SELECT apply_decision('sdk-test-task', ${JSON.stringify(updates)}::jsonb)`;
+    expect(await app.reputation('payee')).toMatchObject({ annotatorId: 'payee', level: 'NOVICE', reliability: 0.7, suspended: false });
+    expect(await app.earnings('payee')).toEqual({ annotatorId: 'payee', totalEarnedCents: 800, paidOutCents: 0, pendingPayoutCents: 0, availableCents: 800 });
+
+    const payout = await app.requestPayout('payee', { amountCents: 600, method: 'mobile_money', destination: '+254700000000' }, { idempotencyKey: 'payout-1' });
+    expect(payout).toMatchObject({ status: 'PENDING', amountCents: 600, method: 'mobile_money' });
+    // The same key again: the first payout, not a second one.
+    expect(await app.requestPayout('payee', { amountCents: 600, method: 'mobile_money', destination: '+254700000000' }, { idempotencyKey: 'payout-1' })).toEqual(payout);
+    await expect(app.requestPayout('payee', { amountCents: 499, method: 'paypal', destination: 'me@example.test' })).rejects.toMatchObject({ code: 'PAYOUT_TOO_SMALL' });
+    expect(await app.payouts('payee').toArray()).toEqual([payout]);
+    expect(await app.earnings('payee')).toMatchObject({ pendingPayoutCents: 600, availableCents: 200 });
+  });
+
+  it('a suspended or unknown credential, and a refused answer, are typed errors', async () => {
+    const app = new AnnotationClient({ baseUrl, apiKey });
+    const error = await app.complete('no-such-task', { annotatorId: 'x', answer: 'a', timeSpentMs: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConcordError);
+    expect(error).toMatchObject({ status: 404, code: 'TASK_NOT_FOUND' });
+    await expect(app.nextTask('bad id with spaces')).rejects.toBeInstanceOf(ConcordValidationError);
   });
 });
