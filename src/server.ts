@@ -67,6 +67,12 @@ async function main(): Promise<void> {
   const services = createServices({ config, prisma, pgPool, logger, jwtSecret: await resolveJwtSecret(config) });
   if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);
   else if (config.env === 'development') await announceLocalAdmin(config, logger, await services.auth.ensureLocalAdmin());
+  else if ((await services.db.repos.accounts.countByRole()).ADMIN === 0) {
+    logger.warn(
+      { event: 'admin.none' },
+      'No admin account exists, so nobody can create developers or credit buyers: set ADMIN_EMAIL and ADMIN_PASSWORD and restart (the admin is created at start-up; a later change of ADMIN_PASSWORD resets its password)',
+    );
+  }
 
   const app = buildApp({ config, logger, services });
   const server: Server = createHttpServer(app);

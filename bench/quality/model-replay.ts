@@ -1,7 +1,7 @@
 // The learned model replayed as the service runs it, through the service's own functions: after each
 // answer the task is decided exactly as the answer path decides it (decideWithModel, which
 // planSettlement calls: the posterior from every answerer's current counts, the stop rule), a decision
-// moves its answerers' soft counts by the posterior (its increments, applyIncrement), and the scope is
+// moves its answerers' counts (its increments, applyIncrement: one count at the result of a completed task), and the scope is
 // re-fitted (refitScope) whenever its answers have grown by 5 %. The scope here is the whole dataset
 // (one project); the arrays stand in for the database's rows.
 import { answerLogLikelihoods, emptyCounts, LABEL_MODEL, NEW_SCOPE_PRIOR, type AnnotatorCounts, type LabelModelSettings, type ScopePrior } from '../../src/consensus/label-model.ts';

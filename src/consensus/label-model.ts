@@ -1,6 +1,6 @@
 // The label-quality model (CONTRACT §5, issue 16): each annotator has a K×K confusion matrix per scope,
-// kept as soft counts (row = true option, column = answer), so it is stored as plain numbers, moved by an
-// online EM step when a task is decided (soft-counts.ts), and replaced wholesale by a Dawid–Skene re-fit
+// kept as soft counts (row = true option, column = answer), so it is stored as plain numbers, moved by one
+// count per answer when a task completes (soft-counts.ts), and replaced wholesale by a Dawid–Skene re-fit
 // (refit.ts). Reading a matrix adds the scope's prior and backs off towards one reliability (one-coin)
 // while the annotator has few answers in the scope, because a K×K matrix learned from a handful of
 // answers is mostly noise: a brand-new annotator in a brand-new scope weighs exactly the contract's

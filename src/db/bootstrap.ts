@@ -6,7 +6,8 @@ import type { Logger } from '../lib/logger.ts';
 import type { EmbeddedDatabase, EmbeddedOptions } from './embedded.ts';
 import { applyMigrations } from './migrate.ts';
 
-const EMBEDDED_DATABASE = 'concord';
+/** The database `npm start` creates on its embedded server (scripts/embedded-db.ts finds it too). */
+export const EMBEDDED_DATABASE = 'concord';
 
 export interface DatabaseHandle {
   url: string;

@@ -15,6 +15,8 @@ const PASSWORD = 'concord-embedded';
 export interface EmbeddedDatabase {
   /** A connection string to the named database on the embedded server. */
   urlFor(database: string): string;
+  /** The server was already running on this data directory (left by a killed process, or another tool's). */
+  readonly adopted: boolean;
   createDatabase(name: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -42,6 +44,15 @@ async function runningPostmaster(databaseDir: string): Promise<number | undefine
     return undefined;
   }
 }
+
+/** Whether a PostgreSQL is running on this data directory. */
+export async function isEmbeddedRunning(databaseDir: string): Promise<boolean> {
+  return (await runningPostmaster(databaseDir)) !== undefined;
+}
+
+/** The connection string of a database on the embedded server listening on `port`. */
+export const embeddedUrl = (port: number, database: string) =>
+  `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 
 /** A start-up failure whose message says why and what to do: printed without a stack trace. */
 export class EmbeddedStartError extends Error {
@@ -103,10 +114,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await server.start();
   }
 
-  const urlFor = (database: string) =>
-    `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(database)}`;
+  const urlFor = (database: string) => embeddedUrl(options.port, database);
   return {
     urlFor,
+    adopted: orphan !== undefined,
     async createDatabase(name) {
       const client = new pg.Client({ connectionString: urlFor('postgres') });
       await client.connect();

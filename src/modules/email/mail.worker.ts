@@ -1,13 +1,14 @@
 // Sends the mail outbox. With SMTP_URL, by nodemailer, retried with exponential backoff; without it,
 // each mail is logged and kept PENDING in the table, to go out once SMTP is configured (requeueKept at
-// start-up). The log holds the body only in development, where a newcomer without SMTP needs it (the
-// developer invite's token); elsewhere never (an invite carries a token).
+// start-up). The log holds the subject, the links and the body only in development, where a newcomer
+// without SMTP needs them (the developer invite's link); elsewhere never (an invite carries a token).
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';
+import { linksIn } from './mail-links.ts';
 
 const BATCH = 16;
 const IDLE_POLL_MS = 1_000;
@@ -58,10 +59,15 @@ export class MailWorker {
     for (const mail of claimed) {
       const log = { mailId: mail.id, kind: mail.kind, to: mail.toAddress, attempt: mail.attempts };
       if (!this.transport) {
-        const message = this.config.env === 'development'
-          ? `SMTP_URL is not set: mail kept in the outbox. It reads:\n${mail.body}`
-          : 'SMTP_URL is not set: mail kept in the outbox';
-        this.logger.info({ ...log, event: 'mail.kept', subject: mail.subject }, message);
+        if (this.config.env === 'development') {
+          // The subject and links first (a developer's invite link is how they set a password), then the text.
+          const links = linksIn(mail.body);
+          const message = `SMTP_URL is not set: mail "${mail.subject}" to ${mail.toAddress} kept in the outbox.` +
+            (links.length > 0 ? ` Links: ${links.join(' ')}` : '') + `\nIt reads:\n${mail.body}`;
+          this.logger.info({ ...log, event: 'mail.kept', subject: mail.subject, links }, message);
+        } else {
+          this.logger.info({ ...log, event: 'mail.kept', subject: mail.subject }, 'SMTP_URL is not set: mail kept in the outbox');
+        }
         await this.db.repos.mail.keep(mail.id, new Date(now.getTime() + KEPT_RECHECK_MS));
         continue;
       }
