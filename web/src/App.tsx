@@ -17,6 +17,7 @@ import { GoldenTasksPage } from './golden/GoldenTasksPage';
 import { ExportsPage } from './exports/ExportsPage';
 import { WebhooksPage } from './webhooks/WebhooksPage';
 import { WebhookPage } from './webhooks/WebhookPage';
+import { ApiKeysPage } from './api-keys/ApiKeysPage';
 import { AdminOverviewPage } from './admin/AdminOverviewPage';
 import { DevelopersPage } from './admin/DevelopersPage';
 import { BuyersPage } from './admin/BuyersPage';
@@ -64,6 +65,7 @@ const router = createBrowserRouter([
       { path: 'exports', element: <ExportsPage /> },
       { path: 'webhooks', element: <WebhooksPage /> },
       { path: 'webhooks/:webhookId', element: <WebhookPage /> },
+      { path: 'api-keys', element: <ApiKeysPage /> },
       { path: 'billing', element: <BillingPage /> },
       { path: 'billing/deposits/:depositId', element: <DepositPage /> },
       { path: 'account', element: <AccountPage /> },

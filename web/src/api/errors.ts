@@ -98,6 +98,7 @@ const SENTENCES: Record<string, string> = {
   TASK_NOT_FOUND: 'That task does not exist (or belongs to another account).',
   PROJECT_NOT_FOUND: 'That project does not exist (or belongs to another account).',
   WEBHOOK_NOT_FOUND: 'That webhook does not exist.',
+  API_KEY_NOT_FOUND: 'That API key does not exist or is already revoked. Reload the list.',
   DELIVERY_NOT_FOUND: 'That delivery does not exist.',
   GOLDEN_TASK_NOT_FOUND: 'That golden task does not exist.',
   ANNOTATOR_NOT_FOUND: 'That annotator does not exist (any more) for that app.',
@@ -121,7 +122,7 @@ const SENTENCES: Record<string, string> = {
   IDEMPOTENCY_KEY_REUSED: 'This request was already sent with different content.',
   PROJECT_HAS_TASKS: 'A project that still has tasks cannot be deleted.',
   INVALID_TOKEN: 'That invite link is unknown, used or expired.',
-  // The service's only limit of this kind: 20 webhook configurations per buyer.
+  // 20 webhook configurations per buyer; the API keys page words the other cap (20 live keys) itself.
   LIMIT_EXCEEDED: 'You already have 20 webhooks, the most an account can have. Delete one you no longer use, then add this one.',
   INSUFFICIENT_EARNINGS: 'The annotator has not earned that much.',
   PAYOUT_TOO_SMALL: 'Payouts start at $5.00.',

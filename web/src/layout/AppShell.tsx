@@ -20,6 +20,7 @@ const BUYER_NAV: NavItem[] = [
   { to: '/golden-tasks', label: 'Golden tasks' },
   { to: '/exports', label: 'Exports' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/api-keys', label: 'API keys' },
   { to: '/billing', label: 'Billing' },
 ];
 

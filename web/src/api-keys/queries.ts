@@ -1,0 +1,46 @@
+// TanStack Query hooks of the API keys area: the buyer's live keys (cursor-paginated), creating one (its
+// secret is in that answer only) and revoking one. Keys start with 'api-keys'.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, call, type Schemas } from '../api/client';
+
+export type ApiKey = Schemas['BuyerApiKey'];
+export type CreatedApiKey = Schemas['BuyerApiKeyWithSecret'];
+
+/** The service's cap of live keys per buyer (buyer-api-keys.service.ts): one page holds them all. */
+export const MAX_API_KEYS = 20;
+/** The API's limit on a key's name (buyer-api-keys.schemas.ts). */
+export const API_KEY_NAME_MAX = 100;
+
+const PAGE_SIZE = String(MAX_API_KEYS);
+
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  list: (cursor: string | undefined) => ['api-keys', 'list', cursor ?? null] as const,
+};
+
+export function useApiKeys(cursor: string | undefined) {
+  return useQuery({
+    queryKey: apiKeyKeys.list(cursor),
+    queryFn: () => call(api.GET('/api-keys', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Creates a key; the Idempotency-Key makes a retry after a lost answer return the same key, not a second one. */
+export function useCreateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, idempotencyKey }: { name: string; idempotencyKey: string }) =>
+      call(api.POST('/api-keys', { body: { name }, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}
+
+/** Revokes a key: every server refuses it from the next request on. */
+export function useRevokeApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/api-keys/{id}', { params: { path: { id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}
