@@ -51,6 +51,16 @@ const BUYER_SHOTS: Shot[] = [
       await page.waitForURL(/\/webhooks\/.+/);
     },
   },
+  { name: 'api-keys', path: '/api-keys' },
+  {
+    name: 'api-key-created',
+    path: '/api-keys',
+    prepare: async (page) => {
+      await page.getByLabel('Name', { exact: true }).fill('Staging worker');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.locator('dialog[open]').waitFor();
+    },
+  },
   { name: 'billing', path: '/billing' },
   { name: 'account', path: '/account' },
 ];

@@ -1,7 +1,8 @@
 // Fills a running Concord with a believable buyer's month, through the public API only: a funded buyer
 // with projects, a few hundred tasks of every type, golden tasks, a developer app whose annotators answer
-// most tasks (so some complete and some fail), a webhook with deliveries, a pending payout, a second
-// buyer. Used for the dashboard's screenshots and by anyone who wants to see the product with data.
+// most tasks (so some complete and some fail), a webhook with deliveries, two API keys (one used), a
+// pending payout, a second buyer. Used for the dashboard's screenshots and by anyone who wants to see
+// the product with data.
 //
 //   npx tsx scripts/demo-seed.ts --url http://localhost:3000 --admin-email admin@concord.local --admin-password …
 // Prints JSON with the accounts it made (the buyer's password is fixed: `demo password 1`).
@@ -103,6 +104,11 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
     events: ['task.completed', 'task.failed', 'budget.low'],
     secret: `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`,
   });
+
+  // Two server-to-server keys; the ingest one has been used (its last use shows), the export one not yet.
+  const ingestKey = await ok<{ apiKey: { secret: string } }>('POST', '/api-keys', buyer.token, { name: 'Production ingest' });
+  await ok('POST', '/api-keys', buyer.token, { name: 'Nightly export job' });
+  await ok('GET', '/tasks?limit=1', ingestKey.apiKey.secret);
 
   const developer = await ok<{ developer: { apiKey: string; id: string } }>('POST', '/admin/developers', admin.token, {
     email: `labelapp-${suffix}@example.com`,

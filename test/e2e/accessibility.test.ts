@@ -28,6 +28,16 @@ const BUYER: Visit[] = [
   { path: '/webhooks' },
   { path: '/webhooks', open: (page) => page.getByRole('button', { name: 'New webhook' }).click() },
   { path: '/webhooks', open: (page) => page.locator('main table tbody tr a').first().click() },
+  { path: '/api-keys' },
+  {
+    path: '/api-keys',
+    open: async (page) => {
+      await page.getByLabel('Name', { exact: true }).fill('Accessibility check');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.locator('dialog[open]').waitFor();
+    },
+  },
+  { path: '/api-keys', open: (page) => page.getByRole('button', { name: 'Revoke Production ingest' }).click() },
   { path: '/billing' },
   { path: '/account' },
   { path: '/no-such-page' },
