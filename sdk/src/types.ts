@@ -120,21 +120,11 @@ export interface ExportDownload {
 }
 
 // Buyer API keys (server-to-server credentials: `cnc_live_…` / `cnc_test_…`).
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** The secret's first characters, to recognise the key (the secret itself is shown once, at creation). */
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-export interface CreatedApiKey extends ApiKey {
-  /** The key itself: shown this once, store it now. Use it as a BuyerClient's `apiKey`. */
-  secret: string;
-}
-export interface ApiKeyInput {
-  name: string;
-}
+/** A key as listed: its id, name, `prefix` (the secret's first characters) and last use; never the secret. */
+export type ApiKey = Schemas['BuyerApiKey'];
+/** A key just created: `secret` is the key itself, shown this once. Use it as a BuyerClient's `apiKey`. */
+export type CreatedApiKey = Schemas['BuyerApiKeyWithSecret'];
+export type ApiKeyInput = BodyOf<'/api-keys', 'post'>;
 
 // The developer (SDK) side.
 export type Assignment = ResponseOf<'/sdk/tasks/next', 'get'>;
