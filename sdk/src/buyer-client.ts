@@ -118,9 +118,10 @@ export class TasksResource extends Resource {
    * Imports a CSV (header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options
    * separated by `|`; at most 5 MB). Valid rows are created, refused ones listed in `errors`.
    */
-  uploadCsv(csv: string | Blob | Uint8Array<ArrayBuffer>, options: CreateOptions & { filename?: string } = {}): Promise<CsvImport> {
+  uploadCsv(csv: string | Blob | Uint8Array, options: CreateOptions & { filename?: string } = {}): Promise<CsvImport> {
     const form = new FormData();
-    const blob = csv instanceof Blob ? csv : new Blob([csv], { type: 'text/csv' });
+    // Bytes are copied onto an ArrayBuffer of their own (a Buffer may be a view of a larger or shared one).
+    const blob = csv instanceof Blob ? csv : new Blob([typeof csv === 'string' ? csv : new Uint8Array(csv)], { type: 'text/csv' });
     form.set('file', blob, options.filename ?? 'tasks.csv');
     return this.http.json({ method: 'POST', path: '/tasks/batch/csv', form, idempotent: true, options });
   }

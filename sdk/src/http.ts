@@ -145,7 +145,7 @@ export class HttpClient {
     for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
     }
-    const headers = lowerCased({ accept: 'application/json', ...this.defaultHeaders, ...options.headers });
+    const headers = lowerCased({ accept: request.stream ? '*/*' : 'application/json', ...this.defaultHeaders, ...options.headers });
     const requestId = headers['x-request-id'] ?? newIdempotencyKey();
     headers['x-request-id'] = requestId;
     if (this.credential && !request.anonymous) headers.authorization = `Bearer ${this.credential}`;

@@ -342,6 +342,20 @@ describe('requests', () => {
     ]);
   });
 
+  it('uploadCsv sends the file part from a string, bytes (a Buffer) or a Blob, under the given file name', async () => {
+    const { fetch, calls } = scriptedFetch(json(201, { created: 0, tasks: [], errors: [], totalCostCents: 0 }));
+    const client = buyer(fetch);
+    const csv = 'type,content,options\nBINARY_CHOICE,Ünïcode?,yes|no\n';
+    await client.tasks.uploadCsv(csv);
+    await client.tasks.uploadCsv(Buffer.from(csv), { filename: 'mine.csv' });
+    await client.tasks.uploadCsv(new Blob([csv]), { filename: 'blob.csv', idempotencyKey: 'csv-1' });
+    const files = calls.map((call) => (call.body as FormData).get('file') as File);
+    expect(files.map((file) => file.name)).toEqual(['tasks.csv', 'mine.csv', 'blob.csv']);
+    expect(await Promise.all(files.map((file) => file.text()))).toEqual([csv, csv, csv]);
+    expect(calls[2]?.headers.get('idempotency-key')).toBe('csv-1');
+    expect(calls[0]?.headers.get('content-type')).toBeNull(); // fetch sets the multipart boundary itself
+  });
+
   it('ids are escaped into paths; a buyer takes a JWT or an API key; changePassword switches a JWT client to the fresh token', async () => {
     const { fetch, calls } = scriptedFetch((call) => (call.url.pathname.endsWith('change-password') ? json(200, { token: 'fresh' }) : json(200, {})));
     const jwtClient = new BuyerClient({ baseUrl, token: 'old', fetch });
