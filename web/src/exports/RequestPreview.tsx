@@ -7,7 +7,7 @@ export function RequestPreview({ query, fileName, refused }: { query: string; fi
   const curl = `curl -fS -H "Authorization: Bearer $CONCORD_TOKEN" -o '${fileName}' '${url}'`;
   return (
     <section className="request" aria-label="API request">
-      <p className="request-title">The exact request, to reproduce with curl ($CONCORD_TOKEN: a bearer token from POST /api/v1/auth/login):</p>
+      <p className="request-title">The exact request, to reproduce with curl ($CONCORD_TOKEN: one of your API keys, from the API keys page):</p>
       <pre className="request-code mono">GET {path}</pre>
       <pre className="request-code mono">{curl}</pre>
       <div className="request-actions">
