@@ -4,6 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, sha256Hex } from '../../src/lib/ids.ts';
 import { MAX_LIVE_API_KEYS } from '../../src/modules/buyer-api-keys/buyer-api-keys.service.ts';
+import { idempotencyKeyDigest } from '../../src/modules/idempotency/idempotency.service.ts';
 import { createIsolatedTestContext, createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, createFundedBuyer, PASSWORD, type TestBuyer } from '../helpers/factories.ts';
 import { spawnServer, type ServerProcess } from '../helpers/server-process.ts';
@@ -124,7 +125,7 @@ describe('POST /api-keys', () => {
     expect(await liveKeys(buyer.id)).toBe(MAX_LIVE_API_KEYS);
   });
 
-  it('honours Idempotency-Key: a repeat replays the first answer and creates nothing', async () => {
+  it('honours Idempotency-Key: a repeat replays the first answer and creates nothing; the stored answer does not reveal the secret', async () => {
     const buyer = await createBuyer(ctx);
     const send = (idempotencyKey: string, name: string) =>
       request(ctx.app).post('/api/v1/api-keys').set(bearer(buyer.token)).set('Idempotency-Key', idempotencyKey).send({ name });
@@ -135,6 +136,9 @@ describe('POST /api-keys', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await liveKeys(buyer.id)).toBe(1);
+    const stored = JSON.stringify(await ctx.prisma.idempotencyKey.findMany({ where: { key: idempotencyKeyDigest('ci-key') } }));
+    expect(stored).toContain(buyer.id);
+    expect(stored).not.toContain(first.body.apiKey.secret.slice(14));
     const reused = await send('ci-key', 'Another name');
     expect([reused.status, reused.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     expect((await send('another-key', 'CI')).status).toBe(201);
