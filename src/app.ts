@@ -92,7 +92,7 @@ export function buildApp({ config, logger, services, dashboardDir }: AppDeps): E
   });
 
   const endpoints = allEndpoints(services);
-  const openApi = buildOpenApiDocument(endpoints, config.publicUrl);
+  const openApi = buildOpenApiDocument(endpoints);
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(openApi);
   });

@@ -45,6 +45,16 @@ export interface HandlerContext<A extends Access, B, Q, P> {
   res: Response;
 }
 
+/** Example bodies of one endpoint, as a client sends and receives them (JSON values). */
+export interface EndpointExamples {
+  /** The JSON request body. */
+  request?: unknown;
+  /** The success response body. */
+  response?: unknown;
+  /** Examples of `produces` content, by media type (text content as the text sent). */
+  content?: Record<string, unknown>;
+}
+
 export interface EndpointDefinition<
   A extends Access = Access,
   B extends Schema | undefined = Schema | undefined,
@@ -54,6 +64,12 @@ export interface EndpointDefinition<
   method: 'get' | 'post' | 'patch' | 'delete' | 'put';
   /** Express-style path below /api/v1, e.g. `/tasks/:id`. */
   path: string;
+  /**
+   * The operation's name in the OpenAPI document: stable, unique, camelCase, verb first (`createTask`,
+   * `listTasks`, `getTask`, `completeSdkTask`). Client generators name their methods after it, so
+   * renaming one breaks integrators' code: never change a published one.
+   */
+  operationId: string;
   summary: string;
   tag: string;
   access: A;
@@ -93,12 +109,23 @@ export interface EndpointDefinition<
   status?: number;
   /** Documented success body (JSON). */
   response?: Schema;
-  /** Documented non-JSON success content, e.g. `{ 'text/csv': 'CSV file' }`. */
-  produces?: Record<string, string>;
+  /**
+   * Documented success content other than one JSON object, by media type: a description (e.g.
+   * `{ 'text/csv': 'CSV file' }`, documented as a string), or a description with its schema.
+   */
+  produces?: Record<string, string | { description: string; schema: Schema }>;
   /** Request content other than JSON (e.g. multipart), documented as given. */
   consumes?: Record<string, Schema>;
-  /** Route-specific error responses to document, by status (e.g. `{ 402: 'INSUFFICIENT_CREDITS' }`). */
+  /**
+   * Route-specific error responses to document, by status (e.g. `{ 402: 'INSUFFICIENT_CREDITS' }`). The
+   * codes named in a description (upper-case words with an underscore) each get an example error body.
+   */
   errors?: Record<number, string>;
+  /**
+   * Examples for the OpenAPI document. Every JSON request and response body has one, and a test parses
+   * each with this endpoint's own schemas (`body`/`rawBody`, `response`), so an example cannot drift.
+   */
+  examples?: EndpointExamples;
   /** Extra middleware run after authentication and before validation (e.g. a multipart parser). */
   middleware?: RequestHandler[];
   /** Returns the body to send, or nothing when it wrote the response itself. */

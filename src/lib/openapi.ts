@@ -1,55 +1,42 @@
 // The OpenAPI 3.1 document, written from the same endpoint declarations (and zod schemas) that the
-// router mounts and validates with.
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z, type ZodObject, type ZodType } from 'zod';
+// router mounts and validates with. `npm run openapi:lint` holds it to Redocly's recommended rules with
+// no error and no warning; test/unit/openapi-document.test.ts checks what the rules cannot (operationIds,
+// examples parsed by each endpoint's own schemas, headers, webhook payloads).
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
+import type { ZodObject, ZodType } from 'zod';
+import { EVENT_TYPES } from '../modules/events/events.repository.ts';
+import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-payloads.ts';
 import type { EndpointDefinition } from './endpoint.ts';
+import { codesIn, errorExample } from './openapi-errors.ts';
 import { errorSchema } from './schemas.ts';
 
-const errorContent = { 'application/json': { schema: errorSchema } };
+const ref = (kind: 'headers' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-function errorResponses(endpoint: EndpointDefinition) {
-  const responses: Record<string, { description: string; content: typeof errorContent }> = {
-    400: { description: 'Invalid request (VALIDATION_ERROR, INVALID_JSON or a route-specific code)', content: errorContent },
-    500: { description: 'Internal error', content: errorContent },
-  };
-  if (endpoint.access !== 'public') {
-    responses[401] = { description: 'Missing, invalid, expired or revoked credential', content: errorContent };
-    responses[403] = {
-      description: endpoint.sessionOnly
-        ? 'Credential of the wrong role for this route, or a buyer API key (account management needs a password session)'
-        : 'Credential of the wrong role for this route',
-      content: errorContent,
-    };
-  }
-  if (endpoint.rateLimited) responses[429] = { description: 'Rate limit exceeded (RATE_LIMITED)', content: errorContent };
-  if (endpoint.params) responses[404] = { description: `${endpoint.notFound ?? 'NOT_FOUND'}: unknown, malformed or foreign id`, content: errorContent };
-  if (endpoint.method !== 'get') {
-    responses[413] = { description: `PAYLOAD_TOO_LARGE: a JSON body over ${endpoint.bodyLimit === '10mb' ? '10 MB' : '1 MB'}`, content: errorContent };
-    responses[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes', content: errorContent };
-  }
-  if (endpoint.idempotent) responses[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request', content: errorContent };
-  for (const [status, description] of Object.entries(endpoint.errors ?? {})) responses[status] = { description, content: errorContent };
-  return responses;
-}
+/** Tags in the order a reader meets them, each with what it groups. */
+export const TAGS: Record<string, string> = {
+  Meta: 'How this service runs: environment, payment provider, prices and thresholds.',
+  Auth: 'Accounts and credentials: buyer registration and log-in, tokens, passwords, developer log-in and API keys.',
+  'API keys': "A buyer's API keys for server-to-server calls: they act as the buyer on every buyer route, never on account management.",
+  Projects: "Group a buyer's tasks and set their quality (target confidence, answer cap).",
+  Tasks: 'Create annotation tasks (one, a JSON batch or a CSV file), follow them and read their results.',
+  'Golden tasks': 'Tasks with a known answer, served blind to measure annotators; free.',
+  Billing: 'The balance, its ledger, daily spend and top-ups through the payment provider.',
+  Webhooks: 'Subscribe URLs to events and follow their deliveries (the payloads are under `webhooks`).',
+  Events: "The buyer's event log of the last 30 days with each event's deliveries.",
+  Exports: 'Download results as training datasets (JSON, JSONL, CSV, OpenAI, Hugging Face, Alpaca), optionally split.',
+  SDK: 'For developer apps, with their API key: hand out tasks, submit answers, reputation, earnings and payouts.',
+  Admin: 'Platform administration: developers, buyers and credits, payouts, annotators and statistics.',
+};
 
-const idempotencyHeaders = z.object({
-  'Idempotency-Key': z.string().min(1).max(255).optional().meta({
-    description:
-      'Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.',
-  }),
-});
+const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
 
-function securityFor(endpoint: EndpointDefinition): Array<Record<string, string[]>> {
-  if (endpoint.access === 'public') return [];
-  if (endpoint.access === 'apiKey') return [{ apiKey: [] }];
-  // A buyer API key acts as its buyer wherever a buyer's JWT is accepted, except on account management.
-  const buyerKey = (endpoint.access === 'buyer' || endpoint.access === 'user') && !endpoint.sessionOnly;
-  return buyerKey ? [{ jwt: [] }, { buyerApiKey: [] }] : [{ jwt: [] }];
-}
-
-export function buildOpenApiDocument(endpoints: EndpointDefinition[], serverUrl: string) {
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'jwt', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+function registerComponents(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', 'jwt', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A 30-day JWT from a log-in route (POST /auth/login, /admin/login, /dev/login) sent as the bearer value',
+  });
   registry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',
     scheme: 'bearer',
@@ -60,39 +47,260 @@ export function buildOpenApiDocument(endpoints: EndpointDefinition[], serverUrl:
     scheme: 'bearer',
     description: 'Buyer API key (`cnc_live_…` or `cnc_test_…`, from POST /api-keys) sent as the bearer value: acts as its buyer on the buyer routes, not on account management',
   });
+  registry.registerComponent('parameters', 'IdempotencyKey', {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    example: '5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77',
+  });
+  registry.registerComponent('parameters', 'RequestId', {
+    name: 'x-request-id',
+    in: 'header',
+    required: false,
+    description: 'Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.',
+    schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
+    example: 'import-2026-03-14-batch-0042',
+  });
+  registry.registerComponent('headers', 'X-Request-Id', {
+    description: "The request's id: the client's `x-request-id` when it was well-formed, else a fresh UUID. The server logs it with the request: quote it when reporting a problem.",
+    required: true,
+    schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
+    example: '0b6c4e1a-3f5d-4d8e-9a2b-7c1f0e9d8a36',
+  });
+  registry.registerComponent('headers', 'RateLimit', {
+    description:
+      'IETF draft-8 (draft-ietf-httpapi-ratelimit-headers-08): the remaining requests `r` and the seconds `t` until the window resets, of the shared per-IP budget of the sensitive routes (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS, 100 per 15 minutes by default).',
+    required: true,
+    schema: { type: 'string' },
+    example: '"100-in-15min"; r=97; t=812',
+  });
+  registry.registerComponent('headers', 'RateLimit-Policy', {
+    description: 'IETF draft-8: the policy behind `RateLimit`: the quota `q` per window of `w` seconds, and `pk` a digest of the partition (the client IP).',
+    required: true,
+    schema: { type: 'string' },
+    example: '"100-in-15min"; q=100; w=900; pk=:ZWM0NmNhYTRmOGI5:',
+  });
+  registry.registerComponent('headers', 'Retry-After', {
+    description: 'Seconds until the rate-limit window resets and requests are accepted again.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+    example: 812,
+  });
+  registry.registerComponent('headers', 'Idempotent-Replayed', {
+    description: '`true` when this response is the stored first response to the same `Idempotency-Key` and body (nothing was created again); absent otherwise.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+    example: 'true',
+  });
+  registry.registerComponent('parameters', 'WebhookSignature', {
+    name: 'x-service-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`sha256=` and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the configuration\'s secret. Recompute it over the unparsed body and compare in constant time before trusting the payload.',
+    schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+    example: 'sha256=6f1ed002ab5595859014ebf0951522d9c3f5a1e2d4b6c8a0e2f4a6c8e0b2d4f6',
+  });
+  registry.registerComponent('parameters', 'WebhookEvent', {
+    name: 'x-service-event',
+    in: 'header',
+    required: true,
+    description: "The event's name, the same as the payload's `event`.",
+    schema: { type: 'string', enum: [...EVENT_TYPES] },
+    example: 'task.completed',
+  });
+  registry.registerComponent('parameters', 'WebhookDelivery', {
+    name: 'x-service-delivery',
+    in: 'header',
+    required: true,
+    description: 'The delivery id, the same on a retry or a redelivery: de-duplicate on it (deliveries are at least once).',
+    schema: { type: 'string' },
+    example: 'cm3q7w1xb0009lk08q4r5s6t7',
+  });
+}
+
+/** Response headers every response of the endpoint carries. */
+function commonHeaders(endpoint: EndpointDefinition) {
+  return {
+    'x-request-id': ref('headers', 'X-Request-Id'),
+    ...(endpoint.rateLimited ? { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') } : {}),
+  };
+}
+
+interface ErrorStatus {
+  description: string;
+  codes: string[];
+}
+
+/** The error statuses an endpoint can answer, with the codes each may carry. */
+function errorStatuses(endpoint: EndpointDefinition): Record<number, ErrorStatus> {
+  const jsonBody = endpoint.method !== 'get' && !endpoint.consumes && !endpoint.bodyBytes;
+  const paginated = Boolean((endpoint.query as ZodObject | undefined)?.shape?.cursor);
+  const statuses: Record<number, ErrorStatus> = {
+    400: {
+      description: 'The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason)' +
+        (jsonBody ? ', or the body is not JSON (INVALID_JSON)' : '') + (paginated ? ', or the cursor is not one this API produced (INVALID_CURSOR)' : ''),
+      codes: ['VALIDATION_ERROR', ...(jsonBody ? ['INVALID_JSON'] : []), ...(paginated ? ['INVALID_CURSOR'] : [])],
+    },
+    500: { description: 'Internal error (logged with the request id); nothing was changed', codes: ['INTERNAL'] },
+  };
+  if (endpoint.access !== 'public') {
+    statuses[401] = { description: 'Missing, invalid, expired or revoked credential (UNAUTHORIZED)', codes: ['UNAUTHORIZED'] };
+    statuses[403] = {
+      description: endpoint.sessionOnly
+        ? 'A credential of the wrong role for this route, or a buyer API key: account management needs a password session (FORBIDDEN)'
+        : 'A credential of the wrong role for this route (FORBIDDEN)',
+      codes: ['FORBIDDEN'],
+    };
+  }
+  if (endpoint.rateLimited) statuses[429] = { description: 'The sensitive routes\' shared per-IP budget is spent (RATE_LIMITED); retry after `Retry-After` seconds', codes: ['RATE_LIMITED'] };
+  if (endpoint.params) {
+    const code = endpoint.notFound ?? 'NOT_FOUND';
+    statuses[404] = { description: `${code}: unknown, malformed or foreign id`, codes: [code] };
+  }
+  if (endpoint.method !== 'get') {
+    statuses[413] = { description: `PAYLOAD_TOO_LARGE: a body over ${endpoint.bodyLimit === '10mb' ? '10 MB' : '1 MB'}`, codes: ['PAYLOAD_TOO_LARGE'] };
+    statuses[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes', codes: ['UNSUPPORTED_MEDIA_TYPE'] };
+  }
+  if (endpoint.idempotent) statuses[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request', codes: ['IDEMPOTENCY_KEY_REUSED'] };
+  for (const [key, description] of Object.entries(endpoint.errors ?? {})) {
+    const status = Number(key);
+    const existing = statuses[status];
+    const codes = codesIn(description);
+    statuses[status] = existing
+      ? { description: `${existing.description}; ${description}`, codes: [...new Set([...existing.codes, ...codes])] }
+      : { description, codes };
+  }
+  return statuses;
+}
+
+function errorExamples(codes: string[]) {
+  return Object.fromEntries(
+    codes.flatMap((code) => {
+      const value = errorExample(code);
+      return value ? [[code, { summary: code, value }]] : [];
+    }),
+  );
+}
+
+function errorResponses(endpoint: EndpointDefinition): Record<string, ResponseConfig> {
+  const headers = commonHeaders(endpoint);
+  return Object.fromEntries(
+    Object.entries(errorStatuses(endpoint)).map(([status, { description, codes }]) => [
+      status,
+      {
+        description,
+        headers: status === '429' && endpoint.rateLimited ? { ...headers, 'Retry-After': ref('headers', 'Retry-After') } : headers,
+        content: { 'application/json': { schema: errorSchema, examples: errorExamples(codes) } },
+      },
+    ]),
+  );
+}
+
+function successResponse(endpoint: EndpointDefinition): ResponseConfig {
+  const description = endpoint.status === 204 ? 'Done; no body' : endpoint.status === 201 ? 'Created' : endpoint.status === 202 ? 'Accepted' : 'Success';
+  const headers = {
+    ...commonHeaders(endpoint),
+    ...(endpoint.idempotent ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {}),
+  };
+  if (endpoint.produces) {
+    const content: Record<string, ZodMediaTypeObject> = {};
+    for (const [type, produced] of Object.entries(endpoint.produces)) {
+      const example = endpoint.examples?.content?.[type];
+      const schema = typeof produced === 'string' ? { type: 'string' as const, description: produced } : produced.schema;
+      content[type] = { schema, ...(example === undefined ? {} : { example }) };
+    }
+    return { description, headers, content };
+  }
+  if (endpoint.response) {
+    const example = endpoint.examples?.response;
+    return { description, headers, content: { 'application/json': { schema: endpoint.response, ...(example === undefined ? {} : { example }) } } };
+  }
+  return { description, headers };
+}
+
+function requestBody(endpoint: EndpointDefinition) {
+  if (endpoint.consumes) return { content: Object.fromEntries(Object.entries(endpoint.consumes).map(([type, schema]) => [type, { schema }])) };
+  const schema = endpoint.rawBody ?? endpoint.body;
+  if (!schema || endpoint.method === 'get') return undefined;
+  const example = endpoint.examples?.request;
+  return { content: { 'application/json': { schema: schema as ZodType, ...(example === undefined ? {} : { example }) } } };
+}
+
+function securityFor(endpoint: EndpointDefinition): Array<Record<string, string[]>> {
+  if (endpoint.access === 'public') return [];
+  if (endpoint.access === 'apiKey') return [{ apiKey: [] }];
+  // A buyer API key acts as its buyer wherever a buyer's JWT is accepted, except on account management.
+  const buyerKey = (endpoint.access === 'buyer' || endpoint.access === 'user') && !endpoint.sessionOnly;
+  return buyerKey ? [{ jwt: [] }, { buyerApiKey: [] }] : [{ jwt: [] }];
+}
+
+function registerWebhooks(registry: OpenAPIRegistry): void {
+  for (const [event, { schema, summary, example }] of Object.entries(WEBHOOK_EVENTS)) {
+    registry.registerWebhook({
+      method: 'post',
+      path: event,
+      operationId: `${event.replace(/\.(\w)/g, (_match, letter: string) => letter.toUpperCase())}Webhook`,
+      summary,
+      description:
+        `Sent to each active webhook configuration subscribed to \`${event}\`, as a POST with \`content-type: application/json\` and \`user-agent: Concord-Webhooks/1.0\`. ` +
+        'Verify `x-service-signature` over the exact body bytes before trusting it. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered; a timeout, a network error or a 5xx is retried once, 30 s later; a 4xx is not retried.',
+      tags: ['Webhooks'],
+      security: [],
+      parameters: [ref('parameters', 'WebhookSignature'), ref('parameters', 'WebhookEvent'), ref('parameters', 'WebhookDelivery')],
+      request: { body: { required: true, content: { 'application/json': { schema, example } } } },
+      responses: {
+        '2XX': { description: 'Received: the delivery is DELIVERED (the response body is ignored)' },
+        '4XX': { description: 'Refused: not retried, the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver)' },
+        '5XX': { description: 'Failed: retried once 30 s later (as are timeouts and network errors), then FAILED' },
+      },
+    });
+  }
+}
+
+export function buildOpenApiDocument(endpoints: EndpointDefinition[]) {
+  const registry = new OpenAPIRegistry();
+  registerComponents(registry);
   for (const endpoint of endpoints) {
-    const status = String(endpoint.status ?? 200);
-    const success = endpoint.produces
-      ? { description: 'Success', content: Object.fromEntries(Object.entries(endpoint.produces).map(([type, description]) => [type, { schema: { type: 'string' as const, description } }])) }
-      : endpoint.response
-        ? { description: 'Success', content: { 'application/json': { schema: endpoint.response } } }
-        : { description: 'Success' };
     registry.registerPath({
       method: endpoint.method,
       path: endpoint.path.replace(/:(\w+)/g, '{$1}'),
+      operationId: endpoint.operationId,
       summary: endpoint.summary,
       tags: [endpoint.tag],
       security: securityFor(endpoint),
+      parameters: [ref('parameters', 'RequestId'), ...(endpoint.idempotent ? [ref('parameters', 'IdempotencyKey')] : [])],
       request: {
         params: endpoint.params as ZodObject | undefined,
-        headers: endpoint.idempotent ? idempotencyHeaders : undefined,
         query: endpoint.query as ZodObject | undefined,
-        body: endpoint.consumes
-          ? { content: Object.fromEntries(Object.entries(endpoint.consumes).map(([type, schema]) => [type, { schema }])) }
-          : (endpoint.rawBody ?? endpoint.body) && endpoint.method !== 'get'
-            ? { content: { 'application/json': { schema: (endpoint.rawBody ?? endpoint.body) as ZodType } } }
-            : undefined,
+        body: requestBody(endpoint),
       },
-      responses: { [status]: success, ...errorResponses(endpoint) },
+      responses: { [String(endpoint.status ?? 200)]: successResponse(endpoint), ...errorResponses(endpoint) },
     });
   }
+  registerWebhooks(registry);
+  const used = new Set(endpoints.map((endpoint) => endpoint.tag));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Concord API',
       version: '1.0.0',
-      description: 'API-first data labelling: tasks, consensus, webhooks and training-data exports.',
+      description:
+        'API-first data labelling: tasks, consensus, webhooks and training-data exports. ' +
+        'Buyers post annotation tasks and pay for each task that reaches a result; developer apps hand the tasks to their annotators through the SDK routes; ' +
+        'Concord runs the consensus, bills, pays annotators, notifies buyers by signed webhook and exports results as training datasets. ' +
+        'Every response carries `x-request-id`; errors are `{error, code, details?}` with a stable `code`.',
+      // Not open source (the packages say UNLICENSED): an SPDX reference of our own, as SPDX allows.
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: `${serverUrl}/api/v1` }],
+    // Relative: the API is on the host that serves this document (GET /api/v1/openapi.json), whatever
+    // name or proxy it was reached through.
+    servers: [{ url: '/api/v1', description: 'This service' }],
+    tags: [...Object.entries(TAGS), ...[...used].filter((tag) => !(tag in TAGS)).map((tag) => [tag, undefined] as const)]
+      .filter(([name]) => used.has(name) || name === 'Webhooks')
+      .map(([name, description]) => (description ? { name, description } : { name })),
   });
 }

@@ -168,9 +168,13 @@ describe('idempotency keys across requests', () => {
   });
 
   it('are declared in the OpenAPI document of every creating POST, with 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    type Parameter = { $ref?: string; in?: string; name?: string; schema?: { maxLength?: number } };
     const doc = (await request(ctx.app).get('/api/v1/openapi.json')).body as {
-      paths: Record<string, { post?: { parameters?: Array<{ in: string; name: string; schema?: { maxLength?: number } }>; responses: Record<string, unknown> } }>;
+      paths: Record<string, { post?: { parameters?: Parameter[]; responses: Record<string, unknown> } }>;
+      components: { parameters: Record<string, Parameter> };
     };
+    // The header is one reusable parameter, referenced by each route.
+    const resolve = (parameter: Parameter) => (parameter.$ref ? doc.components.parameters[parameter.$ref.split('/').at(-1) ?? ''] ?? parameter : parameter);
     // Registration creates an account (its repeat is EMAIL_TAKEN) and an SDK answer's repeat is ALREADY_ANSWERED (contract §4).
     const exempt = ['/auth/register', '/sdk/tasks/{id}/complete'];
     const creating = Object.entries(doc.paths).filter(([path, operations]) => operations.post?.responses['201'] && !exempt.includes(path));
@@ -179,7 +183,7 @@ describe('idempotency keys across requests', () => {
       '/sdk/annotators/{annotatorId}/payouts', '/admin/developers', '/admin/buyers/{id}/credits',
     ]));
     for (const [path, operations] of creating) {
-      const header = operations.post?.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      const header = operations.post?.parameters?.map(resolve).find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
       expect(header?.schema?.maxLength, path).toBe(255);
       expect(operations.post?.responses, path).toHaveProperty('409');
     }

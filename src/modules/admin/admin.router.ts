@@ -22,6 +22,7 @@ import {
   statsResponse,
   updateDeveloperBody,
 } from './admin.schemas.ts';
+import { adminExamples } from './admin.examples.ts';
 
 const toDeveloper = (developer: DeveloperRecord) => ({ ...developer, createdAt: developer.createdAt.toISOString() });
 
@@ -40,7 +41,7 @@ const toMailMessage = (mail: MailRecord) => ({
 export function adminEndpoints({ admin, auth, billing, developers, mailOutbox }: Services) {
   return [
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/admin/developers', tag: 'Admin', summary: 'Create a developer account and its API key',
+      method: 'post', idempotent: 'router', path: '/admin/developers', operationId: 'createDeveloper', examples: adminExamples.createDeveloper, errors: { 409: 'EMAIL_TAKEN: an account already uses this e-mail' }, tag: 'Admin', summary: 'Create a developer account and its API key',
       access: 'admin', body: createDeveloperBody, status: 201, response: createdDeveloperResponse,
       handler: async ({ body }) => {
         const { developer, apiKey } = await developers.create(body);
@@ -48,7 +49,7 @@ export function adminEndpoints({ admin, auth, billing, developers, mailOutbox }:
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/admin/developers', tag: 'Admin', summary: 'List developers (without keys)', access: 'admin',
+      method: 'get', path: '/admin/developers', operationId: 'listDevelopers', examples: adminExamples.listDevelopers, tag: 'Admin', summary: 'List developers (without keys)', access: 'admin',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ developers: z.array(developerSchema), ...pageInfo }),
       handler: async ({ query }) => {
@@ -57,17 +58,17 @@ export function adminEndpoints({ admin, auth, billing, developers, mailOutbox }:
       },
     }),
     defineEndpoint({
-      method: 'patch', path: '/admin/developers/:id', notFound: 'DEVELOPER_NOT_FOUND', tag: 'Admin', summary: 'Update or disable a developer', access: 'admin',
+      method: 'patch', path: '/admin/developers/:id', operationId: 'updateDeveloper', examples: adminExamples.updateDeveloper, notFound: 'DEVELOPER_NOT_FOUND', tag: 'Admin', summary: 'Update or disable a developer', access: 'admin',
       params: idParams, body: updateDeveloperBody, response: z.object({ developer: developerSchema }),
       handler: async ({ params, body }) => ({ developer: toDeveloper(await developers.update(params.id, body)) }),
     }),
     defineEndpoint({
-      method: 'post', path: '/admin/developers/:id/regenerate-api-key', notFound: 'DEVELOPER_NOT_FOUND', tag: 'Admin', summary: "Replace a developer's API key",
+      method: 'post', path: '/admin/developers/:id/regenerate-api-key', operationId: 'regenerateDeveloperApiKey', examples: adminExamples.regenerateDeveloperApiKey, notFound: 'DEVELOPER_NOT_FOUND', tag: 'Admin', summary: "Replace a developer's API key",
       access: 'admin', params: idParams, body: emptyBody, response: apiKeyResponse,
       handler: async ({ params }) => ({ apiKey: await auth.regenerateApiKey(params.id) }),
     }),
     defineEndpoint({
-      method: 'get', path: '/admin/buyers', tag: 'Admin', summary: 'List buyers with their balances', access: 'admin',
+      method: 'get', path: '/admin/buyers', operationId: 'listBuyers', examples: adminExamples.listBuyers, tag: 'Admin', summary: 'List buyers with their balances', access: 'admin',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema, q: z.string().trim().min(1).max(200).optional().meta({ description: 'Matches the e-mail or the company name (any case)' }) }),
       response: z.object({ buyers: z.array(adminBuyerSchema), ...pageInfo }),
       handler: async ({ query }) => {
@@ -76,16 +77,16 @@ export function adminEndpoints({ admin, auth, billing, developers, mailOutbox }:
       },
     }),
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/admin/buyers/:id/credits', notFound: 'BUYER_NOT_FOUND', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',
+      method: 'post', idempotent: 'router', path: '/admin/buyers/:id/credits', operationId: 'adjustBuyerCredits', examples: adminExamples.adjustBuyerCredits, errors: { 402: 'INSUFFICIENT_CREDITS: a debit beyond the available balance (details.requiredCents, details.availableCents)' }, notFound: 'BUYER_NOT_FOUND', tag: 'Admin', summary: 'Credit or debit a buyer (ADJUSTMENT ledger row)',
       access: 'admin', params: idParams, body: creditAdjustmentBody, status: 201, response: ledgerEntrySchema,
       handler: async ({ params, body }) => toLedgerEntry(await billing.adjustCredits(params.id, body.amountCents, body.reason)),
     }),
     defineEndpoint({
-      method: 'get', path: '/admin/stats', tag: 'Admin', summary: 'Platform totals', access: 'admin', response: statsResponse,
+      method: 'get', path: '/admin/stats', operationId: 'getPlatformStats', examples: adminExamples.getPlatformStats, tag: 'Admin', summary: 'Platform totals', access: 'admin', response: statsResponse,
       handler: () => admin.stats(),
     }),
     defineEndpoint({
-      method: 'get', path: '/admin/stats/daily', tag: 'Admin', summary: 'Platform activity per UTC day', access: 'admin',
+      method: 'get', path: '/admin/stats/daily', operationId: 'getPlatformDailyStats', examples: adminExamples.getPlatformDailyStats, tag: 'Admin', summary: 'Platform activity per UTC day', access: 'admin',
       query: dailyStatsQuery, response: dailyStatsResponse,
       handler: ({ query }) => admin.dailyStats(query.days),
     }),
@@ -94,7 +95,7 @@ export function adminEndpoints({ admin, auth, billing, developers, mailOutbox }:
     ...(mailOutbox
       ? [
           defineEndpoint({
-            method: 'get', path: '/admin/mail-outbox', tag: 'Admin', summary: 'Mail queued or sent, newest first (not in production)', access: 'admin',
+            method: 'get', path: '/admin/mail-outbox', operationId: 'listMailOutbox', examples: adminExamples.listMailOutbox, tag: 'Admin', summary: 'Mail queued or sent, newest first (not in production)', access: 'admin',
             query: mailOutboxQuery, response: mailOutboxResponse,
             handler: async ({ query }) => {
               const page = await mailOutbox.list(query.limit, query.cursor);

@@ -2,11 +2,12 @@ import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { toLedgerEntry } from './billing.presenters.ts';
 import { ledgerQuery, ledgerResponse, spendQuery, spendResponse } from './billing.schemas.ts';
+import { billingExamples } from './billing.examples.ts';
 
 export function billingEndpoints({ billing }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/billing/ledger', tag: 'Billing', summary: "The buyer's ledger, newest first", access: 'buyer',
+      method: 'get', path: '/billing/ledger', operationId: 'listLedgerEntries', examples: billingExamples.listLedgerEntries, tag: 'Billing', summary: "The buyer's ledger, newest first", access: 'buyer',
       query: ledgerQuery, response: ledgerResponse,
       handler: async ({ principal, query }) => {
         const page = await billing.listLedger(principal.accountId, query.limit, query.cursor);
@@ -14,7 +15,7 @@ export function billingEndpoints({ billing }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/billing/spend', tag: 'Billing', summary: 'Charges, deposits and completed tasks per UTC day', access: 'buyer',
+      method: 'get', path: '/billing/spend', operationId: 'getSpend', examples: billingExamples.getSpend, tag: 'Billing', summary: 'Charges, deposits and completed tasks per UTC day', access: 'buyer',
       query: spendQuery, response: spendResponse,
       handler: ({ principal, query }) => billing.spend(principal.accountId, query.days),
     }),

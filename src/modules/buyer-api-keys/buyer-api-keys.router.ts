@@ -7,6 +7,7 @@ import { cursorSchema, idParams, limitSchema, pageInfo } from '../../lib/schemas
 import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
 import { buyerApiKeySchema, createApiKeyBody, createdApiKeySchema } from './buyer-api-keys.schemas.ts';
 import { MAX_LIVE_API_KEYS } from './buyer-api-keys.service.ts';
+import { buyerApiKeyExamples } from './buyer-api-keys.examples.ts';
 
 const toApiKey = (key: BuyerApiKeyRecord) => ({
   id: key.id,
@@ -19,7 +20,7 @@ const toApiKey = (key: BuyerApiKeyRecord) => ({
 export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
   return [
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/api-keys', tag: 'API keys', summary: 'Create an API key (its secret is in this response only)',
+      method: 'post', idempotent: 'router', path: '/api-keys', operationId: 'createApiKey', examples: buyerApiKeyExamples.createApiKey, tag: 'API keys', summary: 'Create an API key (its secret is in this response only)',
       access: 'buyer', sessionOnly: true, body: createApiKeyBody, status: 201, response: z.object({ apiKey: createdApiKeySchema }),
       errors: { 400: `VALIDATION_ERROR or LIMIT_EXCEEDED (${MAX_LIVE_API_KEYS} live keys per buyer)` },
       handler: async ({ principal, body }) => {
@@ -28,7 +29,7 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/api-keys', tag: 'API keys', summary: "The buyer's live API keys, newest first (never their secrets)",
+      method: 'get', path: '/api-keys', operationId: 'listApiKeys', examples: buyerApiKeyExamples.listApiKeys, tag: 'API keys', summary: "The buyer's live API keys, newest first (never their secrets)",
       access: 'buyer', sessionOnly: true, query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ apiKeys: z.array(buyerApiKeySchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
@@ -37,7 +38,7 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'delete', path: '/api-keys/:id', notFound: 'API_KEY_NOT_FOUND', tag: 'API keys', summary: 'Revoke an API key: refused at once by every server process',
+      method: 'delete', path: '/api-keys/:id', operationId: 'revokeApiKey', notFound: 'API_KEY_NOT_FOUND', tag: 'API keys', summary: 'Revoke an API key: refused at once by every server process',
       access: 'buyer', sessionOnly: true, params: idParams, status: 204,
       handler: ({ principal, params }) => buyerApiKeys.revoke(principal.accountId, params.id),
     }),

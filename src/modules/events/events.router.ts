@@ -3,6 +3,7 @@ import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
 import type { EventRecord } from './events.repository.ts';
 import { eventSchema, listEventsQuery, listEventsResponse } from './events.schemas.ts';
+import { eventExamples } from './events.examples.ts';
 
 /** The event with the payload parsed back into the object that was sent. */
 const toEvent = (event: EventRecord) => {
@@ -20,7 +21,7 @@ const toEvent = (event: EventRecord) => {
 export function eventEndpoints({ events }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/events', tag: 'Events', summary: "The buyer's events of the last 30 days, newest first", access: 'buyer',
+      method: 'get', path: '/events', operationId: 'listEvents', examples: eventExamples.listEvents, tag: 'Events', summary: "The buyer's events of the last 30 days, newest first", access: 'buyer',
       query: listEventsQuery, response: listEventsResponse,
       handler: async ({ principal, query }) => {
         const { limit, cursor, ...filter } = query;
@@ -29,7 +30,7 @@ export function eventEndpoints({ events }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/events/:id', notFound: 'EVENT_NOT_FOUND', tag: 'Events', summary: 'One event of the last 30 days with its deliveries', access: 'buyer',
+      method: 'get', path: '/events/:id', operationId: 'getEvent', examples: eventExamples.getEvent, notFound: 'EVENT_NOT_FOUND', tag: 'Events', summary: 'One event of the last 30 days with its deliveries', access: 'buyer',
       params: idParams, query: noQuery, response: eventSchema,
       handler: async ({ principal, params }) => toEvent(await events.get(principal.accountId, params.id)),
     }),

@@ -2,27 +2,52 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
+import { timestamp } from '../../lib/schemas.ts';
 import { LOCALES, TASK_STATUSES, TASK_TYPES } from '../tasks/task-rules.ts';
+import { EXPORT_FORMATS } from './export-formats.ts';
+import { exportExamples } from './exports.examples.ts';
+
+/**
+ * A split ratio: read by the service (INVALID_RATIOS, not VALIDATION_ERROR, for a bad one), so the query
+ * takes any text; documented as the decimal it must be.
+ */
+const ratio = (description: string) => z.string().optional().meta({ type: 'number', minimum: 0, maximum: 1, description });
 
 const exportQuery = z.strictObject({
-  format: z.string().optional().meta({ description: 'json, jsonl, csv, openai, huggingface or alpaca (INVALID_FORMAT otherwise)' }),
+  // Any text is taken (the service answers INVALID_FORMAT, in the contract's order); documented as the list it must be one of.
+  format: z.string().optional().meta({ type: 'string', enum: [...EXPORT_FORMATS], description: 'Required: json, jsonl, csv, openai, huggingface or alpaca (INVALID_FORMAT otherwise)' }),
   status: z.enum(TASK_STATUSES).optional().meta({ description: 'Default COMPLETED' }),
   projectId: z.string().max(64).optional(),
   type: z.enum(TASK_TYPES).optional(),
   locale: z.enum(LOCALES).optional(),
-  trainRatio: z.string().optional().meta({ description: 'Alone: one plain file. With valRatio and testRatio (sum 1.0): a ZIP' }),
-  valRatio: z.string().optional(),
-  testRatio: z.string().optional(),
+  trainRatio: ratio('Alone: one plain file. With valRatio and testRatio (summing to 1.0): a ZIP of train, val and test files'),
+  valRatio: ratio('With trainRatio and testRatio: the validation share'),
+  testRatio: ratio('With trainRatio and valRatio: the test share'),
   seed: z.string().max(200).optional().meta({ description: 'Changes the deterministic shuffle of a split' }),
 });
+
+/** One record of the `json` format (export-formats.ts). */
+const exportJsonSchema = z
+  .array(
+    z.object({
+      id: z.string(),
+      type: z.enum(TASK_TYPES),
+      content: z.string(),
+      label: z.string().nullable().meta({ description: "The task's result" }),
+      confidence: z.number().nullable(),
+      locale: z.enum(LOCALES),
+      validatedAt: timestamp.nullable(),
+    }),
+  )
+  .meta({ id: 'ExportJson' });
 
 export function exportEndpoints({ exports }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/exports', tag: 'Exports', summary: 'Download results as a training dataset (streamed)', access: 'buyer',
+      method: 'get', path: '/exports', operationId: 'exportDataset', examples: exportExamples.exportDataset, tag: 'Exports', summary: 'Download results as a training dataset (streamed)', access: 'buyer',
       query: exportQuery, errors: { 400: 'INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR' },
       produces: {
-        'application/json': 'json: one array',
+        'application/json': { description: 'json: one array of records', schema: exportJsonSchema },
         'application/x-ndjson': 'jsonl, openai, huggingface, alpaca: one object per line',
         'text/csv': 'csv with a header row',
         'application/zip': 'train, val and test files when all three ratios are given',

@@ -4,6 +4,7 @@ import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import { goldenTaskInputSchema, LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
+import { goldenTaskExamples } from './golden-tasks.examples.ts';
 
 const goldenTaskSchema = z
   .object({
@@ -38,12 +39,12 @@ const toGoldenTask = (golden: GoldenTaskRecord) => ({
 export function goldenTaskEndpoints({ goldenTasks }: Services) {
   return [
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/golden-tasks', tag: 'Golden tasks', summary: 'Create a golden task (free, served blind to measure annotators)',
+      method: 'post', idempotent: 'router', path: '/golden-tasks', operationId: 'createGoldenTask', examples: goldenTaskExamples.createGoldenTask, errors: { 400: 'INVALID_PROJECT: projectId is not one of your projects' }, tag: 'Golden tasks', summary: 'Create a golden task (free, served blind to measure annotators)',
       access: 'buyer', rawBody: goldenTaskInputSchema, status: 201, response: goldenTaskSchema,
       handler: async ({ principal, req }) => toGoldenTask(await goldenTasks.create(principal.accountId, req.body)),
     }),
     defineEndpoint({
-      method: 'get', path: '/golden-tasks', tag: 'Golden tasks', summary: "The buyer's golden tasks with their scores", access: 'buyer',
+      method: 'get', path: '/golden-tasks', operationId: 'listGoldenTasks', examples: goldenTaskExamples.listGoldenTasks, tag: 'Golden tasks', summary: "The buyer's golden tasks with their scores", access: 'buyer',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ goldenTasks: z.array(goldenTaskSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
@@ -52,7 +53,7 @@ export function goldenTaskEndpoints({ goldenTasks }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'delete', path: '/golden-tasks/:id', notFound: 'GOLDEN_TASK_NOT_FOUND', tag: 'Golden tasks', summary: 'Delete a golden task', access: 'buyer',
+      method: 'delete', path: '/golden-tasks/:id', operationId: 'deleteGoldenTask', notFound: 'GOLDEN_TASK_NOT_FOUND', tag: 'Golden tasks', summary: 'Delete a golden task', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => goldenTasks.delete(principal.accountId, params.id),
     }),

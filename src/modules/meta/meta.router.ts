@@ -3,6 +3,7 @@ import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { noQuery } from '../../lib/schemas.ts';
 import { DEPOSIT_BONUS_TIERS } from '../deposits/payment-provider.ts';
+import { metaExamples } from './meta.examples.ts';
 
 const metaSchema = z
   .object({
@@ -27,7 +28,7 @@ const metaSchema = z
 export function metaEndpoints({ meta }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/meta', tag: 'Meta', summary: 'How this service runs: environment, payments, prices', access: 'public',
+      method: 'get', path: '/meta', operationId: 'getMeta', examples: metaExamples.getMeta, tag: 'Meta', summary: 'How this service runs: environment, payments, prices', access: 'public',
       query: noQuery, response: metaSchema,
       handler: () => meta.describe(),
     }),

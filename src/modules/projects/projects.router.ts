@@ -4,6 +4,7 @@ import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, cursorSchema, limitSchema, noQuery, pageInfo } from '../../lib/schemas.ts';
 import type { ProjectRecord } from './projects.repository.ts';
 import { createProjectBody, distributionSchema, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
+import { projectExamples } from './projects.examples.ts';
 
 const toProject = (project: ProjectRecord) => ({
   ...project,
@@ -14,12 +15,12 @@ const toProject = (project: ProjectRecord) => ({
 export function projectEndpoints({ projects }: Services) {
   return [
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/projects', tag: 'Projects', summary: 'Create a project', access: 'buyer',
+      method: 'post', idempotent: 'router', path: '/projects', operationId: 'createProject', examples: projectExamples.createProject, tag: 'Projects', summary: 'Create a project', access: 'buyer',
       body: createProjectBody, status: 201, response: projectSchema,
       handler: async ({ principal, body }) => toProject(await projects.create(principal.accountId, body)),
     }),
     defineEndpoint({
-      method: 'get', path: '/projects', tag: 'Projects', summary: "List the buyer's projects", access: 'buyer',
+      method: 'get', path: '/projects', operationId: 'listProjects', examples: projectExamples.listProjects, tag: 'Projects', summary: "List the buyer's projects", access: 'buyer',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ projects: z.array(projectSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
@@ -28,7 +29,7 @@ export function projectEndpoints({ projects }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'A project with its task counts and spend', access: 'buyer',
+      method: 'get', path: '/projects/:id', operationId: 'getProject', examples: projectExamples.getProject, notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'A project with its task counts and spend', access: 'buyer',
       params: idParams, response: projectWithStatsSchema,
       handler: async ({ principal, params }) => {
         const project = await projects.get(principal.accountId, params.id);
@@ -36,17 +37,17 @@ export function projectEndpoints({ projects }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/projects/:id/distribution', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Results and confidence of the completed tasks',
+      method: 'get', path: '/projects/:id/distribution', operationId: 'getProjectDistribution', examples: projectExamples.getProjectDistribution, notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Results and confidence of the completed tasks',
       access: 'buyer', params: idParams, query: noQuery, response: distributionSchema,
       handler: ({ principal, params }) => projects.distribution(principal.accountId, params.id),
     }),
     defineEndpoint({
-      method: 'patch', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Rename or describe a project, or change its quality settings', access: 'buyer',
+      method: 'patch', path: '/projects/:id', operationId: 'updateProject', examples: projectExamples.updateProject, notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Rename or describe a project, or change its quality settings', access: 'buyer',
       params: idParams, body: updateProjectBody, response: projectSchema,
       handler: async ({ principal, params, body }) => toProject(await projects.update(principal.accountId, params.id, body)),
     }),
     defineEndpoint({
-      method: 'delete', path: '/projects/:id', notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Delete a project that has no tasks', access: 'buyer',
+      method: 'delete', path: '/projects/:id', operationId: 'deleteProject', errors: { 409: 'PROJECT_HAS_TASKS: delete or move its tasks first' }, notFound: 'PROJECT_NOT_FOUND', tag: 'Projects', summary: 'Delete a project that has no tasks', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => projects.delete(principal.accountId, params.id),
     }),

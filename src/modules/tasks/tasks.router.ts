@@ -19,6 +19,7 @@ import {
   taskSchema,
   updateTaskBody,
 } from './tasks.schemas.ts';
+import { taskExamples } from './tasks.examples.ts';
 
 const creationErrors = {
   402: 'INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents)',
@@ -27,28 +28,30 @@ const creationErrors = {
 export function taskEndpoints({ tasks }: Services) {
   return [
     defineEndpoint({
-      method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task (reserves its maxCents)', access: 'buyer',
-      idempotent: 'handler', rawBody: createTaskBody, status: 201, response: createTaskResponse, errors: creationErrors,
+      method: 'post', path: '/tasks', operationId: 'createTask', examples: taskExamples.createTask, tag: 'Tasks', summary: 'Create a task (reserves its maxCents)', access: 'buyer',
+      idempotent: 'handler', rawBody: createTaskBody, status: 201, response: createTaskResponse,
+      errors: { ...creationErrors, 400: 'MISSING_FIELDS, INVALID_TYPE, OPTIONS_REQUIRED (checked in that order, before any other rule), then INVALID_PROJECT' },
       handler: async ({ principal, req, res }) =>
         sendOutcome(res, await tasks.create(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
-      method: 'post', path: '/tasks/batch', tag: 'Tasks', summary: 'Create up to 1 000 tasks, all or nothing', access: 'buyer', bodyLimit: '10mb',
-      idempotent: 'handler', rawBody: batchBody, status: 201, response: batchResponse, errors: creationErrors,
+      method: 'post', path: '/tasks/batch', operationId: 'createTaskBatch', examples: taskExamples.createTaskBatch, tag: 'Tasks', summary: 'Create up to 1 000 tasks, all or nothing', access: 'buyer', bodyLimit: '10mb',
+      idempotent: 'handler', rawBody: batchBody, status: 201, response: batchResponse,
+      errors: { ...creationErrors, 400: 'INVALID_TASK (taskIndex: the first invalid task, zero-based; details.code: its own code) or BATCH_TOO_LARGE (none, or more than 1 000)' },
       handler: async ({ principal, req, res }) =>
         sendOutcome(res, await tasks.createBatch(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
-      method: 'post', path: '/tasks/batch/csv', tag: 'Tasks', summary: 'Import tasks from a CSV file (partial import)', access: 'buyer',
+      method: 'post', path: '/tasks/batch/csv', operationId: 'importTasksCsv', examples: taskExamples.importTasksCsv, tag: 'Tasks', summary: 'Import tasks from a CSV file (partial import)', access: 'buyer',
       idempotent: 'handler', consumes: { 'multipart/form-data': csvUpload }, middleware: [singleFileUpload()], status: 201, response: csvResponse,
-      errors: { ...creationErrors, 413: 'FILE_TOO_LARGE: the file is over 5 MB' },
+      errors: { ...creationErrors, 400: 'MISSING_FILE or INVALID_CSV: nothing is created (invalid rows are listed in the 201 body instead)', 413: 'FILE_TOO_LARGE: the file is over 5 MB' },
       handler: async ({ principal, req, res }) => {
         const file = req.file?.buffer ?? Buffer.alloc(0);
         sendOutcome(res, await tasks.importCsv(principal.accountId, file, parseIdempotencyKey(req.headers['idempotency-key'])));
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/tasks', tag: 'Tasks', summary: "List the buyer's tasks, newest first", access: 'buyer',
+      method: 'get', path: '/tasks', operationId: 'listTasks', examples: taskExamples.listTasks, tag: 'Tasks', summary: "List the buyer's tasks, newest first", access: 'buyer',
       query: listTasksQuery, response: listTasksResponse,
       handler: async ({ principal, query }) => {
         const { limit, cursor, ...filters } = query;
@@ -58,22 +61,22 @@ export function taskEndpoints({ tasks }: Services) {
     }),
     // Before GET /tasks/:id, which would otherwise take `counts` for a task id.
     defineEndpoint({
-      method: 'get', path: '/tasks/counts', tag: 'Tasks', summary: "The buyer's tasks by status (golden tasks never count)", access: 'buyer',
+      method: 'get', path: '/tasks/counts', operationId: 'countTasks', examples: taskExamples.countTasks, tag: 'Tasks', summary: "The buyer's tasks by status (golden tasks never count)", access: 'buyer',
       query: countTasksQuery, response: taskCountsResponse,
       handler: ({ principal, query }) => tasks.counts(principal.accountId, query),
     }),
     defineEndpoint({
-      method: 'get', path: '/tasks/:id', notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'A task with its answers', access: 'buyer',
+      method: 'get', path: '/tasks/:id', operationId: 'getTask', examples: taskExamples.getTask, notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'A task with its answers', access: 'buyer',
       params: idParams, response: taskSchema,
       handler: async ({ principal, params }) => toTask(await tasks.get(principal.accountId, params.id)),
     }),
     defineEndpoint({
-      method: 'patch', path: '/tasks/:id', notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'Change a PENDING task', access: 'buyer',
-      params: idParams, body: updateTaskBody, response: taskSchema, errors: { 402: creationErrors[402] },
+      method: 'patch', path: '/tasks/:id', operationId: 'updateTask', examples: taskExamples.updateTask, notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'Change a PENDING task', access: 'buyer',
+      params: idParams, body: updateTaskBody, response: taskSchema, errors: { 400: 'TASK_NOT_PENDING or INVALID_PROJECT', 402: creationErrors[402] },
       handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.accountId, params.id, body)),
     }),
     defineEndpoint({
-      method: 'delete', path: '/tasks/:id', notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'Delete a PENDING task and release its reservation', access: 'buyer',
+      method: 'delete', path: '/tasks/:id', operationId: 'deleteTask', errors: { 400: 'TASK_NOT_PENDING: only a PENDING task can be deleted' }, notFound: 'TASK_NOT_FOUND', tag: 'Tasks', summary: 'Delete a PENDING task and release its reservation', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => tasks.delete(principal.accountId, params.id),
     }),

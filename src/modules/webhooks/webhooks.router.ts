@@ -4,6 +4,7 @@ import { defineEndpoint } from '../../lib/endpoint.ts';
 import { cursorSchema, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
 import { EVENT_TYPES } from '../events/events.repository.ts';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
+import { webhookExamples } from './webhooks.examples.ts';
 
 const events = z
   .array(z.enum(EVENT_TYPES))
@@ -46,12 +47,12 @@ const toDelivery = (delivery: DeliveryRecord) => ({
 export function webhookEndpoints({ webhooks }: Services) {
   return [
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/webhooks/configs', tag: 'Webhooks', summary: 'Subscribe a URL to events (the secret is never returned)',
+      method: 'post', idempotent: 'router', path: '/webhooks/configs', operationId: 'createWebhookConfig', examples: webhookExamples.createWebhookConfig, tag: 'Webhooks', summary: 'Subscribe a URL to events (the secret is never returned)',
       access: 'buyer', body: createBody, status: 201, response: webhookSchema, errors: { 400: 'VALIDATION_ERROR or LIMIT_EXCEEDED (20 per buyer)' },
       handler: async ({ principal, body }) => toWebhook(await webhooks.create(principal.accountId, body)),
     }),
     defineEndpoint({
-      method: 'get', path: '/webhooks/configs', tag: 'Webhooks', summary: "The buyer's webhook configurations", access: 'buyer',
+      method: 'get', path: '/webhooks/configs', operationId: 'listWebhookConfigs', examples: webhookExamples.listWebhookConfigs, tag: 'Webhooks', summary: "The buyer's webhook configurations", access: 'buyer',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ webhooks: z.array(webhookSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
@@ -60,22 +61,22 @@ export function webhookEndpoints({ webhooks }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/webhooks/configs/:id', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'One webhook configuration', access: 'buyer',
+      method: 'get', path: '/webhooks/configs/:id', operationId: 'getWebhookConfig', examples: webhookExamples.getWebhookConfig, notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'One webhook configuration', access: 'buyer',
       params: idParams, response: webhookSchema,
       handler: async ({ principal, params }) => toWebhook(await webhooks.get(principal.accountId, params.id)),
     }),
     defineEndpoint({
-      method: 'patch', path: '/webhooks/configs/:id', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Change url, events, isActive or secret', access: 'buyer',
+      method: 'patch', path: '/webhooks/configs/:id', operationId: 'updateWebhookConfig', examples: webhookExamples.updateWebhookConfig, notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Change url, events, isActive or secret', access: 'buyer',
       params: idParams, body: updateBody, response: webhookSchema,
       handler: async ({ principal, params, body }) => toWebhook(await webhooks.update(principal.accountId, params.id, body)),
     }),
     defineEndpoint({
-      method: 'delete', path: '/webhooks/configs/:id', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Delete a webhook configuration', access: 'buyer',
+      method: 'delete', path: '/webhooks/configs/:id', operationId: 'deleteWebhookConfig', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Delete a webhook configuration', access: 'buyer',
       params: idParams, status: 204,
       handler: ({ principal, params }) => webhooks.delete(principal.accountId, params.id),
     }),
     defineEndpoint({
-      method: 'get', path: '/webhooks/configs/:id/deliveries', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Delivery log, newest first', access: 'buyer',
+      method: 'get', path: '/webhooks/configs/:id/deliveries', operationId: 'listWebhookDeliveries', examples: webhookExamples.listWebhookDeliveries, notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Delivery log, newest first', access: 'buyer',
       params: idParams, query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ deliveries: z.array(deliverySchema), ...pageInfo }),
       handler: async ({ principal, params, query }) => {
@@ -84,7 +85,7 @@ export function webhookEndpoints({ webhooks }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'post', path: '/webhooks/deliveries/:id/redeliver', notFound: 'DELIVERY_NOT_FOUND', tag: 'Webhooks', summary: 'Queue a delivery again', access: 'buyer',
+      method: 'post', path: '/webhooks/deliveries/:id/redeliver', operationId: 'redeliverWebhookDelivery', examples: webhookExamples.redeliverWebhookDelivery, notFound: 'DELIVERY_NOT_FOUND', tag: 'Webhooks', summary: 'Queue a delivery again', access: 'buyer',
       params: idParams, status: 202, response: z.object({ queued: z.literal(true) }),
       handler: async ({ principal, params }) => {
         await webhooks.redeliver(principal.accountId, params.id);

@@ -37,7 +37,7 @@ export const adminKeys = {
   outboxList: (cursor: string | undefined) => ['admin', 'outbox', 'list', cursor ?? null] as const,
 };
 
-const page = (cursor: string | undefined, size = PAGE_SIZE) => ({ limit: String(size), ...(cursor ? { cursor } : {}) });
+const page = (cursor: string | undefined, size = PAGE_SIZE) => ({ limit: size, ...(cursor ? { cursor } : {}) });
 
 /* Platform */
 
@@ -52,7 +52,7 @@ export function usePlatformStats() {
 export function usePlatformDaily(days: number) {
   return useQuery({
     queryKey: adminKeys.daily(days),
-    queryFn: () => call(api.GET('/admin/stats/daily', { params: { query: { days: String(days) } } })),
+    queryFn: () => call(api.GET('/admin/stats/daily', { params: { query: { days } } })),
     // A 30-day aggregate over every task and answer: heavy to compute, and a minute old is fresh enough.
     staleTime: CHART_REFRESH_MS,
     refetchInterval: CHART_REFRESH_MS,

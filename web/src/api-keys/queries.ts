@@ -11,7 +11,7 @@ export const MAX_API_KEYS = 20;
 /** The API's limit on a key's name (buyer-api-keys.schemas.ts). */
 export const API_KEY_NAME_MAX = 100;
 
-const PAGE_SIZE = String(MAX_API_KEYS);
+const PAGE_SIZE = MAX_API_KEYS;
 
 export const apiKeyKeys = {
   all: ['api-keys'] as const,

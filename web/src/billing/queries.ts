@@ -21,7 +21,7 @@ export const DEPOSIT_POLL_MS = 2_000;
 export function useDeposits(cursor: string | undefined) {
   return useQuery({
     queryKey: billingKeys.deposits(cursor),
-    queryFn: () => call(api.GET('/billing/deposits', { params: { query: { limit: String(DEPOSITS_PAGE_SIZE), ...(cursor ? { cursor } : {}) } } })),
+    queryFn: () => call(api.GET('/billing/deposits', { params: { query: { limit: DEPOSITS_PAGE_SIZE, ...(cursor ? { cursor } : {}) } } })),
     placeholderData: keepPreviousData,
   });
 }
@@ -40,7 +40,7 @@ export function useDeposit(id: string) {
 export function useLedger(cursor: string | undefined) {
   return useQuery({
     queryKey: billingKeys.ledger(cursor),
-    queryFn: () => call(api.GET('/billing/ledger', { params: { query: { limit: String(LEDGER_PAGE_SIZE), ...(cursor ? { cursor } : {}) } } })),
+    queryFn: () => call(api.GET('/billing/ledger', { params: { query: { limit: LEDGER_PAGE_SIZE, ...(cursor ? { cursor } : {}) } } })),
     placeholderData: keepPreviousData,
   });
 }

@@ -5,7 +5,7 @@ import { api, call, type Schemas } from '../api/client';
 export type GoldenTask = Schemas['GoldenTask'];
 export type GoldenTaskInput = Schemas['GoldenTaskInput'];
 
-const PAGE_SIZE = '25';
+const PAGE_SIZE = 25;
 
 export function useGoldenTasks(cursor: string | undefined) {
   return useQuery({

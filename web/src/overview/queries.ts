@@ -17,7 +17,7 @@ export const SPEND_DAYS = 30;
 export function useRecentEvents() {
   return useQuery({
     queryKey: overviewKeys.events(RECENT_EVENTS),
-    queryFn: () => call(api.GET('/events', { params: { query: { limit: String(RECENT_EVENTS) } } })),
+    queryFn: () => call(api.GET('/events', { params: { query: { limit: RECENT_EVENTS } } })),
     refetchInterval: liveInterval,
   });
 }
@@ -28,7 +28,7 @@ export type RecentEvent = NonNullable<ReturnType<typeof useRecentEvents>['data']
 export function useSpend(days = SPEND_DAYS) {
   return useQuery({
     queryKey: billingKeys.spend(days),
-    queryFn: () => call(api.GET('/billing/spend', { params: { query: { days: String(days) } } })),
+    queryFn: () => call(api.GET('/billing/spend', { params: { query: { days } } })),
     staleTime: CHART_REFRESH_MS,
     refetchInterval: CHART_REFRESH_MS,
     placeholderData: keepPreviousData,

@@ -12,7 +12,7 @@ export type ProjectDistribution = Schemas['ProjectDistribution'];
 
 export type ProjectChanges = Partial<ProjectFields>;
 
-const PAGE_SIZE = '25';
+const PAGE_SIZE = 25;
 
 export function useProjects(cursor: string | undefined) {
   return useQuery({
@@ -48,7 +48,7 @@ export function useProjectChoices() {
       let cursor: string | undefined;
       // 20 pages = 2 000 projects: more than any select can usefully show.
       for (let page = 0; page < 20; page += 1) {
-        const result = await call(api.GET('/projects', { params: { query: { limit: '100', ...(cursor ? { cursor } : {}) } } }));
+        const result = await call(api.GET('/projects', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
         all.push(...result.projects);
         if (!result.hasMore || !result.nextCursor) break;
         cursor = result.nextCursor;

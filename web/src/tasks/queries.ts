@@ -41,7 +41,7 @@ const defined = <T extends object>(value: T): T =>
 export function useTasks(filters: TaskFilters, cursor: string | undefined) {
   return useQuery({
     queryKey: ['tasks', 'list', defined(filters), cursor ?? null],
-    queryFn: () => call(api.GET('/tasks', { params: { query: { ...defined(filters), limit: String(PAGE_SIZE), cursor } } })),
+    queryFn: () => call(api.GET('/tasks', { params: { query: { ...defined(filters), limit: PAGE_SIZE, cursor } } })),
     refetchInterval: liveInterval,
     placeholderData: keepPreviousData,
   });

@@ -30,7 +30,7 @@ const EVENT_MARGIN_MS = 60_000;
 export function useWebhooks(cursor: string | undefined) {
   return useQuery({
     queryKey: webhookKeys.list(cursor),
-    queryFn: () => call(api.GET('/webhooks/configs', { params: { query: { limit: String(CONFIG_PAGE_SIZE), ...(cursor ? { cursor } : {}) } } })),
+    queryFn: () => call(api.GET('/webhooks/configs', { params: { query: { limit: CONFIG_PAGE_SIZE, ...(cursor ? { cursor } : {}) } } })),
     placeholderData: keepPreviousData,
   });
 }
@@ -49,7 +49,7 @@ export function useDeliveries(id: string, cursor: string | undefined) {
     queryFn: () =>
       call(
         api.GET('/webhooks/configs/{id}/deliveries', {
-          params: { path: { id }, query: { limit: String(DELIVERY_PAGE_SIZE), ...(cursor ? { cursor } : {}) } },
+          params: { path: { id }, query: { limit: DELIVERY_PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
     placeholderData: keepPreviousData,
@@ -78,7 +78,7 @@ export function useDeliveryTasks(deliveries: readonly WebhookDelivery[]) {
       const since = new Date(oldest - EVENT_MARGIN_MS).toISOString();
       let cursor: string | undefined;
       for (let page = 0; page < EVENT_PAGES_FOR_DELIVERIES && tasks.size < wanted.size; page += 1) {
-        const result = await call(api.GET('/events', { params: { query: { since, limit: '100', ...(cursor ? { cursor } : {}) } } }));
+        const result = await call(api.GET('/events', { params: { query: { since, limit: 100, ...(cursor ? { cursor } : {}) } } }));
         for (const event of result.events) {
           for (const delivery of event.deliveries) if (wanted.has(delivery.id)) tasks.set(delivery.id, event.taskId);
         }

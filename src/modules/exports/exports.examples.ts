@@ -1,0 +1,40 @@
+// OpenAPI examples of GET /exports: two completed tasks written by the real format writers
+// (export-formats.ts), so each example is exactly what the format produces.
+import type { EndpointExamples } from '../../lib/endpoint.ts';
+import { EXAMPLE } from '../../lib/openapi-examples.ts';
+import { FORMATS, type ExportFormat, type ExportRecord } from './export-formats.ts';
+
+const records: ExportRecord[] = [
+  {
+    id: EXAMPLE.taskId,
+    type: 'SENTIMENT_ANALYSIS',
+    content: 'The battery lasts two full days and the charger is tiny. Best purchase this year.',
+    options: ['positive', 'negative', 'neutral'],
+    label: 'positive',
+    confidence: 0.9807,
+    locale: 'en',
+    validatedAt: EXAMPLE.later,
+  },
+  {
+    id: EXAMPLE.pendingTaskId,
+    type: 'SENTIMENT_ANALYSIS',
+    content: 'Stopped charging after a week, replacement on its way.',
+    options: ['positive', 'negative', 'neutral'],
+    label: 'negative',
+    confidence: 0.9633,
+    locale: 'en',
+    validatedAt: EXAMPLE.updatedAt,
+  },
+];
+
+const file = (format: ExportFormat) => FORMATS[format].begin + records.map((record, index) => FORMATS[format].record(record, index)).join('') + FORMATS[format].end;
+
+export const exportExamples: Record<string, EndpointExamples> = {
+  exportDataset: {
+    content: {
+      'application/json': JSON.parse(file('json')) as unknown,
+      'application/x-ndjson': file('jsonl'),
+      'text/csv': file('csv'),
+    },
+  },
+};

@@ -1,0 +1,103 @@
+// OpenAPI examples of the task routes, by operationId (checked against the routes' schemas by
+// test/unit/openapi-document.test.ts).
+import type { EndpointExamples } from '../../lib/endpoint.ts';
+import { EXAMPLE, EXAMPLE_CURSOR } from '../../lib/openapi-examples.ts';
+
+const review = 'The battery lasts two full days and the charger is tiny. Best purchase this year.';
+const sentimentOptions = ['positive', 'negative', 'neutral'];
+
+/** A completed task as GET /tasks lists it. */
+export const taskListItemExample = {
+  id: EXAMPLE.taskId,
+  type: 'SENTIMENT_ANALYSIS',
+  content: review,
+  options: sentimentOptions,
+  status: 'COMPLETED',
+  result: 'positive',
+  confidence: 0.9807,
+  locale: 'en',
+  maxCents: 40,
+  costCents: 20,
+  projectId: EXAMPLE.projectId,
+  totalResponses: 3,
+  createdAt: EXAMPLE.createdAt,
+  validatedAt: EXAMPLE.later,
+};
+
+const taskExample = {
+  ...taskListItemExample,
+  validationsNeeded: 3,
+  maxResponses: 10,
+  targetConfidence: 0.95,
+  failureReason: null,
+  responses: [
+    { answer: 'positive', timeSpentMs: 4210 },
+    { answer: 'positive', timeSpentMs: 3875 },
+    { answer: 'positive', timeSpentMs: 6120 },
+  ],
+};
+
+const pendingTaskExample = {
+  ...taskExample,
+  id: EXAMPLE.pendingTaskId,
+  status: 'PENDING',
+  result: null,
+  confidence: null,
+  maxCents: 60,
+  totalResponses: 0,
+  validatedAt: null,
+  validationsNeeded: 5,
+  responses: [],
+};
+
+const batchTasks = [
+  { type: 'SENTIMENT_ANALYSIS', content: review, options: sentimentOptions, projectId: EXAMPLE.projectId },
+  {
+    type: 'IMAGE_CLASSIFICATION',
+    content: 'https://cdn.acme-robotics.com/frames/warehouse-0412.jpg',
+    options: ['forklift', 'pallet jack', 'person', 'empty aisle'],
+    locale: 'en',
+    maxCents: 40,
+    validationsNeeded: 5,
+  },
+];
+
+export const taskExamples: Record<string, EndpointExamples> = {
+  createTask: {
+    request: { type: 'SENTIMENT_ANALYSIS', content: review, options: sentimentOptions, locale: 'en', maxCents: 40, projectId: EXAMPLE.projectId, validationsNeeded: 3 },
+    response: { taskId: EXAMPLE.taskId, status: 'PENDING', type: 'SENTIMENT_ANALYSIS', costCents: 20, estimatedCompletionMs: 184000 },
+  },
+  createTaskBatch: {
+    request: { tasks: batchTasks },
+    response: {
+      created: 2,
+      tasks: [
+        { taskId: EXAMPLE.taskId, type: 'SENTIMENT_ANALYSIS', status: 'PENDING', costCents: 20 },
+        { taskId: EXAMPLE.pendingTaskId, type: 'IMAGE_CLASSIFICATION', status: 'PENDING', costCents: 20 },
+      ],
+      totalCostCents: 40,
+    },
+  },
+  importTasksCsv: {
+    response: {
+      created: 2,
+      tasks: [
+        { taskId: EXAMPLE.taskId, type: 'SENTIMENT_ANALYSIS', status: 'PENDING' },
+        { taskId: EXAMPLE.pendingTaskId, type: 'BINARY_CHOICE', status: 'PENDING' },
+      ],
+      errors: [{ row: 3, error: 'A task needs at least 2 options', code: 'OPTIONS_REQUIRED' }],
+      totalCostCents: 40,
+    },
+  },
+  listTasks: {
+    response: { tasks: [taskListItemExample], nextCursor: EXAMPLE_CURSOR, hasMore: true },
+  },
+  countTasks: {
+    response: { counts: { PENDING: 120, VALIDATING: 14, COMPLETED: 861, FAILED: 5 }, total: 1000 },
+  },
+  getTask: { response: taskExample },
+  updateTask: {
+    request: { maxCents: 60, validationsNeeded: 5 },
+    response: pendingTaskExample,
+  },
+};
