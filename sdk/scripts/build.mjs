@@ -3,7 +3,7 @@
 // (package.json's `exports` picks one by condition).
 //   node sdk/scripts/build.mjs [--out-dir DIR]     (DIR defaults to sdk/dist)
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -39,4 +39,6 @@ for (const { dir, type } of builds) {
     if (rewritten !== text) await writeFile(target, rewritten);
   }
 }
+// The `concord` bin (package.json "bin"; an ES module program, so in dist/esm only) is executable.
+await chmod(path.join(outDir, 'esm/cli/bin.js'), 0o755);
 process.stdout.write(`built ${path.relative(process.cwd(), outDir) || '.'}/esm (import) and ${path.relative(process.cwd(), outDir) || '.'}/cjs (require)\n`);

@@ -1,0 +1,65 @@
+// The CLI's exit codes and the error every command throws to end with one. A script can rely on the code
+// (sdk/README.md, "Exit codes") and, with --json, on the `error.code` of the JSON printed on stdout.
+import {
+  ConcordAbortError,
+  ConcordAuthenticationError,
+  ConcordError,
+  ConcordInsufficientCreditsError,
+  ConcordPermissionError,
+} from '../errors.ts';
+
+export const EXIT = {
+  /** The command did what it was asked. */
+  OK: 0,
+  /** The service refused a request or could not be reached (network, timeout, 5xx after retries). */
+  API_ERROR: 1,
+  /** Wrong arguments or an unusable input file: nothing was sent. */
+  USAGE: 2,
+  /** No credential configured, or the service refused it (401/403). */
+  AUTH: 3,
+  /** The import finished, but some rows were refused (listed in the error report). */
+  PARTIAL: 4,
+  /** The balance does not cover what the request would reserve (402 INSUFFICIENT_CREDITS). */
+  INSUFFICIENT_CREDITS: 5,
+  /** Ctrl-C (SIGINT). */
+  INTERRUPTED: 130,
+  /** SIGTERM. */
+  TERMINATED: 143,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A failure the CLI reports as `{error: {code, message, …}}` and ends with `exitCode`. */
+export class CliError extends Error {
+  constructor(
+    readonly exitCode: ExitCode,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export const usageError = (message: string, code = 'USAGE') => new CliError(EXIT.USAGE, code, message);
+
+/** Any error as the CLI's: the SDK's typed errors keep their code, status and request id. */
+export function toCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof ConcordError) {
+    const extra: Record<string, unknown> = { status: error.status ?? null, requestId: error.requestId ?? null };
+    if (error.details) extra.details = error.details;
+    if (error instanceof ConcordAuthenticationError || error instanceof ConcordPermissionError) {
+      return new CliError(EXIT.AUTH, error.code, `${error.message} (check the API key: concord login)`, extra);
+    }
+    if (error instanceof ConcordInsufficientCreditsError) return new CliError(EXIT.INSUFFICIENT_CREDITS, error.code, error.message, extra);
+    if (error instanceof ConcordAbortError) return new CliError(EXIT.INTERRUPTED, error.code, 'Interrupted', extra);
+    return new CliError(EXIT.API_ERROR, error.code, error.message, extra);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  // A file the system refuses (ENOENT, EACCES, EISDIR…) is the caller's to fix.
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new CliError(EXIT.USAGE, code, message);
+  return new CliError(EXIT.API_ERROR, 'INTERNAL', message);
+}

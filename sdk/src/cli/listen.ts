@@ -1,0 +1,153 @@
+// concord webhooks listen --forward-to URL (issue 18 item 7), like `stripe listen`: follows the buyer's
+// event stream (GET /events/stream, resumed with Last-Event-ID after a disconnection) and POSTs each event
+// to a local URL signed exactly as a real delivery is (x-service-signature, and the Standard Webhooks
+// webhook-id / webhook-timestamp / webhook-signature) with a local whsec_ secret, printed at start and
+// kept in the config file so the receiver keeps working across runs. One line per event, with the local
+// answer's status. Nothing is retried: this is for development.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { HttpClient } from '../http.ts';
+import { signStandardWebhook, signWebhookBody } from '../webhooks.ts';
+import { readConfig, resolveConnection, writeConfig, type GlobalOptions } from './config.ts';
+import { CliError, EXIT, usageError } from './errors.ts';
+import { followEventStream, streamUnavailable } from './event-stream.ts';
+import type { Output } from './output.ts';
+
+export interface ListenOptions extends GlobalOptions {
+  forwardTo: string;
+  events?: string;
+  secret?: string;
+  timeout: number;
+}
+
+const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+
+/** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** --secret, else the one kept in the config file, else a new one (kept for next time). */
+async function signingSecret(given: string | undefined, output: Output): Promise<string> {
+  if (given !== undefined) {
+    const decoded = SECRET_PATTERN.test(given) ? Buffer.from(given.slice('whsec_'.length), 'base64').length : 0;
+    if (decoded < 24 || decoded > 64) throw usageError('--secret is whsec_ and 24 to 64 bytes in base64 (as the dashboard makes them)', 'INVALID_SECRET');
+    return given;
+  }
+  const config = await readConfig();
+  if (config.listenSecret && SECRET_PATTERN.test(config.listenSecret)) return config.listenSecret;
+  const secret = newWebhookSecret();
+  try {
+    await writeConfig({ ...config, listenSecret: secret });
+  } catch (error) {
+    output.warn(`could not keep the signing secret in the config file (${error instanceof Error ? error.message : String(error)}): it changes next time`);
+  }
+  return secret;
+}
+
+interface StreamedEvent {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+export async function listen(options: ListenOptions, output: Output, userAgent: string): Promise<void> {
+  let target: URL;
+  try {
+    target = new URL(options.forwardTo);
+  } catch {
+    throw usageError(`--forward-to is a URL, like http://localhost:4000/webhooks (not ${options.forwardTo})`, 'INVALID_URL');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw usageError('--forward-to must be an http(s) URL', 'INVALID_URL');
+  const only = options.events ? new Set(options.events.split(',').map((type) => type.trim()).filter(Boolean)) : undefined;
+  const connection = await resolveConnection(options);
+  const secret = await signingSecret(options.secret, output);
+  const http = new HttpClient({ baseUrl: connection.baseUrl, headers: { 'user-agent': userAgent } }, connection.apiKey);
+
+  const controller = new AbortController();
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    controller.abort(signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let forwarded = 0;
+
+  const forward = async (event: StreamedEvent) => {
+    const body = JSON.stringify(event.payload);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': `${userAgent} (webhooks listen)`,
+      'x-service-event': event.type,
+      'x-service-delivery': `local_${randomUUID()}`,
+      'x-service-signature': await signWebhookBody(body, secret),
+      ...(await signStandardWebhook(event.id, Date.now(), body, secret)),
+    };
+    const started = performance.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    // This request's own signal: the timeout, or the end of the listening.
+    const request = new AbortController();
+    const timer = setTimeout(() => request.abort(new Error(`no answer within ${options.timeout} s`)), options.timeout * 1000);
+    const stop = () => request.abort(controller.signal.reason);
+    controller.signal.addEventListener('abort', stop, { once: true });
+    try {
+      const response = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal: request.signal });
+      status = response.status;
+      await response.body?.cancel().catch(() => undefined);
+    } catch (cause) {
+      if (controller.signal.aborted) return;
+      const reason = request.signal.aborted ? request.signal.reason : (cause as { cause?: unknown }).cause ?? cause;
+      const code = (reason as { code?: unknown } | null)?.code;
+      error = typeof code === 'string' ? code : reason instanceof Error ? reason.message : String(reason);
+    } finally {
+      clearTimeout(timer);
+      controller.signal.removeEventListener('abort', stop);
+    }
+    const ms = Math.round(performance.now() - started);
+    forwarded += 1;
+    output.result(
+      { event: { id: event.id, type: event.type, taskId: typeof event.payload.taskId === 'string' ? event.payload.taskId : null, createdAt: event.createdAt }, status, ms, error },
+      `${new Date().toISOString().slice(11, 19)}  ${event.type.padEnd(15)} ${event.id}  → ${status ?? `failed: ${error}`}${status !== null ? ` (${ms} ms)` : ''}`,
+    );
+  };
+
+  try {
+    const stream = followEventStream(http, {
+      signal: controller.signal,
+      onConnect: (reconnected) => {
+        if (reconnected) {
+          output.note('(Reconnected: resuming after the last event received.)');
+          return;
+        }
+        output.result(
+          { ready: true, forwardTo: target.toString(), secret },
+          `Ready! Forwarding your events from ${connection.baseUrl} to ${target.toString()}\n` +
+            `Your local webhook signing secret is ${secret}\n(verify with verifyWebhook from @concord/sdk; Ctrl-C to stop)`,
+        );
+      },
+      onDisconnect: (error, delayMs) => output.note(`(Stream lost${error instanceof Error ? `: ${error.message}` : ''}; reconnecting in ${Math.round(delayMs / 1000)} s…)`),
+    });
+    for await (const message of stream) {
+      if (!message.id || message.event === 'message') continue;
+      let event: StreamedEvent;
+      try {
+        event = JSON.parse(message.data) as StreamedEvent;
+      } catch {
+        output.warn(`an event frame that is not JSON was skipped (${message.id})`);
+        continue;
+      }
+      if (only && !only.has(event.type)) continue;
+      await forward(event);
+    }
+  } catch (error) {
+    if (streamUnavailable(error)) throw new CliError(EXIT.API_ERROR, 'STREAM_UNAVAILABLE', `${connection.baseUrl} has no event stream (GET /events/stream): it needs a newer Concord`);
+    if (!controller.signal.aborted) throw error;
+  } finally {
+    controller.abort();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  if (interrupted) {
+    throw new CliError(interrupted === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED, 'INTERRUPTED', `Stopped listening after ${forwarded} event${forwarded === 1 ? '' : 's'}`, { forwarded });
+  }
+}

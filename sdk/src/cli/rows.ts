@@ -1,0 +1,223 @@
+// Reading an import file as a stream of rows, whatever its size: memory holds one chunk of the file and
+// the rows not yet sent, never the file.
+//  - CSV: the service's CSV import rules (contract §4; the server's src/modules/tasks/task-csv.ts): the
+//    same parser and options (csv-parse), header `type,content,options[,locale,maxCents,projectId,
+//    validationsNeeded]`, options separated by `|`, a UTF-8 BOM ignored, blank lines skipped; `row` is
+//    the 1-based data record (the header and skipped lines are not counted), as in the service's
+//    `errors`. A record of bytes that are not UTF-8 is a refused row, not a row of replacement characters.
+//  - JSONL (one JSON object per line, the fields of POST /tasks): `row` is the 1-based line number;
+//    blank lines are skipped.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
+import { usageError } from './errors.ts';
+
+export type ImportFormat = 'csv' | 'jsonl';
+
+export type Row = { row: number; ok: true; task: Record<string, unknown> } | { row: number; ok: false; code: string; message: string };
+
+export const CSV_REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
+export const CSV_OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
+const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS]);
+const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(['maxCents', 'validationsNeeded']);
+
+/** The service's csv-parse options for an import (test/unit/cli-rows.test.ts holds them equal). */
+export const CSV_OPTIONS = {
+  delimiter: ',',
+  bom: true,
+  quote: '"',
+  escape: '"',
+  skip_empty_lines: true,
+  skip_records_with_empty_values: true,
+  relax_column_count: true,
+} as const;
+
+/** What one pass over the file learns before the import: its digest, whether it is UTF-8, about how many rows. */
+export interface FileSurvey {
+  sha256: string;
+  bytes: number;
+  utf8: boolean;
+  /** Line breaks (+1 when the last line has none): an estimate of the rows, for the progress bar. */
+  lines: number;
+}
+
+/** Reads the file once, in chunks: SHA-256 of its bytes, UTF-8 validity, line count. */
+export async function surveyFile(file: string): Promise<FileSurvey> {
+  const hash = createHash('sha256');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let utf8 = true;
+  let bytes = 0;
+  let lines = 0;
+  let last = 10;
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+    if (utf8) {
+      try {
+        decoder.decode(chunk, { stream: true });
+      } catch {
+        utf8 = false;
+      }
+    }
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
+    last = chunk[chunk.length - 1] ?? last;
+  }
+  if (utf8) {
+    try {
+      decoder.decode();
+    } catch {
+      utf8 = false;
+    }
+  }
+  if (bytes > 0 && last !== 10) lines += 1;
+  return { sha256: hash.digest('hex'), bytes, utf8, lines };
+}
+
+/** csv or jsonl: from --format, else the extension, else the first character (`{` is JSONL). */
+export async function detectFormat(file: string, given: string | undefined): Promise<ImportFormat> {
+  if (given !== undefined) {
+    const lower = given.toLowerCase();
+    if (lower === 'csv') return 'csv';
+    if (lower === 'jsonl' || lower === 'ndjson') return 'jsonl';
+    throw usageError(`--format must be csv or jsonl, not ${given}`);
+  }
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
+  for await (const chunk of createReadStream(file, { start: 0, end: 4095 }) as AsyncIterable<Buffer>) {
+    const text = chunk.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    return text.startsWith('{') ? 'jsonl' : 'csv';
+  }
+  return 'csv';
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function checkHeader(header: string[]): void {
+  const seen = new Set<string>();
+  for (const column of header) {
+    if (seen.has(column)) throw usageError(`Duplicate column "${column}" in the CSV header`, 'INVALID_CSV');
+    seen.add(column);
+  }
+  const missing = CSV_REQUIRED_COLUMNS.filter((column) => !seen.has(column));
+  if (missing.length > 0) throw usageError(`Missing required CSV column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, 'INVALID_CSV');
+  const unknown = header.filter((column) => !KNOWN_COLUMNS.has(column));
+  if (unknown.length > 0) {
+    throw usageError(`Unknown CSV column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; accepted: ${[...KNOWN_COLUMNS].join(', ')}`, 'INVALID_CSV');
+  }
+}
+
+function cellValue(column: string, cell: string): unknown {
+  if (column === 'options') return cell === '' ? undefined : cell.split('|');
+  if (cell === '') return undefined;
+  if (NUMERIC_COLUMNS.has(column) && /^-?\d+$/.test(cell.trim())) return Number(cell.trim());
+  return cell;
+}
+
+/** CSV rows. `utf8`: the whole file is UTF-8 (parsed as text); otherwise fields are decoded one by one. */
+export async function* readCsv(file: string, utf8: boolean): AsyncGenerator<Row> {
+  const parser = createReadStream(file, { highWaterMark: 1 << 16 }).pipe(parse({ ...CSV_OPTIONS, encoding: utf8 ? 'utf8' : null }));
+  let header: string[] | undefined;
+  let row = 0;
+  try {
+    for await (const fields of parser as AsyncIterable<Array<string | Buffer>>) {
+      let cells: string[] | undefined = [];
+      let problem: string | undefined;
+      for (const field of fields) {
+        let cell: string;
+        if (typeof field === 'string') cell = field;
+        else {
+          try {
+            cell = fatalUtf8.decode(field);
+          } catch {
+            problem = 'The row holds bytes that are not valid UTF-8';
+            cells = undefined;
+            break;
+          }
+        }
+        if (cell.includes('\u0000')) {
+          problem = 'A field must not contain a NUL character';
+          cells = undefined;
+          break;
+        }
+        cells.push(cell);
+      }
+      if (!header) {
+        if (!cells) throw usageError(`The CSV header is unreadable: ${problem ?? ''}`, 'INVALID_CSV');
+        header = cells.map((column, index) => (index === 0 ? column.replace(/^\uFEFF/, '') : column).trim());
+        checkHeader(header);
+        continue;
+      }
+      row += 1;
+      if (!cells) {
+        yield { row, ok: false, code: 'VALIDATION_ERROR', message: problem ?? 'Unreadable row' };
+        continue;
+      }
+      if (cells.length !== header.length) {
+        yield { row, ok: false, code: 'VALIDATION_ERROR', message: `Expected ${header.length} fields, found ${cells.length}` };
+        continue;
+      }
+      const task: Record<string, unknown> = {};
+      for (let index = 0; index < header.length; index++) {
+        const value = cellValue(header[index] as string, cells[index] as string);
+        if (value !== undefined) task[header[index] as string] = value;
+      }
+      yield { row, ok: true, task };
+    }
+  } catch (error) {
+    if ((error as { exitCode?: unknown }).exitCode !== undefined) throw error;
+    throw usageError(`The file is not valid CSV${row > 0 ? ` after row ${row}` : ''}: ${error instanceof Error ? error.message : String(error)}`, 'INVALID_CSV');
+  }
+  if (!header) throw usageError(`The CSV file is empty; its header needs: ${CSV_REQUIRED_COLUMNS.join(', ')}`, 'INVALID_CSV');
+}
+
+/** JSONL rows: each non-blank line one task object. */
+export async function* readJsonl(file: string, utf8: boolean): AsyncGenerator<Row> {
+  let carry: Buffer | undefined;
+  let line = 0;
+  const handle = (bytes: Buffer): Row | undefined => {
+    line += 1;
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === 13) end -= 1;
+    let text: string;
+    try {
+      text = utf8 ? bytes.toString('utf8', 0, end) : fatalUtf8.decode(bytes.subarray(0, end));
+    } catch {
+      return { row: line, ok: false, code: 'VALIDATION_ERROR', message: 'The line holds bytes that are not valid UTF-8' };
+    }
+    if (line === 1) text = text.replace(/^\uFEFF/, '');
+    if (text.trim() === '') return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return { row: line, ok: false, code: 'INVALID_JSON', message: `The line is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { row: line, ok: false, code: 'VALIDATION_ERROR', message: 'A task must be a JSON object' };
+    }
+    return { row: line, ok: true, task: value as Record<string, unknown> };
+  };
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+    let start = 0;
+    let data = chunk;
+    if (carry) {
+      data = Buffer.concat([carry, chunk]);
+      carry = undefined;
+    }
+    for (let at = data.indexOf(10); at !== -1; at = data.indexOf(10, start)) {
+      const row = handle(data.subarray(start, at));
+      if (row) yield row;
+      start = at + 1;
+    }
+    if (start < data.length) carry = Buffer.from(data.subarray(start));
+  }
+  if (carry && carry.length > 0) {
+    const row = handle(carry);
+    if (row) yield row;
+  }
+}
+
+export function readRows(file: string, format: ImportFormat, utf8: boolean): AsyncGenerator<Row> {
+  return format === 'csv' ? readCsv(file, utf8) : readJsonl(file, utf8);
+}
