@@ -1,8 +1,9 @@
 // bench/webhooks: 10 000 events delivered by two server processes to a local receiver.
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { newId } from '../../src/lib/ids.ts';
+import { newEventId, newId } from '../../src/lib/ids.ts';
 import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -13,12 +14,14 @@ async function main() {
   const database = await benchDatabase('webhooks');
   const received = new Map<string, number>();
   const latencies: number[] = [];
+  let unsigned = 0;
   const receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const at = Date.parse(JSON.parse(Buffer.concat(chunks).toString()).at);
       const id = String(req.headers['x-service-delivery']);
+      if (!req.headers['webhook-signature'] || !req.headers['x-service-signature']) unsigned++;
       if (!received.has(id)) latencies.push(Date.now() - at);
       received.set(id, (received.get(id) ?? 0) + 1);
       res.writeHead(200).end();
@@ -33,16 +36,19 @@ async function main() {
   try {
     const buyer = await fundedBuyer(servers[0]?.url as string, 100);
     const configId = newId();
-    await client.query(`INSERT INTO webhook_configs (id, buyer_id, url, events, secret) VALUES ($1, $2, $3, ARRAY['budget.low'], 'bench-secret-0123456789')`, [
+    // A whsec_ secret, so every delivery is signed both ways (the spec's header and Standard Webhooks).
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    await client.query(`INSERT INTO webhook_configs (id, buyer_id, url, events, secret) VALUES ($1, $2, $3, ARRAY['budget.low'], $4)`, [
       configId,
       buyer.id,
       receiverUrl,
+      secret,
     ]);
     log(`${EVENTS} events, two server processes`);
     const started = Date.now();
     for (let offset = 0; offset < EVENTS; offset += BATCH) {
       const count = Math.min(BATCH, EVENTS - offset);
-      const eventIds = Array.from({ length: count }, newId);
+      const eventIds = Array.from({ length: count }, newEventId);
       const deliveryIds = Array.from({ length: count }, newId);
       // The same rows the service writes: the event and one delivery per subscribed configuration.
       await client.query(
@@ -61,6 +67,7 @@ async function main() {
     const seconds = (Date.now() - started) / 1000;
     const duplicates = [...received.values()].filter((n) => n > 1).length;
     if (duplicates > 0) log(`${duplicates} deliveries arrived more than once`);
+    if (unsigned > 0) log(`${unsigned} deliveries arrived without both signatures`);
     process.stdout.write(
       `${JSON.stringify({
         bench: 'webhooks',

@@ -51,6 +51,14 @@ export function sha256Hex(value: string): string {
 
 export const ID_PATTERN = /^c[0-9a-z]{24}$/;
 
+/**
+ * Event ids: a cuid behind the readable prefix contract §0 allows (`evt_…`), given when the event is
+ * written to the outbox and sent as `webhook-id` on every delivery, retry and redelivery of it. Events
+ * written before the prefix keep their plain cuid.
+ */
+export const newEventId = () => `evt_${newId()}`;
+export const EVENT_ID_PATTERN = /^evt_c[0-9a-z]{24}$/;
+
 /** Buyer API key ids: a cuid behind the readable prefix contract §0 allows (`key_…`). */
 export const newBuyerApiKeyId = () => `key_${newId()}`;
 export const BUYER_API_KEY_ID_PATTERN = /^key_c[0-9a-z]{24}$/;

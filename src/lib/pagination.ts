@@ -2,7 +2,7 @@
 // Rows are ordered newest first by (createdAt, id), so a row inserted while a client is paging never
 // shifts the pages it has yet to read.
 import { BadRequestError } from './errors.ts';
-import { BUYER_API_KEY_ID_PATTERN, ID_PATTERN } from './ids.ts';
+import { BUYER_API_KEY_ID_PATTERN, EVENT_ID_PATTERN, ID_PATTERN } from './ids.ts';
 
 export interface Cursor {
   createdAt: Date;
@@ -26,7 +26,7 @@ export function decodeCursor(token: string): Cursor {
   }
   if (!Array.isArray(decoded) || decoded.length !== 2) throw invalidCursor();
   const [createdAt, id] = decoded as unknown[];
-  if (typeof createdAt !== 'string' || typeof id !== 'string' || !(ID_PATTERN.test(id) || BUYER_API_KEY_ID_PATTERN.test(id))) throw invalidCursor();
+  if (typeof createdAt !== 'string' || typeof id !== 'string' || !(ID_PATTERN.test(id) || BUYER_API_KEY_ID_PATTERN.test(id) || EVENT_ID_PATTERN.test(id))) throw invalidCursor();
   const date = new Date(createdAt);
   if (Number.isNaN(date.getTime()) || date.toISOString() !== createdAt) throw invalidCursor();
   return { createdAt: date, id };

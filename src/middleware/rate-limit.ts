@@ -1,11 +1,12 @@
 import { rateLimit, type IncrementResponse, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import type { UserPrincipal } from '../lib/endpoint.ts';
 import { AppError } from '../lib/errors.ts';
 import type { RateLimitsRepository } from '../modules/auth/rate-limits.repository.ts';
 
 /**
  * express-rate-limit's store on PostgreSQL: every server process counts against the same rows. Keys are
- * prefixed with the policy, so changing RATE_LIMIT_MAX or RATE_LIMIT_WINDOW_MS starts fresh counts
- * instead of judging old hits by a new rule.
+ * prefixed with the budget's name and policy, so changing RATE_LIMIT_MAX or RATE_LIMIT_WINDOW_MS starts
+ * fresh counts instead of judging old hits by a new rule, and two budgets never share a count.
  */
 export class PostgresRateLimitStore implements Store {
   readonly localKeys = false;
@@ -15,8 +16,9 @@ export class PostgresRateLimitStore implements Store {
   constructor(
     private readonly counters: RateLimitsRepository,
     policy: { max: number; windowMs: number },
+    budget = 'sensitive',
   ) {
-    this.prefix = `sensitive:${policy.max}:${policy.windowMs}:`;
+    this.prefix = `${budget}:${policy.max}:${policy.windowMs}:`;
   }
 
   init(options: Options): void {
@@ -42,6 +44,11 @@ export class PostgresRateLimitStore implements Store {
   }
 }
 
+/** 429 RATE_LIMITED through the error pipeline (express-rate-limit has set Retry-After and RateLimit). */
+const rateLimited: Options['handler'] = (_req, _res, next, opts) => {
+  next(new AppError(opts.statusCode, 'RATE_LIMITED', 'Too many requests; retry after the time in the Retry-After header'));
+};
+
 /**
  * One budget per client IP shared by every sensitive route and every server process (contract §1:
  * 100 requests per 15 minutes), with the IETF draft-8 `RateLimit` and `RateLimit-Policy` headers.
@@ -53,8 +60,24 @@ export function createSensitiveRateLimit(options: { max: number; windowMs: numbe
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     store: new PostgresRateLimitStore(counters, options),
-    handler: (_req, _res, next, opts) => {
-      next(new AppError(opts.statusCode, 'RATE_LIMITED', 'Too many requests; retry after the time in the Retry-After header'));
-    },
+    handler: rateLimited,
   });
 }
+
+/**
+ * A budget of its own per authenticated account (run after authentication), shared by every server
+ * process, with the same headers and 429 RATE_LIMITED as the sensitive routes: for routes whose cost is
+ * the account's doing wherever it calls from (webhook test sends make the service send a request).
+ */
+export function createAccountRateLimit(budget: string, options: { max: number; windowMs: number }, counters: RateLimitsRepository): RateLimitRequestHandler {
+  return rateLimit({
+    windowMs: options.windowMs,
+    limit: options.max,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    store: new PostgresRateLimitStore(counters, options, budget),
+    keyGenerator: (_req, res) => (res.locals.principal as UserPrincipal).accountId,
+    handler: rateLimited,
+  });
+}
+

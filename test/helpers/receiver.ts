@@ -9,25 +9,37 @@ export interface Received {
   path: string;
 }
 
+/** One scripted answer: its status, a delay before it, and optionally its body and headers. */
+export interface ScriptedResponse {
+  status: number;
+  delayMs?: number;
+  /** The response body; 'ok' unless set. */
+  body?: string;
+  headers?: Record<string, string>;
+}
+
 export interface Receiver {
   url: string;
   requests: Received[];
-  /** Answers for the next requests, in order; afterwards 200. `delayMs` holds the answer back. */
-  script(...responses: Array<{ status: number; delayMs?: number }>): void;
+  /** Answers for the next requests, in order; afterwards the fallback (200 unless changed). */
+  script(...responses: ScriptedResponse[]): void;
+  /** What requests beyond the script get. */
+  fallback(response: ScriptedResponse): void;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
   const requests: Received[] = [];
-  const queue: Array<{ status: number; delayMs?: number }> = [];
+  const queue: ScriptedResponse[] = [];
+  let otherwise: ScriptedResponse = { status: 200 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       requests.push({ headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
-      const next = queue.shift() ?? { status: 200 };
+      const next = queue.shift() ?? otherwise;
       const reply = () => {
-        if (!res.destroyed) res.writeHead(next.status).end('ok');
+        if (!res.destroyed) res.writeHead(next.status, next.headers).end(next.body ?? 'ok');
       };
       if (next.delayMs) setTimeout(reply, next.delayMs).unref();
       else reply();
@@ -39,6 +51,9 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${port}/hooks`,
     requests,
     script: (...responses) => queue.push(...responses),
+    fallback: (response) => {
+      otherwise = response;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -65,7 +65,17 @@ describe('webhook configurations', () => {
     const buyer = await createBuyer(ctx);
     const created = await api(buyer).post('/webhooks/configs', { url: receiver.url, events: ['task.completed'], secret: SECRET });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), url: receiver.url, events: ['task.completed'], isActive: true, createdAt: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      url: receiver.url,
+      events: ['task.completed'],
+      isActive: true,
+      createdAt: expect.any(String),
+      retryPolicy: 'spec',
+      rotationEndsAt: null,
+      disabledAt: null,
+      disabledReason: null,
+    });
     const id = created.body.id;
     expect((await api(buyer).get('/webhooks/configs')).body).toEqual({ webhooks: [created.body], nextCursor: null, hasMore: false });
     const updated = await api(buyer).patch(`/webhooks/configs/${id}`, { isActive: false, events: ['task.failed', 'budget.low'], secret: 'another-secret-0123456' });

@@ -69,7 +69,7 @@ describe('operationIds', () => {
       return operation.operationId;
     });
     expect(new Set(ids).size).toBe(ids.length);
-    const verbs = /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|export|import)[A-Z]/;
+    const verbs = /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|rotate|send|export|import)[A-Z]/;
     for (const { key, operation, endpoint } of operations) {
       expect(operation.operationId, key).toMatch(verbs);
       expect(operation.operationId, key).toBe(endpoint?.operationId);

@@ -758,8 +758,42 @@ export interface paths {
         delete: operations["deleteWebhookConfig"];
         options?: never;
         head?: never;
-        /** Change url, events, isActive or secret */
+        /** Change url, events, isActive, secret (replaced at once) or retryPolicy */
         patch: operations["updateWebhookConfig"];
+        trace?: never;
+    };
+    "/webhooks/configs/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the secret; the old one keeps signing (Standard Webhooks) for 24 h */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/configs/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed ping event now and report the outcome */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/webhooks/configs/{id}/deliveries": {
@@ -1531,11 +1565,40 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             createdAt: string;
+            /**
+             * @description `spec` (default): one retry 30 s later, none on a 4xx. `extended`: 8 attempts over about a day, 408 and 429 retried, disabled after 3 days of failures.
+             * @enum {string}
+             */
+            retryPolicy: "spec" | "extended";
+            /**
+             * Format: date-time
+             * @description When the secret replaced by the last rotate-secret stops (or stopped) signing beside the current one: 24 h after the rotation. null when the secret was never rotated, or was last replaced by PATCH
+             */
+            rotationEndsAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the service disabled the configuration (extended policy: 3 days of failures)
+             */
+            disabledAt: string | null;
+            disabledReason: string | null;
+        };
+        WebhookTestResult: {
+            /** @description The ping event's id (its webhook-id; GET /events/:id shows it) */
+            eventId: string;
+            /** @description A 2xx came back within the timeout */
+            delivered: boolean;
+            /** @description null when no response came */
+            statusCode: number | null;
+            latencyMs: number;
+            /** @description The first 500 characters of the response body, as text */
+            responseExcerpt: string | null;
+            /** @description Why it was not delivered: HTTP <status>, a timeout, a refused address, a network error */
+            error?: string;
         };
         WebhookDelivery: {
             id: string;
             /** @enum {string} */
-            event: "task.completed" | "task.failed" | "budget.low";
+            event: "task.completed" | "task.failed" | "budget.low" | "ping";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             attempts: number;
@@ -1554,8 +1617,11 @@ export interface components {
         };
         Event: {
             id: string;
-            /** @enum {string} */
-            type: "task.completed" | "task.failed" | "budget.low";
+            /**
+             * @description The event name: a subscribed one, or `ping` (a test send, POST /webhooks/configs/:id/test)
+             * @enum {string}
+             */
+            type: "task.completed" | "task.failed" | "budget.low" | "ping";
             /** @description The payload's taskId (null for budget.low) */
             taskId: string | null;
             /** @description The JSON body that was sent to the webhooks */
@@ -7710,7 +7776,11 @@ export interface operations {
                      *             "budget.low"
                      *           ],
                      *           "isActive": true,
-                     *           "createdAt": "2026-03-14T09:26:53.589Z"
+                     *           "createdAt": "2026-03-14T09:26:53.589Z",
+                     *           "retryPolicy": "extended",
+                     *           "rotationEndsAt": null,
+                     *           "disabledAt": null,
+                     *           "disabledReason": null
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -7794,13 +7864,20 @@ export interface operations {
                  *         "task.failed",
                  *         "budget.low"
                  *       ],
-                 *       "secret": "whsec_Hk3vQ9pX2mLr7TzW8cYb1NdF6gJs4AeU0iKo5RtVxZE="
+                 *       "secret": "whsec_Hk3vQ9pX2mLr7TzW8cYb1NdF6gJs4AeU0iKo5RtVxZE=",
+                 *       "retryPolicy": "extended"
                  *     }
                  */
                 "application/json": {
                     url: string;
                     events: ("task.completed" | "task.failed" | "budget.low")[];
+                    /** @description 16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only. */
                     secret: string;
+                    /**
+                     * @description `spec` (default): one retry 30 s later, none on a 4xx. `extended`: 8 attempts over about a day, 408 and 429 retried, disabled after 3 days of failures.
+                     * @enum {string}
+                     */
+                    retryPolicy?: "spec" | "extended";
                 };
             };
         };
@@ -7823,7 +7900,11 @@ export interface operations {
                      *         "budget.low"
                      *       ],
                      *       "isActive": true,
-                     *       "createdAt": "2026-03-14T09:26:53.589Z"
+                     *       "createdAt": "2026-03-14T09:26:53.589Z",
+                     *       "retryPolicy": "extended",
+                     *       "rotationEndsAt": null,
+                     *       "disabledAt": null,
+                     *       "disabledReason": null
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookConfig"];
@@ -7935,7 +8016,11 @@ export interface operations {
                      *         "budget.low"
                      *       ],
                      *       "isActive": true,
-                     *       "createdAt": "2026-03-14T09:26:53.589Z"
+                     *       "createdAt": "2026-03-14T09:26:53.589Z",
+                     *       "retryPolicy": "extended",
+                     *       "rotationEndsAt": null,
+                     *       "disabledAt": null,
+                     *       "disabledReason": null
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookConfig"];
@@ -8119,7 +8204,13 @@ export interface operations {
                     url?: string;
                     events?: ("task.completed" | "task.failed" | "budget.low")[];
                     isActive?: boolean;
+                    /** @description 16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only. */
                     secret?: string;
+                    /**
+                     * @description `spec` (default): one retry 30 s later, none on a 4xx. `extended`: 8 attempts over about a day, 408 and 429 retried, disabled after 3 days of failures.
+                     * @enum {string}
+                     */
+                    retryPolicy?: "spec" | "extended";
                 };
             };
         };
@@ -8139,7 +8230,11 @@ export interface operations {
                      *         "task.completed"
                      *       ],
                      *       "isActive": true,
-                     *       "createdAt": "2026-03-14T09:26:53.589Z"
+                     *       "createdAt": "2026-03-14T09:26:53.589Z",
+                     *       "retryPolicy": "extended",
+                     *       "rotationEndsAt": null,
+                     *       "disabledAt": null,
+                     *       "disabledReason": null
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookConfig"];
@@ -8197,6 +8292,257 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
             415: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "secret": "whsec_p4Lw8Xk2Rn6Tq0Vz3Bc7Hf1Jm5Ds9Ga2Ye6Ui0Ok4Nt="
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only. */
+                    secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cm3q7w3b40007lk08m3n4o5p6",
+                     *       "url": "https://hooks.acme-robotics.com/concord",
+                     *       "events": [
+                     *         "task.completed",
+                     *         "task.failed",
+                     *         "budget.low"
+                     *       ],
+                     *       "isActive": true,
+                     *       "createdAt": "2026-03-14T09:26:53.589Z",
+                     *       "retryPolicy": "extended",
+                     *       "rotationEndsAt": "2026-03-16T16:02:11.047Z",
+                     *       "disabledAt": null,
+                     *       "disabledReason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookConfig"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON); VALIDATION_ERROR (also when the secret is the current one) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WEBHOOK_NOT_FOUND: unknown, malformed or foreign id */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "eventId": "evt_cm3q7wbj2000glk08w5x6y7z8",
+                     *       "delivered": true,
+                     *       "statusCode": 200,
+                     *       "latencyMs": 142,
+                     *       "responseExcerpt": "{\"received\":true}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WEBHOOK_NOT_FOUND: unknown, malformed or foreign id */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: more than 10 test sends in a minute by this buyer (Retry-After, RateLimit and RateLimit-Policy headers as on the sensitive routes) */
+            429: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8432,7 +8778,8 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "task.completed" | "task.failed" | "budget.low";
+                /** @description The event name (`ping`: the test sends) */
+                type?: "task.completed" | "task.failed" | "budget.low" | "ping";
                 /** @description ISO 8601 timestamp: events created at or after it (the log reaches back 30 days) */
                 since?: string;
                 /** @description Matches the payload's taskId */

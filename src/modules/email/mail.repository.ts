@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface MailMessage {
-  kind: 'WELCOME' | 'DEVELOPER_INVITE' | 'BUDGET_LOW';
+  kind: 'WELCOME' | 'DEVELOPER_INVITE' | 'BUDGET_LOW' | 'WEBHOOK_DISABLED';
   to: string;
   subject: string;
   body: string;

@@ -61,3 +61,33 @@ export function budgetLowMail(to: string, companyName: string, creditBalanceCent
     ].join('\n'),
   };
 }
+
+/** extended retry policy: a configuration that failed for 3 days was switched off (README, Webhooks). */
+export function webhookDisabledMail(
+  to: string,
+  companyName: string,
+  config: { id: string; url: string; failingSince: Date },
+  lastError: string,
+  publicUrl: string,
+): MailMessage {
+  return {
+    kind: 'WEBHOOK_DISABLED',
+    to,
+    subject: 'Concord disabled one of your webhooks',
+    body: [
+      `Hello ${companyName},`,
+      '',
+      `Every delivery to your webhook ${config.url} (configuration ${config.id}) has failed since`,
+      `${readableUtc(config.failingSince)}, so after three days Concord has switched it off (last error: ${lastError}).`,
+      'Events are still recorded: GET /api/v1/events lists those of the last 30 days, and the delivery log',
+      'keeps every failed delivery, which you can send again once the endpoint answers.',
+      '',
+      `To resume, fix the endpoint, check it with POST /api/v1/webhooks/configs/${config.id}/test, then set`,
+      `isActive back to true (PATCH /api/v1/webhooks/configs/${config.id}), or switch it back on from your dashboard:`,
+      '',
+      `  ${publicUrl}/webhooks/${encodeURIComponent(config.id)}`,
+      '',
+      '— The Concord team',
+    ].join('\n'),
+  };
+}

@@ -1,13 +1,19 @@
 import type { DbClient } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
-import { newId } from '../../lib/ids.ts';
+import { newEventId, newId } from '../../lib/ids.ts';
 import type { PageRequest } from '../../lib/pagination.ts';
 
 /** contract: at most 20 webhook configurations per buyer (also the most deliveries one event makes). */
 export const MAX_WEBHOOK_CONFIGS = 20;
 
+/** The events a webhook configuration subscribes to. */
 export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/** A test send's event (POST /webhooks/configs/:id/test): in the log, never subscribed to. */
+export const PING_EVENT = 'ping';
+/** Every type the event log holds. */
+export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, PING_EVENT] as const;
+export type LoggedEventType = (typeof LOGGED_EVENT_TYPES)[number];
 
 /** An event as record_event takes it: its id, the JSON text to send, and ids for its deliveries. */
 export interface OutboxEvent {
@@ -18,7 +24,7 @@ export interface OutboxEvent {
 }
 
 export function outboxEvent(type: EventType, payload: Record<string, unknown>): OutboxEvent {
-  return { id: newId(), type, payload: JSON.stringify({ event: type, ...payload }), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) };
+  return { id: newEventId(), type, payload: JSON.stringify({ event: type, ...payload }), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) };
 }
 
 /** One delivery of an event, as the buyer's event log shows it. */
@@ -34,7 +40,7 @@ export interface EventDeliveryRecord {
 /** An outbox event with the JSON text that was sent, and its deliveries (oldest first). */
 export interface EventRecord {
   id: string;
-  type: EventType;
+  type: LoggedEventType;
   payload: string;
   createdAt: Date;
   deliveries: EventDeliveryRecord[];
@@ -43,7 +49,7 @@ export interface EventRecord {
 export interface EventFilter {
   /** Events created at or after this moment. */
   since: Date;
-  type?: EventType;
+  type?: LoggedEventType;
   /** Matches the payload's taskId. */
   taskId?: string;
 }
@@ -85,7 +91,7 @@ export class EventsRepository {
   async findForBuyer(buyerId: string, id: string, since: Date): Promise<EventRecord | null> {
     const event = await this.db.event.findFirst({ where: { id, buyerId, createdAt: { gte: since } }, select: { id: true, type: true, payload: true, createdAt: true } });
     if (!event) return null;
-    const [found] = await this.withDeliveries([{ ...event, type: event.type as EventType }]);
+    const [found] = await this.withDeliveries([{ ...event, type: event.type as LoggedEventType }]);
     return found ?? null;
   }
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
-import { EVENT_TYPES } from './events.repository.ts';
+import { LOGGED_EVENT_TYPES } from './events.repository.ts';
 
 export const listEventsQuery = z.strictObject({
-  type: z.enum(EVENT_TYPES).optional(),
+  type: z.enum(LOGGED_EVENT_TYPES).optional().meta({ description: 'The event name (`ping`: the test sends)' }),
   since: z.iso
     .datetime({ offset: true })
     .transform((value) => new Date(value))
@@ -26,7 +26,7 @@ const deliverySummarySchema = z.object({
 export const eventSchema = z
   .object({
     id: z.string(),
-    type: z.enum(EVENT_TYPES),
+    type: z.enum(LOGGED_EVENT_TYPES).meta({ description: 'The event name: a subscribed one, or `ping` (a test send, POST /webhooks/configs/:id/test)' }),
     taskId: z.string().nullable().meta({ description: "The payload's taskId (null for budget.low)" }),
     payload: z.record(z.string(), z.unknown()).meta({ description: 'The JSON body that was sent to the webhooks' }),
     createdAt: timestamp,

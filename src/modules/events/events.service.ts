@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
-import type { EventRecord, EventType } from './events.repository.ts';
+import type { EventRecord, LoggedEventType } from './events.repository.ts';
 
 /** How far back the event log reaches. */
 export const EVENT_LOG_DAYS = 30;
@@ -12,7 +12,7 @@ const EVENT_LOG_MS = EVENT_LOG_DAYS * 86_400_000;
 export const eventNotFound = () => new NotFoundError('EVENT_NOT_FOUND', 'Event not found');
 
 export interface EventQuery {
-  type?: EventType;
+  type?: LoggedEventType;
   /** Events created at or after this moment (never before the log's 30 days). */
   since?: Date;
   taskId?: string;

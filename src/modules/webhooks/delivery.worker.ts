@@ -1,18 +1,19 @@
 // Delivers the outbox: claims due deliveries (FOR UPDATE SKIP LOCKED, with a lease), signs and sends
-// them, and records the outcome. Policy (spec and CONTRACT §7): 2xx within WEBHOOK_TIMEOUT_MS is
-// delivered; a timeout, network error or 5xx is retried once, WEBHOOK_RETRY_DELAY_MS later; a 4xx is not
-// retried; then the delivery is FAILED.
+// them, and records the outcome. 2xx within WEBHOOK_TIMEOUT_MS is delivered; what a failure leads to is
+// the configuration's retry policy (retry-policy.ts): `spec` (contract §7) retries a timeout, network
+// error or 5xx once, WEBHOOK_RETRY_DELAY_MS later, and never a 4xx; `extended` retries on a schedule of
+// 8 attempts, and disables a configuration that has failed for 3 days (with an e-mail to the buyer).
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';
-import { SIGNATURE_HEADER, signWebhookBody } from './signature.ts';
+import { webhookDisabledMail } from '../email/mail.templates.ts';
+import { AUTO_DISABLE_AFTER_MS, nextAttemptAt, shouldDisable } from './retry-policy.ts';
+import { signedWebhookHeaders } from './signature.ts';
 import { sendWebhook, type SendOutcome } from './webhook-sender.ts';
 import type { ClaimedDelivery } from './webhooks.repository.ts';
 
-/** spec: one retry, so at most two attempts. */
-export const MAX_ATTEMPTS = 2;
 const BATCH = 32;
 const IDLE_POLL_MS = 200;
 /** A claim outlives the request's own timeout, so only a dead worker's deliveries are taken over. */
@@ -26,6 +27,8 @@ export class DeliveryWorker {
     private readonly config: Config,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** The extended policy's jitter draws from it (tests pin it). */
+    private readonly random: () => number = Math.random,
   ) {
     this.loop = new PollingLoop('webhook.worker', () => this.tick(), BATCH, IDLE_POLL_MS, logger);
   }
@@ -57,27 +60,58 @@ export class DeliveryWorker {
       ? await sendWebhook(
           delivery.url,
           delivery.payload,
-          {
-            'content-type': 'application/json',
-            'user-agent': 'Concord-Webhooks/1.0',
-            [SIGNATURE_HEADER]: signWebhookBody(delivery.payload, delivery.secret),
-            'x-service-event': delivery.event,
-            'x-service-delivery': delivery.id,
-          },
+          signedWebhookHeaders({
+            eventId: delivery.eventId,
+            event: delivery.event,
+            deliveryId: delivery.id,
+            body: delivery.payload,
+            secret: delivery.secret,
+            previousSecret: delivery.previousSecret,
+            now: this.clock.now(),
+          }),
           { timeoutMs: this.config.webhookTimeoutMs, allowPrivate: this.config.webhookAllowPrivateUrls },
         )
       : { kind: 'client-error', statusCode: 0 };
     const now = this.clock.now();
+    const extended = delivery.retryPolicy === 'extended';
     const log = { deliveryId: delivery.id, webhookEvent: delivery.event, attempt: delivery.attempts };
     if (outcome.kind === 'success') {
-      await this.db.repos.webhooks.markDelivered(delivery.id, outcome.statusCode, now);
+      await this.db.repos.webhooks.markDelivered(delivery.id, outcome.statusCode, now, extended);
       this.logger.info({ ...log, event: 'webhook.delivery.delivered', statusCode: outcome.statusCode }, 'webhook delivered');
       return;
     }
     const error = outcome.kind === 'client-error' ? (delivery.isActive ? `HTTP ${outcome.statusCode}` : 'configuration inactive') : outcome.error;
-    const retryAt =
-      outcome.kind === 'retryable' && delivery.attempts < MAX_ATTEMPTS ? new Date(now.getTime() + this.config.webhookRetryDelayMs) : null;
-    await this.db.repos.webhooks.markAttemptFailed(delivery.id, { statusCode: outcome.statusCode, error }, retryAt);
+    const retryAt = nextAttemptAt({
+      policy: delivery.retryPolicy,
+      attempts: delivery.attempts,
+      outcome,
+      now,
+      specRetryDelayMs: this.config.webhookRetryDelayMs,
+      random: this.random,
+    });
+    // Only the receiver's failures run the extended policy's failure clock (not a configuration switched off).
+    const failureAt = extended && delivery.isActive ? now : null;
+    const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery.id, { statusCode: outcome.statusCode, error }, retryAt, failureAt);
     this.logger.warn({ ...log, event: retryAt ? 'webhook.delivery.retrying' : 'webhook.delivery.failed', error }, 'webhook attempt failed');
+    if (shouldDisable(delivery.retryPolicy, failingSince, now)) await this.disable(delivery, now, error);
+  }
+
+  /** extended: switches off a configuration that has failed for 3 days and tells the buyer, in one transaction. */
+  private async disable(delivery: ClaimedDelivery, now: Date, lastError: string): Promise<void> {
+    const disabled = await this.db.transaction(async (repos) => {
+      const failingBefore = new Date(now.getTime() - AUTO_DISABLE_AFTER_MS);
+      const reason = 'Every delivery attempt failed for 3 days';
+      const config = await repos.webhooks.disableFailing(delivery.configId, failingBefore, now, `${reason} (last error: ${lastError})`);
+      if (!config) return null;
+      const buyer = await repos.accounts.findBuyerContact(config.buyerId);
+      if (buyer) await repos.mail.enqueue(webhookDisabledMail(buyer.email, buyer.companyName, config, lastError, this.config.publicUrl));
+      return config;
+    });
+    if (disabled) {
+      this.logger.warn(
+        { event: 'webhook.config.disabled', webhookId: disabled.id, failingSince: disabled.failingSince.toISOString(), error: lastError },
+        'webhook configuration disabled after 3 days of failures',
+      );
+    }
   }
 }

@@ -7,14 +7,20 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPrivateAddress } from '../../lib/url-guard.ts';
 
+/**
+ * How a request ended. `retryAfter` is the response's Retry-After header, if any; `excerpt` the start of
+ * the response body as text, when SendOptions.excerptChars asked for it (test sends).
+ */
 export type SendOutcome =
-  | { kind: 'success'; statusCode: number }
-  | { kind: 'client-error'; statusCode: number }
-  | { kind: 'retryable'; statusCode: number | null; error: string };
+  | { kind: 'success'; statusCode: number; excerpt?: string }
+  | { kind: 'client-error'; statusCode: number; retryAfter?: string; excerpt?: string }
+  | { kind: 'retryable'; statusCode: number | null; error: string; retryAfter?: string; excerpt?: string };
 
 export interface SendOptions {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Read this many characters of the response body into `excerpt` (otherwise the body is discarded). */
+  excerptChars?: number;
 }
 
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -45,6 +51,7 @@ export function sendWebhook(url: string, body: string, headers: Record<string, s
       return;
     }
     const transport = target.protocol === 'https:' ? https : http;
+    let responded = false;
     const request = transport.request(
       target,
       {
@@ -54,18 +61,62 @@ export function sendWebhook(url: string, body: string, headers: Record<string, s
         signal: AbortSignal.timeout(options.timeoutMs),
       },
       (response) => {
-        // The status is all we need; drain the body so the socket is freed.
-        response.resume();
+        responded = true;
         const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve({ kind: 'success', statusCode: status });
-        else if (status >= 400 && status < 500) resolve({ kind: 'client-error', statusCode: status });
-        else resolve({ kind: 'retryable', statusCode: status, error: `HTTP ${status}` });
+        const header = response.headers['retry-after'];
+        const outcome = classify(status, typeof header === 'string' ? header : undefined);
+        if (options.excerptChars === undefined) {
+          // The status is all a delivery needs; drain the body so the socket is freed.
+          response.resume();
+          resolve(outcome);
+          return;
+        }
+        readExcerpt(response, options.excerptChars, (excerpt) => resolve({ ...outcome, excerpt }));
       },
     );
     request.on('error', (error: Error) => {
+      // Once the status is in, the outcome is decided (a body cut short by the timeout only ends the excerpt).
+      if (responded) return;
       const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
       resolve({ kind: 'retryable', statusCode: null, error: timedOut ? `timeout after ${options.timeoutMs} ms` : error.message });
     });
     request.end(body);
   });
+}
+
+function classify(status: number, retryAfter: string | undefined): SendOutcome {
+  if (status >= 200 && status < 300) return { kind: 'success', statusCode: status };
+  const extra = retryAfter === undefined ? {} : { retryAfter };
+  if (status >= 400 && status < 500) return { kind: 'client-error', statusCode: status, ...extra };
+  return { kind: 'retryable', statusCode: status, error: `HTTP ${status}`, ...extra };
+}
+
+/**
+ * Reads at most `chars` characters of a response body as UTF-8 text, then lets the rest go. The status is
+ * already known: a body cut short by the timeout or a reset still gives what arrived.
+ */
+function readExcerpt(response: http.IncomingMessage, chars: number, done: (excerpt: string) => void): void {
+  // A character is at most 4 bytes in UTF-8: this many bytes always hold `chars` of them.
+  const maxBytes = chars * 4;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done(Buffer.concat(chunks).toString('utf8').slice(0, chars));
+  };
+  response.on('data', (chunk: Buffer) => {
+    if (bytes < maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - bytes));
+      bytes += Math.min(chunk.length, maxBytes - bytes);
+    }
+    if (bytes >= maxBytes) {
+      finish();
+      response.destroy();
+    }
+  });
+  response.on('end', finish);
+  response.on('error', finish);
+  response.on('close', finish);
 }

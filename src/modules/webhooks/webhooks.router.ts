@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { cursorSchema, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
-import { EVENT_TYPES } from '../events/events.repository.ts';
+import { createAccountRateLimit } from '../../middleware/rate-limit.ts';
+import { cursorSchema, emptyBody, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
+import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../events/events.repository.ts';
+import { RETRY_POLICIES } from './retry-policy.ts';
+import { standardSecretProblem } from './signature.ts';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
 import { webhookExamples } from './webhooks.examples.ts';
 
@@ -10,18 +13,59 @@ const events = z
   .array(z.enum(EVENT_TYPES))
   .min(1)
   .transform((list) => [...new Set(list)]);
-const secret = z.string().min(16, { error: 'must be at least 16 characters' }).max(256);
+const secret = z
+  .string()
+  .min(16, { error: 'must be at least 16 characters' })
+  .max(256)
+  .superRefine((value, ctx) => {
+    const problem = standardSecretProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    description:
+      '16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only.',
+  });
+const retryPolicy = z.enum(RETRY_POLICIES).meta({
+  description: '`spec` (default): one retry 30 s later, none on a 4xx. `extended`: 8 attempts over about a day, 408 and 429 retried, disabled after 3 days of failures.',
+});
 
-const createBody = z.strictObject({ url: httpUrlSchema, events, secret });
-const updateBody = z.strictObject({ url: httpUrlSchema.optional(), events: events.optional(), isActive: z.boolean().optional(), secret: secret.optional() });
+const createBody = z.strictObject({ url: httpUrlSchema, events, secret, retryPolicy: retryPolicy.optional() });
+const updateBody = z.strictObject({
+  url: httpUrlSchema.optional(),
+  events: events.optional(),
+  isActive: z.boolean().optional(),
+  secret: secret.optional(),
+  retryPolicy: retryPolicy.optional(),
+});
+const rotateBody = z.strictObject({ secret });
 
 const webhookSchema = z
-  .object({ id: z.string(), url: z.string(), events: z.array(z.enum(EVENT_TYPES)), isActive: z.boolean(), createdAt: timestamp })
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    isActive: z.boolean(),
+    createdAt: timestamp,
+    retryPolicy,
+    rotationEndsAt: timestamp.nullable().meta({ description: 'When the secret replaced by the last rotate-secret stops (or stopped) signing beside the current one: 24 h after the rotation. null when the secret was never rotated, or was last replaced by PATCH' }),
+    disabledAt: timestamp.nullable().meta({ description: 'When the service disabled the configuration (extended policy: 3 days of failures)' }),
+    disabledReason: z.string().nullable(),
+  })
   .meta({ id: 'WebhookConfig' });
+const testSendSchema = z
+  .object({
+    eventId: z.string().meta({ description: "The ping event's id (its webhook-id; GET /events/:id shows it)" }),
+    delivered: z.boolean().meta({ description: 'A 2xx came back within the timeout' }),
+    statusCode: z.number().int().nullable().meta({ description: 'null when no response came' }),
+    latencyMs: z.number().int(),
+    responseExcerpt: z.string().nullable().meta({ description: 'The first 500 characters of the response body, as text' }),
+    error: z.string().optional().meta({ description: 'Why it was not delivered: HTTP <status>, a timeout, a refused address, a network error' }),
+  })
+  .meta({ id: 'WebhookTestResult' });
 const deliverySchema = z
   .object({
     id: z.string(),
-    event: z.enum(EVENT_TYPES),
+    event: z.enum(LOGGED_EVENT_TYPES),
     status: z.enum(['PENDING', 'DELIVERED', 'FAILED']),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
@@ -37,6 +81,10 @@ const toWebhook = (config: WebhookConfigRecord) => ({
   events: config.events,
   isActive: config.isActive,
   createdAt: config.createdAt.toISOString(),
+  retryPolicy: config.retryPolicy,
+  rotationEndsAt: config.previousSecretExpiresAt?.toISOString() ?? null,
+  disabledAt: config.disabledAt?.toISOString() ?? null,
+  disabledReason: config.disabledReason,
 });
 const toDelivery = (delivery: DeliveryRecord) => ({
   ...delivery,
@@ -44,7 +92,11 @@ const toDelivery = (delivery: DeliveryRecord) => ({
   deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
 });
 
-export function webhookEndpoints({ webhooks }: Services) {
+/** Test sends per buyer: each makes the service send a request, so a buyer gets 10 a minute (README). */
+export const TEST_SEND_LIMIT = { max: 10, windowMs: 60_000 };
+
+export function webhookEndpoints({ webhooks, db }: Services) {
+  const testSendLimit = createAccountRateLimit('webhook-test', TEST_SEND_LIMIT, db.rawRepos.rateLimits);
   return [
     defineEndpoint({
       method: 'post', idempotent: 'router', path: '/webhooks/configs', operationId: 'createWebhookConfig', examples: webhookExamples.createWebhookConfig, tag: 'Webhooks', summary: 'Subscribe a URL to events (the secret is never returned)',
@@ -66,9 +118,22 @@ export function webhookEndpoints({ webhooks }: Services) {
       handler: async ({ principal, params }) => toWebhook(await webhooks.get(principal.accountId, params.id)),
     }),
     defineEndpoint({
-      method: 'patch', path: '/webhooks/configs/:id', operationId: 'updateWebhookConfig', examples: webhookExamples.updateWebhookConfig, notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Change url, events, isActive or secret', access: 'buyer',
+      method: 'patch', path: '/webhooks/configs/:id', operationId: 'updateWebhookConfig', examples: webhookExamples.updateWebhookConfig, notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Change url, events, isActive, secret (replaced at once) or retryPolicy', access: 'buyer',
       params: idParams, body: updateBody, response: webhookSchema,
       handler: async ({ principal, params, body }) => toWebhook(await webhooks.update(principal.accountId, params.id, body)),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/webhooks/configs/:id/rotate-secret', operationId: 'rotateWebhookSecret', examples: webhookExamples.rotateWebhookSecret, notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks',
+      summary: 'Replace the secret; the old one keeps signing (Standard Webhooks) for 24 h', access: 'buyer',
+      params: idParams, body: rotateBody, response: webhookSchema, errors: { 400: 'VALIDATION_ERROR (also when the secret is the current one)' },
+      handler: async ({ principal, params, body }) => toWebhook(await webhooks.rotateSecret(principal.accountId, params.id, body.secret)),
+    }),
+    defineEndpoint({
+      method: 'post', path: '/webhooks/configs/:id/test', operationId: 'sendWebhookTest', examples: webhookExamples.sendWebhookTest, notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks',
+      summary: 'Send a signed ping event now and report the outcome', access: 'buyer', middleware: [testSendLimit],
+      params: idParams, body: emptyBody, response: testSendSchema,
+      errors: { 429: 'RATE_LIMITED: more than 10 test sends in a minute by this buyer (Retry-After, RateLimit and RateLimit-Policy headers as on the sensitive routes)' },
+      handler: ({ principal, params }) => webhooks.testSend(principal.accountId, params.id),
     }),
     defineEndpoint({
       method: 'delete', path: '/webhooks/configs/:id', operationId: 'deleteWebhookConfig', notFound: 'WEBHOOK_NOT_FOUND', tag: 'Webhooks', summary: 'Delete a webhook configuration', access: 'buyer',
