@@ -37,7 +37,10 @@ export interface CheckpointData {
   inFlight: Record<string, string>;
 }
 
-/** Writes at most every WRITE_EVERY_MS (a batch whose completion was not saved is replayed, harmlessly). */
+/**
+ * Written at most every WRITE_EVERY_MS, and at the end: a batch whose completion was not saved before a
+ * kill -9 is sent again, and replayed by the service (harmless).
+ */
 const WRITE_EVERY_MS = 250;
 
 export class Checkpoint {
@@ -45,6 +48,7 @@ export class Checkpoint {
   private lastWrite = 0;
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly file: string,
@@ -110,14 +114,23 @@ export class Checkpoint {
     this.changed();
   }
 
+  /** Saves now, or at the end of the current WRITE_EVERY_MS window (so a stalled import's state is on disk too). */
   private changed(): void {
     this.dirty = true;
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastWrite + WRITE_EVERY_MS - Date.now());
     // A failed write is reported by the next flush() the import awaits (at its end, or when it stops).
-    if (Date.now() - this.lastWrite >= WRITE_EVERY_MS) this.flush().catch(() => undefined);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(() => undefined);
+    }, wait);
+    this.timer.unref();
   }
 
   /** Writes the checkpoint now (after any write in progress). */
   flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.writing = this.writing.catch(() => undefined).then(async () => {
       if (!this.dirty) return;
       this.dirty = false;

@@ -43,13 +43,15 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
   const connection = await resolveConnection(options);
   const client = buyerClient(connection, userAgent);
 
+  // How the counts are kept fresh: the event stream, or polling (--no-stream, or a service without the stream).
+  let mode: 'stream' | 'poll' = options.stream === false ? 'poll' : 'stream';
   let last: string | undefined;
   let bar: ReturnType<Output['progress']> | undefined;
   const show = (counts: TaskCounts, final: boolean) => {
     const key = JSON.stringify(counts);
     const done = open(counts) === 0;
     if (output.json) {
-      if (key !== last || final) output.result({ ...counts, open: open(counts), done, at: new Date().toISOString() }, '');
+      if (key !== last || final) output.result({ ...counts, open: open(counts), done, mode, at: new Date().toISOString() }, '');
     } else if (output.interactive && !options.once) {
       const closed = counts.counts.COMPLETED + counts.counts.FAILED;
       const payload = { pending: formatCount(counts.counts.PENDING), validating: formatCount(counts.counts.VALIDATING), completed: formatCount(counts.counts.COMPLETED), failed: formatCount(counts.counts.FAILED) };
@@ -103,7 +105,6 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
       if (wakes) wakeWaiter = finish;
     });
 
-  let streaming = options.stream !== false;
   const follow = async () => {
     const http = new HttpClient({ baseUrl: connection.baseUrl, headers: { 'user-agent': userAgent } }, connection.apiKey);
     try {
@@ -113,12 +114,12 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
       }
     } catch (error) {
       if (!streamUnavailable(error)) throw error;
-      streaming = false;
+      mode = 'poll';
       output.note('(The service has no event stream: polling instead.)');
       wake();
     }
   };
-  const following = streaming ? follow() : Promise.resolve();
+  const following = mode === 'stream' ? follow() : Promise.resolve();
   let streamFailure: unknown;
   following.catch((error: unknown) => {
     streamFailure = error;
@@ -127,10 +128,10 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
 
   try {
     while (!controller.signal.aborted) {
-      await pause(streaming ? SAFETY_POLL_MS : options.interval * 1000, true);
+      await pause(mode === 'stream' ? SAFETY_POLL_MS : options.interval * 1000, true);
       if (controller.signal.aborted) break;
       // A short pause gathers the events of one settlement burst into one read.
-      if (streaming) await pause(200, false);
+      if (mode === 'stream') await pause(200, false);
       wakePending = false;
       counts = await client.tasks.counts(filters, { signal: controller.signal });
       if (open(counts) === 0) {

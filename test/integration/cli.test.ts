@@ -1,0 +1,595 @@
+// The concord CLI as a user runs it: the SDK package built as shipped into a project's node_modules (its
+// `bin` linked as npm links it), every command run as its own process against the real server process on
+// PostgreSQL, with its stdout (results, --json), stderr (progress) and exit code captured. Each test has
+// its own config and state directories (XDG_CONFIG_HOME, XDG_STATE_HOME), as separate users would.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import AdmZip from 'adm-zip';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook, verifyWebhookSignature } from '../../sdk/src/index.ts';
+import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
+import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { sdk } from '../helpers/sdk.ts';
+import { spawnServer, waitFor, type ServerProcess } from '../helpers/server-process.ts';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+
+let ctx: TestContext;
+let server: ServerProcess;
+let adminToken: string;
+/** Under the repository's node_modules, so the package's dependencies resolve as in an install. */
+let work: string;
+let project: string;
+let bin: string;
+let db: pg.Client;
+
+beforeAll(async () => {
+  // Answers decide at 0.9 (three agreeing new annotators: 0.927); no golden task is ever served.
+  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9' } });
+  await mkdir(path.join(root, 'node_modules', '.cache'), { recursive: true });
+  work = await mkdtemp(path.join(root, 'node_modules', '.cache', 'concord-cli-test-'));
+  project = path.join(work, 'project');
+  const pkg = path.join(project, 'node_modules', '@concord', 'sdk');
+  await mkdir(pkg, { recursive: true });
+  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'cli-consumer', private: true }));
+  await copyFile(path.join(root, 'sdk/package.json'), path.join(pkg, 'package.json'));
+  [server] = await Promise.all([
+    spawnServer(ctx.databaseUrl, { RATE_LIMIT_MAX: '1000000' }),
+    run(process.execPath, [path.join(root, 'sdk/scripts/build.mjs'), '--out-dir', path.join(pkg, 'dist')], { cwd: root }),
+  ]);
+  // What npm does for a dependency's "bin": a link in node_modules/.bin.
+  const manifest = JSON.parse(await readFile(path.join(pkg, 'package.json'), 'utf8')) as { bin: { concord: string } };
+  bin = path.join(pkg, manifest.bin.concord);
+  await mkdir(path.join(project, 'node_modules', '.bin'), { recursive: true });
+  await symlink(path.relative(path.join(project, 'node_modules', '.bin'), bin), path.join(project, 'node_modules', '.bin', 'concord'));
+  adminToken = (await createAdmin(ctx)).token;
+  db = new pg.Client({ connectionString: ctx.databaseUrl });
+  await db.connect();
+}, 180_000);
+
+afterAll(async () => {
+  await db?.end();
+  if (server) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  await ctx?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+interface Home {
+  dir: string;
+  env: Record<string, string>;
+}
+
+/** A user's own config and state directories. */
+async function newHome(): Promise<Home> {
+  const dir = await mkdtemp(path.join(work, 'home-'));
+  return { dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_STATE_HOME: path.join(dir, 'state') } };
+}
+
+interface Result {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Running {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  done: Promise<Result>;
+}
+
+/** Starts `concord ARGS` as its own process (no terminal: plain progress lines). */
+function start(args: string[], home: Home, options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Running {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('VITEST') && !key.startsWith('CONCORD_')) env[key] = value;
+  }
+  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? home.dir, env: { ...env, ...home.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  child.stdin?.end(options.input ?? '');
+  const done = new Promise<Result>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, stdout: () => stdout, stderr: () => stderr, done };
+}
+
+const concord = (args: string[], home: Home, options: { env?: Record<string, string>; input?: string } = {}) => start(args, home, options).done;
+
+/** The one JSON document a --json command prints on stdout. */
+function json<T = Record<string, unknown>>(result: Result): T {
+  const lines = result.stdout.trim().split('\n');
+  expect(lines, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toHaveLength(1);
+  return JSON.parse(lines[0] as string) as T;
+}
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** A buyer with `cents` of credit and a buyer API key. */
+async function buyerWithKey(cents: number): Promise<TestBuyer & { apiKey: string }> {
+  const buyer = await createBuyer(ctx);
+  if (cents > 0) await fundBuyer(ctx, adminToken, buyer.id, cents);
+  const res = await request(ctx.app).post('/api/v1/api-keys').set(bearer(buyer.token)).send({ name: 'cli' });
+  expect(res.status).toBe(201);
+  return { ...buyer, apiKey: res.body.apiKey.secret as string };
+}
+
+/** The credential for one command, as a script would pass it. */
+const as = (buyer: { apiKey: string }, url = server.url) => ({ env: { CONCORD_API_KEY: buyer.apiKey, CONCORD_URL: url } });
+
+async function taskCounts(buyerId: string): Promise<{ total: number; distinct: number }> {
+  const { rows } = await db.query<{ total: number; distinct: number }>(
+    'SELECT count(*)::int AS total, count(DISTINCT content)::int AS distinct FROM tasks WHERE buyer_id = $1',
+    [buyerId],
+  );
+  return rows[0] as { total: number; distinct: number };
+}
+
+/** A CSV of `rows` tasks with distinct contents; `bad` maps a 1-based row to its broken line. */
+async function csvFile(home: Home, name: string, rows: number, bad: Record<number, string> = {}): Promise<string> {
+  const lines = ['type,content,options,maxCents'];
+  for (let row = 1; row <= rows; row++) lines.push(bad[row] ?? `BINARY_CHOICE,"Row ${row}: is it ""fine"", really?",yes|no,20`);
+  const file = path.join(home.dir, name);
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+async function checkpointOf(home: Home): Promise<{ doneBelow: number; complete: boolean; created: number } | undefined> {
+  const dir = path.join(home.env.XDG_STATE_HOME as string, 'concord', 'imports');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const file = files.find((name) => name.endsWith('.json'));
+  if (!file) return undefined;
+  try {
+    return JSON.parse(await readFile(path.join(dir, file), 'utf8')) as { doneBelow: number; complete: boolean; created: number };
+  } catch {
+    return undefined; // being replaced
+  }
+}
+
+/**
+ * A proxy in front of the server that answers the first `passBatches` POST /tasks/batch and forwards
+ * the later ones but keeps their answers: the service commits them, the CLI never hears back — a
+ * connection lost after the commit.
+ */
+async function startProxy() {
+  const state = { passBatches: Number.POSITIVE_INFINITY, answered: 0, withheld: 0 };
+  const proxy = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const isBatch = req.method === 'POST' && req.url === '/api/v1/tasks/batch';
+      const withhold = isBatch && state.answered >= state.passBatches;
+      if (isBatch && !withhold) state.answered += 1;
+      const headers: Record<string, string> = {};
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(key)) headers[key] = value;
+      }
+      const upstream = await fetch(`${server.url}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      if (withhold) {
+        state.withheld += 1;
+        return; // committed, never answered
+      }
+      const out: Record<string, string> = {};
+      upstream.headers.forEach((value, key) => {
+        if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(key)) out[key] = value;
+      });
+      res.writeHead(upstream.status, { ...out, 'content-length': String(body.length) }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
+describe('the package', () => {
+  it('installs a `concord` bin that npx runs', async () => {
+    const home = await newHome();
+    const { stdout } = await run('npm', ['exec', '--no', '--', 'concord', '--version'], { cwd: project, env: { ...process.env, ...home.env } });
+    const { version } = JSON.parse(await readFile(path.join(root, 'sdk/package.json'), 'utf8')) as { version: string };
+    expect(stdout.trim()).toBe(version);
+    expect((await stat(bin)).mode & 0o111).not.toBe(0);
+  }, 60_000);
+
+  it('answers a usage error with exit 2, and with --json a JSON error on stdout', async () => {
+    const home = await newHome();
+    const unknown = await concord(['bogus'], home);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'bogus'");
+    const split = await concord(['export', '--format', 'jsonl', '--split', '0.5,0.5,0.5', '--json'], home);
+    expect(split.code).toBe(2);
+    expect(json(split)).toEqual({ error: { code: 'INVALID_RATIOS', message: expect.stringContaining('sum to 1'), exitCode: 2 } });
+    const missing = await concord(['import', 'nowhere.csv', '--json'], home);
+    expect(missing.code).toBe(2);
+    expect(json<{ error: { code: string } }>(missing).error.code).toBe('ENOENT');
+  });
+});
+
+describe('concord login / logout', () => {
+  it('checks the key with the service and stores it in a file only its user can read', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    const result = await concord(['login', '--base-url', server.url, '--json'], home, { input: `${buyer.apiKey}\n` });
+    expect(result.code, result.stderr).toBe(0);
+    const file = path.join(home.env.XDG_CONFIG_HOME as string, 'concord', 'config.json');
+    expect(json(result)).toEqual({
+      loggedIn: true,
+      baseUrl: server.url,
+      buyer: { id: buyer.id, email: buyer.email, companyName: 'Acme Labs' },
+      keyPrefix: buyer.apiKey.slice(0, 14),
+      configFile: file,
+    });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ baseUrl: server.url, apiKey: buyer.apiKey, buyer: { id: buyer.id, email: buyer.email } });
+
+    // Later commands use the stored login; the environment overrides it.
+    const balance = await concord(['balance', '--json'], home);
+    expect(balance.code).toBe(0);
+    expect(json(balance)).toEqual({ creditBalance: 0, reservedCents: 0, availableCents: 0 });
+    const overridden = await concord(['balance', '--json'], home, { env: { CONCORD_API_KEY: `cnc_test_${'x'.repeat(43)}` } });
+    expect(overridden.code).toBe(3);
+    expect(json<{ error: { code: string } }>(overridden).error.code).toBe('UNAUTHORIZED');
+
+    const out = await concord(['logout', '--json'], home);
+    expect(out.code).toBe(0);
+    expect(json(out)).toEqual({ loggedOut: true, configFile: file });
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    const after = await concord(['balance', '--json'], home);
+    expect(after.code).toBe(3);
+    expect(json(after)).toEqual({ error: { code: 'NOT_LOGGED_IN', message: expect.stringContaining('concord login'), exitCode: 3 } });
+  });
+
+  it('refuses a malformed key (2) and a key the service does not know (3), storing nothing', async () => {
+    const home = await newHome();
+    const malformed = await concord(['login', '--base-url', server.url, '--api-key', 'not-a-key', '--json'], home);
+    expect(malformed.code).toBe(2);
+    expect(json<{ error: { code: string } }>(malformed).error.code).toBe('API_KEY_MALFORMED');
+    const unknown = await concord(['login', '--base-url', server.url, '--api-key', `cnc_live_${'A'.repeat(43)}`], home);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/^error: .*\(request [\w-]+\)$/m);
+    await expect(stat(path.join(home.env.XDG_CONFIG_HOME as string, 'concord', 'config.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('concord import', () => {
+  it('imports a CSV, reports refused rows in the error report, and exits 4', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(1_000_000);
+    const file = await csvFile(home, 'reviews.csv', 2_500, {
+      3: 'NOPE,Unknown type,yes|no,20',
+      40: 'BINARY_CHOICE,,yes|no,20',
+      41: 'BINARY_CHOICE,Only one option,yes,20',
+      1_200: 'BINARY_CHOICE,Cheap,yes|no,5',
+      2_000: 'BINARY_CHOICE,"Too, many, fields",yes|no,20,extra',
+    });
+    const result = await concord(['import', file, '--batch-size', '400', '--json'], home, as(buyer));
+    expect(result.code, result.stderr).toBe(4);
+    const summary = json(result);
+    expect(summary).toMatchObject({
+      format: 'csv', complete: true, resumed: false, rows: 2_500, created: 2_495, refused: 5, refusedLocally: 5, refusedByService: 0,
+      batches: 7, batchesSent: 7, batchesSkipped: 0, batchesReplayed: 0, errorsFile: `${file}.errors.csv`, priceCents: 20,
+    });
+    expect(await readFile(`${file}.errors.csv`, 'utf8')).toBe(
+      [
+        'row,code,message',
+        '3,INVALID_TYPE,"Unknown task type ""NOPE""; expected one of SENTIMENT_ANALYSIS, IMAGE_CLASSIFICATION, BINARY_CHOICE, AI_RESPONSE_RATING, RELEVANCE_RATING"',
+        '40,MISSING_FIELDS,Missing required fields: content',
+        '41,OPTIONS_REQUIRED,A task needs at least 2 options',
+        '1200,VALIDATION_ERROR,Invalid task: maxCents: must be an integer from 20 to 100000',
+        '2000,VALIDATION_ERROR,"Expected 4 fields, found 5"',
+        '',
+      ].join('\n'),
+    );
+    expect(await taskCounts(buyer.id)).toEqual({ total: 2_495, distinct: 2_495 });
+    // Progress went to stderr: a first line, and a last one with the totals.
+    expect(result.stderr).toMatch(/^import: 0\/~2,500 rows/m);
+    expect(result.stderr).toMatch(/^import: 2,500\/2,500 rows .* 2,495 created · 5 refused$/m);
+
+    // The same command again creates nothing: every batch is in the checkpoint.
+    const again = await concord(['import', file, '--batch-size', '400', '--json'], home, as(buyer));
+    expect(again.code).toBe(4);
+    expect(json(again)).toMatchObject({ resumed: true, complete: true, created: 2_495, batchesSent: 0, batchesSkipped: 7, refused: 5 });
+    expect(await taskCounts(buyer.id)).toEqual({ total: 2_495, distinct: 2_495 });
+  });
+
+  it('imports JSONL; a row of another buyer\'s project is refused, and --project fills the rest', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(1_000_000);
+    const mine = await request(ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: 'Mine' });
+    const other = await buyerWithKey(0);
+    const theirs = await request(ctx.app).post('/api/v1/projects').set(bearer(other.token)).send({ name: 'Theirs' });
+    const lines = [
+      JSON.stringify({ type: 'SENTIMENT_ANALYSIS', content: 'Lovely', options: ['positive', 'negative'], locale: 'fr' }),
+      '{"type": "SENTIMENT_ANALYSIS", "content": ',
+      JSON.stringify({ type: 'SENTIMENT_ANALYSIS', content: 'Theirs', options: ['positive', 'negative'], projectId: theirs.body.id }),
+      '',
+      JSON.stringify({ type: 'SENTIMENT_ANALYSIS', content: 'Typo', options: ['positive', 'negative'], maxcents: 30 }),
+      JSON.stringify({ type: 'SENTIMENT_ANALYSIS', content: 'Awful', options: ['positive', 'negative'], maxCents: 40 }),
+    ];
+    const file = path.join(home.dir, 'reviews.jsonl');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const result = await concord(['import', file, '--project', mine.body.id, '--json'], home, as(buyer));
+    expect(result.code, result.stderr).toBe(4);
+    expect(json(result)).toMatchObject({ format: 'jsonl', rows: 5, created: 2, refused: 3 });
+    const report = (await readFile(`${file}.errors.csv`, 'utf8')).trim().split('\n');
+    expect(report[0]).toBe('row,code,message');
+    expect(report.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(['2,INVALID_JSON', '3,INVALID_PROJECT', '5,VALIDATION_ERROR']);
+    expect(report[3]).toContain('maxcents: unknown field');
+    const { rows } = await db.query('SELECT content, project_id, locale, max_cents FROM tasks WHERE buyer_id = $1 ORDER BY content', [buyer.id]);
+    expect(rows).toEqual([
+      { content: 'Awful', project_id: mine.body.id, locale: 'en', max_cents: 40 },
+      { content: 'Lovely', project_id: mine.body.id, locale: 'fr', max_cents: 20 },
+    ]);
+  });
+
+  it('--dry-run checks every row and creates nothing', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    const file = await csvFile(home, 'dry.csv', 30, { 7: 'BINARY_CHOICE,x,yes|yes,20' });
+    const result = await concord(['import', file, '--dry-run', '--batch-size', '10', '--json'], home, as(buyer));
+    expect(result.code).toBe(4);
+    expect(json(result)).toMatchObject({ dryRun: true, rows: 30, refused: 1, batches: 3, batchesSent: 0, reservedCents: 29 * 20, checkedAgainstService: true, checkpointFile: null });
+    expect(await taskCounts(buyer.id)).toEqual({ total: 0, distinct: 0 });
+  });
+
+  it('resumes after kill -9, even when the service committed batches whose answers were lost: every row exactly once', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(10_000_000);
+    const file = await csvFile(home, 'big.csv', 3_000, { 2_500: 'BINARY_CHOICE,,yes|no,20', 2_800: 'BINARY_CHOICE,Bad budget,yes|no,0' });
+    const proxy = await startProxy();
+    try {
+      proxy.state.passBatches = 8;
+      const args = ['import', file, '--batch-size', '100', '--concurrency', '2', '--json'];
+      const first = start(args, home, as(buyer, proxy.url));
+      // Batches 0–7 answered; 8 and 9 committed by the service, their answers lost; the checkpoint saved.
+      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 8, 30_000, 'two withheld batches and the checkpoint');
+      expect(await taskCounts(buyer.id)).toEqual({ total: 1_000, distinct: 1_000 });
+      first.child.kill('SIGKILL');
+      expect((await first.done).signal).toBe('SIGKILL');
+
+      // The same command: batches 0–7 skipped, 8 and 9 replayed by the service, the rest created.
+      proxy.state.passBatches = Number.POSITIVE_INFINITY;
+      const second = await concord(args, home, as(buyer, proxy.url));
+      expect(second.code, second.stderr).toBe(4);
+      expect(json(second)).toMatchObject({
+        complete: true, resumed: true, rows: 3_000, created: 2_998, refused: 2, batches: 30, batchesSkipped: 8, batchesSent: 22, batchesReplayed: 2,
+      });
+      expect(second.stderr).toContain('Resuming: 8 batches were committed by an earlier run');
+      expect(await taskCounts(buyer.id)).toEqual({ total: 2_998, distinct: 2_998 });
+      expect((await readFile(`${file}.errors.csv`, 'utf8')).split('\n').slice(1, 3).map((line) => line.split(',')[0])).toEqual(['2500', '2800']);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('Ctrl-C stops at once with exit 130 and the checkpoint saved; the same command finishes the import', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(10_000_000);
+    const file = await csvFile(home, 'interrupted.csv', 1_000);
+    const proxy = await startProxy();
+    try {
+      proxy.state.passBatches = 3;
+      const args = ['import', file, '--batch-size', '100', '--concurrency', '2', '--json'];
+      const first = start(args, home, as(buyer, proxy.url));
+      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 3, 30_000, 'two withheld batches');
+      first.child.kill('SIGINT');
+      const stopped = await first.done;
+      expect(stopped.code).toBe(130);
+      expect(json(stopped)).toMatchObject({
+        error: { code: 'INTERRUPTED', exitCode: 130, summary: { complete: false, created: 300, checkpointFile: expect.any(String) } },
+      });
+      expect(stopped.stderr).toContain('SIGINT: saving the checkpoint');
+      expect(await checkpointOf(home)).toMatchObject({ doneBelow: 3, complete: false, created: 300 });
+
+      proxy.state.passBatches = Number.POSITIVE_INFINITY;
+      const second = await concord(args, home, as(buyer, proxy.url));
+      expect(second.code, second.stderr).toBe(0);
+      expect(json(second)).toMatchObject({ complete: true, created: 1_000, refused: 0, batchesSkipped: 3, batchesReplayed: 2, errorsFile: null });
+      expect(await taskCounts(buyer.id)).toEqual({ total: 1_000, distinct: 1_000 });
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('stops with exit 5 when the balance runs out, and resumes once topped up', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(500 * 20);
+    const file = await csvFile(home, 'credit.csv', 1_000);
+    const args = ['import', file, '--batch-size', '100', '--json'];
+    const short = await concord(args, home, as(buyer));
+    expect(short.code).toBe(5);
+    expect(json(short)).toMatchObject({
+      error: { code: 'INSUFFICIENT_CREDITS', exitCode: 5, status: 402, details: { requiredCents: 2_000, availableCents: 0 }, summary: { complete: false, created: 500 } },
+    });
+    expect(await taskCounts(buyer.id)).toEqual({ total: 500, distinct: 500 });
+    await fundBuyer(ctx, adminToken, buyer.id, 500 * 20);
+    const resumed = await concord(args, home, as(buyer));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(json(resumed)).toMatchObject({ complete: true, created: 1_000, batchesSkipped: 5 });
+    expect(await taskCounts(buyer.id)).toEqual({ total: 1_000, distinct: 1_000 });
+  });
+});
+
+describe('concord balance, top-up and export', () => {
+  it('balance prints the money fields', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(12_345);
+    const text = await concord(['balance'], home, as(buyer));
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe('Balance $123.45 · reserved by open tasks $0.00 · available $123.45\n');
+  });
+
+  it('top-up creates a deposit and prints its checkout URL; --open hands it to the browser opener; --wait waits for the payment', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    const made = await concord(['top-up', '12.50', '--json'], home, as(buyer));
+    expect(made.code, made.stderr).toBe(0);
+    const { deposit, opened } = json<{ deposit: { amountCents: number; status: string; method: string; checkoutUrl: string }; opened: boolean }>(made);
+    expect(deposit).toMatchObject({ amountCents: 1_250, status: 'PENDING', method: 'card', checkoutUrl: expect.stringMatching(/\/sandbox\/checkout\/[\w-]{20,}$/) });
+    expect(opened).toBe(false);
+
+    // A fake xdg-open on the PATH records what it was asked to open.
+    const binDir = path.join(home.dir, 'bin');
+    await mkdir(binDir);
+    const opener = path.join(binDir, 'xdg-open');
+    await writeFile(opener, `#!/bin/sh\necho "$1" > "${path.join(home.dir, 'opened.txt')}"\n`);
+    await chmod(opener, 0o755);
+    const human = await concord(['top-up', '20', '--method', 'mobile_money', '--open'], home, { env: { ...as(buyer).env, PATH: `${binDir}:${process.env.PATH ?? ''}` } });
+    expect(human.code, human.stderr).toBe(0);
+    const url = /^Pay \$20\.00 at:\n(http\S+)\n$/.exec(human.stdout)?.[1];
+    expect(url).toMatch(/\/sandbox\/checkout\//);
+    await waitFor(async () => (await readFile(path.join(home.dir, 'opened.txt'), 'utf8').catch(() => '')).trim() === url, 5_000, 'the opener');
+
+    const waiting = start(['top-up', '50', '--wait'], home, as(buyer));
+    await waitFor(() => /\/sandbox\/checkout\/\S+\n/.test(waiting.stdout()), 10_000, 'the checkout URL');
+    const checkout = new URL((/(http\S+\/sandbox\/checkout\/\S+)\n/.exec(waiting.stdout()) as RegExpExecArray)[1] as string);
+    const paid = await fetch(`${server.url}${checkout.pathname}/pay`, { method: 'POST' });
+    expect(paid.status).toBe(200);
+    const done = await waiting.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('Paid: $50.00 credited. Available now: $50.00.');
+  }, 30_000);
+
+  it('export streams a dataset to a file (a ZIP for a split), with its progress on stderr', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(1_000_000);
+    const file = await csvFile(home, 'to-export.csv', 40);
+    expect((await concord(['import', file], home, as(buyer))).code).toBe(0);
+
+    const output = path.join(home.dir, 'pending.jsonl');
+    const plain = await concord(['export', '--format', 'jsonl', '--status', 'PENDING', '-o', output, '--json'], home, as(buyer));
+    expect(plain.code, plain.stderr).toBe(0);
+    const written = await readFile(output, 'utf8');
+    expect(json(plain)).toMatchObject({ file: output, filename: 'tasks-jsonl.jsonl', contentType: expect.stringContaining('application/x-ndjson'), bytes: Buffer.byteLength(written) });
+    const records = jsonLines(written);
+    expect(records).toHaveLength(40);
+    expect(new Set(records.map((record) => record.content)).size).toBe(40);
+    expect(plain.stderr).toMatch(/^export: \d+(\.\d+)? (B|KiB) · /m);
+    await expect(stat(`${output}.partial`)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const split = await concord(['export', '--format', 'csv', '--status', 'PENDING', '--split', '0.5,0.25,0.25', '--seed', 's1'], home, as(buyer));
+    expect(split.code, split.stderr).toBe(0);
+    expect(split.stdout).toMatch(/^Exported .* \(application\/zip\) to .*tasks-csv\.zip in /);
+    const zip = new AdmZip(path.join(home.dir, 'tasks-csv.zip'));
+    const sizes = Object.fromEntries(zip.getEntries().map((entry) => [entry.entryName, entry.getData().toString('utf8').trim().split('\n').length - 1]));
+    expect(sizes).toEqual({ 'train.csv': 20, 'val.csv': 10, 'test.csv': 10 });
+  });
+});
+
+describe('concord tasks watch', () => {
+  it('follows the counts until every task is decided, then exits 0', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(100_000);
+    const developer = await createDeveloper(ctx, adminToken);
+    const tasks = [1, 2].map((n) => ({ type: 'RELEVANCE_RATING', content: `Watch me ${n}`, options: ['relevant', 'irrelevant'], locale: 'de' }));
+    expect((await request(ctx.app).post('/api/v1/tasks/batch').set(bearer(buyer.token)).send({ tasks })).status).toBe(201);
+
+    const once = await concord(['tasks', 'watch', '--once'], home, as(buyer));
+    expect(once.code).toBe(0);
+    expect(once.stdout).toBe('PENDING 2 · VALIDATING 0 · COMPLETED 0 · FAILED 0 (0% done of 2)\n');
+
+    const watching = start(['tasks', 'watch', '--json'], home, as(buyer));
+    await waitFor(() => watching.stdout().includes('\n'), 10_000, 'the first counts');
+    // Three agreeing annotators decide each task (the in-process app answers; the server process streams).
+    const app = sdk(ctx, developer.apiKey);
+    for (const annotator of ['w-1', 'w-2', 'w-3']) {
+      for (let i = 0; i < 2; i++) await app.answerNext(annotator, 'relevant', { types: 'RELEVANCE_RATING', locale: 'de' });
+    }
+    const done = await watching.done;
+    expect(done.code, done.stderr).toBe(0);
+    const updates = jsonLines(done.stdout);
+    expect(updates[0]).toMatchObject({ counts: { PENDING: 2, VALIDATING: 0, COMPLETED: 0, FAILED: 0 }, total: 2, open: 2, done: false, mode: 'stream' });
+    expect(updates.at(-1)).toMatchObject({ counts: { PENDING: 0, VALIDATING: 0, COMPLETED: 2, FAILED: 0 }, total: 2, open: 0, done: true, mode: 'stream' });
+  }, 30_000);
+
+  it('polls with --no-stream, and is done at once when nothing is open', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    const result = await concord(['tasks', 'watch', '--no-stream', '--interval', '0.2', '--json'], home, as(buyer));
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ counts: { PENDING: 0, VALIDATING: 0, COMPLETED: 0, FAILED: 0 }, total: 0, open: 0, done: true, mode: 'poll' });
+  });
+});
+
+describe('concord webhooks listen', () => {
+  it('forwards a real event to a local URL, signed with the secret it prints', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(1_000);
+    const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(202).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const listening = start(['webhooks', 'listen', '--forward-to', target, '--json'], home, as(buyer));
+      await waitFor(() => listening.stdout().includes('\n'), 15_000, 'the ready line');
+      const ready = jsonLines(listening.stdout())[0] as { ready: boolean; forwardTo: string; secret: string };
+      expect(ready).toMatchObject({ ready: true, forwardTo: target, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+      // The secret is kept for next time.
+      const config = JSON.parse(await readFile(path.join(home.env.XDG_CONFIG_HOME as string, 'concord', 'config.json'), 'utf8')) as { listenSecret: string };
+      expect(config.listenSecret).toBe(ready.secret);
+
+      // A real event: a debit takes the balance under 500 cents (budget.low).
+      const debit = await request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(adminToken)).send({ amountCents: -600, reason: 'test' });
+      expect(debit.status).toBe(201);
+      await waitFor(() => received.length === 1 && jsonLines(listening.stdout()).length === 2, 15_000, 'the forwarded event');
+      const [delivery] = received as [{ headers: http.IncomingHttpHeaders; body: string }];
+      expect(JSON.parse(delivery.body)).toMatchObject({ event: 'budget.low', creditBalance: 400, thresholdCents: 500 });
+      expect(delivery.headers['x-service-event']).toBe('budget.low');
+      // Signed like a real delivery: the SDK's check, the spec header, and the standardwebhooks package.
+      await expect(verifyWebhook(delivery.body, delivery.headers, ready.secret, { scheme: 'standard' })).resolves.toMatchObject({ event: 'budget.low' });
+      expect(await verifyWebhookSignature(delivery.body, delivery.headers['x-service-signature'] as string, ready.secret)).toBe(true);
+      expect(new Webhook(ready.secret).verify(delivery.body, delivery.headers as Record<string, string>)).toMatchObject({ event: 'budget.low' });
+      const { rows } = await db.query<{ id: string }>("SELECT id FROM events WHERE buyer_id = $1 AND type = 'budget.low'", [buyer.id]);
+      expect(delivery.headers['webhook-id']).toBe(rows[0]?.id);
+      expect(jsonLines(listening.stdout())[1]).toMatchObject({ event: { id: rows[0]?.id, type: 'budget.low', taskId: null }, status: 202, error: null });
+
+      listening.child.kill('SIGINT');
+      const stopped = await listening.done;
+      expect(stopped.code).toBe(130);
+      expect(jsonLines(stopped.stdout).at(-1)).toMatchObject({ error: { code: 'INTERRUPTED', forwarded: 1 } });
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 40_000);
+
+  it('refuses a --secret that is not a Standard Webhooks secret', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    const result = await concord(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/x', '--secret', `whsec_${randomBytes(8).toString('base64')}`, '--json'], home, as(buyer));
+    expect(result.code).toBe(2);
+    expect(json<{ error: { code: string } }>(result).error.code).toBe('INVALID_SECRET');
+  });
+});
