@@ -1,50 +1,102 @@
-// A minimal developer app: one annotator in a terminal. It asks Concord for a task, shows it, reads the
-// answer from the keyboard and submits it, until there is no more work.
+// A minimal developer app. Interactively, one annotator in a terminal: it asks Concord for a task, shows
+// it, reads the answer from the keyboard and submits it, until there is no more work.
 //   CONCORD_URL=http://localhost:3000 CONCORD_API_KEY=<your app's key> npx tsx examples/developer-app.ts [annotatorId]
+// With --auto N it reads no keyboard: N simulated annotators (auto-1 … auto-N) take turns answering every
+// open task they can, each through one request per answer (answer and next task together), then it prints
+// what each answered and earned, and exits.
+//   CONCORD_URL=http://localhost:3000 CONCORD_API_KEY=<your app's key> npx tsx examples/developer-app.ts --auto 5
+// The simulated annotators do not read the content: they all give the option that a hash of the task's
+// content points to, an arbitrary answer but the same one, so a task reaches consensus after 3 of them
+// (three options) or 4 (two options). They are for trying the service, not a model of real annotators,
+// and they answer any buyer's open tasks (the pool is global): use them on a development service.
+import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { AnnotationClient, ConcordError } from '../sdk/src/index.ts';
+import { AnnotationClient, ConcordConflictError, ConcordError, type Assignment } from '../sdk/src/index.ts';
 
 const apiKey = process.env.CONCORD_API_KEY;
 if (!apiKey) throw new Error('Set CONCORD_API_KEY to your app\'s API key');
 const client = new AnnotationClient({ baseUrl: process.env.CONCORD_URL ?? 'http://localhost:3000', apiKey });
-const annotatorId = process.argv[2] ?? 'terminal-annotator';
-const terminal = createInterface({ input: process.stdin });
-const lines = terminal[Symbol.asyncIterator](); // buffers lines, so piped answers work as typed ones do
+const args = process.argv.slice(2);
 
-async function ask(prompt: string): Promise<string | undefined> {
-  process.stdout.write(prompt);
-  const line = await lines.next();
-  return line.done ? undefined : line.value;
+if (args[0] === '--auto') {
+  const count = Number(args[1] ?? 5);
+  if (!Number.isInteger(count) || count < 1 || count > 100) throw new Error('--auto takes a number of annotators from 1 to 100, e.g. --auto 5');
+  await simulate(Array.from({ length: count }, (_, i) => `auto-${i + 1}`));
+} else {
+  await interactive(args[0] ?? 'terminal-annotator');
 }
 
-try {
-  for (;;) {
-    const assignment = await client.nextTask(annotatorId);
-    if (!assignment) {
-      console.log('No work right now.');
-      break;
+/** The simulated annotators' shared choice: the option a SHA-256 of the content points to. */
+function agreedAnswer(content: string, options: string[]): string {
+  const index = createHash('sha256').update(content).digest().readUInt32BE(0) % options.length;
+  return options[index] ?? options[0] ?? '';
+}
+
+async function simulate(annotators: string[]): Promise<void> {
+  const answered = new Map<string, number>();
+  for (const annotatorId of annotators) {
+    let count = 0;
+    let assignment: Assignment | null = await client.nextTask(annotatorId);
+    while (assignment) {
+      const { task } = assignment;
+      const answer = { annotatorId, answer: agreedAnswer(task.content, task.options), timeSpentMs: 1_000 + Math.floor(Math.random() * 4_000) };
+      try {
+        assignment = await client.answerAndNext(task.id, answer);
+        count += 1;
+      } catch (error) {
+        // TASK_CLOSED: decided meanwhile by other annotators (another app's, say); ask for the next one.
+        if (!(error instanceof ConcordConflictError && error.code === 'TASK_CLOSED')) throw error;
+        assignment = await client.nextTask(annotatorId);
+      }
     }
-    const { task } = assignment;
-    console.log(`\n${task.type} (${task.locale})\n${task.content}\n`);
-    task.options.forEach((option, i) => console.log(`  ${i + 1}. ${option}`));
-    const started = Date.now();
-    let choice: string | undefined;
-    while (!choice) {
-      const typed = await ask('Your answer (number): ');
-      if (typed === undefined) process.exit(0); // end of input: leave the assignment to expire
-      choice = task.options[Number(typed) - 1];
-    }
-    try {
-      await client.complete(task.id, { annotatorId, answer: choice, timeSpentMs: Date.now() - started });
-      console.log('Thanks!');
-    } catch (error) {
-      // TASK_CLOSED: the others decided it meanwhile; anything else is worth showing.
-      if (error instanceof ConcordError) console.log(`Not counted: ${error.code} (${error.message})`);
-      else throw error;
-    }
+    answered.set(annotatorId, count);
   }
-  const earnings = await client.earnings(annotatorId);
-  console.log(`Earned so far: ${earnings.totalEarnedCents} cents (${earnings.availableCents} available).`);
-} finally {
-  terminal.close();
+  // Earnings once everyone has answered: a task pays the annotators who agreed with its result when it completes.
+  for (const [annotatorId, count] of answered) {
+    const earned = count > 0 ? (await client.earnings(annotatorId)).totalEarnedCents : 0;
+    console.log(`${annotatorId}: answered ${count} task${count === 1 ? '' : 's'}, has earned ${earned} cents`);
+  }
+  const total = [...answered.values()].reduce((sum, count) => sum + count, 0);
+  console.log(total > 0 ? `${total} answers; nothing is left to answer.` : 'No work right now.');
+}
+
+async function interactive(annotatorId: string): Promise<void> {
+  const terminal = createInterface({ input: process.stdin });
+  const lines = terminal[Symbol.asyncIterator](); // buffers lines, so piped answers work as typed ones do
+  const ask = async (prompt: string): Promise<string | undefined> => {
+    process.stdout.write(prompt);
+    const line = await lines.next();
+    return line.done ? undefined : line.value;
+  };
+  try {
+    for (;;) {
+      const assignment = await client.nextTask(annotatorId);
+      if (!assignment) {
+        console.log('No work right now.');
+        break;
+      }
+      const { task } = assignment;
+      console.log(`\n${task.type} (${task.locale})\n${task.content}\n`);
+      task.options.forEach((option, i) => console.log(`  ${i + 1}. ${option}`));
+      const started = Date.now();
+      let choice: string | undefined;
+      while (!choice) {
+        const typed = await ask('Your answer (number): ');
+        if (typed === undefined) process.exit(0); // end of input: leave the assignment to expire
+        choice = task.options[Number(typed) - 1];
+      }
+      try {
+        await client.complete(task.id, { annotatorId, answer: choice, timeSpentMs: Date.now() - started });
+        console.log('Thanks!');
+      } catch (error) {
+        // TASK_CLOSED: the others decided it meanwhile; anything else is worth showing.
+        if (error instanceof ConcordError) console.log(`Not counted: ${error.code} (${error.message})`);
+        else throw error;
+      }
+    }
+    const earnings = await client.earnings(annotatorId);
+    console.log(`Earned so far: ${earnings.totalEarnedCents} cents (${earnings.availableCents} available).`);
+  } finally {
+    terminal.close();
+  }
 }
