@@ -5,8 +5,9 @@
 --             model {scopeKey, scopeOptions, increments: [{annotatorId, matrix (K² deltas or []), correct, answered}]}}
 -- The answer is stored, the task moves to its new state, the participants' counters and earnings, the
 -- label model's soft counts (in annotator order, after the annotators' rows: the order every writer
--- uses), the buyer's event, and last the buyer's charge (completed) or released reserve (failed), so the
--- buyer's row, which every decision of that buyer queues on, is held only from here to COMMIT.
+-- uses), then the buyer's charge (completed) or released reserve (failed), so the buyer's row, which
+-- every decision of that buyer queues on, is held only from there to COMMIT, and last the buyer's event
+-- (numbered under the buyer's event counter, taken after the buyer's row like every writer does).
 -- Outcomes, as values: SETTLED; LOW_BALANCE when the charge would take the balance from the low-balance
 -- threshold or above to below it and p_may_cross_low_balance is false (the caller settles that one in a
 -- transaction that also records budget.low and its e-mail); STALE when the scope's option order is no
@@ -48,11 +49,7 @@ BEGIN
       END IF;
       PERFORM add_label_counts(v_model->>'scopeKey', jsonb_array_length(v_model->'scopeOptions'), v_model->'increments');
     END IF;
-    IF p_plan ? 'event' THEN
-      PERFORM record_event(p_plan->'event'->>'id', v_task.buyer_id, p_plan->'event'->>'type', p_plan->'event'->>'payload',
-                           ARRAY(SELECT jsonb_array_elements_text(p_plan->'event'->'deliveryIds')));
-    END IF;
-    -- Last: the buyer's row stays locked until the statement commits.
+    -- The buyer's row: once taken it stays locked until the statement commits.
     IF v_kind = 'complete' THEN
       WITH charged AS (
         UPDATE buyers b SET credit_balance = b.credit_balance - v_task.cost_cents, reserved_cents = b.reserved_cents - v_task.max_cents
@@ -67,6 +64,12 @@ BEGIN
       END IF;
     ELSIF v_kind = 'fail' THEN
       UPDATE buyers b SET reserved_cents = b.reserved_cents - v_task.max_cents WHERE b.id = v_task.buyer_id;
+    END IF;
+    -- The event after the buyer's row: its number (events_number) locks the buyer's event counter until
+    -- COMMIT, and every writer takes the buyer's row first (billing records budget.low after a charge).
+    IF p_plan ? 'event' THEN
+      PERFORM record_event(p_plan->'event'->>'id', v_task.buyer_id, p_plan->'event'->>'type', p_plan->'event'->>'payload',
+                           ARRAY(SELECT jsonb_array_elements_text(p_plan->'event'->'deliveryIds')));
     END IF;
   EXCEPTION
     WHEN SQLSTATE 'CC001' THEN RETURN QUERY SELECT 'LOW_BALANCE'::text, NULL::bigint; RETURN;
