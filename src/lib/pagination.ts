@@ -2,7 +2,6 @@
 // Rows are ordered newest first by (createdAt, id), so a row inserted while a client is paging never
 // shifts the pages it has yet to read.
 import { BadRequestError } from './errors.ts';
-import { BUYER_API_KEY_ID_PATTERN, EVENT_ID_PATTERN, ID_PATTERN } from './ids.ts';
 
 export interface Cursor {
   createdAt: Date;
@@ -15,6 +14,12 @@ export function encodeCursor(row: Cursor): string {
   return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 }
 
+/**
+ * The row id a cursor holds: a cuid, or one behind the readable prefix of a resource added after the spec
+ * (contract §0: `key_…`, `evt_…`).
+ */
+const CURSOR_ID_PATTERN = /^(?:[a-z]+_)?c[0-9a-z]{24}$/;
+
 const invalidCursor = () => new BadRequestError('INVALID_CURSOR', 'The cursor was not produced by this API');
 
 export function decodeCursor(token: string): Cursor {
@@ -26,7 +31,7 @@ export function decodeCursor(token: string): Cursor {
   }
   if (!Array.isArray(decoded) || decoded.length !== 2) throw invalidCursor();
   const [createdAt, id] = decoded as unknown[];
-  if (typeof createdAt !== 'string' || typeof id !== 'string' || !(ID_PATTERN.test(id) || BUYER_API_KEY_ID_PATTERN.test(id) || EVENT_ID_PATTERN.test(id))) throw invalidCursor();
+  if (typeof createdAt !== 'string' || typeof id !== 'string' || !CURSOR_ID_PATTERN.test(id)) throw invalidCursor();
   const date = new Date(createdAt);
   if (Number.isNaN(date.getTime()) || date.toISOString() !== createdAt) throw invalidCursor();
   return { createdAt: date, id };

@@ -180,6 +180,43 @@ describe('GET /events and GET /events/:id', () => {
   });
 });
 
+describe('GET /events: cursor pages under filters, and the 30-day edge', () => {
+  it('pages through a filtered list with limit and cursor, every event once, whatever its id looks like', async () => {
+    const buyer = await createBuyer(ctx);
+    const recorded: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      // Ids are opaque: a prefixed one (evt_…) pages like any other.
+      const id = i % 2 === 0 ? `evt_${newId()}` : newId();
+      await ctx.prisma.$executeRaw`SELECT record_event(${id}, ${buyer.id}, 'budget.low', ${JSON.stringify({ event: 'budget.low', creditBalance: i })}, ARRAY[]::text[])`;
+      recorded.push(id);
+      await ctx.services.db.repos.events.record(buyer.id, 'task.failed', { taskId: newId(), reason: 'NO_CONSENSUS' });
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const res = await get(buyer, `/events?type=budget.low&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      const events = res.body.events as Array<{ id: string; type: string }>;
+      expect(new Set(events.map((event) => event.type))).toEqual(new Set(['budget.low']));
+      seen.push(...events.map((event) => event.id));
+      if (!res.body.hasMore) break;
+      cursor = res.body.nextCursor;
+    }
+    expect(seen).toEqual(recorded.toReversed());
+  });
+
+  it('reaches back exactly 30 days: an event of 29 days is listed and readable, with since or without', async () => {
+    const buyer = await createBuyer(ctx);
+    const id = await ctx.services.db.repos.events.record(buyer.id, 'task.failed', { taskId: newId(), reason: 'NO_CONSENSUS' });
+    await moveEvent(id, new Date(Date.now() - 29 * DAY_MS));
+    for (const query of ['', `?since=${new Date(Date.now() - 40 * DAY_MS).toISOString()}`]) {
+      expect((await get(buyer, `/events${query}`)).body.events.map((event: { id: string }) => event.id)).toEqual([id]);
+    }
+    expect((await get(buyer, `/events?since=${new Date(Date.now() - 28 * DAY_MS).toISOString()}`)).body.events).toEqual([]);
+    expect((await get(buyer, `/events/${id}`)).status).toBe(200);
+  });
+});
+
 describe('the event log at scale', () => {
   // With sequential scans priced out, the planner shows which index serves each read: on a million
   // events a missing one is a scan of everything (a 55–450 ms read on every overview refresh).

@@ -9,6 +9,13 @@ describe('cursors', () => {
     expect(decodeCursor(encodeCursor(row))).toEqual(row);
   });
 
+  it('round-trip the prefixed ids of the resources added after the spec (evt_…, key_…)', () => {
+    for (const id of [`evt_${newId()}`, `key_${newId()}`]) {
+      const row = { createdAt: new Date('2026-01-02T03:04:05.678Z'), id };
+      expect(decodeCursor(encodeCursor(row))).toEqual(row);
+    }
+  });
+
   it.each(['', 'not base64 !!', Buffer.from('{}').toString('base64url'), Buffer.from('["yesterday","c123"]').toString('base64url')])(
     'refuses %j with INVALID_CURSOR',
     (token) => {
