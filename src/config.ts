@@ -71,6 +71,10 @@ const envSchema = z.object({
   ALLOW_SANDBOX_PAYMENTS: booleanString.optional(),
   REPUTATION_SNAPSHOT_MS: integer(0, 7 * 86_400_000).default(3_600_000),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).max(256).optional(),
+  EVENT_STREAM_POLL_MS: integer(10, 10_000).default(100),
+  EVENT_STREAM_HEARTBEAT_MS: integer(100, 300_000).default(15_000),
+  EVENT_STREAM_MAX_PER_BUYER: integer(1, 10_000).default(20),
+  EVENT_STREAM_MAX: integer(1, 100_000).default(2_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -105,6 +109,8 @@ export interface Config {
   readonly reputationSnapshotMs: number;
   /** contract §10: required as a bearer token on /metrics in production; /metrics is 404 there without it. */
   readonly metricsToken: string | undefined;
+  /** GET /events/stream (issue 18): how often a process reads new events, heartbeat period, and its caps. */
+  readonly eventStream: { readonly pollMs: number; readonly heartbeatMs: number; readonly maxPerBuyer: number; readonly max: number };
 }
 
 export class ConfigError extends Error {
@@ -175,5 +181,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     reputationSnapshotMs: env.REPUTATION_SNAPSHOT_MS,
     metricsToken: env.METRICS_TOKEN,
+    eventStream: Object.freeze({
+      pollMs: env.EVENT_STREAM_POLL_MS,
+      heartbeatMs: env.EVENT_STREAM_HEARTBEAT_MS,
+      maxPerBuyer: env.EVENT_STREAM_MAX_PER_BUYER,
+      max: env.EVENT_STREAM_MAX,
+    }),
   });
 }

@@ -28,6 +28,7 @@ import { QualityRepository } from './modules/quality/quality.repository.ts';
 import { QualityService } from './modules/quality/quality.service.ts';
 import { MailOutboxService } from './modules/email/mail-outbox.service.ts';
 import { MailWorker } from './modules/email/mail.worker.ts';
+import { buyerCredentialCheck, EventStreamHub } from './modules/events/event-stream.ts';
 import { EventsService } from './modules/events/events.service.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
@@ -57,11 +58,12 @@ export function createServices(deps: ContainerDeps) {
   const billing = new BillingService(db, deps.config.publicUrl, clock);
   const apiKeys = new ApiKeyCache(() => clock.now().getTime());
   const paymentProvider = createPaymentProvider(deps.config, deps.jwtSecret, clock);
+  const auth = new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys);
   return {
     db,
     clock,
     tokens,
-    auth: new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys),
+    auth,
     admin: new AdminService(db, clock),
     billing,
     /** Buyer API keys (issue 17): `cnc_live_…` with Stripe, `cnc_test_…` with the sandbox. */
@@ -75,6 +77,8 @@ export function createServices(deps: ContainerDeps) {
     annotators: new AnnotatorsService(db, clock, deps.config.reputationSnapshotMs),
     webhooks: new WebhooksService(db, clock, deps.config),
     events: new EventsService(db, clock),
+    /** GET /events/stream's streams in this process; server.ts ends them at shutdown. */
+    eventStream: new EventStreamHub(db, deps.config.eventStream, buyerCredentialCheck(auth), deps.logger),
     meta: new MetaService(deps.config, db),
     exports: new ExportsService(db),
     paymentProvider,

@@ -97,7 +97,11 @@ async function main(): Promise<void> {
 
   installShutdown(logger, async () => {
     refitAbort.abort();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Open event streams never finish by themselves: ended now, or they would hold the close until the
+    // grace period runs out. Their clients reconnect (to another process) with their Last-Event-ID.
+    await services.eventStream.stop();
+    await closed;
     // Lets the delivery in progress finish and be recorded; the rest stays queued for the next start.
     await services.deliveryWorker.stop();
     await services.mailWorker.stop();

@@ -66,6 +66,7 @@ const EXAMPLES: Record<string, Omit<ErrorExample, 'code'>> = {
   },
   PAYOUT_NOT_PENDING: { error: 'The payout is already PAID' },
   INVALID_SIGNATURE: { error: 'The confirmation signature does not verify' },
+  SERVER_BUSY: { error: 'This server process holds as many event streams as it may; retry after the time in the Retry-After header' },
 };
 
 /** The codes a description names: upper-case words joined by underscores (`TASK_NOT_FOUND`). */

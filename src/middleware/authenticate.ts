@@ -15,6 +15,11 @@ export function isAllowed(access: Exclude<Access, 'public'>, principal: Principa
 /** A buyer API key acting as its buyer, rather than a JWT from a password log-in. */
 const isBuyerApiKey = (principal: Principal) => principal.kind === 'user' && principal.apiKeyId !== undefined;
 
+/** The bearer credential of an `Authorization` header (`Bearer <credential>`), if it has one. */
+export function bearerCredential(header: string | undefined): string | undefined {
+  return /^Bearer ([^\s]+)$/i.exec((header ?? '').trim())?.[1];
+}
+
 /**
  * Resolves the bearer credential and stores the principal in `res.locals.principal`.
  * Missing or invalid → 401 UNAUTHORIZED; valid but of the wrong kind or role → 403 FORBIDDEN; a buyer
@@ -22,10 +27,9 @@ const isBuyerApiKey = (principal: Principal) => principal.kind === 'user' && pri
  */
 export function authenticate(auth: AuthService, access: Exclude<Access, 'public'>, options: { sessionOnly?: boolean } = {}): RequestHandler {
   return async (req, res, next) => {
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
-    if (!match?.[1]) throw new UnauthorizedError('Missing bearer credential');
-    const principal = await auth.resolvePrincipal(match[1]);
+    const credential = bearerCredential(req.headers.authorization);
+    if (!credential) throw new UnauthorizedError('Missing bearer credential');
+    const principal = await auth.resolvePrincipal(credential);
     if (!isAllowed(access, principal)) throw new ForbiddenError();
     if (options.sessionOnly && isBuyerApiKey(principal)) throw new ForbiddenError('An API key cannot manage the account: log in with the password for this');
     res.locals.principal = principal;

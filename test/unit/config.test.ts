@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       rateLimit: { max: 100, windowMs: 900_000 },
       trustProxy: false,
       publicUrl: 'http://localhost:3000',
+      eventStream: { pollMs: 100, heartbeatMs: 15_000, maxPerBuyer: 20, max: 2_000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

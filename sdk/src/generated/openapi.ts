@@ -847,6 +847,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-sent events: the buyer's new events as they commit, in order; Last-Event-ID resumes after an event */
+        get: operations["getEventStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/{id}": {
         parameters: {
             query?: never;
@@ -8880,6 +8897,97 @@ export interface operations {
             };
             /** @description Internal error (logged with the request id); nothing was changed */
             500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEventStream: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event, like the Last-Event-ID header (for clients that cannot set headers; the header wins when both are sent). It must be one of your events of the last 30 days. */
+                lastEventId?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *
+                     *     : connected
+                     *
+                     *     id: cm3q7w4c50008lk08u7v8w9x0
+                     *     event: task.completed
+                     *     data: {"id":"cm3q7w4c50008lk08u7v8w9x0","type":"task.completed","taskId":"cm3q7w1x90004lk08a1b2c3d4","payload":{"event":"task.completed","taskId":"cm3q7w1x90004lk08a1b2c3d4","type":"SENTIMENT_ANALYSIS","result":"positive","confidence":0.9807,"totalResponses":3,"costCents":20,"validatedAt":"2026-03-14T09:31:27.215Z"},"createdAt":"2026-03-14T09:31:27.215Z"}
+                     *
+                     *     : ping
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason); VALIDATION_ERROR (the Last-Event-ID, or lastEventId, is not one of your events of the last 30 days) or LIMIT_EXCEEDED (the buyer holds 20 open streams on this server process already) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVER_BUSY: this server process holds as many open streams as it may; another may not */
+            503: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

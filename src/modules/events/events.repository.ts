@@ -46,6 +46,23 @@ export interface EventRecord {
   deliveries: EventDeliveryRecord[];
 }
 
+/** An event as the stream sends it: what GET /events/:id shows but its deliveries, and its number. */
+export interface StreamedEventRecord {
+  id: string;
+  buyerId: string;
+  /** Its number among the buyer's events, in commit order (events.seq, numbered by events_number). */
+  seq: number;
+  type: LoggedEventType;
+  payload: string;
+  createdAt: Date;
+}
+
+/** Where a reader of one buyer's events stands: every event numbered up to `after` is behind it. */
+export interface StreamPosition {
+  buyerId: string;
+  after: number;
+}
+
 export interface EventFilter {
   /** Events created at or after this moment. */
   since: Date;
@@ -93,6 +110,36 @@ export class EventsRepository {
     if (!event) return null;
     const [found] = await this.withDeliveries([{ ...event, type: event.type as LoggedEventType }]);
     return found ?? null;
+  }
+
+  /** The number of the buyer's last committed event (0 before the first): nothing numbered up to it is still to commit. */
+  async lastNumber(buyerId: string): Promise<number> {
+    const rows = await this.db.$queryRaw<Array<{ seq: bigint | string }>>`SELECT seq FROM event_sequences WHERE buyer_id = ${buyerId}`;
+    return rows[0] ? Number(rows[0].seq) : 0;
+  }
+
+  /** The number of one of the buyer's events created at or after `since`, or null. */
+  async numberOf(buyerId: string, id: string, since: Date): Promise<number | null> {
+    const rows = await this.db.$queryRaw<Array<{ seq: bigint | string }>>`
+      SELECT seq FROM events WHERE id = ${id} AND buyer_id = ${buyerId} AND created_at >= ${since}`;
+    return rows[0] ? Number(rows[0].seq) : null;
+  }
+
+  /**
+   * Each buyer's events numbered after its position, in number order, at most `limit` per buyer: one
+   * statement for every stream a server process holds (an index range on (buyer_id, seq) per buyer).
+   */
+  async numberedAfter(positions: StreamPosition[], limit: number): Promise<StreamedEventRecord[]> {
+    if (positions.length === 0) return [];
+    const rows = await this.db.$queryRaw<Array<Omit<StreamedEventRecord, 'seq'> & { seq: bigint | string }>>`
+      SELECT e.id, e.buyer_id AS "buyerId", e.seq, e.type, e.payload, e.created_at AS "createdAt"
+      FROM unnest(${positions.map((p) => p.buyerId)}::text[], ${positions.map((p) => p.after)}::bigint[]) AS p(buyer_id, after)
+      CROSS JOIN LATERAL (
+        SELECT id, buyer_id, seq, type, payload, created_at FROM events
+        WHERE events.buyer_id = p.buyer_id AND events.seq > p.after ORDER BY events.seq LIMIT ${limit}
+      ) e
+      ORDER BY e.buyer_id, e.seq`;
+    return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
   private async withDeliveries(events: Array<Omit<EventRecord, 'deliveries'>>): Promise<EventRecord[]> {

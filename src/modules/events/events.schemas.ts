@@ -35,3 +35,25 @@ export const eventSchema = z
   .meta({ id: 'Event' });
 
 export const listEventsResponse = z.object({ events: z.array(eventSchema), ...pageInfo });
+
+export const streamEventsQuery = z.strictObject({
+  lastEventId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({
+      description:
+        'Resume after this event, like the Last-Event-ID header (for clients that cannot set headers; the header wins when both are sent). It must be one of your events of the last 30 days.',
+    }),
+});
+
+export const eventStreamFrames = {
+  'text/event-stream': {
+    description:
+      'A `text/event-stream` that stays open. Per event, in commit order: `id: <event id>`, `event: <type>`, `data: <the event as GET /events/:id shows it, without its deliveries, as JSON on one line>`. ' +
+      'A `: ping` comment line every 15 s keeps proxies from closing it. Reconnect with the last id received in `Last-Event-ID`: the stream resumes right after it, so nothing is missed. ' +
+      'The stream ends when the server shuts down or the credential stops being valid (revoked, password changed, expired).',
+    schema: z.string().meta({ description: 'Server-sent events; each data line is an Event without `deliveries`' }),
+  },
+};

@@ -1,7 +1,7 @@
 // The buyer's event log: what the outbox recorded (and the webhooks were sent) over the last 30 days.
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { NotFoundError } from '../../lib/errors.ts';
+import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import type { EventRecord, LoggedEventType } from './events.repository.ts';
 
@@ -10,6 +10,15 @@ export const EVENT_LOG_DAYS = 30;
 const EVENT_LOG_MS = EVENT_LOG_DAYS * 86_400_000;
 
 export const eventNotFound = () => new NotFoundError('EVENT_NOT_FOUND', 'Event not found');
+
+/** What an event id may look like: opaque, URL-safe, at most 64 characters (cuids and `evt_…` ids are). */
+const EVENT_ID_SHAPE = /^[\w-]{1,64}$/;
+
+const RESUME_PATH = 'Last-Event-ID';
+const unknownLastEvent = () => {
+  const message = 'not one of your events of the last 30 days: reconcile with GET /events?since=…, then connect without it';
+  return new AppError(400, 'VALIDATION_ERROR', `Invalid request: ${RESUME_PATH}: ${message}`, { issues: [{ path: RESUME_PATH, message }] });
+};
 
 export interface EventQuery {
   type?: LoggedEventType;
@@ -37,6 +46,19 @@ export class EventsService {
     const event = await this.db.repos.events.findForBuyer(buyerId, id, this.oldest());
     if (!event) throw eventNotFound();
     return event;
+  }
+
+  /**
+   * Where a stream resumes: after the number of the event its Last-Event-ID names, which must be one of
+   * the buyer's events of the last 30 days (what GET /events/:id would show); none → from now on.
+   * Anything else is refused rather than guessed at: starting from now would silently skip what the
+   * client missed, and starting from the oldest event would replay 30 days.
+   */
+  async resumeAfter(buyerId: string, lastEventId: string | undefined): Promise<number | undefined> {
+    if (lastEventId === undefined) return undefined;
+    const number = EVENT_ID_SHAPE.test(lastEventId) ? await this.db.repos.events.numberOf(buyerId, lastEventId, this.oldest()) : null;
+    if (number === null) throw unknownLastEvent();
+    return number;
   }
 
   private oldest(): Date {
