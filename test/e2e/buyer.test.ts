@@ -36,6 +36,12 @@ describe('the buyer dashboard', () => {
   it('goes from sign-up to a labelled dataset and a delivered webhook', async () => {
     const { page, problems } = await openPage(browser);
     const url = server.url;
+    // The buyer's pages follow GET /events/stream, its credential in the Authorization header (never the URL).
+    const streams: { search: string; authorization: string | undefined }[] = [];
+    page.on('request', (request) => {
+      const requested = new URL(request.url());
+      if (requested.pathname === '/api/v1/events/stream') streams.push({ search: requested.search, authorization: request.headers().authorization });
+    });
     const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 
     // Sign up.
@@ -74,8 +80,12 @@ describe('the buyer dashboard', () => {
     await nav('Tasks');
     await expect.poll(() => page.locator('tr[data-task-id]').count()).toBe(3);
 
+    expect(streams.length).toBeGreaterThan(0);
+    expect(streams.every((stream) => stream.search === '' && stream.authorization?.startsWith('Bearer '))).toBe(true);
+
     // Open the France task, then annotators answer through the SDK routes: it turns COMPLETED, with its
-    // confidence, on the open page.
+    // confidence, on the open page (and in the list, which the event stream refreshes: while the stream is
+    // up the list itself only polls every 30 s).
     const tasks = await call<{ tasks: { id: string; content: string }[] }>(url, 'GET', '/tasks', await buyerToken(url));
     const france = tasks.body.tasks.find((t) => t.content.startsWith('Is Paris'));
     if (!france) throw new Error('the France task is missing');

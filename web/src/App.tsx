@@ -4,6 +4,7 @@ import { AccountPage } from './auth/AccountPage';
 import { AdminLoginPage, LoginPage, RegisterPage } from './auth/AuthPages';
 import { DeveloperSetupPage } from './auth/DeveloperSetupPage';
 import { RequireRole } from './auth/guards';
+import { LiveEvents } from './events/LiveEvents';
 import { AppShell } from './layout/AppShell';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { OverviewPage } from './overview/OverviewPage';
@@ -52,6 +53,7 @@ const router = createBrowserRouter([
     path: '/',
     element: (
       <RequireRole role="buyer">
+        <LiveEvents />
         <AppShell />
       </RequireRole>
     ),

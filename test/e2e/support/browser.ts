@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,6 +28,7 @@ export interface WatchedPage {
 export async function openPage(browser: Browser, viewport = DESKTOP): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
+  trackRequests(page);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -72,8 +73,36 @@ export async function logIn(page: Page, url: string, loginPath: string, account:
   await page.waitForURL((target) => !target.pathname.endsWith('/login'));
 }
 
-/** Waits for the page's requests to end and for no loading indicator to be left in <main>. */
+/** A request a page holds open for as long as it is shown: the buyer's event stream. */
+const longLived = (url: string) => new URL(url).pathname === '/api/v1/events/stream';
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+/** The page's requests in flight (but the event stream), counted from the first call (openPage makes it). */
+export function trackRequests(page: Page): Set<Request> {
+  const known = inFlight.get(page);
+  if (known) return known;
+  const open = new Set<Request>();
+  inFlight.set(page, open);
+  page.on('request', (request) => {
+    if (!longLived(request.url())) open.add(request);
+  });
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+  return open;
+}
+
+/**
+ * Waits for the page's requests to end — no request in flight for 500 ms, like Playwright's
+ * 'networkidle', which never comes on the buyer's pages: their event stream stays open — and for no
+ * loading indicator to be left in <main>.
+ */
 export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  const open = trackRequests(page);
+  await page.waitForLoadState('load');
+  const deadline = Date.now() + timeoutMs;
+  for (let quietSince = Date.now(); Date.now() - quietSince < 500; await page.waitForTimeout(50)) {
+    if (open.size > 0) quietSince = Date.now();
+    if (Date.now() > deadline) throw new Error(`the page still had ${open.size} requests in flight after ${timeoutMs} ms`);
+  }
   await page.locator('main .loading').first().waitFor({ state: 'detached', timeout: timeoutMs });
 }

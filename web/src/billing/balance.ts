@@ -3,19 +3,22 @@
 // Billing owns it; the overview and the deposit page read it from here.
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
-import { liveInterval } from '../ui/live';
+import { streamedInterval } from '../ui/live';
 
 const fetchMe = () => call(api.GET('/auth/me'));
 type MeResponse = Awaited<ReturnType<typeof fetchMe>>;
 const buyerOf = (me: MeResponse) => ('buyer' in me ? me.buyer : undefined);
 
-/** The buyer's account; `live` polls it with back-off (the overview, where tasks move money by themselves). */
+/**
+ * The buyer's account; `live` keeps it fresh (the overview, where tasks move money by themselves): the
+ * event stream refreshes it on each charge, and it polls with back-off while the stream is down.
+ */
 export function useBalance({ live = false }: { live?: boolean } = {}) {
   return useQuery({
     queryKey: ['me'],
     queryFn: fetchMe,
     select: buyerOf,
-    ...(live ? { refetchInterval: liveInterval } : {}),
+    ...(live ? { refetchInterval: streamedInterval } : {}),
   });
 }
 

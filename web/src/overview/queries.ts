@@ -1,10 +1,11 @@
-// The overview's own server state: its recent events (live, polled with back-off while annotators work)
+// The overview's own server state: its recent events (live: refreshed by the event stream, polled with
+// back-off while it is down)
 // and its spending per day (a 30-day aggregate, refreshed once a minute and drawn on its own so it never
 // holds the rest of the page back). The balance (billing/balance.ts) and the task counts
 // (tasks/queries.ts) are those areas' hooks, started together with these.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
-import { CHART_REFRESH_MS, liveInterval } from '../ui/live';
+import { CHART_REFRESH_MS, streamedInterval } from '../ui/live';
 import { billingKeys } from '../billing/queries';
 
 export const overviewKeys = {
@@ -18,7 +19,7 @@ export function useRecentEvents() {
   return useQuery({
     queryKey: overviewKeys.events(RECENT_EVENTS),
     queryFn: () => call(api.GET('/events', { params: { query: { limit: RECENT_EVENTS } } })),
-    refetchInterval: liveInterval,
+    refetchInterval: streamedInterval,
   });
 }
 

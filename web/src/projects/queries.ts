@@ -1,8 +1,8 @@
-// Projects: the paginated list, one project with its stats and its distribution (both polled while the
-// page is open, until a 404 says it is gone), the mutations, and every project as choices for the other areas' project selects.
+// Projects: the paginated list, one project with its stats and its distribution (both live while the
+// page is open — refreshed by the event stream, polled while it is down —, until a 404 says it is gone), the mutations, and every project as choices for the other areas' project selects.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
-import { liveInterval } from '../ui/live';
+import { streamedInterval } from '../ui/live';
 import type { ProjectFields } from './projectForm';
 
 export type Project = Schemas['Project'];
@@ -26,7 +26,7 @@ export function useProject(id: string) {
   return useQuery({
     queryKey: ['projects', 'detail', id],
     queryFn: () => call(api.GET('/projects/{id}', { params: { path: { id } } })),
-    refetchInterval: liveInterval,
+    refetchInterval: streamedInterval,
   });
 }
 
@@ -34,7 +34,7 @@ export function useProjectDistribution(id: string, enabled = true) {
   return useQuery({
     queryKey: ['projects', 'distribution', id],
     queryFn: () => call(api.GET('/projects/{id}/distribution', { params: { path: { id } } })),
-    refetchInterval: liveInterval,
+    refetchInterval: streamedInterval,
     enabled,
   });
 }

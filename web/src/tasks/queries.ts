@@ -9,7 +9,7 @@ import type { paths } from '../../../sdk/src/generated/openapi';
 import { api, call, callReplayable, currentCredential, REPLAYED_HEADER, reportUnauthorized, toErrorBody, type Schemas } from '../api/client';
 import { ApiError, NETWORK_ERROR, parseRetryAfter } from '../api/errors';
 import { useProjectChoices } from '../projects/queries';
-import { liveInterval } from '../ui/live';
+import { liveInterval, streamedInterval } from '../ui/live';
 import type { Locale, Task, TaskStatus, TaskType } from './vocabulary';
 
 export const PAGE_SIZE = 25;
@@ -42,7 +42,7 @@ export function useTasks(filters: TaskFilters, cursor: string | undefined) {
   return useQuery({
     queryKey: ['tasks', 'list', defined(filters), cursor ?? null],
     queryFn: () => call(api.GET('/tasks', { params: { query: { ...defined(filters), limit: PAGE_SIZE, cursor } } })),
-    refetchInterval: liveInterval,
+    refetchInterval: streamedInterval,
     placeholderData: keepPreviousData,
   });
 }
@@ -57,7 +57,7 @@ export function useTaskCounts(filters: CountFilters = {}) {
   return useQuery({
     queryKey: ['tasks', 'counts', query],
     queryFn: (): Promise<TaskCounts> => call(api.GET('/tasks/counts', { params: { query } })),
-    refetchInterval: liveInterval,
+    refetchInterval: streamedInterval,
     placeholderData: keepPreviousData,
   });
 }
