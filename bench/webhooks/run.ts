@@ -1,10 +1,12 @@
-// bench/webhooks: 10 000 events delivered by two server processes to a local receiver.
+// bench/webhooks: 10 000 events delivered by two server processes to a local receiver; then the event
+// stream's figures (bench/webhooks/stream.ts).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { newEventId, newId } from '../../src/lib/ids.ts';
 import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
+import { measureStream } from './stream.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const BATCH = 500;
@@ -67,6 +69,8 @@ async function main() {
     const seconds = (Date.now() - started) / 1000;
     const duplicates = [...received.values()].filter((n) => n > 1).length;
     if (duplicates > 0) log(`${duplicates} deliveries arrived more than once`);
+    // The event stream's figures (sse* keys), on a server process of its own, after the deliveries.
+    const stream = await measureStream(database.url, log);
     if (unsigned > 0) log(`${unsigned} deliveries arrived without both signatures`);
     process.stdout.write(
       `${JSON.stringify({
@@ -75,6 +79,7 @@ async function main() {
         p50Ms: round(percentile(latencies, 50)),
         p99Ms: round(percentile(latencies, 99)),
         lost: EVENTS - received.size,
+        ...stream,
       })}\n`,
     );
   } finally {
