@@ -184,6 +184,15 @@ describe('GET /events/stream', () => {
     resumed.close();
   });
 
+  it('answers HEAD with the headers alone, holding nothing open', async () => {
+    await waitUntil(() => ctx.services.eventStream.stats().streams === 0, "the earlier tests' streams to be forgotten");
+    const buyer = await createBuyer(ctx);
+    const res = await request(ctx.app).head('/api/v1/events/stream').set(bearer(buyer.token));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(ctx.services.eventStream.stats()).toMatchObject({ streams: 0, buyers: 0 });
+  });
+
   it('sends a `: ping` comment every EVENT_STREAM_HEARTBEAT_MS', async () => {
     const buyer = await createBuyer(ctx);
     const stream = await openedStream(served.url, buyer.token);

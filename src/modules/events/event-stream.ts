@@ -105,6 +105,13 @@ export class StreamsBusyError extends AppError {
   }
 }
 
+const STREAM_HEADERS = {
+  'content-type': SSE_CONTENT_TYPE,
+  // Neither caches nor proxies may keep, transform or buffer it (X-Accel-Buffering: nginx).
+  'cache-control': 'no-cache, no-store, no-transform',
+  'x-accel-buffering': 'no',
+};
+
 const frameOf = (event: StreamedEventRecord): Frame => ({
   seq: event.seq,
   bytes: Buffer.from(sseEvent(event.id, event.type, JSON.stringify(presentStreamedEvent(event)))),
@@ -150,6 +157,11 @@ export class EventStreamHub {
     }
     const existing = this.channels.get(request.buyerId);
     if (existing && existing.streams.size >= this.settings.maxPerBuyer) throw new TooManyStreamsError(this.settings.maxPerBuyer);
+    // HEAD (which Express routes to GET) gets the headers and nothing to wait for.
+    if (res.req.method === 'HEAD') {
+      res.writeHead(200, STREAM_HEADERS).end();
+      return;
+    }
     // An event numbered `start` has committed, and so has every one before it: a channel may begin there.
     const channel = existing ?? this.createChannel(request.buyerId, start);
     const stream: Stream = { buyerId: request.buyerId, credential: request.credential, res, cursor: start, pumping: false, draining: false, closed: false };
@@ -159,12 +171,7 @@ export class EventStreamHub {
 
     res.socket?.setNoDelay(true);
     res.socket?.setKeepAlive(true);
-    res.writeHead(200, {
-      'content-type': SSE_CONTENT_TYPE,
-      // Neither caches nor proxies may keep, transform or buffer it (X-Accel-Buffering: nginx).
-      'cache-control': 'no-cache, no-store, no-transform',
-      'x-accel-buffering': 'no',
-    });
+    res.writeHead(200, STREAM_HEADERS);
     res.write(sseRetry(RECONNECT_MS) + sseComment('connected'));
     this.startTimers();
     void this.pump(stream);
