@@ -1,27 +1,15 @@
 // bench/ingest: how fast tasks get in. See bench/README.md for what each figure means.
 import { randomUUID } from 'node:crypto';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { newId } from '../../src/lib/ids.ts';
 import { api, benchDatabase, fundedBuyer, percentile, round, runBench, rssMb, startServer } from '../lib.ts';
+import { batchBody, CONCURRENT_CLIENTS, sustainedIngest } from './sustained.ts';
 
-const BATCH = 1_000;
 const TIMED_RUNS = 20;
-const CONCURRENT_CLIENTS = 16;
 const SUSTAINED_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const LARGE_LIST = Number(process.env.BENCH_LARGE_LIST ?? 1_000_000);
 
 const log = (message: string) => process.stderr.write(`[ingest] ${message}\n`);
-
-function batchBody(tag: string) {
-  return {
-    tasks: Array.from({ length: BATCH }, (_, i) => ({
-      type: 'SENTIMENT_ANALYSIS',
-      content: `Review ${tag}-${i}: the delivery was quick and the product works as described.`,
-      options: ['positive', 'negative', 'neutral'],
-    })),
-  };
-}
 
 async function timeIt(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -59,20 +47,6 @@ async function batchVersusFloor(base: string, token: string, buyerId: string, da
   for (let i = 0; i < TIMED_RUNS; i++) floorTimes.push(await timeIt(insert));
   await client.end();
   return { batchMedianMs: percentile(batchTimes, 50), floorMedianMs: percentile(floorTimes, 50) };
-}
-
-/** (b) 16 clients posting 1 000-task batches back to back. */
-async function sustained(base: string, token: string): Promise<number> {
-  const result = await autocannon({
-    url: `${base}/api/v1/tasks/batch`,
-    method: 'POST',
-    connections: CONCURRENT_CLIENTS,
-    duration: SUSTAINED_SECONDS,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(batchBody('sustained')),
-  });
-  if (result.non2xx > 0 || result.errors > 0) log(`sustained: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return (result['2xx'] * BATCH) / SUSTAINED_SECONDS;
 }
 
 /** (c) a CSV just under 5 MB: wall time and the server's peak RSS growth. */
@@ -159,7 +133,7 @@ async function main() {
     log('(a) batch versus floor');
     const a = await batchVersusFloor(server.url, buyer.token, buyer.id, database.url);
     log(`(b) ${CONCURRENT_CLIENTS} clients for ${SUSTAINED_SECONDS} s`);
-    const sustainedTasksPerSec = await sustained(server.url, buyer.token);
+    const sustainedTasksPerSec = await sustainedIngest(server.url, buyer.token, SUSTAINED_SECONDS, log);
     log('(c) 5 MB CSV');
     const c = await csvImport(server.url, (await fundedBuyer(server.url, 10_000_000)).token, server.pid);
     log('(d) deep list at 10 k and at 1 M');

@@ -2,6 +2,7 @@
 // cost its batch): its rules must be the service's. Here the CLI's row check is held to the service's own
 // pipeline (the input screen, then validateTaskInput) over generated tasks, and its CSV reader to the
 // service's CSV import reader over the same files: same rows, same numbering, same verdicts.
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,6 +137,35 @@ describe('the CLI reads a CSV file as the service does', () => {
       expect(shape(cli as Row[])).toEqual(shape(expected));
     });
   }
+});
+
+describe('the CLI surveys a file before importing it', () => {
+  it('knows whether it is UTF-8, also when characters straddle its read chunks, and counts its lines', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'concord-cli-survey-'));
+    try {
+      const cases: Array<[string, Buffer, boolean]> = [];
+      for (const [name, char] of [['two', 'é'], ['three', '€'], ['four', '😀']] as const) {
+        for (const offset of [0, 1, 2, 3]) {
+          const text = `${'a'.repeat(offset)}${char.repeat(200_000)}\nend\n`;
+          cases.push([`${name}-${offset}`, Buffer.from(text), true]);
+        }
+        const valid = Buffer.from(`a${char.repeat(200_000)}`);
+        cases.push([`${name}-cut`, valid.subarray(0, valid.length - 1), false]);
+        cases.push([`${name}-bad`, Buffer.concat([valid, Buffer.from([0xff]), valid]), false]);
+      }
+      for (const [name, bytes, utf8] of cases) {
+        const file = path.join(dir, name);
+        await writeFile(file, bytes);
+        const survey = await surveyFile(file);
+        expect({ name, utf8: survey.utf8, bytes: survey.bytes }).toEqual({ name, utf8, bytes: bytes.length });
+        expect(survey.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      }
+      expect((await surveyFile(path.join(dir, 'two-1'))).lines).toBe(2);
+      expect((await surveyFile(path.join(dir, 'two-cut'))).lines).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the CLI reads JSONL', () => {

@@ -7,6 +7,7 @@
 //    `errors`. A record of bytes that are not UTF-8 is a refused row, not a row of replacement characters.
 //  - JSONL (one JSON object per line, the fields of POST /tasks): `row` is the 1-based line number;
 //    blank lines are skipped.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
@@ -41,34 +42,41 @@ export interface FileSurvey {
   lines: number;
 }
 
-/** Reads the file once, in chunks: SHA-256 of its bytes, UTF-8 validity, line count. */
+/** How many bytes at the end of `bytes` start a UTF-8 sequence that the next chunk completes. */
+function incompleteTail(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back] as number;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
+}
+
+/**
+ * Reads the file once, in chunks: SHA-256 of its bytes, UTF-8 validity (checked natively, without
+ * decoding: a sequence split between chunks is carried over), line count.
+ */
 export async function surveyFile(file: string): Promise<FileSurvey> {
   const hash = createHash('sha256');
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let utf8 = true;
+  let carry: Buffer | undefined;
   let bytes = 0;
   let lines = 0;
   let last = 10;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 18 }) as AsyncIterable<Buffer>) {
     hash.update(chunk);
     bytes += chunk.length;
     if (utf8) {
-      try {
-        decoder.decode(chunk, { stream: true });
-      } catch {
-        utf8 = false;
-      }
+      const data = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const tail = incompleteTail(data);
+      utf8 = isUtf8(data.subarray(0, data.length - tail));
+      carry = tail > 0 ? Buffer.from(data.subarray(data.length - tail)) : undefined;
     }
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
     last = chunk[chunk.length - 1] ?? last;
   }
-  if (utf8) {
-    try {
-      decoder.decode();
-    } catch {
-      utf8 = false;
-    }
-  }
+  if (carry) utf8 = false; // the file ends inside a sequence
   if (bytes > 0 && last !== 10) lines += 1;
   return { sha256: hash.digest('hex'), bytes, utf8, lines };
 }
