@@ -6,7 +6,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import AdmZip from 'adm-zip';
@@ -584,6 +584,60 @@ describe('concord webhooks listen', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 40_000);
+
+  it('reconnects after a lost connection with Last-Event-ID: the event written meanwhile is forwarded, none twice', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(1_000);
+    // A streaming proxy whose connections can be cut, as a network would.
+    const sockets = new Set<Socket>();
+    const streams: Array<string | undefined> = [];
+    const proxy = http.createServer((req, res) => {
+      if (req.url?.startsWith('/api/v1/events/stream')) streams.push(req.headers['last-event-id'] as string | undefined);
+      const upstream = http.request(`${server.url}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(server.url).host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    proxy.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      received.push(req.headers['webhook-id'] as string);
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const adjust = async (amountCents: number) =>
+      expect((await request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(adminToken)).send({ amountCents, reason: 'test' })).status).toBe(201);
+    try {
+      const listening = start(['webhooks', 'listen', '--forward-to', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, '--json'], home, as(buyer, proxyUrl));
+      await waitFor(() => listening.stdout().includes('"ready":true'), 15_000, 'the ready line');
+      await adjust(-600); // budget.low
+      await waitFor(() => received.length === 1, 15_000, 'the first event');
+      for (const socket of sockets) socket.destroy();
+      // While the stream is down: a top-up re-arms budget.low, and a debit fires it again.
+      await adjust(600);
+      await adjust(-600);
+      await waitFor(() => received.length === 2, 20_000, 'the event written while disconnected');
+      const { rows } = await db.query<{ id: string }>("SELECT id FROM events WHERE buyer_id = $1 AND type = 'budget.low' ORDER BY seq", [buyer.id]);
+      expect(received).toEqual(rows.map((row) => row.id));
+      expect(streams).toEqual([undefined, rows[0]?.id]);
+      expect(listening.stderr()).toContain('Reconnected: resuming after the last event received');
+      listening.child.kill('SIGINT');
+      expect((await listening.done).code).toBe(130);
+    } finally {
+      for (const closing of [proxy, receiver]) {
+        closing.closeAllConnections();
+        await new Promise((resolve) => closing.close(resolve));
+      }
+    }
+  }, 60_000);
 
   it('refuses a --secret that is not a Standard Webhooks secret', async () => {
     const home = await newHome();
