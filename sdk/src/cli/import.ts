@@ -230,10 +230,10 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
   process.on('SIGTERM', onSignal);
 
   const progress = output.progress({
-    format: 'import {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | {created} created, {refused} refused',
+    format: 'import {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {remaining} | {created} created, {refused} refused',
     plain: ({ value, total, payload }) =>
       `import: ${formatCount(value)}/${total > value ? '~' : ''}${formatCount(Math.max(total, value))} rows` +
-      ` · ${payload.rate} rows/s · ETA ${payload.eta} · ${payload.created} created · ${payload.refused} refused`,
+      ` · ${payload.rate} rows/s · ETA ${payload.remaining} · ${payload.created} created · ${payload.refused} refused`,
   });
   const progressStarted = performance.now();
   const showProgress = () => {
@@ -244,14 +244,14 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
       counters.finishedRows,
       {
         rate: formatCount(rate),
-        eta: rate > 0 ? formatSeconds((total - counters.finishedRows) / rate) : '?',
+        remaining: rate > 0 ? formatSeconds((total - counters.finishedRows) / rate) : '?',
         created: formatCount(checkpoint?.data.created ?? 0),
         refused: formatCount(counters.refusedLocally + counters.refusedByService),
       },
       total,
     );
   };
-  progress.start(estimatedRows, { rate: '0', eta: '?', created: formatCount(checkpoint?.data.created ?? 0), refused: '0' });
+  progress.start(estimatedRows, { rate: '0', remaining: '?', created: formatCount(checkpoint?.data.created ?? 0), refused: '0' });
 
   const refuseLocally = async (refused: RefusedRow) => {
     counters.refusedLocally += 1;

@@ -51,6 +51,8 @@ export class Output {
         etaBuffer: 50,
         fps: 8,
         barsize: 30,
+        barCompleteChar: '\u2588',
+        barIncompleteChar: '\u2591',
         formatValue: (value, _options, type) => (type === 'value' || type === 'total' ? formatCount(value) : String(value)),
       });
       return new Progress(bar, undefined, 0, options.plain);
