@@ -43,6 +43,7 @@ const envSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   EMBEDDED_PG_PORT: integer(1, 65535).default(54320),
+  DATABASE_POOL_SIZE: integer(1, 200).default(10),
   JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   ADMIN_EMAIL: z.string().trim().pipe(z.email({ error: 'must be an e-mail address' })).optional(),
   ADMIN_PASSWORD: z
@@ -86,6 +87,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly embeddedPgPort: number;
+  /** Connections of the raw-SQL pool (the answer path, ingest); Prisma's pool has as many. */
+  readonly databasePoolSize: number;
   /** Undefined only outside production: server start-up then keeps a generated one under dataDir. */
   readonly jwtSecret: string | undefined;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
@@ -156,6 +159,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     embeddedPgPort: env.EMBEDDED_PG_PORT,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     jwtSecret: env.JWT_SECRET,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD

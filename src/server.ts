@@ -62,8 +62,8 @@ async function main(): Promise<void> {
     );
   }
   const database = await prepareDatabase(config, logger);
-  const prisma = createPrismaClient(database.url);
-  const pgPool = createPgPool(database.url, 10, (error) => logger.warn({ event: 'database.idle_connection.lost', err: error }, 'an idle database connection was closed by the server; a new one is opened on demand'));
+  const prisma = createPrismaClient(database.url, config.databasePoolSize);
+  const pgPool = createPgPool(database.url, config.databasePoolSize, (error) => logger.warn({ event: 'database.idle_connection.lost', err: error }, 'an idle database connection was closed by the server; a new one is opened on demand'));
   const services = createServices({ config, prisma, pgPool, logger, jwtSecret: await resolveJwtSecret(config) });
   if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);
   else if (config.env === 'development') await announceLocalAdmin(config, logger, await services.auth.ensureLocalAdmin());

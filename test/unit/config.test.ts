@@ -92,6 +92,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_TOKEN: 't'.repeat(16) }).metricsToken).toBe('t'.repeat(16));
   });
 
+  it('sizes the database pools by DATABASE_POOL_SIZE (10 unless set, 1 to 200)', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+    for (const value of ['0', '201', 'many']) expect(problemsOf({ DATABASE_POOL_SIZE: value })[0]).toMatch(/^DATABASE_POOL_SIZE: /);
+  });
+
   it('takes CONSENSUS_THRESHOLD from 0.5 to 0.999, the bounds of a project\'s targetConfidence', () => {
     expect(loadConfig({ CONSENSUS_THRESHOLD: '0.5' }).consensusThreshold).toBe(0.5);
     expect(loadConfig({ CONSENSUS_THRESHOLD: '0.999' }).consensusThreshold).toBe(0.999);
