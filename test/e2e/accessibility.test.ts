@@ -6,12 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo, type DemoAccounts } from '../../scripts/demo-seed.ts';
 import { DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
+import { disableWebhooks } from './support/webhooks.ts';
 
 interface Visit {
   path: string;
   /** Opens a dialog or a detail view before the check. */
   open?: (page: Page) => Promise<void>;
 }
+
+/** The demo webhook's page (the seed makes one webhook). */
+const openWebhook = async (page: Page) => {
+  await page.locator('main table tbody tr a').first().click();
+  await page.waitForURL(/\/webhooks\/.+/);
+  await settle(page);
+};
+let databaseUrl = '';
 
 const PUBLIC: Visit[] = [{ path: '/login' }, { path: '/register' }, { path: '/admin/login' }, { path: '/developer/setup#token=abc' }];
 
@@ -28,6 +37,54 @@ const BUYER: Visit[] = [
   { path: '/webhooks' },
   { path: '/webhooks', open: (page) => page.getByRole('button', { name: 'New webhook' }).click() },
   { path: '/webhooks', open: (page) => page.locator('main table tbody tr a').first().click() },
+  {
+    path: '/webhooks',
+    open: async (page) => {
+      // A pasted whsec_ secret the service would refuse, and the copy tick missing: the errors are shown.
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      const form = page.getByRole('dialog', { name: 'New webhook' });
+      await form.getByRole('radio', { name: 'Paste my own secret' }).check();
+      await form.getByLabel('Your secret').fill('whsec_not-base64-at-all');
+      await form.getByRole('button', { name: 'Create webhook' }).click();
+      await form.locator('.field-error').first().waitFor();
+    },
+  },
+  {
+    path: '/webhooks',
+    open: async (page) => {
+      await openWebhook(page);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByRole('status', { name: 'Test result' }).waitFor();
+    },
+  },
+  {
+    path: '/webhooks',
+    open: async (page) => {
+      await openWebhook(page);
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByRole('dialog', { name: 'Rotate secret' }).waitFor();
+    },
+  },
+  {
+    path: '/webhooks',
+    open: async (page) => {
+      await openWebhook(page);
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Rotate secret' });
+      await dialog.getByLabel('I have copied the secret').check();
+      await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+      await dialog.getByText('Secret rotated').waitFor();
+    },
+  },
+  {
+    path: '/webhooks',
+    open: async (page) => {
+      // Last of the webhook visits: Concord disabled it after 3 days of failures.
+      await disableWebhooks(databaseUrl, 'demo-receiver');
+      await openWebhook(page);
+      await page.getByRole('region', { name: 'Disabled by Concord' }).waitFor();
+    },
+  },
   { path: '/api-keys' },
   {
     path: '/api-keys',
@@ -62,6 +119,7 @@ describe('accessibility of every page', () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([startDashboardServer('a11y'), launchBrowser()]);
     demo = await seedDemo({ url: server.url, admin: server.localAdmin, tasks: 60 });
+    databaseUrl = server.databaseUrl;
   });
   afterAll(async () => {
     await browser?.close();

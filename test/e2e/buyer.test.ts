@@ -1,15 +1,19 @@
 // A buyer's whole journey in a real browser (issue 15): sign up, top up through the sandbox checkout, see
 // the bonus in the balance, import a CSV with one bad row and see its error against the row, see the
 // tasks, watch a task turn COMPLETED with its confidence while annotators answer (no reload), download a
-// jsonl export and check its records, create a webhook and see a delivery in its log.
+// jsonl export and check its records, create a webhook with the Standard Webhooks secret the page
+// generates and see a delivery in its log; send it a test event and see the outcome, rotate its secret
+// (both secrets sign for 24 h), change its retry policy, and re-enable it after Concord disabled it.
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { adminToken, annotateUntil, call, developerKey } from './support/api.ts';
 import { launchBrowser, openPage, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
+import { DISABLED_REASON, disableWebhooks } from './support/webhooks.ts';
 
 const CSV = [
   'content,type,options,validationsNeeded',
@@ -120,11 +124,26 @@ describe('the buyer dashboard', () => {
     // A webhook: its secret made in the browser and shown once; a delivery appears in its log.
     await nav('Webhooks');
     await page.getByRole('button', { name: 'New webhook' }).click();
-    await page.getByLabel('Endpoint URL').fill(receiver.url);
-    const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+    const newWebhook = page.getByRole('dialog', { name: 'New webhook' });
+    await newWebhook.getByLabel('Endpoint URL').fill(receiver.url);
+    // A pasted whsec_ secret is held to the service's rule before anything is sent.
+    await newWebhook.getByRole('radio', { name: 'Paste my own secret' }).check();
+    await newWebhook.getByLabel('Your secret').fill('whsec_dG9vIHNob3J0IGEga2V5');
+    await newWebhook.getByLabel('I have copied the secret').check();
+    await newWebhook.getByRole('button', { name: 'Create webhook' }).click();
+    await expect.poll(() => newWebhook.innerText()).toContain('decodes to 15');
+    await newWebhook.getByRole('radio', { name: 'Generate a secret' }).check();
+    const firstSecret = await newWebhook.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+    await newWebhook.getByRole('button', { name: 'Generate another' }).click();
+    const secret = await newWebhook.getByRole('textbox', { name: 'Signing secret' }).inputValue();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    await page.getByLabel('I have copied the secret').check();
-    await page.getByRole('button', { name: 'Create webhook' }).click();
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(secret).not.toBe(firstSecret);
+    expect(await newWebhook.innerText()).toContain('Shown only now');
+    // The spec's retry policy is the default.
+    expect(await newWebhook.getByRole('radio', { name: 'One retry (spec)' }).isChecked()).toBe(true);
+    await newWebhook.getByLabel('I have copied the secret').check();
+    await newWebhook.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByRole('link', { name: receiver.url }).click();
     await page.waitForURL(/\/webhooks\/.+/);
     // A new task completes: its event is delivered, signed with that secret, and shows in the log.
@@ -136,9 +155,78 @@ describe('the buyer dashboard', () => {
     expect(await log.innerText()).toContain('task.completed');
     const delivered = receiver.requests.at(-1);
     expect(delivered?.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(delivered?.rawBody ?? '').digest('hex')}`);
+    // The Standard Webhooks signature, checked by the standardwebhooks package with the generated secret.
+    expect(new Webhook(secret).verify(delivered?.rawBody ?? '', headersOf(delivered?.headers ?? {}))).toMatchObject({ event: 'task.completed' });
+    const webhookId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+
+    // Send a test event: the receiver gets a signed ping, and the page shows what it answered.
+    const received = receiver.requests.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const testResult = page.getByRole('status', { name: 'Test result' });
+    await expect.poll(() => testResult.innerText(), { timeout: 15_000 }).toContain('Delivered');
+    expect(await testResult.innerText()).toMatch(/Status code\s+200/);
+    expect(await testResult.getByLabel('Response body').innerText()).toBe('ok');
+    expect(receiver.requests).toHaveLength(received + 1);
+    const ping = receiver.requests.at(-1);
+    expect(new Webhook(secret).verify(ping?.rawBody ?? '', headersOf(ping?.headers ?? {}))).toMatchObject({ event: 'ping', webhookId });
+    expect(await testResult.innerText()).toContain(String(ping?.headers['webhook-id']));
+    await expect.poll(() => log.innerText(), { timeout: 15_000 }).toContain('ping');
+
+    // Rotate the secret: a new one made in the dialog, shown once; then the overlap's end is shown, and
+    // deliveries carry signatures under both secrets.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotateDialog = page.getByRole('dialog', { name: 'Rotate secret' });
+    expect(await rotateDialog.innerText()).toContain('24 hours');
+    const newSecret = await rotateDialog.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(newSecret).not.toBe(secret);
+    await rotateDialog.getByLabel('I have copied the secret').check();
+    await rotateDialog.getByRole('button', { name: 'Rotate secret' }).click();
+    await expect.poll(() => rotateDialog.innerText()).toContain('Secret rotated');
+    const rotated = await call<{ rotationEndsAt: string }>(url, 'GET', `/webhooks/configs/${webhookId}`, token);
+    const overlapHours = (Date.parse(rotated.body.rotationEndsAt) - Date.now()) / 3_600_000;
+    expect(overlapHours).toBeGreaterThan(23.9);
+    expect(overlapHours).toBeLessThanOrEqual(24);
+    const endsAtWords = (await rotateDialog.innerText()).match(/Until (.+ UTC)/)?.[1];
+    expect(endsAtWords).toBeDefined();
+    await rotateDialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Secret' }).innerText()).toContain(`Rotation in progress: until ${endsAtWords}`);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => receiver.requests.length, { timeout: 15_000 }).toBe(received + 2);
+    const afterRotation = receiver.requests.at(-1);
+    const signatures = String(afterRotation?.headers['webhook-signature']).split(' ');
+    expect(signatures).toHaveLength(2);
+    for (const key of [newSecret, secret]) {
+      expect(new Webhook(key).verify(afterRotation?.rawBody ?? '', headersOf(afterRotation?.headers ?? {}))).toMatchObject({ event: 'ping' });
+    }
+    expect(afterRotation?.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', newSecret).update(afterRotation?.rawBody ?? '').digest('hex')}`);
+
+    // The retry policy is shown and changed in the settings.
+    const settings = page.getByRole('form', { name: 'Webhook settings' });
+    await settings.getByRole('radio', { name: 'Extended (8 attempts)' }).check();
+    await settings.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => settings.innerText()).toContain('Changes saved');
+    expect((await call<{ retryPolicy: string }>(url, 'GET', `/webhooks/configs/${webhookId}`, token)).body.retryPolicy).toBe('extended');
+
+    // Concord disabled it after 3 days of failures (written as the delivery worker writes it): the page
+    // says when and why, and turns it back on.
+    expect(await disableWebhooks(server.databaseUrl, receiver.url)).toEqual([webhookId]);
+    await page.reload();
+    const disabled = page.getByRole('region', { name: 'Disabled by Concord' });
+    await expect.poll(() => disabled.innerText(), { timeout: 15_000 }).toContain(DISABLED_REASON);
+    expect(await page.locator('.page-header .badge').innerText()).toBe('Disabled');
+    await disabled.getByRole('button', { name: 'Re-enable webhook' }).click();
+    await expect.poll(() => page.locator('.page-header .badge').innerText()).toBe('Active');
+    expect(await disabled.count()).toBe(0);
+    const enabled = await call<{ isActive: boolean; disabledAt: string | null; disabledReason: string | null }>(url, 'GET', `/webhooks/configs/${webhookId}`, token);
+    expect(enabled.body).toMatchObject({ isActive: true, disabledAt: null, disabledReason: null });
 
     expect(unexpectedProblems(problems)).toEqual([]);
     await page.context().close();
+
+    function headersOf(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+      return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+    }
 
     async function buyerToken(base: string): Promise<string> {
       const login = await call<{ token: string }>(base, 'POST', '/auth/login', undefined, { email: 'journey@example.test', password: 'journey password' });

@@ -29,6 +29,7 @@ interface DeliveryTableProps {
 
 function subject(row: WebhookDelivery, tasks: DeliveryTableProps['tasks']) {
   if (row.event === 'budget.low') return <span className="muted">Your balance</span>;
+  if (row.event === 'ping') return <span className="muted">Test event</span>;
   const taskId = tasks?.get(row.id);
   if (taskId) {
     return (

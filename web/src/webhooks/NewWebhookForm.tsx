@@ -1,12 +1,14 @@
-// The "New webhook" form: URL, events, and a secret generated here (or pasted) that is shown once and
-// must be confirmed as copied before anything is sent. The API never returns a secret.
+// The "New webhook" form: URL, events, a secret generated here (a Standard Webhooks whsec_ secret, or one
+// pasted) that is shown once and must be confirmed as copied before anything is sent — the API never
+// returns a secret —, and the retry policy.
 import { useRef, useState, type FormEvent } from 'react';
 import { useIdempotencyKey } from '../api/idempotency';
 import { Button } from '../ui/Button';
 import { ErrorNote } from '../ui/Feedback';
 import { focusFirstInvalid, TextField } from '../ui/Field';
 import { EventCheckboxes } from './EventCheckboxes';
-import type { NewWebhook, WebhookEvent } from './queries';
+import type { NewWebhook, RetryPolicy, WebhookEvent } from './queries';
+import { RetryPolicyChoice } from './RetryPolicyChoice';
 import { draftSecret, newSecretDraft, SecretChooser, type SecretDraft } from './SecretChooser';
 import { checkEvents, checkSecret, checkUrl, COPY_REQUIRED, webhookFormErrors, type FormErrors } from './webhookRules';
 
@@ -21,6 +23,7 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>(['task.completed']);
   const [secret, setSecret] = useState<SecretDraft>(newSecretDraft);
+  const [retryPolicy, setRetryPolicy] = useState<RetryPolicy>('spec');
   const [checked, setChecked] = useState<FormErrors | null>(null);
   // The same body is retried with the same Idempotency-Key, so a lost response never creates two.
   const idempotency = useIdempotencyKey();
@@ -45,7 +48,7 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
       focusFirstInvalid(formRef.current);
       return;
     }
-    const body: NewWebhook = { url: url.trim(), events, secret: value };
+    const body: NewWebhook = { url: url.trim(), events, secret: value, retryPolicy };
     onSubmit(body, idempotency.keyFor(body));
   };
 
@@ -66,6 +69,7 @@ export function NewWebhookForm({ onSubmit, onCancel, busy, error }: NewWebhookFo
       />
       <EventCheckboxes value={events} onChange={setEvents} error={errors.events} />
       <SecretChooser draft={secret} onChange={setSecret} secretError={errors.secret} copiedError={errors.copied} />
+      <RetryPolicyChoice value={retryPolicy} onChange={setRetryPolicy} error={errors.retryPolicy} />
       <ErrorNote error={localFailed ? null : api.general} />
       <div className="wh-form-actions">
         <Button onClick={onCancel}>Cancel</Button>

@@ -3,7 +3,8 @@ import { useId } from 'react';
 import { Button } from '../ui/Button';
 import { TextField } from '../ui/Field';
 import { SecretReveal } from '../ui/SecretReveal';
-import { generateWebhookSecret } from './webhookRules';
+import { checkSecret, SECRET_MAX, SECRET_MIN } from './webhookRules';
+import { generateWhsecSecret, isStandardSecret, WHSEC_MAX_BYTES, WHSEC_MIN_BYTES } from './whsec';
 
 export interface SecretDraft {
   mode: 'generate' | 'paste';
@@ -12,7 +13,7 @@ export interface SecretDraft {
   copied: boolean;
 }
 
-export const newSecretDraft = (): SecretDraft => ({ mode: 'generate', generated: generateWebhookSecret(), pasted: '', copied: false });
+export const newSecretDraft = (): SecretDraft => ({ mode: 'generate', generated: generateWhsecSecret(), pasted: '', copied: false });
 export const draftSecret = (draft: SecretDraft): string => (draft.mode === 'generate' ? draft.generated : draft.pasted);
 
 interface SecretChooserProps {
@@ -24,9 +25,9 @@ interface SecretChooserProps {
 }
 
 /**
- * Generate (default: `whsec_` + 32 random bytes, made here with crypto.getRandomValues) or paste a
- * secret; either way it is shown once and the buyer ticks "I have copied the secret" before sending.
- * Every change of the secret clears that tick.
+ * Generate (default: a Standard Webhooks secret, `whsec_` + 32 random bytes made here with
+ * crypto.getRandomValues) or paste a secret; either way it is shown once and the buyer ticks "I have
+ * copied the secret" before sending. Every change of the secret clears that tick.
  */
 export function SecretChooser({ draft, onChange, secretError, copiedError, legend = 'Secret' }: SecretChooserProps) {
   const id = useId();
@@ -52,11 +53,13 @@ export function SecretChooser({ draft, onChange, secretError, copiedError, legen
             value={draft.generated}
             note={
               <>
-                <strong>Copy it now: you will not see it again.</strong> Concord keeps it only to sign deliveries and never shows it.
+                <strong>Shown only now: copy it.</strong> The API never returns a secret, so Concord cannot show it again. It is a Standard
+                Webhooks secret: your receiver can verify deliveries with the standardwebhooks libraries (Node, Python, Go, Ruby…) or the
+                Concord SDK.
               </>
             }
           />
-          <Button variant="ghost" className="wh-regenerate" onClick={() => onChange({ ...draft, generated: generateWebhookSecret(), copied: false })}>
+          <Button variant="ghost" className="wh-regenerate" onClick={() => onChange({ ...draft, generated: generateWhsecSecret(), copied: false })}>
             Generate another
           </Button>
         </>
@@ -68,10 +71,17 @@ export function SecretChooser({ draft, onChange, secretError, copiedError, legen
           className="mono"
           autoComplete="off"
           spellCheck={false}
-          hint="16 to 256 characters. Use a long random string, e.g. whsec_ followed by 32 random bytes in base64. It is sent once and never shown again."
+          hint={`${SECRET_MIN} to ${SECRET_MAX} characters, sent once and never shown again. A whsec_ secret (whsec_ and padded base64 of ${WHSEC_MIN_BYTES}–${WHSEC_MAX_BYTES} bytes) also gets Standard Webhooks signatures; any other text gets x-service-signature only.`}
           error={secretError}
         />
       )}
+      {draft.mode === 'paste' && !secretError && !checkSecret(draft.pasted) ? (
+        <p className="field-hint wh-secret-kind">
+          {isStandardSecret(draft.pasted)
+            ? 'A Standard Webhooks secret: deliveries carry webhook-signature and x-service-signature.'
+            : 'Not a whsec_ secret: deliveries carry x-service-signature only, with no timestamp to stop replays.'}
+        </p>
+      ) : null}
       {draft.mode === 'generate' && secretError ? <p className="field-error">{secretError}</p> : null}
       <div className="wh-confirm">
         <input

@@ -1,7 +1,16 @@
-// How a configuration's state and events read in the list and on its page.
+// How a configuration's state, retry policy and events read in the list and on its page.
+import type { WebhookConfig } from './queries';
+import { retryPolicyLabel } from './webhookRules';
 
-export function ActiveBadge({ active }: { active: boolean }) {
-  return active ? <span className="badge badge-success wh-nowrap">Active</span> : <span className="badge badge-neutral wh-nowrap">Paused</span>;
+/** Active, Paused (switched off by the buyer) or Disabled (switched off by Concord after 3 days of failures). */
+export function ActiveBadge({ config }: { config: Pick<WebhookConfig, 'isActive' | 'disabledAt'> }) {
+  if (config.isActive) return <span className="badge badge-success wh-nowrap">Active</span>;
+  if (config.disabledAt) return <span className="badge badge-danger wh-nowrap">Disabled</span>;
+  return <span className="badge badge-neutral wh-nowrap">Paused</span>;
+}
+
+export function RetryPolicyLabel({ policy }: { policy: WebhookConfig['retryPolicy'] }) {
+  return <span className="wh-nowrap">{retryPolicyLabel(policy)}</span>;
 }
 
 export function EventList({ events }: { events: readonly string[] }) {

@@ -1,16 +1,19 @@
-// /webhooks/:webhookId: one configuration — its settings (URL, events, active), secret rotation (a new
-// secret made here, shown once, confirmed as copied, then sent), deletion, and the live delivery log
-// with redelivery.
+// /webhooks/:webhookId: one configuration — its settings (URL, events, retry policy, active), a test send,
+// secret rotation (a new secret made here, shown once, confirmed as copied, then sent to rotate-secret,
+// with 24 hours during which both secrets sign), deletion, the live delivery log with redelivery, and,
+// when Concord disabled it after 3 days of failures, why and when, with a way to turn it back on.
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/errors';
+import { Button } from '../ui/Button';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
 import { formatDateTime } from '../ui/format';
 import { DeliveryLog } from './DeliveryLog';
 import { useDeleteWebhook, useUpdateWebhook, useWebhook, type WebhookConfig } from './queries';
-import { RotateSecretForm } from './RotateSecretForm';
+import { SecretSection } from './RotateSecret';
 import { SignatureHelp } from './SignatureHelp';
+import { TestSend } from './TestSend';
 import { ActiveBadge } from './WebhookLabels';
 import { WebhookSettingsForm } from './WebhookSettingsForm';
 import './webhooks.css';
@@ -40,13 +43,13 @@ export function WebhookPage() {
       </>
     );
   }
-  return <WebhookDetail config={webhook.data} />;
+  return <WebhookDetail config={webhook.data} readAt={webhook.dataUpdatedAt} />;
 }
 
-function WebhookDetail({ config }: { config: WebhookConfig }) {
+function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: number }) {
   const navigate = useNavigate();
   const settings = useUpdateWebhook(config.id);
-  const rotation = useUpdateWebhook(config.id);
+  const enable = useUpdateWebhook(config.id);
   const remove = useDeleteWebhook(config.id);
   return (
     <>
@@ -56,14 +59,28 @@ function WebhookDetail({ config }: { config: WebhookConfig }) {
       <PageHeader
         title="Webhook"
         description={<span className="wh-url">{config.url}</span>}
-        actions={<ActiveBadge active={config.isActive} />}
+        actions={<ActiveBadge config={config} />}
       />
-      {config.isActive ? null : (
+      {config.isActive ? null : config.disabledAt ? (
+        <section className="wh-disabled" aria-label="Disabled by Concord">
+          <h2>Disabled by Concord on {formatDateTime(config.disabledAt)}</h2>
+          <p className="wh-disabled-reason">{config.disabledReason ?? 'Every delivery attempt failed for 3 days.'}</p>
+          <p>
+            New events create no deliveries for it, and its queued deliveries fail without a request (the events are still recorded). Fix the
+            endpoint, check it with <em>Send test event</em>, then turn it back on.
+          </p>
+          <Button variant="primary" busy={enable.isPending} onClick={() => enable.mutate({ isActive: true })}>
+            Re-enable webhook
+          </Button>
+          <ErrorNote error={enable.error} />
+        </section>
+      ) : (
         <Notice tone="warning">
           This webhook is paused: new events create no deliveries for it, and a redelivery fails with “configuration inactive” until you
           turn it back on.
         </Notice>
       )}
+      {enable.isSuccess && config.isActive ? <Notice tone="success">Webhook re-enabled: new events are delivered again.</Notice> : null}
       <div className="grid-2">
         <Card title="Settings">
           <dl className="facts wh-facts">
@@ -73,7 +90,7 @@ function WebhookDetail({ config }: { config: WebhookConfig }) {
             <dd className="mono">{config.id}</dd>
           </dl>
           <WebhookSettingsForm
-            key={`${config.url}|${config.events.join(',')}|${config.isActive}`}
+            key={`${config.url}|${config.events.join(',')}|${config.isActive}|${config.retryPolicy}`}
             config={config}
             busy={settings.isPending}
             error={settings.error}
@@ -82,14 +99,11 @@ function WebhookDetail({ config }: { config: WebhookConfig }) {
           />
         </Card>
         <div>
+          <Card title="Test">
+            <TestSend configId={config.id} isActive={config.isActive} />
+          </Card>
           <Card title="Secret">
-            <RotateSecretForm
-              busy={rotation.isPending}
-              error={rotation.error}
-              onSave={(secret) => rotation.mutateAsync({ secret })}
-              onStart={() => rotation.reset()}
-              rotatedAt={rotation.isSuccess ? rotation.submittedAt : null}
-            />
+            <SecretSection config={config} readAt={readAt} />
             <SignatureHelp compact />
           </Card>
           <Card title="Delete">

@@ -1,10 +1,11 @@
-// A configuration's URL, events and active switch; only what changed is sent (PATCH).
+// A configuration's URL, events, retry policy and active switch; only what changed is sent (PATCH).
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { focusFirstInvalid, TextField } from '../ui/Field';
 import { EventCheckboxes } from './EventCheckboxes';
-import type { WebhookChanges, WebhookConfig, WebhookEvent } from './queries';
+import type { RetryPolicy, WebhookChanges, WebhookConfig, WebhookEvent } from './queries';
+import { RetryPolicyChoice } from './RetryPolicyChoice';
 import { checkEvents, checkUrl, webhookFormErrors, type FormErrors } from './webhookRules';
 
 interface SettingsFormProps {
@@ -15,11 +16,12 @@ interface SettingsFormProps {
   onSave: (changes: WebhookChanges) => void;
 }
 
-/** URL, events and the active switch; only what changed is sent. */
+/** URL, events, retry policy and the active switch; only what changed is sent. */
 export function WebhookSettingsForm({ config, busy, error, saved, onSave }: SettingsFormProps) {
   const [url, setUrl] = useState(config.url);
   const [events, setEvents] = useState<WebhookEvent[]>(config.events);
   const [isActive, setIsActive] = useState(config.isActive);
+  const [retryPolicy, setRetryPolicy] = useState<RetryPolicy>(config.retryPolicy);
   const [checked, setChecked] = useState<FormErrors | null>(null);
   const [unchanged, setUnchanged] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -28,7 +30,7 @@ export function WebhookSettingsForm({ config, busy, error, saved, onSave }: Sett
   const localFailed = checked !== null && Object.values(checked).some(Boolean);
   const errors: FormErrors = localFailed && checked ? checked : api.fields;
   // Edited since the last save: the "saved" note no longer describes the form.
-  const pending = url !== config.url || events.join() !== config.events.join() || isActive !== config.isActive;
+  const pending = url !== config.url || events.join() !== config.events.join() || isActive !== config.isActive || retryPolicy !== config.retryPolicy;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -43,6 +45,7 @@ export function WebhookSettingsForm({ config, busy, error, saved, onSave }: Sett
     if (url.trim() !== config.url) changes.url = url.trim();
     if (events.join() !== config.events.join()) changes.events = events;
     if (isActive !== config.isActive) changes.isActive = isActive;
+    if (retryPolicy !== config.retryPolicy) changes.retryPolicy = retryPolicy;
     if (Object.keys(changes).length === 0) {
       setUnchanged(true);
       return;
@@ -63,6 +66,7 @@ export function WebhookSettingsForm({ config, busy, error, saved, onSave }: Sett
         error={errors.url}
       />
       <EventCheckboxes value={events} onChange={setEvents} error={errors.events} />
+      <RetryPolicyChoice value={retryPolicy} onChange={setRetryPolicy} error={errors.retryPolicy} />
       <div className="wh-confirm">
         <input type="checkbox" id={`active-${config.id}`} checked={isActive} onChange={(e) => setIsActive(e.currentTarget.checked)} aria-describedby={`active-${config.id}-hint`} />
         <label htmlFor={`active-${config.id}`}>Active</label>

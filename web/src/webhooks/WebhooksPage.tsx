@@ -10,7 +10,7 @@ import { Table, type Column } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { SignatureHelp } from './SignatureHelp';
-import { ActiveBadge, EventList } from './WebhookLabels';
+import { ActiveBadge, EventList, RetryPolicyLabel } from './WebhookLabels';
 import { NewWebhookForm } from './NewWebhookForm';
 import { useCreateWebhook, useWebhooks, type WebhookConfig } from './queries';
 import { MAX_CONFIGS } from './webhookRules';
@@ -26,7 +26,8 @@ const columns: Column<WebhookConfig>[] = [
     ),
   },
   { header: 'Events', cell: (row) => <EventList events={row.events} /> },
-  { header: 'Status', cell: (row) => <ActiveBadge active={row.isActive} /> },
+  { header: 'Status', cell: (row) => <ActiveBadge config={row} /> },
+  { header: 'Retries', cell: (row) => <RetryPolicyLabel policy={row.retryPolicy} />, wide: true },
   { header: 'Created', cell: (row) => <span className="wh-nowrap">{formatDateTime(row.createdAt)}</span>, wide: true },
 ];
 

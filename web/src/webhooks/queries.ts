@@ -1,5 +1,6 @@
-// TanStack Query hooks of the webhooks area: configurations (list, one, create, change, delete) and
-// the delivery log of a configuration (live) with redelivery. Keys start with 'webhooks'.
+// TanStack Query hooks of the webhooks area: configurations (list, one, create, change, delete, secret
+// rotation, test send) and the delivery log of a configuration (live) with redelivery. Keys start with
+// 'webhooks'.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
 import { liveInterval } from '../ui/live';
@@ -7,6 +8,8 @@ import { liveInterval } from '../ui/live';
 export type WebhookConfig = Schemas['WebhookConfig'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookEvent = WebhookConfig['events'][number];
+export type RetryPolicy = WebhookConfig['retryPolicy'];
+export type WebhookTestResult = Schemas['WebhookTestResult'];
 
 /** A page of configurations: 20 is the most an account can have, so one page usually holds them all. */
 const CONFIG_PAGE_SIZE = 20;
@@ -94,6 +97,7 @@ export interface NewWebhook {
   url: string;
   events: WebhookEvent[];
   secret: string;
+  retryPolicy: RetryPolicy;
 }
 
 /** Creates a configuration; the Idempotency-Key makes a retry after a lost response create nothing twice. */
@@ -113,7 +117,7 @@ export interface WebhookChanges {
   url?: string;
   events?: WebhookEvent[];
   isActive?: boolean;
-  secret?: string;
+  retryPolicy?: RetryPolicy;
 }
 
 export function useUpdateWebhook(id: string) {
@@ -146,5 +150,29 @@ export function useRedeliver(configId: string) {
   return useMutation({
     mutationFn: (deliveryId: string) => call(api.POST('/webhooks/deliveries/{id}/redeliver', { params: { path: { id: deliveryId } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: webhookKeys.deliveries(configId) }),
+  });
+}
+
+/**
+ * Rotates the secret (POST rotate-secret): the new one signs at once, the old one keeps signing the
+ * Standard Webhooks header beside it until the configuration's rotationEndsAt (24 h).
+ */
+export function useRotateSecret(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (secret: string) => call(api.POST('/webhooks/configs/{id}/rotate-secret', { params: { path: { id } }, body: { secret } })),
+    onSuccess: (updated) => {
+      client.setQueryData(webhookKeys.detail(id), updated);
+      return client.invalidateQueries({ queryKey: webhookKeys.lists() });
+    },
+  });
+}
+
+/** Sends a signed ping now and answers with its outcome; the ping then shows in the delivery log. */
+export function useTestSend(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(api.POST('/webhooks/configs/{id}/test', { params: { path: { id } } })),
+    onSettled: () => client.invalidateQueries({ queryKey: webhookKeys.deliveries(id) }),
   });
 }

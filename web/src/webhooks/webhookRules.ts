@@ -1,11 +1,13 @@
 // The rules of a webhook configuration as the API applies them: its events, its URL, its signing secret
 // and the most an account can have, checked here before anything is sent, and the API's refusals worded
 // next to the fields. Secrets are made in the browser and sent once: the API never returns them. The
-// generated form is the Standard Webhooks one, `whsec_` + base64 of 32 random bytes (256 bits). The
-// contract accepts any secret of 16 to 256 characters; the whole string, prefix included, keys the HMAC.
+// generated form is the Standard Webhooks one (whsec.ts). The contract accepts any secret of 16 to 256
+// characters (the whole string, prefix included, keys x-service-signature); one that starts with whsec_
+// must also be a valid Standard Webhooks secret, whose decoded bytes key the webhook-signature header.
 import { mapFieldErrors, plainPhrase } from '../api/fieldErrors';
 import { isHttpUrl } from '../ui/url';
-import type { WebhookEvent } from './queries';
+import type { RetryPolicy, WebhookEvent } from './queries';
+import { whsecProblem } from './whsec';
 
 export const SECRET_MIN = 16;
 export const SECRET_MAX = 256;
@@ -17,12 +19,22 @@ export const EVENTS: readonly { value: WebhookEvent; description: string }[] = [
   { value: 'budget.low', description: 'Your balance fell below $5.00.' },
 ];
 
-export function generateWebhookSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return `whsec_${btoa(binary)}`;
-}
+/** The retry policies, the default first, each in one line (README, Retry policies). */
+export const RETRY_POLICIES: readonly { value: RetryPolicy; label: string; description: string }[] = [
+  {
+    value: 'spec',
+    label: 'One retry (spec)',
+    description: 'A timeout, a network error or a 5xx is retried once, 30 s later; a 4xx is not. The default.',
+  },
+  {
+    value: 'extended',
+    label: 'Extended (8 attempts)',
+    description:
+      'Up to 8 attempts over about a day (408 and 429 retried too). After 3 days of failures the webhook is disabled and you get an e-mail.',
+  },
+];
+
+export const retryPolicyLabel = (policy: RetryPolicy): string => RETRY_POLICIES.find((p) => p.value === policy)?.label ?? policy;
 
 export function checkUrl(url: string): string | undefined {
   const value = url.trim();
@@ -40,7 +52,7 @@ export function checkSecret(secret: string): string | undefined {
   if (secret !== secret.trim()) return 'The secret starts or ends with a space or line break: remove it, the signature is computed with the exact text.';
   if (secret.length < SECRET_MIN) return `A secret has at least ${SECRET_MIN} characters (this one has ${secret.length}). A generated one is safer.`;
   if (secret.length > SECRET_MAX) return `A secret has at most ${SECRET_MAX} characters (this one has ${secret.length}).`;
-  return undefined;
+  return whsecProblem(secret) ?? undefined;
 }
 
 export const COPY_REQUIRED = 'Confirm that you have copied the secret: Concord will not show it again.';
@@ -50,12 +62,13 @@ export interface FormErrors {
   events?: string;
   secret?: string;
   copied?: string;
+  retryPolicy?: string;
 }
 
 /** The API's refusal of a webhook form, in words next to its fields; `general` when no field explains it. */
 export function webhookFormErrors(error: unknown): { fields: FormErrors; general: unknown } {
   return mapFieldErrors(error, {
-    fields: ['url', 'events', 'secret'] as const,
+    fields: ['url', 'events', 'secret', 'retryPolicy'] as const,
     rules: {
       url: (message, apiError) => {
         if (/public addresses/.test(message)) {
@@ -65,7 +78,14 @@ export function webhookFormErrors(error: unknown): { fields: FormErrors; general
         return /absolute http/.test(message) ? 'Enter an absolute URL that starts with https:// (or http://).' : `The URL ${plainPhrase(message)}.`;
       },
       events: () => 'Choose at least one of the three events.',
-      secret: (message) => `The secret ${plainPhrase(message)} (${SECRET_MIN} to ${SECRET_MAX} characters).`,
+      secret: (message) => {
+        // The service's own sentences: a whsec_ secret that is not padded base64 of 24–64 bytes, or a
+        // rotation to the secret already in use.
+        if (/whsec_/.test(message)) return `Concord refuses this secret: ${message}. Generate one here, or remove the whsec_ prefix to use your own text.`;
+        if (/current secret/.test(message)) return 'This is the secret already in use: a rotation needs a new one. Generate one here.';
+        return `The secret ${plainPhrase(message)} (${SECRET_MIN} to ${SECRET_MAX} characters).`;
+      },
+      retryPolicy: () => 'Choose one of the two retry policies.',
     },
   });
 }
