@@ -262,9 +262,16 @@ function sender(app: Express) {
       return new Promise((resolve, reject) => {
         const headers = { ...request.headers, ...(request.body ? { 'content-length': String(request.body.length) } : {}) };
         const req = http.request({ host: '127.0.0.1', port, method: request.method, path: request.path, headers, agent }, (res) => {
+          const type = String(res.headers['content-type'] ?? '');
+          if (type.startsWith('text/event-stream')) {
+            // An accepted GET /events/stream never ends by itself: its status and headers are the answer.
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, type, body: '' });
+            return;
+          }
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, type, body: Buffer.concat(chunks).toString('utf8') }));
           res.on('error', reject);
         });
         req.on('error', reject);
