@@ -21,7 +21,7 @@ export const EXAMPLE = {
   goldenTaskId: 'cm3q7w2a30006lk08i9j0k1l2',
   webhookId: 'cm3q7w3b40007lk08m3n4o5p6',
   deliveryId: 'cm3q7w1xb0009lk08q4r5s6t7',
-  eventId: 'cm3q7w4c50008lk08u7v8w9x0',
+  eventId: 'evt_cm3q7w4c50008lk08u7v8w9x0',
   ledgerEntryId: 'cm3q7w5d6000alk08y1z2a3b4',
   depositId: 'cm3q7w6e7000blk08c5d6e7f8',
   payoutId: 'cm3q7w7f8000clk08g9h0i1j2',

@@ -4,9 +4,10 @@
 // examples parsed by each endpoint's own schemas, headers, webhook payloads).
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodObject, ZodType } from 'zod';
-import { EVENT_TYPES } from '../modules/events/events.repository.ts';
+import { LOGGED_EVENT_TYPES, PING_EVENT } from '../modules/events/events.repository.ts';
 import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-payloads.ts';
 import type { EndpointDefinition } from './endpoint.ts';
+import { EXAMPLE } from './openapi-examples.ts';
 import { codesIn, errorExample } from './openapi-errors.ts';
 import { errorSchema } from './schemas.ts';
 
@@ -109,7 +110,7 @@ function registerComponents(registry: OpenAPIRegistry): void {
     in: 'header',
     required: true,
     description: "The event's name, the same as the payload's `event`.",
-    schema: { type: 'string', enum: [...EVENT_TYPES] },
+    schema: { type: 'string', enum: [...LOGGED_EVENT_TYPES] },
     example: 'task.completed',
   });
   registry.registerComponent('parameters', 'WebhookDelivery', {
@@ -120,7 +121,39 @@ function registerComponents(registry: OpenAPIRegistry): void {
     schema: { type: 'string' },
     example: 'cm3q7w1xb0009lk08q4r5s6t7',
   });
+  // Standard Webhooks (https://www.standardwebhooks.com), byte-compatible with the `standardwebhooks` packages.
+  const onlyForWhsec =
+    'Sent only when the configuration\'s secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.';
+  registry.registerComponent('parameters', 'StandardWebhookId', {
+    name: 'webhook-id',
+    in: 'header',
+    required: false,
+    description: `Standard Webhooks: the event id (\`evt_…\`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. ${onlyForWhsec}`,
+    schema: { type: 'string', pattern: '^(?:evt_)?c[0-9a-z]{24}$' },
+    example: EXAMPLE.eventId,
+  });
+  registry.registerComponent('parameters', 'StandardWebhookTimestamp', {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: false,
+    description: `Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. ${onlyForWhsec}`,
+    schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+    example: '1773480687',
+  });
+  registry.registerComponent('parameters', 'StandardWebhookSignature', {
+    name: 'webhook-signature',
+    in: 'header',
+    required: false,
+    description:
+      'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. ' +
+      onlyForWhsec,
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=(?: v1,[A-Za-z0-9+/]{43}=)?$' },
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  });
 }
+
+/** The headers of every webhook request: the spec's three, then the Standard Webhooks ones (whsec_ secrets only). */
+const WEBHOOK_HEADERS = ['WebhookSignature', 'WebhookEvent', 'WebhookDelivery', 'StandardWebhookId', 'StandardWebhookTimestamp', 'StandardWebhookSignature'];
 
 /** Response headers every response of the endpoint carries. */
 function commonHeaders(endpoint: EndpointDefinition) {
@@ -238,25 +271,37 @@ function securityFor(endpoint: EndpointDefinition): Array<Record<string, string[
   return buyerKey ? [{ jwt: [] }, { buyerApiKey: [] }] : [{ jwt: [] }];
 }
 
+const SIGNATURES =
+  'Verify the signature over the exact body bytes before trusting it: `webhook-signature` (Standard Webhooks, with its 5-minute replay window) when the secret is a `whsec_` one, else `x-service-signature`.';
+
 function registerWebhooks(registry: OpenAPIRegistry): void {
   for (const [event, { schema, summary, example }] of Object.entries(WEBHOOK_EVENTS)) {
+    const ping = event === PING_EVENT;
     registry.registerWebhook({
       method: 'post',
       path: event,
       operationId: `${event.replace(/\.(\w)/g, (_match, letter: string) => letter.toUpperCase())}Webhook`,
       summary,
-      description:
-        `Sent to each active webhook configuration subscribed to \`${event}\`, as a POST with \`content-type: application/json\` and \`user-agent: Concord-Webhooks/1.0\`. ` +
-        'Verify `x-service-signature` over the exact body bytes before trusting it. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered; a timeout, a network error or a 5xx is retried once, 30 s later; a 4xx is not retried.',
+      description: ping
+        ? 'Sent by a test send (POST /webhooks/configs/{id}/test) to that configuration only, active or not and whatever it subscribes to, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`, signed like every delivery and with its own event id. ' +
+          `${SIGNATURES} The outcome (status, latency, the first 500 characters of the response) is the test send's answer; it is never retried.`
+        : `Sent to each active webhook configuration subscribed to \`${event}\`, as a POST with \`content-type: application/json\` and \`user-agent: Concord-Webhooks/1.0\`. ${SIGNATURES} ` +
+          "A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered. What a failure leads to is the configuration's `retryPolicy`: `spec` retries a timeout, a network error or a 5xx once, 30 s later, and no 4xx; `extended` makes up to 8 attempts over about a day and also retries 408 and 429.",
       tags: ['Webhooks'],
       security: [],
-      parameters: [ref('parameters', 'WebhookSignature'), ref('parameters', 'WebhookEvent'), ref('parameters', 'WebhookDelivery')],
+      parameters: WEBHOOK_HEADERS.map((name) => ref('parameters', name)),
       request: { body: { required: true, content: { 'application/json': { schema, example } } } },
-      responses: {
-        '2XX': { description: 'Received: the delivery is DELIVERED (the response body is ignored)' },
-        '4XX': { description: 'Refused: not retried, the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver)' },
-        '5XX': { description: 'Failed: retried once 30 s later (as are timeouts and network errors), then FAILED' },
-      },
+      responses: ping
+        ? {
+            '2XX': { description: 'Received: the test send answers `delivered: true` (the response body is shown in its `responseExcerpt`)' },
+            '4XX': { description: 'Refused: the test send answers `delivered: false` with the status' },
+            '5XX': { description: 'Failed: the test send answers `delivered: false` with the status; not retried' },
+          }
+        : {
+            '2XX': { description: 'Received: the delivery is DELIVERED (the response body is ignored)' },
+            '4XX': { description: 'Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver)' },
+            '5XX': { description: 'Failed: retried as the retryPolicy says (as are timeouts and network errors), then FAILED' },
+          },
     });
   }
 }

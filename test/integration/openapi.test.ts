@@ -1,6 +1,7 @@
 // The OpenAPI document against the running service (issue 17 item 6): the headers it declares are the
 // ones responses carry, the webhook payloads and headers it documents are what receivers get, and its
 // examples are requests the API accepts. The document's own consistency is test/unit/openapi-document.test.ts.
+import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
@@ -16,7 +17,7 @@ interface Doc {
   paths: Record<string, Record<string, { operationId: string }>>;
   servers: Array<{ url: string }>;
   webhooks: Record<string, unknown>;
-  components: { headers: Record<string, { schema: { pattern?: string; type: string } }>; parameters: Record<string, { name: string; schema: { pattern?: string } }> };
+  components: { headers: Record<string, { schema: { pattern?: string; type: string } }>; parameters: Record<string, { name: string; schema: { pattern?: string; enum?: string[] } }> };
 }
 
 let ctx: TestContext;
@@ -39,7 +40,7 @@ describe('the served document', () => {
   it('is the one the tests and the linter check: operationIds, a relative server, the webhooks', () => {
     expect(doc.servers).toEqual([{ url: '/api/v1', description: 'This service' }]);
     expect(doc.paths['/tasks']?.post?.operationId).toBe('createTask');
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['budget.low', 'task.completed', 'task.failed']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['budget.low', 'ping', 'task.completed', 'task.failed']);
   });
 });
 
@@ -127,7 +128,35 @@ describe('webhook payloads are what receivers get', () => {
       expect(headers['x-service-delivery']).toMatch(/^c[0-9a-z]{24}$/);
       expect(headers['content-type']).toBe('application/json');
       expect(headers['user-agent']).toBe('Concord-Webhooks/1.0');
+      // Not a whsec_ secret: none of the Standard Webhooks headers, as documented.
+      for (const name of ['StandardWebhookId', 'StandardWebhookTimestamp', 'StandardWebhookSignature']) {
+        expect(headers[doc.components.parameters[name]?.name ?? '?'], name).toBeUndefined();
+      }
     }
+  });
+
+  it('ping: a test send to a whsec_ configuration is the documented payload, with the documented Standard Webhooks headers', async () => {
+    const buyer = await createBuyer(ctx);
+    const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+    const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token))
+      .send({ url: `${receiver.url}/ping`, events: ['budget.low'], secret });
+    expect(config.status).toBe(201);
+    const sent = await request(ctx.app).post(`/api/v1/webhooks/configs/${config.body.id}/test`).set(bearer(buyer.token)).send({});
+    expect(sent.status).toBe(200);
+    const ping = receiver.requests.find((r) => r.path === '/hooks/ping');
+    if (!ping) throw new Error('the ping did not arrive');
+    const body = JSON.parse(ping.rawBody) as { event: 'ping' };
+    expect(WEBHOOK_EVENTS.ping.schema.parse(body)).toEqual(body);
+    expect(body).toMatchObject({ event: 'ping', webhookId: config.body.id });
+    const parameters = doc.components.parameters;
+    expect(ping.headers['x-service-event']).toBe('ping');
+    expect(parameters.WebhookEvent?.schema.enum).toContain('ping');
+    expect(ping.headers['webhook-id']).toBe(sent.body.eventId);
+    for (const name of ['StandardWebhookId', 'StandardWebhookTimestamp', 'StandardWebhookSignature', 'WebhookSignature']) {
+      const parameter = parameters[name];
+      expect(ping.headers[parameter?.name ?? '?'], name).toMatch(pattern(parameter?.schema.pattern));
+    }
+    expect(new Webhook(secret).verify(ping.rawBody, ping.headers as Record<string, string>)).toEqual(body);
   });
 });
 

@@ -9,7 +9,9 @@ import type { EndpointDefinition } from '../../src/lib/endpoint.ts';
 import { TAGS } from '../../src/lib/openapi.ts';
 import { codesIn, errorExample } from '../../src/lib/openapi-errors.ts';
 import { errorSchema } from '../../src/lib/schemas.ts';
-import { EVENT_TYPES } from '../../src/modules/events/events.repository.ts';
+import { LOGGED_EVENT_TYPES } from '../../src/modules/events/events.repository.ts';
+import { EVENT_ID_PATTERN } from '../../src/lib/ids.ts';
+import { EXAMPLE } from '../../src/lib/openapi-examples.ts';
 import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/webhook-payloads.ts';
 
 interface Json {
@@ -224,20 +226,46 @@ describe('numbers are typed as numbers, as the API reads them', () => {
 });
 
 describe('webhooks', () => {
-  it('documents every event a configuration can subscribe to, with its signed headers and an example the payload schema accepts', () => {
-    expect(webhooks.map(({ key }) => key.replace('webhook ', '')).sort()).toEqual([...EVENT_TYPES].sort());
+  const HEADER_PARAMETERS = ['WebhookSignature', 'WebhookEvent', 'WebhookDelivery', 'StandardWebhookId', 'StandardWebhookTimestamp', 'StandardWebhookSignature'];
+
+  it('documents every event a URL can receive (the ping of a test send too), with its signed headers and an example the payload schema accepts', () => {
+    expect(webhooks.map(({ key }) => key.replace('webhook ', '')).sort()).toEqual([...LOGGED_EVENT_TYPES].sort());
     for (const { key, operation } of webhooks) {
-      const event = key.replace('webhook ', '') as (typeof EVENT_TYPES)[number];
-      expect(operation.parameters?.map((p) => p.$ref)).toEqual([
-        '#/components/parameters/WebhookSignature',
-        '#/components/parameters/WebhookEvent',
-        '#/components/parameters/WebhookDelivery',
-      ]);
+      const event = key.replace('webhook ', '') as (typeof LOGGED_EVENT_TYPES)[number];
+      expect(operation.parameters?.map((p) => p.$ref)).toEqual(HEADER_PARAMETERS.map((name) => `#/components/parameters/${name}`));
       const example = operation.requestBody?.content['application/json']?.example;
       expect(parsed(WEBHOOK_EVENTS[event].schema, example, key)).toEqual(example);
       expect((example as { event: string }).event).toBe(event);
       expect(Object.keys(operation.responses).sort()).toEqual(['2XX', '4XX', '5XX']);
     }
+    const ping = webhooks.find(({ key }) => key === 'webhook ping')?.operation as Operation & { description?: string; operationId?: string };
+    expect(ping.operationId).toBe('pingWebhook');
+    expect(ping.description).toContain('POST /webhooks/configs/{id}/test');
+    expect(ping.description).toContain('never retried');
+  });
+
+  it('declares the Standard Webhooks headers, optional and said to come only with whsec_ secrets, with examples their patterns accept', () => {
+    const parameters = doc.components?.parameters as Record<string, { name: string; in: string; required: boolean; description: string; schema: { pattern: string }; example: string }>;
+    const standard = ['StandardWebhookId', 'StandardWebhookTimestamp', 'StandardWebhookSignature'].map((name) => parameters[name]);
+    expect(standard.map((parameter) => parameter?.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    for (const parameter of standard) {
+      expect(parameter).toMatchObject({ in: 'header', required: false });
+      expect(parameter?.description).toContain('only when the configuration\'s secret is a Standard Webhooks secret, `whsec_`');
+      expect(parameter?.example, parameter?.name).toMatch(new RegExp(parameter?.schema.pattern ?? '^$'));
+    }
+    expect(parameters.WebhookEvent?.schema).toMatchObject({ enum: [...LOGGED_EVENT_TYPES] });
+    // Two entries during a rotation, none of another shape.
+    const signature = new RegExp(parameters.StandardWebhookSignature?.schema.pattern ?? '^$');
+    const entry = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
+    expect(`${entry} ${entry}`).toMatch(signature);
+    expect(`${entry} ${entry} ${entry}`).not.toMatch(signature);
+    expect('sha256=00').not.toMatch(signature);
+  });
+
+  it('the example event id is an evt_ id, as events are given since issue 18', () => {
+    expect(EXAMPLE.eventId).toMatch(EVENT_ID_PATTERN);
+    const getEvent = endpoints.find((e) => e.operationId === 'getEvent')?.examples?.response as { id: string };
+    expect(getEvent.id).toBe(EXAMPLE.eventId);
   });
 });
 

@@ -963,7 +963,7 @@ export interface webhooks {
         put?: never;
         /**
          * A task reached consensus
-         * @description Sent to each active webhook configuration subscribed to `task.completed`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify `x-service-signature` over the exact body bytes before trusting it. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered; a timeout, a network error or a 5xx is retried once, 30 s later; a 4xx is not retried.
+         * @description Sent to each active webhook configuration subscribed to `task.completed`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify the signature over the exact body bytes before trusting it: `webhook-signature` (Standard Webhooks, with its 5-minute replay window) when the secret is a `whsec_` one, else `x-service-signature`. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered. What a failure leads to is the configuration's `retryPolicy`: `spec` retries a timeout, a network error or a 5xx once, 30 s later, and no 4xx; `extended` makes up to 8 attempts over about a day and also retries 408 and 429.
          */
         post: operations["taskCompletedWebhook"];
         delete?: never;
@@ -983,7 +983,7 @@ export interface webhooks {
         put?: never;
         /**
          * A task failed without consensus
-         * @description Sent to each active webhook configuration subscribed to `task.failed`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify `x-service-signature` over the exact body bytes before trusting it. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered; a timeout, a network error or a 5xx is retried once, 30 s later; a 4xx is not retried.
+         * @description Sent to each active webhook configuration subscribed to `task.failed`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify the signature over the exact body bytes before trusting it: `webhook-signature` (Standard Webhooks, with its 5-minute replay window) when the secret is a `whsec_` one, else `x-service-signature`. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered. What a failure leads to is the configuration's `retryPolicy`: `spec` retries a timeout, a network error or a 5xx once, 30 s later, and no 4xx; `extended` makes up to 8 attempts over about a day and also retries 408 and 429.
          */
         post: operations["taskFailedWebhook"];
         delete?: never;
@@ -1003,9 +1003,29 @@ export interface webhooks {
         put?: never;
         /**
          * The credit balance fell below 500 cents
-         * @description Sent to each active webhook configuration subscribed to `budget.low`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify `x-service-signature` over the exact body bytes before trusting it. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered; a timeout, a network error or a 5xx is retried once, 30 s later; a 4xx is not retried.
+         * @description Sent to each active webhook configuration subscribed to `budget.low`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify the signature over the exact body bytes before trusting it: `webhook-signature` (Standard Webhooks, with its 5-minute replay window) when the secret is a `whsec_` one, else `x-service-signature`. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered. What a failure leads to is the configuration's `retryPolicy`: `spec` retries a timeout, a network error or a 5xx once, 30 s later, and no 4xx; `extended` makes up to 8 attempts over about a day and also retries 408 and 429.
          */
         post: operations["budgetLowWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test send
+         * @description Sent by a test send (POST /webhooks/configs/{id}/test) to that configuration only, active or not and whatever it subscribes to, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`, signed like every delivery and with its own event id. Verify the signature over the exact body bytes before trusting it: `webhook-signature` (Standard Webhooks, with its 5-minute replay window) when the secret is a `whsec_` one, else `x-service-signature`. The outcome (status, latency, the first 500 characters of the response) is the test send's answer; it is never retried.
+         */
+        post: operations["pingWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1065,6 +1085,18 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             at: string;
+        };
+        /** @description A test send (POST /webhooks/configs/{id}/test): sent to that one configuration at once, whatever it subscribes to; never retried. */
+        PingEvent: {
+            /** @enum {string} */
+            event: "ping";
+            /** @description The configuration the test send was made to */
+            webhookId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            sentAt: string;
         };
         ServiceMeta: {
             /** @enum {string} */
@@ -1725,12 +1757,27 @@ export interface components {
          * @description The event's name, the same as the payload's `event`.
          * @example task.completed
          */
-        WebhookEvent: "task.completed" | "task.failed" | "budget.low";
+        WebhookEvent: "task.completed" | "task.failed" | "budget.low" | "ping";
         /**
          * @description The delivery id, the same on a retry or a redelivery: de-duplicate on it (deliveries are at least once).
          * @example cm3q7w1xb0009lk08q4r5s6t7
          */
         WebhookDelivery: string;
+        /**
+         * @description Standard Webhooks: the event id (`evt_…`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+         * @example evt_cm3q7w4c50008lk08u7v8w9x0
+         */
+        StandardWebhookId: string;
+        /**
+         * @description Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+         * @example 1773480687
+         */
+        StandardWebhookTimestamp: string;
+        /**
+         * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        StandardWebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -8828,7 +8875,7 @@ export interface operations {
                      * @example {
                      *       "events": [
                      *         {
-                     *           "id": "cm3q7w4c50008lk08u7v8w9x0",
+                     *           "id": "evt_cm3q7w4c50008lk08u7v8w9x0",
                      *           "type": "task.completed",
                      *           "taskId": "cm3q7w1x90004lk08a1b2c3d4",
                      *           "payload": {
@@ -8937,9 +8984,9 @@ export interface operations {
                      *
                      *     : connected
                      *
-                     *     id: cm3q7w4c50008lk08u7v8w9x0
+                     *     id: evt_cm3q7w4c50008lk08u7v8w9x0
                      *     event: task.completed
-                     *     data: {"id":"cm3q7w4c50008lk08u7v8w9x0","type":"task.completed","taskId":"cm3q7w1x90004lk08a1b2c3d4","payload":{"event":"task.completed","taskId":"cm3q7w1x90004lk08a1b2c3d4","type":"SENTIMENT_ANALYSIS","result":"positive","confidence":0.9807,"totalResponses":3,"costCents":20,"validatedAt":"2026-03-14T09:31:27.215Z"},"createdAt":"2026-03-14T09:31:27.215Z"}
+                     *     data: {"id":"evt_cm3q7w4c50008lk08u7v8w9x0","type":"task.completed","taskId":"cm3q7w1x90004lk08a1b2c3d4","payload":{"event":"task.completed","taskId":"cm3q7w1x90004lk08a1b2c3d4","type":"SENTIMENT_ANALYSIS","result":"positive","confidence":0.9807,"totalResponses":3,"costCents":20,"validatedAt":"2026-03-14T09:31:27.215Z"},"createdAt":"2026-03-14T09:31:27.215Z"}
                      *
                      *     : ping
                      */
@@ -9024,7 +9071,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cm3q7w4c50008lk08u7v8w9x0",
+                     *       "id": "evt_cm3q7w4c50008lk08u7v8w9x0",
                      *       "type": "task.completed",
                      *       "taskId": "cm3q7w1x90004lk08a1b2c3d4",
                      *       "payload": {
@@ -9654,6 +9701,21 @@ export interface operations {
                  * @example cm3q7w1xb0009lk08q4r5s6t7
                  */
                 "x-service-delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description Standard Webhooks: the event id (`evt_…`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example evt_cm3q7w4c50008lk08u7v8w9x0
+                 */
+                "webhook-id"?: components["parameters"]["StandardWebhookId"];
+                /**
+                 * @description Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example 1773480687
+                 */
+                "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -9683,14 +9745,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused: not retried, the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
+            /** @description Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Failed: retried once 30 s later (as are timeouts and network errors), then FAILED */
+            /** @description Failed: retried as the retryPolicy says (as are timeouts and network errors), then FAILED */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9718,6 +9780,21 @@ export interface operations {
                  * @example cm3q7w1xb0009lk08q4r5s6t7
                  */
                 "x-service-delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description Standard Webhooks: the event id (`evt_…`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example evt_cm3q7w4c50008lk08u7v8w9x0
+                 */
+                "webhook-id"?: components["parameters"]["StandardWebhookId"];
+                /**
+                 * @description Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example 1773480687
+                 */
+                "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -9745,14 +9822,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused: not retried, the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
+            /** @description Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Failed: retried once 30 s later (as are timeouts and network errors), then FAILED */
+            /** @description Failed: retried as the retryPolicy says (as are timeouts and network errors), then FAILED */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9780,6 +9857,21 @@ export interface operations {
                  * @example cm3q7w1xb0009lk08q4r5s6t7
                  */
                 "x-service-delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description Standard Webhooks: the event id (`evt_…`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example evt_cm3q7w4c50008lk08u7v8w9x0
+                 */
+                "webhook-id"?: components["parameters"]["StandardWebhookId"];
+                /**
+                 * @description Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example 1773480687
+                 */
+                "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -9805,14 +9897,88 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused: not retried, the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
+            /** @description Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Failed: retried once 30 s later (as are timeouts and network errors), then FAILED */
+            /** @description Failed: retried as the retryPolicy says (as are timeouts and network errors), then FAILED */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the configuration's secret. Recompute it over the unparsed body and compare in constant time before trusting the payload.
+                 * @example sha256=6f1ed002ab5595859014ebf0951522d9c3f5a1e2d4b6c8a0e2f4a6c8e0b2d4f6
+                 */
+                "x-service-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's name, the same as the payload's `event`.
+                 * @example task.completed
+                 */
+                "x-service-event": components["parameters"]["WebhookEvent"];
+                /**
+                 * @description The delivery id, the same on a retry or a redelivery: de-duplicate on it (deliveries are at least once).
+                 * @example cm3q7w1xb0009lk08q4r5s6t7
+                 */
+                "x-service-delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description Standard Webhooks: the event id (`evt_…`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example evt_cm3q7w4c50008lk08u7v8w9x0
+                 */
+                "webhook-id"?: components["parameters"]["StandardWebhookId"];
+                /**
+                 * @description Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example 1773480687
+                 */
+                "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "ping",
+                 *       "webhookId": "cm3q7w3b40007lk08m3n4o5p6",
+                 *       "sentAt": "2026-03-15T16:04:38.512Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the test send answers `delivered: true` (the response body is shown in its `responseExcerpt`) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: the test send answers `delivered: false` with the status */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: the test send answers `delivered: false` with the status; not retried */
             "5XX": {
                 headers: {
                     [name: string]: unknown;

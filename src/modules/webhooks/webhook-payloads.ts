@@ -1,10 +1,12 @@
 // The bodies Concord POSTs to webhook URLs (spec: Events; contract §7), for the OpenAPI document's
 // `webhooks`. The payloads themselves are built where the events happen (annotation/settlement.ts:
-// task.completed and task.failed; billing/billing.service.ts: budget.low); a test parses real ones with
-// these schemas, so the document cannot drift from what receivers get.
+// task.completed and task.failed; billing/billing.service.ts: budget.low; webhooks.service.ts: the ping
+// of a test send); a test parses real ones with these schemas, so the document cannot drift from what
+// receivers get.
 import { z } from 'zod';
+import { EXAMPLE } from '../../lib/openapi-examples.ts';
 import { timestamp } from '../../lib/schemas.ts';
-import type { EventType } from '../events/events.repository.ts';
+import type { LoggedEventType } from '../events/events.repository.ts';
 import { TASK_TYPES } from '../tasks/task-rules.ts';
 
 export const taskCompletedPayload = z
@@ -44,14 +46,28 @@ export const budgetLowPayload = z
       'A task charge or an administrator debit took the balance from ≥ 500 to below 500 cents: sent once per crossing; a top-up back to ≥ 500 re-arms it.',
   });
 
+export const pingPayload = z
+  .object({
+    event: z.literal('ping'),
+    webhookId: z.string().meta({ description: 'The configuration the test send was made to' }),
+    sentAt: timestamp,
+  })
+  .meta({
+    id: 'PingEvent',
+    description: 'A test send (POST /webhooks/configs/{id}/test): sent to that one configuration at once, whatever it subscribes to; never retried.',
+  });
+
 export interface WebhookEventDoc {
   schema: z.ZodType;
   summary: string;
   example: unknown;
 }
 
-/** Every event a webhook configuration can subscribe to, with its payload and an example. */
-export const WEBHOOK_EVENTS: Record<EventType, WebhookEventDoc> = {
+/**
+ * Every event a webhook URL can receive, with its payload and an example: the three a configuration
+ * subscribes to, and the `ping` of a test send.
+ */
+export const WEBHOOK_EVENTS: Record<LoggedEventType, WebhookEventDoc> = {
   'task.completed': {
     schema: taskCompletedPayload,
     summary: 'A task reached consensus',
@@ -82,5 +98,10 @@ export const WEBHOOK_EVENTS: Record<EventType, WebhookEventDoc> = {
     schema: budgetLowPayload,
     summary: 'The credit balance fell below 500 cents',
     example: { event: 'budget.low', creditBalance: 480, thresholdCents: 500, at: '2026-03-14T11:15:03.402Z' },
+  },
+  ping: {
+    schema: pingPayload,
+    summary: 'A test send',
+    example: { event: 'ping', webhookId: EXAMPLE.webhookId, sentAt: '2026-03-15T16:04:38.512Z' },
   },
 };
