@@ -5,10 +5,9 @@
 //     npx tsx examples/buyer-script.ts examples/tasks.csv results.jsonl
 // The receiver listens on RECEIVER_PORT (4000) and must be reachable by the service at RECEIVER_URL
 // (http://localhost:4000/concord; outside development the service refuses private addresses).
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
-import { BuyerClient, ConcordWebhookVerificationError, verifyWebhook } from '../sdk/src/index.ts';
+import { BuyerClient, ConcordWebhookVerificationError, generateWebhookSecret, verifyWebhook } from '../sdk/src/index.ts';
 
 const [csvPath = 'examples/tasks.csv', outPath = 'results.jsonl'] = process.argv.slice(2);
 const options = { baseUrl: process.env.CONCORD_URL ?? 'http://localhost:3000' };
@@ -22,7 +21,7 @@ const receiverUrl = process.env.RECEIVER_URL ?? `http://localhost:${port}/concor
 const buyer = apiKey
   ? new BuyerClient({ ...options, apiKey })
   : (await BuyerClient.login(options, { email: email ?? '', password: password ?? '' })).client;
-const secret = randomBytes(24).toString('hex');
+const secret = generateWebhookSecret(); // whsec_…: deliveries also carry Standard Webhooks signatures
 const waiting = new Set<string>();
 let allDone: () => void = () => undefined;
 const done = new Promise<void>((resolve) => (allDone = resolve));
@@ -41,7 +40,7 @@ const receiver = http.createServer((req, res) => {
       return;
     }
     res.writeHead(204).end();
-    if (event.event === 'budget.low') return;
+    if (event.event !== 'task.completed' && event.event !== 'task.failed') return; // budget.low, a test send's ping
     console.log(`${event.event}: ${event.taskId} ${event.event === 'task.completed' ? event.result : event.reason}`);
     if (waiting.delete(event.taskId) && waiting.size === 0) allDone();
   });

@@ -3,6 +3,7 @@
 // (`client.tasks.create(…)`, `client.webhooks.list()`), each taking RequestOptions last.
 import { HttpClient, type ClientOptions, type CreateOptions, type HttpRequest, type RequestOptions } from './http.ts';
 import { ConcordError } from './errors.ts';
+import { EventStream, type EventStreamOptions } from './event-stream.ts';
 import { PageList, type Page, type PageParams } from './pagination.ts';
 import type {
   ApiKey,
@@ -42,10 +43,13 @@ import type {
   TaskListParams,
   TaskUpdate,
   WebhookConfig,
-  WebhookConfigInput,
+  WebhookConfigCreate,
   WebhookConfigUpdate,
+  WebhookConfigWithSecret,
   WebhookDelivery,
+  WebhookTestResult,
 } from './types.ts';
+import { generateWebhookSecret } from './webhooks.ts';
 
 /** A buyer client signs in with exactly one credential: a password JWT (`token`) or an API key (`apiKey`). */
 export type BuyerClientOptions = ClientOptions & ({ token: string; apiKey?: undefined } | { apiKey: string; token?: undefined });
@@ -198,16 +202,25 @@ export class GoldenTasksResource extends Resource {
 }
 
 export class WebhooksResource extends Resource {
-  /** Subscribes a URL to events; you supply the secret (never returned) that signs each delivery. */
-  create(config: WebhookConfigInput, options: CreateOptions = {}): Promise<WebhookConfig> {
-    return this.http.json({ method: 'POST', path: '/webhooks/configs', body: config, idempotent: true, options });
+  /**
+   * Subscribes a URL to events, with its `retryPolicy` (`spec` unless set). The secret signs each
+   * delivery and is never returned by the service: give yours, or leave it out and the SDK generates a
+   * `whsec_` one (generateWebhookSecret), which also signs the Standard Webhooks headers. Either way the
+   * result carries `secret` this once: store it for your receiver. Retried safely with an
+   * Idempotency-Key; when you pass your own `idempotencyKey` to repeat a creation across runs, pass your
+   * own secret too (a generated one differs each run, and the service refuses a key reused with another body).
+   */
+  async create(config: WebhookConfigCreate, options: CreateOptions = {}): Promise<WebhookConfigWithSecret> {
+    const secret = config.secret ?? generateWebhookSecret();
+    const created = await this.http.json<WebhookConfig>({ method: 'POST', path: '/webhooks/configs', body: { ...config, secret }, idempotent: true, options });
+    return { ...created, secret };
   }
 
   get(configId: string, options: RequestOptions = {}): Promise<WebhookConfig> {
     return this.http.json({ method: 'GET', path: `/webhooks/configs/${id(configId)}`, options });
   }
 
-  /** Changes url, events, isActive or secret. */
+  /** Changes url, events, isActive, retryPolicy or secret (replaced at once; rotateSecret keeps the old one signing for 24 h). */
   update(configId: string, changes: WebhookConfigUpdate, options: RequestOptions = {}): Promise<WebhookConfig> {
     return this.http.json({ method: 'PATCH', path: `/webhooks/configs/${id(configId)}`, body: changes, options });
   }
@@ -218,6 +231,27 @@ export class WebhooksResource extends Resource {
 
   list(params: PageParams = {}, options: RequestOptions = {}): PageList<WebhookConfig> {
     return this.paginate('webhooks', '/webhooks/configs', { ...params }, options);
+  }
+
+  /**
+   * Replaces the secret without downtime: for 24 h (until the result's `rotationEndsAt`) deliveries carry
+   * Standard Webhooks signatures under both the new and the old secret; x-service-signature uses the new
+   * one at once. Without `secret`, the SDK generates a `whsec_` one; the result carries the new secret
+   * this once. Not retried by the SDK (a repeat after a lost answer is refused: it is the current secret).
+   */
+  async rotateSecret(configId: string, secret?: string, options: RequestOptions = {}): Promise<WebhookConfigWithSecret> {
+    const next = secret ?? generateWebhookSecret();
+    const rotated = await this.http.json<WebhookConfig>({ method: 'POST', path: `/webhooks/configs/${id(configId)}/rotate-secret`, body: { secret: next }, options });
+    return { ...rotated, secret: next };
+  }
+
+  /**
+   * Sends a signed `ping` event (`{event: 'ping', webhookId, sentAt}`) to the configuration now, active or
+   * not, and reports how its URL answered: `delivered` (a 2xx in time), `statusCode`, `latencyMs`,
+   * `responseExcerpt`, `error`. 10 a minute per buyer (ConcordRateLimitError beyond); not retried by the SDK.
+   */
+  test(configId: string, options: RequestOptions = {}): Promise<WebhookTestResult> {
+    return this.http.json({ method: 'POST', path: `/webhooks/configs/${id(configId)}/test`, body: {}, options });
   }
 
   /** A configuration's delivery log, newest first. */
@@ -240,6 +274,19 @@ export class EventsResource extends Resource {
 
   get(eventId: string, options: RequestOptions = {}): Promise<ConcordEvent> {
     return this.http.json({ method: 'GET', path: `/events/${id(eventId)}`, options });
+  }
+
+  /**
+   * The buyer's new events as they commit, in order, live (GET /events/stream): `for await (const event of
+   * client.events.stream())`. From now on, or right after `lastEventId`. It reconnects by itself after any
+   * disconnection (resuming after the last event it handed out, so nothing is missed or repeated), with
+   * backoff and the service's Retry-After; it ends when `signal` aborts or you break out of the loop.
+   * It throws ConcordAuthenticationError / ConcordPermissionError (the credential is refused, or was
+   * revoked), ConcordStreamResumeError (the `lastEventId` is not one of your events of the last 30 days:
+   * reconcile with events.list({since}), then stream from now), or the error of a service without the stream (404).
+   */
+  stream(options: EventStreamOptions = {}): EventStream {
+    return new EventStream(this.http, options);
   }
 }
 

@@ -30,15 +30,20 @@ export {
   ConcordWebhookVerificationError,
   type ApiErrorBody,
 } from './errors.ts';
+export { ConcordStreamResumeError, EventStream, SseParser, type EventStreamOptions, type SseMessage } from './event-stream.ts';
 export { newIdempotencyKey, type ClientOptions, type CreateOptions, type RequestOptions } from './http.ts';
 export { PageList, type Page, type PageParams } from './pagination.ts';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_SECRET_BYTES,
+  generateWebhookSecret,
   signStandardWebhook,
   signWebhookBody,
   verifyWebhook,
   verifyWebhookSignature,
+  webhookSecretProblem,
   type BudgetLowEvent,
+  type PingEvent,
   type TaskCompletedEvent,
   type TaskFailedEvent,
   type VerifyWebhookOptions,

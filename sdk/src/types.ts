@@ -76,12 +76,28 @@ export type GoldenTask = Schemas['GoldenTask'];
 export type GoldenTaskInput = Schemas['GoldenTaskInput'];
 
 // Webhooks and events.
+/** A configuration as read: `retryPolicy`, `rotationEndsAt`, `disabledAt` and `disabledReason` included; never its secret. */
 export type WebhookConfig = Schemas['WebhookConfig'];
+/** `spec` (the default: one retry 30 s later) or `extended` (8 attempts over about a day; disabled after 3 days of failures). */
+export type RetryPolicy = WebhookConfig['retryPolicy'];
+/** The body of POST /webhooks/configs as the service takes it (`secret` required). */
 export type WebhookConfigInput = BodyOf<'/webhooks/configs', 'post'>;
+/** What webhooks.create takes: without `secret`, the SDK generates a `whsec_` one (generateWebhookSecret). */
+export type WebhookConfigCreate = Omit<WebhookConfigInput, 'secret'> & { secret?: string };
+/**
+ * A configuration just created, or whose secret was just rotated, with the secret that now signs its
+ * deliveries: the one you gave, or the one the SDK generated. Returned this once; the service never
+ * returns a secret.
+ */
+export type WebhookConfigWithSecret = WebhookConfig & { secret: string };
 export type WebhookConfigUpdate = BodyOf<'/webhooks/configs/{id}', 'patch'>;
+/** What a test send (POST /webhooks/configs/:id/test) reports: the ping's event id, and how the receiver answered. */
+export type WebhookTestResult = Schemas['WebhookTestResult'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 /** An event of the buyer's log (GET /events): its payload and its deliveries' outcome. */
 export type ConcordEvent = Schemas['Event'];
+/** An event as GET /events/stream sends it: the log's event without its deliveries (not attempted yet). */
+export type StreamedEvent = Omit<ConcordEvent, 'deliveries'>;
 export interface EventListParams extends PageParams {
   type?: EventType;
   /** Events created at or after this time (the log reaches back 30 days). */

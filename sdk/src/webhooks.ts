@@ -42,8 +42,48 @@ export interface BudgetLowEvent {
   thresholdCents: number;
   at: string;
 }
+/** A test send's event (POST /webhooks/configs/:id/test, `webhooks.test(id)`): signed like any delivery, never retried. */
+export interface PingEvent {
+  event: 'ping';
+  /** The configuration it was sent to. */
+  webhookId: string;
+  sentAt: string;
+}
 /** The payloads the service sends today; pass a type argument to verifyWebhook for others. */
-export type WebhookEvent = TaskCompletedEvent | TaskFailedEvent | BudgetLowEvent;
+export type WebhookEvent = TaskCompletedEvent | TaskFailedEvent | BudgetLowEvent | PingEvent;
+
+/** How many random bytes generateWebhookSecret draws (Standard Webhooks allows 24 to 64). */
+export const WEBHOOK_SECRET_BYTES = 32;
+const STANDARD_KEY_MIN_BYTES = 24;
+const STANDARD_KEY_MAX_BYTES = 64;
+// Standard base64 with its = padding: what the service accepts after whsec_ (and the standardwebhooks packages decode).
+const PADDED_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A fresh Standard Webhooks secret: `whsec_` and 32 random bytes (Web Crypto's getRandomValues) in
+ * standard, padded base64, the encoding the service accepts. What webhooks.create and
+ * webhooks.rotateSecret use when given no secret, and what the dashboard and the CLI generate.
+ */
+export function generateWebhookSecret(): string {
+  return `${STANDARD_PREFIX}${toBase64(globalThis.crypto.getRandomValues(new Uint8Array(WEBHOOK_SECRET_BYTES)))}`;
+}
+
+/**
+ * Why the service would refuse `secret` for a webhook configuration, or null when it takes it: 16–256
+ * characters, and a secret that starts with `whsec_` must be standard, padded base64 of 24–64 bytes
+ * after it (such a secret also signs the Standard Webhooks headers; any other signs x-service-signature only).
+ */
+export function webhookSecretProblem(secret: string): string | null {
+  if (secret.length < 16 || secret.length > 256) return 'a webhook secret has 16 to 256 characters';
+  if (!secret.startsWith(STANDARD_PREFIX)) return null;
+  const encoded = secret.slice(STANDARD_PREFIX.length);
+  if (!PADDED_BASE64.test(encoded)) return 'a whsec_ secret is whsec_ followed by standard base64 (with its = padding)';
+  const bytes = (encoded.length / 4) * 3 - (encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0);
+  if (bytes < STANDARD_KEY_MIN_BYTES || bytes > STANDARD_KEY_MAX_BYTES) {
+    return `a whsec_ secret decodes to ${STANDARD_KEY_MIN_BYTES}–${STANDARD_KEY_MAX_BYTES} bytes (this one: ${bytes})`;
+  }
+  return null;
+}
 
 export interface VerifyWebhookOptions {
   /** How far `webhook-timestamp` may be from now, in seconds, either way; 300 unless set. */

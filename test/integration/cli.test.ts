@@ -639,11 +639,180 @@ describe('concord webhooks listen', () => {
     }
   }, 60_000);
 
+  it('when the service cannot resume after the last event (400 on Last-Event-ID), says so and follows the stream from now on', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    // Events come from test sends of a configuration whose URL refuses connections (recorded all the same).
+    const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token)).send({ url: 'http://127.0.0.1:9/nothing', events: ['budget.low'], secret: 'cli-gap-secret-0123456789' });
+    expect(config.status).toBe(201);
+    const ping = async () => {
+      const sent = await request(ctx.app).post(`/api/v1/webhooks/configs/${config.body.id}/test`).set(bearer(buyer.token)).send({});
+      expect(sent.status).toBe(200);
+      return sent.body.eventId as string;
+    };
+    const sockets = new Set<Socket>();
+    const streams: Array<{ lastEventId: string | undefined; status?: number }> = [];
+    const proxy = http.createServer((req, res) => {
+      const record: { lastEventId: string | undefined; status?: number } | undefined = req.url?.startsWith('/api/v1/events/stream')
+        ? { lastEventId: req.headers['last-event-id'] as string | undefined }
+        : undefined;
+      if (record) streams.push(record);
+      const upstream = http.request(`${server.url}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(server.url).host } }, (answer) => {
+        if (record) record.status = answer.statusCode;
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    proxy.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      received.push(req.headers['webhook-id'] as string);
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const listening = start(['webhooks', 'listen', '--forward-to', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, '--json'], home, as(buyer, proxyUrl));
+      await waitFor(() => listening.stdout().includes('"ready":true'), 15_000, 'the ready line');
+      const first = await ping();
+      await waitFor(() => received.length === 1, 15_000, 'the first event');
+      // The event the listener would resume after falls out of the service's 30 days; the connection drops.
+      await db.query("UPDATE events SET created_at = now() - interval '31 days' WHERE id = $1", [first]);
+      for (const socket of sockets) socket.destroy();
+      await waitFor(() => listening.stderr().includes('Connected again: forwarding the events from now on'), 20_000, 'the fresh stream');
+      expect(listening.stderr()).toContain(`warning: the stream cannot resume after event ${first} (`);
+      expect(listening.stderr()).toMatch(/Continuing from now on: events written in between were not forwarded \(GET \/events\?since=\d{4}-\d\d-\d\dT[^)]+ lists them\)/);
+      const next = await ping();
+      await waitFor(() => received.length === 2, 15_000, 'the event after the fresh start');
+      expect(received).toEqual([first, next]);
+      expect(streams).toEqual([{ lastEventId: undefined, status: 200 }, { lastEventId: first, status: 400 }, { lastEventId: undefined, status: 200 }]);
+      // stdout stays the JSON lines of the ready line and the forwarded events.
+      expect(jsonLines(listening.stdout()).map((line) => (line.event as { id?: string } | undefined)?.id ?? 'ready')).toEqual(['ready', first, next]);
+      listening.child.kill('SIGINT');
+      const stopped = await listening.done;
+      expect(stopped.code).toBe(130);
+      expect(jsonLines(stopped.stdout).at(-1)).toMatchObject({ error: { code: 'INTERRUPTED', forwarded: 2 } });
+    } finally {
+      for (const closing of [proxy, receiver]) {
+        closing.closeAllConnections();
+        await new Promise((resolve) => closing.close(resolve));
+      }
+    }
+  }, 60_000);
+
   it('refuses a --secret that is not a Standard Webhooks secret', async () => {
     const home = await newHome();
     const buyer = await buyerWithKey(0);
     const result = await concord(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/x', '--secret', `whsec_${randomBytes(8).toString('base64')}`, '--json'], home, as(buyer));
     expect(result.code).toBe(2);
     expect(json<{ error: { code: string } }>(result).error.code).toBe('INVALID_SECRET');
+  });
+});
+
+describe('concord webhooks test / rotate-secret', () => {
+  /** A receiver that answers each request with the next status of `statuses` (the last one repeats). */
+  async function receiverAnswering(...statuses: number[]) {
+    const requests: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        const status = statuses[Math.min(requests.length - 1, statuses.length - 1)] ?? 200;
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ status }));
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      requests,
+      close: async () => {
+        receiver.closeAllConnections();
+        await new Promise((resolve) => receiver.close(resolve));
+      },
+    };
+  }
+
+  it('test sends a signed ping and prints the outcome: exit 0 when delivered, 1 when not, 1 for an unknown configuration', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    const receiver = await receiverAnswering(200, 503);
+    try {
+      const secret = `whsec_${randomBytes(32).toString('base64')}`;
+      const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token)).send({ url: receiver.url, events: ['task.completed'], secret });
+      expect(config.status).toBe(201);
+      const ok = await concord(['webhooks', 'test', config.body.id, '--json'], home, as(buyer));
+      expect(ok.code, ok.stderr).toBe(0);
+      const result = json<{ eventId: string; delivered: boolean }>(ok);
+      expect(result).toEqual({
+        webhook: { id: config.body.id, url: receiver.url, isActive: true },
+        eventId: expect.stringMatching(/^evt_c[0-9a-z]{24}$/), delivered: true, statusCode: 200, latencyMs: expect.any(Number), responseExcerpt: '{"status":200}',
+      });
+      const [delivery] = receiver.requests;
+      expect(delivery?.headers['webhook-id']).toBe(result.eventId);
+      expect(new Webhook(secret).verify(delivery?.body ?? '', delivery?.headers as Record<string, string>)).toMatchObject({ event: 'ping', webhookId: config.body.id });
+
+      const failed = await concord(['webhooks', 'test', config.body.id], home, as(buyer));
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(new RegExp(`^Ping evt_c[0-9a-z]{24} to ${receiver.url}: not delivered: HTTP 503 \\(\\d+ ms\\)\nResponse: \\{"status":503\\}\n$`));
+
+      const unknown = await concord(['webhooks', 'test', 'cnosuchconfig000000000000', '--json'], home, as(buyer));
+      expect(unknown.code).toBe(1);
+      expect(json<{ error: { code: string; status: number } }>(unknown).error).toMatchObject({ code: 'WEBHOOK_NOT_FOUND', status: 404 });
+      expect(receiver.requests).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('rotate-secret generates a whsec_ secret, prints it once, and both secrets sign for 24 h; a bad --secret is a usage error', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(0);
+    const receiver = await receiverAnswering(200);
+    try {
+      const old = `whsec_${randomBytes(32).toString('base64')}`;
+      const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token)).send({ url: receiver.url, events: ['budget.low'], secret: old });
+      const rotated = await concord(['webhooks', 'rotate-secret', config.body.id, '--json'], home, as(buyer));
+      expect(rotated.code, rotated.stderr).toBe(0);
+      const { webhook, secret } = json<{ webhook: Record<string, unknown>; secret: string }>(rotated);
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(secret).not.toBe(old);
+      expect(webhook).toMatchObject({ id: config.body.id, url: receiver.url, rotationEndsAt: expect.any(String) });
+      expect(webhook).not.toHaveProperty('secret');
+      // Deliveries from now on verify with the new secret and, for the overlap, with the old one.
+      expect((await request(ctx.app).post(`/api/v1/webhooks/configs/${config.body.id}/test`).set(bearer(buyer.token)).send({})).body.delivered).toBe(true);
+      const delivery = receiver.requests.at(-1);
+      for (const key of [secret, old]) {
+        expect(new Webhook(key).verify(delivery?.body ?? '', delivery?.headers as Record<string, string>)).toMatchObject({ event: 'ping' });
+      }
+      expect(await verifyWebhookSignature(delivery?.body ?? '', delivery?.headers['x-service-signature'] as string, secret)).toBe(true);
+
+      // Without --json: the secret in the text, once.
+      const human = await concord(['webhooks', 'rotate-secret', config.body.id], home, as(buyer));
+      expect(human.code, human.stderr).toBe(0);
+      const printed = /^New secret: (whsec_\S+)$/m.exec(human.stdout)?.[1];
+      expect(printed).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(human.stdout.split(printed ?? '?')).toHaveLength(2);
+      expect(human.stdout).toContain('Shown this once');
+
+      const bad = await concord(['webhooks', 'rotate-secret', config.body.id, '--secret', 'whsec_tooshort', '--json'], home, as(buyer));
+      expect(bad.code).toBe(2);
+      expect(json<{ error: { code: string } }>(bad).error.code).toBe('INVALID_SECRET');
+      const own = await concord(['webhooks', 'rotate-secret', config.body.id, '--secret', 'a-plain-secret-of-my-own', '--json'], home, as(buyer));
+      expect(own.code, own.stderr).toBe(0);
+      expect(json<{ secret: string }>(own).secret).toBe('a-plain-secret-of-my-own');
+      const same = await concord(['webhooks', 'rotate-secret', config.body.id, '--secret', 'a-plain-secret-of-my-own', '--json'], home, as(buyer));
+      expect(same.code).toBe(1);
+      expect(json<{ error: { code: string } }>(same).error.code).toBe('VALIDATION_ERROR');
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -16,10 +16,14 @@ import {
   ConcordInsufficientCreditsError,
   ConcordNotFoundError,
   ConcordPermissionError,
+  ConcordStreamResumeError,
   ConcordValidationError,
   verifyWebhook,
   verifyWebhookSignature,
+  type EventStreamOptions,
+  type StreamedEvent,
   type TaskInput,
+  type WebhookEvent,
 } from '../../sdk/src/index.ts';
 import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
@@ -35,8 +39,9 @@ let developer: TestDeveloper;
 let apiKey: string;
 
 beforeAll(async () => {
-  // Three agreeing new annotators complete a two-option task at 0.9 (0.927).
-  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9' } });
+  // Three agreeing new annotators complete a two-option task at 0.9 (0.927). Two open event streams per
+  // buyer, so that the cap is reached by a test.
+  ctx = await createIsolatedTestContext({ env: { GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9', EVENT_STREAM_MAX_PER_BUYER: '2' } });
   server = ctx.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -304,7 +309,9 @@ describe('every buyer method', () => {
 
     const config = await buyer.webhooks.create({ url: `${receiver.url}/gold`, events: ['task.failed', 'budget.low'], secret: 'gold-secret-0123456789' });
     expect(config).toMatchObject({ isActive: true, events: ['task.failed', 'budget.low'] });
-    expect(config).not.toHaveProperty('secret');
+    // The secret comes back from create only (the SDK hands back the one it sent); the service never returns it.
+    expect(config.secret).toBe('gold-secret-0123456789');
+    expect(await buyer.webhooks.update(config.id, { isActive: false })).not.toHaveProperty('secret');
     expect(await buyer.webhooks.update(config.id, { isActive: false })).toMatchObject({ id: config.id, isActive: false });
     expect(await buyer.webhooks.get(config.id)).toMatchObject({ isActive: false });
     expect((await buyer.webhooks.list().toArray()).map((w) => w.id)).toEqual([config.id]);
@@ -338,6 +345,211 @@ describe('every buyer method', () => {
     await owner.apiKeys.delete(key.id);
     await expect(server.tasks.list().page()).rejects.toBeInstanceOf(ConcordAuthenticationError);
     await expect(owner.apiKeys.delete(key.id)).rejects.toMatchObject({ status: 404, code: 'API_KEY_NOT_FOUND' });
+  });
+});
+
+describe('webhooks: generated secrets, retry policies, test sends and secret rotation', () => {
+  const WHSEC = /^whsec_[A-Za-z0-9+/]{43}=$/;
+
+  it('create without a secret generates a whsec_ one and returns it once; retryPolicy on create, update and read', async () => {
+    const { client: buyer } = await register('Whsec Co');
+    const created = await buyer.webhooks.create({ url: `${receiver.url}/generated`, events: ['task.completed'], retryPolicy: 'extended' });
+    expect(created.secret).toMatch(WHSEC);
+    expect(Buffer.from(created.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(created).toMatchObject({ retryPolicy: 'extended', rotationEndsAt: null, disabledAt: null, disabledReason: null, isActive: true });
+    const read = await buyer.webhooks.get(created.id);
+    expect(read).not.toHaveProperty('secret');
+    expect(read).toEqual(Object.fromEntries(Object.entries(created).filter(([key]) => key !== 'secret')));
+    expect(await buyer.webhooks.update(created.id, { retryPolicy: 'spec' })).toMatchObject({ id: created.id, retryPolicy: 'spec' });
+    // Two creations, two secrets; a secret of your own is used as given (and handed back).
+    const other = await buyer.webhooks.create({ url: `${receiver.url}/generated`, events: ['task.failed'] });
+    expect(other.secret).toMatch(WHSEC);
+    expect(other.secret).not.toBe(created.secret);
+    expect(other.retryPolicy).toBe('spec');
+    const mine = await buyer.webhooks.create({ url: `${receiver.url}/generated`, events: ['budget.low'], secret: 'my-own-secret-0123456789' });
+    expect(mine.secret).toBe('my-own-secret-0123456789');
+  });
+
+  it('test(id) sends a ping the receiver verifies with the generated secret (Standard Webhooks), and reports the outcome', async () => {
+    const { client: buyer } = await register('Ping Co');
+    const config = await buyer.webhooks.create({ url: `${receiver.url}/ping-ok`, events: ['task.completed'] });
+    receiver.script({ status: 200, body: '{"received":true}' });
+    const result = await buyer.webhooks.test(config.id);
+    expect(result).toMatchObject({ eventId: expect.stringMatching(/^evt_c[0-9a-z]{24}$/), delivered: true, statusCode: 200, latencyMs: expect.any(Number), responseExcerpt: '{"received":true}' });
+    expect(result).not.toHaveProperty('error');
+    const ping = receiver.requests.find((r) => r.path === '/hooks/ping-ok');
+    if (!ping) throw new Error('no ping arrived');
+    expect(ping.headers['webhook-id']).toBe(result.eventId);
+    const event: WebhookEvent = await verifyWebhook(ping.rawBody, ping.headers, config.secret, { scheme: 'standard' });
+    if (event.event !== 'ping') throw new Error(`expected a ping, got ${event.event}`);
+    expect(event).toEqual({ event: 'ping', webhookId: config.id, sentAt: expect.any(String) });
+    expect(await buyer.events.get(result.eventId)).toMatchObject({ type: 'ping', taskId: null, payload: { event: 'ping', webhookId: config.id } });
+
+    // A receiver that fails: not delivered, with its status, error and answer.
+    receiver.script({ status: 500, body: 'boom' });
+    expect(await buyer.webhooks.test(config.id)).toMatchObject({ delivered: false, statusCode: 500, error: 'HTTP 500', responseExcerpt: 'boom' });
+    await expect(buyer.webhooks.test('no-such-config')).rejects.toMatchObject({ status: 404, code: 'WEBHOOK_NOT_FOUND' });
+  });
+
+  it('rotateSecret(id) generates the new whsec_ secret: both sign for 24 h; the current one again is refused', async () => {
+    const { client: buyer } = await register('Rotate Co');
+    const config = await buyer.webhooks.create({ url: `${receiver.url}/rotate`, events: ['budget.low'] });
+    const before = Date.now();
+    const rotated = await buyer.webhooks.rotateSecret(config.id);
+    expect(rotated.secret).toMatch(WHSEC);
+    expect(rotated.secret).not.toBe(config.secret);
+    expect(rotated).toMatchObject({ id: config.id, url: config.url });
+    const endsIn = Date.parse(rotated.rotationEndsAt ?? '') - before;
+    expect(endsIn).toBeGreaterThan(23.9 * 3_600_000);
+    expect(endsIn).toBeLessThanOrEqual(24 * 3_600_000 + 60_000);
+    await buyer.webhooks.test(config.id);
+    const ping = receiver.requests.filter((r) => r.path === '/hooks/rotate').at(-1);
+    if (!ping) throw new Error('no ping arrived');
+    expect(String(ping.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const secret of [rotated.secret, config.secret]) {
+      await expect(verifyWebhook(ping.rawBody, ping.headers, secret, { scheme: 'standard' }), secret).resolves.toMatchObject({ event: 'ping' });
+    }
+    // x-service-signature: the new secret only.
+    await expect(verifyWebhook(ping.rawBody, ping.headers, rotated.secret, { scheme: 'service' })).resolves.toMatchObject({ event: 'ping' });
+    await expect(verifyWebhook(ping.rawBody, ping.headers, config.secret, { scheme: 'service' })).rejects.toMatchObject({ code: 'WEBHOOK_SIGNATURE_INVALID' });
+    // A secret of your own; the current one again is a validation error.
+    const own = `whsec_${Buffer.alloc(40, 9).toString('base64')}`;
+    expect((await buyer.webhooks.rotateSecret(config.id, own)).secret).toBe(own);
+    const again = await buyer.webhooks.rotateSecret(config.id, own).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ConcordValidationError);
+    expect(again).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+  });
+});
+
+/** Follows a buyer's stream in the background: the events so far, a promise of the first connection, and stop(). */
+function follow(buyer: BuyerClient, options: EventStreamOptions = {}) {
+  const controller = new AbortController();
+  const events: StreamedEvent[] = [];
+  const connects: boolean[] = [];
+  const disconnects: string[] = [];
+  let connected: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (connected = resolve));
+  const stream = buyer.events.stream({
+    reconnectDelayMs: 50,
+    ...options,
+    signal: controller.signal,
+    onConnect: (info) => {
+      connects.push(info.reconnected);
+      options.onConnect?.(info);
+      connected();
+    },
+    onDisconnect: (info) => {
+      disconnects.push(info.error.code);
+      options.onDisconnect?.(info);
+    },
+  });
+  const done = (async () => {
+    for await (const event of stream) events.push(event);
+  })();
+  return { stream, events, connects, disconnects, opened, done, stop: async () => (controller.abort(), await done) };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('events.stream()', () => {
+  it('delivers each new event once, in order, and resumes after a lastEventId; a too-old or unknown one is ConcordStreamResumeError', async () => {
+    const { client: buyer } = await register('Stream Co');
+    const config = await buyer.webhooks.create({ url: `${receiver.url}/stream`, events: ['task.completed'] });
+    const live = follow(buyer);
+    await live.opened;
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push((await buyer.webhooks.test(config.id)).eventId);
+    await until(() => live.events.length === 3, 'three events');
+    expect(live.events.map((e) => e.id)).toEqual(sent);
+    expect(live.events[0]).toEqual({ id: sent[0], type: 'ping', taskId: null, payload: { event: 'ping', webhookId: config.id, sentAt: expect.any(String) }, createdAt: expect.any(String) });
+    expect(live.stream.lastEventId).toBe(sent[2]);
+    await live.stop();
+    expect(live.connects).toEqual([false]);
+
+    // From an event on: what came after it, and nothing before.
+    const later = follow(buyer, { lastEventId: sent[0] });
+    await until(() => later.events.length === 2, 'the two events after the first');
+    expect(later.events.map((e) => e.id)).toEqual(sent.slice(1));
+    await later.stop();
+
+    // An id the service cannot resume after: unknown, or older than 30 days.
+    await expect(follow(buyer, { lastEventId: 'evt_cnotaneventofthisbuyer00' }).done).rejects.toBeInstanceOf(ConcordStreamResumeError);
+    await ctx.prisma.event.update({ where: { id: sent[2] }, data: { createdAt: new Date(Date.now() - 31 * 86_400_000) } });
+    const stale = await follow(buyer, { lastEventId: sent[2] }).done.catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ConcordStreamResumeError);
+    expect(stale).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', lastEventId: sent[2], details: { issues: [{ path: 'Last-Event-ID' }] } });
+  });
+
+  it('reconnects after a cut connection with Last-Event-ID: the event written meanwhile arrives once', async () => {
+    const { client: owner } = await register('Cut Co');
+    const config = await owner.webhooks.create({ url: `${receiver.url}/cut`, events: ['task.completed'] });
+    // A fetch whose stream bodies can be cut, as a network would, and that records each Last-Event-ID sent.
+    const cuts: Array<() => void> = [];
+    const resumedWith: Array<string | null> = [];
+    const cutting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!new URL(String(input)).pathname.endsWith('/events/stream') || !response.body) return response;
+      resumedWith.push(new Headers(init?.headers).get('last-event-id'));
+      const reader = response.body.getReader();
+      let cut: (error: Error) => void = () => undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          cut = (error) => controller.error(error);
+        },
+        pull: async (controller) => {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: () => reader.cancel(),
+      });
+      cuts.push(() => {
+        cut(new TypeError('connection reset'));
+        void reader.cancel().catch(() => undefined);
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const buyer = new BuyerClient({ baseUrl, token: owner.credential, fetch: cutting });
+    const live = follow(buyer, { reconnectDelayMs: 300 });
+    await live.opened;
+    const first = (await owner.webhooks.test(config.id)).eventId;
+    await until(() => live.events.length === 1, 'the first event');
+    cuts[0]?.();
+    const second = (await owner.webhooks.test(config.id)).eventId; // written while the stream is down
+    await until(() => live.events.length === 2, 'the event written while disconnected');
+    const third = (await owner.webhooks.test(config.id)).eventId;
+    await until(() => live.events.length === 3, 'the next one');
+    await live.stop();
+    expect(live.events.map((e) => e.id)).toEqual([first, second, third]);
+    expect(resumedWith).toEqual([null, first]);
+    expect(live.connects).toEqual([false, true]);
+    expect(live.disconnects).toEqual(['NETWORK_ERROR']);
+  });
+
+  it('waits for a place under the per-buyer cap (400 LIMIT_EXCEEDED is retried); a revoked key ends the stream with ConcordAuthenticationError', async () => {
+    const { client: owner } = await register('Cap Co');
+    const key = await owner.apiKeys.create({ name: 'streams' });
+    const buyer = new BuyerClient({ baseUrl, apiKey: key.secret });
+    const [a, b] = [follow(buyer), follow(buyer)];
+    await Promise.all([a.opened, b.opened]);
+    const third = follow(buyer, { reconnectDelayMs: 100, maxReconnectDelayMs: 200 });
+    await until(() => third.disconnects.length >= 1, 'the third stream refused');
+    expect(third.disconnects[0]).toBe('LIMIT_EXCEEDED');
+    expect(third.connects).toEqual([]);
+    await a.stop();
+    await third.opened;
+    expect(third.connects).toEqual([false]);
+    await Promise.all([b.stop(), third.stop()]);
+
+    // Revoked: the next (re)connection is refused, and the iteration ends with the error.
+    await owner.apiKeys.delete(key.id);
+    await expect(follow(buyer).done).rejects.toBeInstanceOf(ConcordAuthenticationError);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   ConcordAuthenticationError,
   ConcordError,
   ConcordInsufficientCreditsError,
+  ConcordNotFoundError,
   ConcordPermissionError,
 } from '../errors.ts';
 
@@ -63,3 +64,7 @@ export function toCliError(error: unknown): CliError {
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new CliError(EXIT.USAGE, code, message);
   return new CliError(EXIT.API_ERROR, 'INTERNAL', message);
 }
+
+/** Whether the service has no event stream (an older server): 404 or 405 on GET /events/stream. */
+export const streamUnavailable = (error: unknown) =>
+  error instanceof ConcordNotFoundError || (error instanceof ConcordError && (error.status === 405 || error.code === 'METHOD_NOT_ALLOWED'));

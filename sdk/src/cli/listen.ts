@@ -3,13 +3,17 @@
 // to a local URL signed exactly as a real delivery is (x-service-signature, and the Standard Webhooks
 // webhook-id / webhook-timestamp / webhook-signature) with a local whsec_ secret, printed at start and
 // kept in the config file so the receiver keeps working across runs. One line per event, with the local
-// answer's status. Nothing is retried: this is for development.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { HttpClient } from '../http.ts';
-import { signStandardWebhook, signWebhookBody } from '../webhooks.ts';
+// answer's status. Nothing is retried: this is for development. The stream is the SDK's
+// (client.events.stream); when the service cannot resume after the last event (400 on Last-Event-ID: too
+// old, or unknown to it), the listener says so on stderr, with the GET /events?since=… that lists what it
+// may have missed, and follows the stream from now on.
+import { randomUUID } from 'node:crypto';
+import { ConcordStreamResumeError } from '../event-stream.ts';
+import type { StreamedEvent } from '../types.ts';
+import { generateWebhookSecret, signStandardWebhook, signWebhookBody, webhookSecretProblem } from '../webhooks.ts';
+import { buyerClient } from './account.ts';
 import { readConfig, resolveConnection, writeConfig, type GlobalOptions } from './config.ts';
-import { CliError, EXIT, usageError } from './errors.ts';
-import { followEventStream, streamUnavailable } from './event-stream.ts';
+import { CliError, EXIT, streamUnavailable, usageError } from './errors.ts';
 import type { Output } from './output.ts';
 
 export interface ListenOptions extends GlobalOptions {
@@ -19,34 +23,24 @@ export interface ListenOptions extends GlobalOptions {
   timeout: number;
 }
 
-const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
-
-/** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
-export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+/** A secret `webhooks listen` can sign both headers with: a valid whsec_ one. */
+const isStandardSecret = (secret: string) => secret.startsWith('whsec_') && webhookSecretProblem(secret) === null;
 
 /** --secret, else the one kept in the config file, else a new one (kept for next time). */
 async function signingSecret(given: string | undefined, output: Output): Promise<string> {
   if (given !== undefined) {
-    const decoded = SECRET_PATTERN.test(given) ? Buffer.from(given.slice('whsec_'.length), 'base64').length : 0;
-    if (decoded < 24 || decoded > 64) throw usageError('--secret is whsec_ and 24 to 64 bytes in base64 (as the dashboard makes them)', 'INVALID_SECRET');
+    if (!isStandardSecret(given)) throw usageError('--secret is whsec_ and 24 to 64 bytes in standard base64 (as the dashboard makes them)', 'INVALID_SECRET');
     return given;
   }
   const config = await readConfig();
-  if (config.listenSecret && SECRET_PATTERN.test(config.listenSecret)) return config.listenSecret;
-  const secret = newWebhookSecret();
+  if (config.listenSecret && isStandardSecret(config.listenSecret)) return config.listenSecret;
+  const secret = generateWebhookSecret();
   try {
     await writeConfig({ ...config, listenSecret: secret });
   } catch (error) {
     output.warn(`could not keep the signing secret in the config file (${error instanceof Error ? error.message : String(error)}): it changes next time`);
   }
   return secret;
-}
-
-interface StreamedEvent {
-  id: string;
-  type: string;
-  payload: Record<string, unknown>;
-  createdAt: string;
 }
 
 export async function listen(options: ListenOptions, output: Output, userAgent: string): Promise<void> {
@@ -60,7 +54,7 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
   const only = options.events ? new Set(options.events.split(',').map((type) => type.trim()).filter(Boolean)) : undefined;
   const connection = await resolveConnection(options);
   const secret = await signingSecret(options.secret, output);
-  const http = new HttpClient({ baseUrl: connection.baseUrl, headers: { 'user-agent': userAgent } }, connection.apiKey);
+  const client = buyerClient(connection, userAgent);
 
   const controller = new AbortController();
   let interrupted: NodeJS.Signals | undefined;
@@ -111,33 +105,48 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
     );
   };
 
+  let ready = false;
+  /** The last event received: where a refused resumption leaves a gap (GET /events?since=…). */
+  let lastReceived: StreamedEvent | undefined;
   try {
-    const stream = followEventStream(http, {
-      signal: controller.signal,
-      onConnect: (reconnected) => {
-        if (reconnected) {
-          output.note('(Reconnected: resuming after the last event received.)');
-          return;
-        }
-        output.result(
-          { ready: true, forwardTo: target.toString(), secret },
-          `Ready! Forwarding your events from ${connection.baseUrl} to ${target.toString()}\n` +
-            `Your local webhook signing secret is ${secret}\n(verify with verifyWebhook from @concord/sdk; Ctrl-C to stop)`,
-        );
-      },
-      onDisconnect: (error, delayMs) => output.note(`(Stream lost${error instanceof Error ? `: ${error.message}` : ''}; reconnecting in ${Math.round(delayMs / 1000)} s…)`),
-    });
-    for await (const message of stream) {
-      if (!message.id || message.event === 'message') continue;
-      let event: StreamedEvent;
+    // One stream, and a new one from now on when the service cannot resume after the last event.
+    for (let restarted = false; !controller.signal.aborted; restarted = true) {
+      const stream = client.events.stream({
+        signal: controller.signal,
+        onConnect: ({ reconnected }) => {
+          if (restarted && !reconnected) {
+            output.note('(Connected again: forwarding the events from now on.)');
+            return;
+          }
+          if (reconnected) {
+            output.note('(Reconnected: resuming after the last event received.)');
+            return;
+          }
+          if (ready) return;
+          ready = true;
+          output.result(
+            { ready: true, forwardTo: target.toString(), secret },
+            `Ready! Forwarding your events from ${connection.baseUrl} to ${target.toString()}\n` +
+              `Your local webhook signing secret is ${secret}\n(verify with verifyWebhook from @concord/sdk; Ctrl-C to stop)`,
+          );
+        },
+        onDisconnect: ({ error, delayMs }) => output.note(`(Stream lost: ${error.message}; reconnecting in ${Math.round(delayMs / 1000)} s…)`),
+      });
       try {
-        event = JSON.parse(message.data) as StreamedEvent;
-      } catch {
-        output.warn(`an event frame that is not JSON was skipped (${message.id})`);
-        continue;
+        for await (const event of stream) {
+          lastReceived = event;
+          if (only && !only.has(event.type)) continue;
+          await forward(event);
+        }
+      } catch (error) {
+        if (!(error instanceof ConcordStreamResumeError)) throw error;
+        // Too old or unknown to resume after: say what may be missing, and follow the stream from now on.
+        const since = lastReceived ? `?since=${encodeURIComponent(lastReceived.createdAt)}` : '';
+        output.warn(
+          `the stream cannot resume after event ${error.lastEventId} (${error.message}). ` +
+            `Continuing from now on: events written in between were not forwarded (GET /events${since} lists them).`,
+        );
       }
-      if (only && !only.has(event.type)) continue;
-      await forward(event);
     }
   } catch (error) {
     if (streamUnavailable(error)) throw new CliError(EXIT.API_ERROR, 'STREAM_UNAVAILABLE', `${connection.baseUrl} has no event stream (GET /events/stream): it needs a newer Concord`);

@@ -13,6 +13,7 @@ import { describeImport, MAX_BATCH, runImport, type ImportOptions } from './impo
 import { listen, type ListenOptions } from './listen.ts';
 import { Output } from './output.ts';
 import { watchTasks, type WatchOptions } from './watch.ts';
+import { rotateWebhookSecret, testWebhook, type RotateSecretOptions } from './webhooks.ts';
 
 /** The package's version, from the package.json above this file (src/cli or dist/esm/cli). */
 function packageVersion(): string {
@@ -61,7 +62,7 @@ function report(error: unknown, json: boolean): number {
 
 export function buildProgram(): Command {
   const program = new Command('concord')
-    .description('Concord from the terminal: import tasks, watch them, export datasets, manage the balance.')
+    .description('Concord from the terminal: import tasks, watch them, export datasets, manage the balance and webhooks.')
     .version(VERSION, '-v, --version')
     .option('--base-url <url>', 'the service (default: CONCORD_URL, else the stored login, else http://localhost:3000)')
     .option('--api-key <key>', 'a buyer API key cnc_… (default: CONCORD_API_KEY, else the stored login)')
@@ -73,7 +74,7 @@ export function buildProgram(): Command {
     .addHelpText(
       'after',
       `
-Exit codes: 0 ok · 1 API or network error · 2 usage error · 3 no credential or refused (401/403)
+Exit codes: 0 ok · 1 API or network error (webhooks test: not delivered) · 2 usage error · 3 no credential or refused (401/403)
             4 import finished with refused rows · 5 insufficient credits · 130 Ctrl-C · 143 SIGTERM
 Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "The concord CLI".`,
     );
@@ -166,10 +167,25 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .command('listen')
     .description('forward your events, signed with a local secret, to a local URL (like stripe listen)')
     .requiredOption('--forward-to <url>', 'where each event is POSTed, e.g. http://localhost:4000/webhooks')
-    .option('--events <types>', 'only these event types, comma-separated (task.completed,task.failed,budget.low)')
+    .option('--events <types>', 'only these event types, comma-separated (task.completed,task.failed,budget.low,ping)')
     .option('--secret <whsec>', 'sign with this whsec_ secret (default: one generated once and kept in the config file)')
     .option('--timeout <seconds>', 'how long the local URL may take to answer', positive('--timeout'), 10)
     .action(run(async (_options: unknown, command: Command) => listen(globals(command) as unknown as ListenOptions, output(globals(command)), USER_AGENT)));
+  webhooks
+    .command('test')
+    .argument('<configId>', 'the webhook configuration (its id, as GET /webhooks/configs lists it)')
+    .description('send a signed ping to the configuration\'s URL now and show how it answered (exit 1 when not a 2xx)')
+    .action(run(async (configId: string, _options: unknown, command: Command) => testWebhook(configId, globals(command), output(globals(command)), USER_AGENT)));
+  webhooks
+    .command('rotate-secret')
+    .argument('<configId>', 'the webhook configuration')
+    .description('replace the signing secret with a new whsec_ one, printed once; the old one keeps signing for 24 h')
+    .option('--secret <secret>', 'use this secret instead of a generated whsec_ one')
+    .action(
+      run(async (configId: string, _options: unknown, command: Command) =>
+        rotateWebhookSecret(configId, globals(command) as unknown as RotateSecretOptions, output(globals(command)), USER_AGENT),
+      ),
+    );
 
   return program;
 }

@@ -2,12 +2,11 @@
 // PENDING or VALIDATING. With the service's event stream (GET /events/stream) the counts are read again
 // when a task completes or fails (the only ways an open task closes, besides deletion), plus a slow
 // safety poll; without it (an older service), every --interval seconds.
-import { HttpClient } from '../http.ts';
+import { ConcordStreamResumeError } from '../event-stream.ts';
 import type { TaskCountFilters, TaskCounts } from '../types.ts';
 import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
-import { CliError, EXIT, usageError } from './errors.ts';
-import { followEventStream, streamUnavailable } from './event-stream.ts';
+import { CliError, EXIT, streamUnavailable, usageError } from './errors.ts';
 import { formatCount, type Output } from './output.ts';
 import { LOCALES, TASK_TYPES } from './task-rules.ts';
 
@@ -106,17 +105,23 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
     });
 
   const follow = async () => {
-    const http = new HttpClient({ baseUrl: connection.baseUrl, headers: { 'user-agent': userAgent } }, connection.apiKey);
-    try {
+    for (;;) {
       // Each (re)connection reads the counts again: what settled before it was open sent no event to it.
-      for await (const message of followEventStream(http, { signal: controller.signal, onConnect: wake })) {
-        if (message.event === 'task.completed' || message.event === 'task.failed') wake();
+      const stream = client.events.stream({ signal: controller.signal, onConnect: wake });
+      try {
+        for await (const event of stream) {
+          if (event.type === 'task.completed' || event.type === 'task.failed') wake();
+        }
+        return;
+      } catch (error) {
+        // The stream cannot resume after its last event: follow it from now on (the counts are read again on connecting).
+        if (error instanceof ConcordStreamResumeError) continue;
+        if (!streamUnavailable(error)) throw error;
+        mode = 'poll';
+        output.note('(The service has no event stream: polling instead.)');
+        wake();
+        return;
       }
-    } catch (error) {
-      if (!streamUnavailable(error)) throw error;
-      mode = 'poll';
-      output.note('(The service has no event stream: polling instead.)');
-      wake();
     }
   };
   const following = mode === 'stream' ? follow() : Promise.resolve();
