@@ -1,6 +1,8 @@
 // A webhook receiver to try Concord's webhooks locally. It checks every request's signature over the exact
 // body with the SDK's verifyWebhook (401 when it does not verify), counts each delivery once (a retry
-// carries the same x-service-delivery), prints one line per event and answers 204.
+// carries the same x-service-delivery), prints one line per event and answers 204. The `ping` of a test
+// send (POST /webhooks/configs/:id/test, from the dashboard or `concord webhooks test`) is printed as a
+// ping and is not a task event: it never counts towards --count.
 //   CONCORD_WEBHOOK_SECRET=<the webhook configuration's secret> npx tsx examples/webhook-receiver.ts [--count N] [--timeout S]
 // In the background, start it as `node --import tsx examples/webhook-receiver.ts … &`: then `$!` is the
 // receiver itself (with npx, it is npx, and killing npx leaves the receiver running).
@@ -47,14 +49,22 @@ async function receive(req: http.IncomingMessage, res: http.ServerResponse, body
   const delivery = String(req.headers['x-service-delivery'] ?? '');
   if (seen.has(delivery)) return;
   seen.add(delivery);
-  if (event.event === 'budget.low') {
-    console.log(`budget.low: balance ${event.creditBalance} cents (signature verified)`);
-    return;
-  }
-  if (event.event === 'task.completed') {
-    console.log(`task.completed ${event.taskId}: "${event.result}", confidence ${event.confidence}, ${event.totalResponses} answers (signature verified)`);
-  } else {
-    console.log(`task.failed ${event.taskId}: ${event.reason} after ${event.totalResponses} answers (signature verified)`);
+  switch (event.event) {
+    case 'ping': // a test send (POST /webhooks/configs/:id/test): not a task event, so it does not count
+      console.log(`ping from webhook ${event.webhookId}, sent at ${event.sentAt} (signature verified)`);
+      return;
+    case 'budget.low':
+      console.log(`budget.low: balance ${event.creditBalance} cents (signature verified)`);
+      return;
+    case 'task.completed':
+      console.log(`task.completed ${event.taskId}: "${event.result}", confidence ${event.confidence}, ${event.totalResponses} answers (signature verified)`);
+      break;
+    case 'task.failed':
+      console.log(`task.failed ${event.taskId}: ${event.reason} after ${event.totalResponses} answers (signature verified)`);
+      break;
+    default: // an event this receiver does not know yet: acknowledged, not counted
+      console.log(`${(event as { event: string }).event} (signature verified)`);
+      return;
   }
   taskEvents += 1;
   if (expected !== undefined && taskEvents >= expected) {
