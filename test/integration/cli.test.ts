@@ -367,7 +367,7 @@ describe('concord import', () => {
       const args = ['import', file, '--batch-size', '100', '--concurrency', '2', '--json'];
       const first = start(args, home, as(buyer, proxy.url));
       // Batches 0–7 answered; 8 and 9 committed by the service, their answers lost; the checkpoint saved.
-      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 8, 30_000, 'two withheld batches and the checkpoint');
+      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 8, 90_000, 'two withheld batches and the checkpoint');
       expect(await taskCounts(buyer.id)).toEqual({ total: 1_000, distinct: 1_000 });
       first.child.kill('SIGKILL');
       expect((await first.done).signal).toBe('SIGKILL');
@@ -385,7 +385,7 @@ describe('concord import', () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, 150_000);
 
   it('Ctrl-C stops at once with exit 130 and the checkpoint saved; the same command finishes the import', async () => {
     const home = await newHome();
@@ -396,7 +396,7 @@ describe('concord import', () => {
       proxy.state.passBatches = 3;
       const args = ['import', file, '--batch-size', '100', '--concurrency', '2', '--json'];
       const first = start(args, home, as(buyer, proxy.url));
-      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 3, 30_000, 'two withheld batches');
+      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 3, 90_000, 'two withheld batches');
       first.child.kill('SIGINT');
       const stopped = await first.done;
       expect(stopped.code).toBe(130);
@@ -414,7 +414,7 @@ describe('concord import', () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, 150_000);
 
   it('stops with exit 5 when the balance runs out, and resumes once topped up', async () => {
     const home = await newHome();
