@@ -92,8 +92,10 @@ export interface VerifyWebhookOptions {
   now?: Date | number;
   /**
    * Which signature to check:
-   * - `auto` (the default): Standard Webhooks when the secret is a `whsec_…` secret and the request
-   *   carries its headers, else the spec's `x-service-signature`;
+   * - `auto` (the default): Standard Webhooks when the secret is a `whsec_…` secret — the service always
+   *   sends its headers then, so a request without them is refused: stripping them must not downgrade the
+   *   check to the spec's header, which has no timestamp and could be replayed forever — else the spec's
+   *   `x-service-signature`;
    * - `standard`: Standard Webhooks only; a request without its headers is refused (no replay window);
    * - `service`: the spec's `x-service-signature` only.
    */
@@ -110,8 +112,7 @@ type Body = string | Uint8Array;
  */
 export async function verifyWebhook<T = WebhookEvent>(body: Body, headers: WebhookHeaders, secret: string, options: VerifyWebhookOptions = {}): Promise<T> {
   const scheme = options.scheme ?? 'auto';
-  const standardHeaders = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].some((name) => header(headers, name) !== undefined);
-  const useStandard = scheme === 'standard' || (scheme === 'auto' && secret.startsWith(STANDARD_PREFIX) && standardHeaders);
+  const useStandard = scheme === 'standard' || (scheme === 'auto' && secret.startsWith(STANDARD_PREFIX));
   const bytes = toBytes(body);
   if (useStandard) await verifyStandard(bytes, headers, secret, options);
   else await verifyService(bytes, header(headers, 'x-service-signature'), secret);

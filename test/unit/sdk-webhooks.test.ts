@@ -112,15 +112,17 @@ describe('Standard Webhooks, against the standardwebhooks package', () => {
     await refused(verifyWebhook(body, headers, 'whsec_not base64!'), 'WEBHOOK_SECRET_INVALID');
   });
 
-  it('auto picks Standard Webhooks for a whsec_ secret with its headers, the spec header otherwise; standard refuses a request without them', async () => {
+  it('auto uses Standard Webhooks for a whsec_ secret (a request stripped of its headers is refused, not replayable), the spec header for any other secret', async () => {
     const now = new Date();
     const standard = { 'webhook-id': 'evt_7', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': reference.sign('evt_7', now, body) };
     // A whsec_ secret on a delivery with both: Standard Webhooks decides (a stale spec header does not matter).
     await expect(verifyWebhook(body, { ...standard, 'x-service-signature': serverSign(body, 'stale-secret-0123456') }, whsec)).resolves.toEqual(payload);
-    // The same secret where only the spec header came: that header, keyed with the secret as given.
-    await expect(verifyWebhook(body, { 'x-service-signature': serverSign(body, whsec) }, whsec)).resolves.toEqual(payload);
-    // …unless the receiver insists on the timestamped scheme.
+    // The same delivery with the Standard Webhooks headers stripped (a replay of a captured request): the
+    // service always sends them for a whsec_ secret, so their absence is refused rather than checked by the
+    // spec header, which has no timestamp; the spec scheme can still be asked for explicitly.
+    await refused(verifyWebhook(body, { 'x-service-signature': serverSign(body, whsec) }, whsec), 'WEBHOOK_SIGNATURE_MISSING');
     await refused(verifyWebhook(body, { 'x-service-signature': serverSign(body, whsec) }, whsec, { scheme: 'standard' }), 'WEBHOOK_SIGNATURE_MISSING');
+    await expect(verifyWebhook(body, { 'x-service-signature': serverSign(body, whsec) }, whsec, { scheme: 'service' })).resolves.toEqual(payload);
     // A plain secret: the spec header, whatever else is there.
     await expect(verifyWebhook(body, { ...standard, 'x-service-signature': serverSign(body, specSecret) }, specSecret)).resolves.toEqual(payload);
     await refused(verifyWebhook(body, standard, whsec, { scheme: 'service' }), 'WEBHOOK_SIGNATURE_MISSING');
