@@ -141,7 +141,7 @@ describe('extended retry policy', () => {
     expect(await configRow(configId)).toMatchObject({ isActive: true, failingSince: null, disabledAt: null });
   });
 
-  it('disables a configuration whose attempts have all failed for 3 days, once, and queues an e-mail to the buyer', async () => {
+  it('disables a configuration whose attempts have all failed for 3 days, once a delivery has no attempt left, and queues an e-mail to the buyer', async () => {
     const { buyer, configId } = await subscribed('extended');
     receiver.fallback({ status: 503 });
     const start = nowMs;
@@ -162,8 +162,22 @@ describe('extended retry policy', () => {
     await recordEvent(buyer);
     await recordEvent(buyer);
     await worker.drain();
+    // Three days of failures, but every delivery still has attempts to come: one of them may succeed.
+    expect((await configRow(configId)).isActive).toBe(true);
+    // The first delivery to run out of attempts switches it off.
+    let at = start + 3 * DAY;
+    let disabledAt: number | undefined;
+    for (let step = 0; step < 12 && disabledAt === undefined; step++) {
+      at += 13 * HOUR;
+      moveTo(at);
+      await worker.drain();
+      const exhausted = await ctx.prisma.webhookDelivery.count({ where: { configId, status: 'FAILED' } });
+      if ((await configRow(configId)).isActive) expect(exhausted).toBe(0);
+      else disabledAt = at;
+    }
+    if (disabledAt === undefined) throw new Error('the configuration was never disabled');
     const config = (await api(buyer).get(`/webhooks/configs/${configId}`)).body;
-    expect(config).toMatchObject({ isActive: false, disabledAt: new Date(start + 3 * DAY).toISOString() });
+    expect(config).toMatchObject({ isActive: false, disabledAt: new Date(disabledAt).toISOString() });
     expect(config.disabledReason).toBe('Every delivery attempt failed for 3 days (last error: HTTP 503)');
     const mails = await ctx.prisma.mailOutbox.findMany({ where: { toAddress: buyer.email } });
     const disabledMails = mails.filter((mail) => mail.kind === 'WEBHOOK_DISABLED');
@@ -176,7 +190,7 @@ describe('extended retry policy', () => {
     const sent = receiver.requests.length;
     const after = await recordEvent(buyer);
     expect(await ctx.prisma.webhookDelivery.count({ where: { eventId: after } })).toBe(0);
-    moveTo(start + 4 * DAY);
+    moveTo(at + DAY);
     await worker.drain();
     expect(receiver.requests).toHaveLength(sent);
     expect(await ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email, kind: 'WEBHOOK_DISABLED' } })).toBe(1);

@@ -316,6 +316,32 @@ describe('POST /webhooks/configs/:id/test', () => {
     expect((await ctx.prisma.webhookConfig.findUniqueOrThrow({ where: { id: configId } })).failingSince).toBeNull();
   });
 
+  it('a failed ping redelivered by hand is tried once more, never retried, and starts no failure clock', async () => {
+    const { buyer, configId } = await subscribed(PLAIN_SECRET, { retryPolicy: 'extended' });
+    receiver.script({ status: 503 }, { status: 503 });
+    const res = await api(buyer).post(`/webhooks/configs/${configId}/test`);
+    const [delivery] = (await api(buyer).get(`/events/${res.body.eventId}`)).body.deliveries;
+    expect((await api(buyer).post(`/webhooks/deliveries/${delivery.id}/redeliver`)).status).toBe(202);
+    await drain();
+    offsetMs = 4 * 24 * HOUR;
+    await drain();
+    expect(receiver.requests).toHaveLength(2);
+    expect((await api(buyer).get(`/events/${res.body.eventId}`)).body.deliveries).toEqual([expect.objectContaining({ status: 'FAILED', attempts: 1 })]);
+    expect(await ctx.prisma.webhookConfig.findUniqueOrThrow({ where: { id: configId } })).toMatchObject({ failingSince: null, isActive: true });
+  });
+
+  it('a configuration deleted while its ping is on the way: 404 WEBHOOK_NOT_FOUND, nothing recorded', async () => {
+    const { buyer, configId } = await subscribed(PLAIN_SECRET);
+    receiver.script({ status: 200, delayMs: 150 });
+    // then() sends the request now (a supertest request waits to be awaited).
+    const pending = api(buyer).post(`/webhooks/configs/${configId}/test`).then((response) => response);
+    while (receiver.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await request(ctx.app).delete(`/api/v1/webhooks/configs/${configId}`).set(bearer(buyer.token))).status).toBe(204);
+    const res = await pending;
+    expect([res.status, res.body.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+    expect((await api(buyer).get('/events?type=ping')).body.events).toEqual([]);
+  });
+
   it('a receiver slower than WEBHOOK_TIMEOUT_MS: delivered false, no status, the timeout as error', async () => {
     const { buyer, configId } = await subscribed(PLAIN_SECRET);
     receiver.script({ status: 200, delayMs: 1_000 });

@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';
 import { webhookDisabledMail } from '../email/mail.templates.ts';
+import { PING_EVENT } from '../events/events.repository.ts';
 import { AUTO_DISABLE_AFTER_MS, nextAttemptAt, shouldDisable } from './retry-policy.ts';
 import { signedWebhookHeaders } from './signature.ts';
 import { sendWebhook, type SendOutcome } from './webhook-sender.ts';
@@ -73,7 +74,10 @@ export class DeliveryWorker {
         )
       : { kind: 'client-error', statusCode: 0 };
     const now = this.clock.now();
-    const extended = delivery.retryPolicy === 'extended';
+    // A test send's ping, redelivered by hand, is tried once and stays out of the extended failure clock,
+    // as the test send itself is (README, Webhooks).
+    const ping = delivery.event === PING_EVENT;
+    const extended = delivery.retryPolicy === 'extended' && !ping;
     const log = { deliveryId: delivery.id, webhookEvent: delivery.event, attempt: delivery.attempts };
     if (outcome.kind === 'success') {
       await this.db.repos.webhooks.markDelivered(delivery.id, outcome.statusCode, now, extended);
@@ -81,7 +85,7 @@ export class DeliveryWorker {
       return;
     }
     const error = outcome.kind === 'client-error' ? (delivery.isActive ? `HTTP ${outcome.statusCode}` : 'configuration inactive') : outcome.error;
-    const retryAt = nextAttemptAt({
+    const retryAt = ping ? null : nextAttemptAt({
       policy: delivery.retryPolicy,
       attempts: delivery.attempts,
       outcome,
@@ -93,7 +97,9 @@ export class DeliveryWorker {
     const failureAt = extended && delivery.isActive ? now : null;
     const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery.id, { statusCode: outcome.statusCode, error }, retryAt, failureAt);
     this.logger.warn({ ...log, event: retryAt ? 'webhook.delivery.retrying' : 'webhook.delivery.failed', error }, 'webhook attempt failed');
-    if (shouldDisable(delivery.retryPolicy, failingSince, now)) await this.disable(delivery, now, error);
+    // Only once this delivery has no attempt left: a first failure after a quiet spell, with retries to
+    // come, must not switch off a configuration whose next attempt may well succeed.
+    if (extended && retryAt === null && shouldDisable(delivery.retryPolicy, failingSince, now)) await this.disable(delivery, now, error);
   }
 
   /** extended: switches off a configuration that has failed for 3 days and tells the buyer, in one transaction. */

@@ -166,16 +166,22 @@ export class WebhooksRepository {
     statusCode: number | null;
     error: string | null;
     finishedAt: Date;
-  }): Promise<void> {
-    await this.db.$executeRaw`
-      WITH event AS (
-        INSERT INTO events (id, buyer_id, type, payload, created_at) VALUES (${input.eventId}, ${input.buyerId}, 'ping', ${input.payload}, ${input.at})
+  }): Promise<boolean> {
+    // Only while the configuration exists (held against a concurrent delete until COMMIT): one deleted
+    // during the send records nothing, and the caller answers 404 instead of a foreign-key failure.
+    const inserted = await this.db.$executeRaw`
+      WITH config AS (
+        SELECT id FROM webhook_configs WHERE id = ${input.configId} AND buyer_id = ${input.buyerId} FOR KEY SHARE
+      ), event AS (
+        INSERT INTO events (id, buyer_id, type, payload, created_at)
+        SELECT ${input.eventId}, ${input.buyerId}, 'ping', ${input.payload}, ${input.at} FROM config
         RETURNING id
       )
       INSERT INTO webhook_deliveries (id, event_id, config_id, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at)
       SELECT ${input.deliveryId}, event.id, ${input.configId}, ${input.delivered ? 'DELIVERED' : 'FAILED'}::"DeliveryStatus", 1, ${input.at},
         ${input.statusCode}, ${input.error?.slice(0, 500) ?? null}, ${input.at}, ${input.delivered ? input.finishedAt : null}::timestamptz
       FROM event`;
+    return inserted === 1;
   }
 
   async deleteConfig(buyerId: string, id: string): Promise<boolean> {

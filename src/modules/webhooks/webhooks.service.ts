@@ -104,7 +104,7 @@ export class WebhooksService {
     const delivered = outcome.kind === 'success';
     const statusCode = outcome.statusCode === 0 ? null : outcome.statusCode;
     const error = outcome.kind === 'success' ? undefined : outcome.kind === 'retryable' ? outcome.error : statusCode === null ? 'invalid URL' : `HTTP ${statusCode}`;
-    await this.db.repos.webhooks.recordTestSend({
+    const recorded = await this.db.repos.webhooks.recordTestSend({
       eventId,
       buyerId,
       payload: body,
@@ -116,6 +116,8 @@ export class WebhooksService {
       error: error ?? null,
       finishedAt: this.clock.now(),
     });
+    // Deleted while the ping was on its way.
+    if (!recorded) throw webhookNotFound();
     return { eventId, delivered, statusCode, latencyMs, responseExcerpt: outcome.excerpt ?? null, ...(error === undefined ? {} : { error }) };
   }
 
