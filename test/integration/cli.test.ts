@@ -151,13 +151,19 @@ async function csvFile(home: Home, name: string, rows: number, bad: Record<numbe
   return file;
 }
 
-async function checkpointOf(home: Home): Promise<{ doneBelow: number; complete: boolean; created: number } | undefined> {
+/** The one checkpoint file of `home`, if any. */
+async function checkpointFileOf(home: Home): Promise<string | undefined> {
   const dir = path.join(home.env.XDG_STATE_HOME as string, 'concord', 'imports');
-  const files = await readdir(dir).catch(() => [] as string[]);
-  const file = files.find((name) => name.endsWith('.json'));
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.json'));
+  expect(files.length).toBeLessThanOrEqual(1);
+  return files[0] === undefined ? undefined : path.join(dir, files[0]);
+}
+
+async function checkpointOf(home: Home): Promise<{ doneBelow: number; complete: boolean; created: number } | undefined> {
+  const file = await checkpointFileOf(home);
   if (!file) return undefined;
   try {
-    return JSON.parse(await readFile(path.join(dir, file), 'utf8')) as { doneBelow: number; complete: boolean; created: number };
+    return JSON.parse(await readFile(file, 'utf8')) as { doneBelow: number; complete: boolean; created: number };
   } catch {
     return undefined; // being replaced
   }
@@ -166,11 +172,15 @@ async function checkpointOf(home: Home): Promise<{ doneBelow: number; complete: 
 /**
  * A proxy in front of the server that answers the first `passBatches` POST /tasks/batch and forwards
  * the later ones but keeps their answers: the service commits them, the CLI never hears back — a
- * connection lost after the commit.
+ * connection lost after the commit. With `hideProjects`, GET /projects/:id answers 404.
  */
 async function startProxy() {
-  const state = { passBatches: Number.POSITIVE_INFINITY, answered: 0, withheld: 0 };
+  const state = { passBatches: Number.POSITIVE_INFINITY, answered: 0, withheld: 0, hideProjects: false };
   const proxy = http.createServer((req, res) => {
+    if (state.hideProjects && req.method === 'GET' && req.url?.startsWith('/api/v1/projects/')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'PROJECT_NOT_FOUND', message: 'Project not found' } }));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
@@ -411,6 +421,104 @@ describe('concord import', () => {
       expect(second.code, second.stderr).toBe(0);
       expect(json(second)).toMatchObject({ complete: true, created: 1_000, refused: 0, batchesSkipped: 3, batchesReplayed: 2, errorsFile: null });
       expect(await taskCounts(buyer.id)).toEqual({ total: 1_000, distinct: 1_000 });
+    } finally {
+      await proxy.close();
+    }
+  }, 150_000);
+
+  it('refuses to resume with another --batch-size, creating nothing; --restart starts over (and creates the rows again)', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(10_000_000);
+    const file = await csvFile(home, 'params.csv', 1_000);
+    const proxy = await startProxy();
+    try {
+      proxy.state.passBatches = 3;
+      const first = start(['import', file, '--batch-size', '100', '--concurrency', '2', '--json'], home, as(buyer, proxy.url));
+      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 3, 90_000, 'two withheld batches');
+      first.child.kill('SIGKILL');
+      await first.done;
+      const checkpointFile = await checkpointFileOf(home);
+      expect(await taskCounts(buyer.id)).toEqual({ total: 500, distinct: 500 });
+      proxy.state.passBatches = Number.POSITIVE_INFINITY;
+
+      // Another --batch-size would cut other batches under other keys: refused, nothing sent.
+      const other = await concord(['import', file, '--batch-size', '50', '--json'], home, as(buyer, proxy.url));
+      expect(other.code).toBe(2);
+      const { error } = json<{ error: Record<string, unknown> }>(other);
+      expect(error).toMatchObject({
+        code: 'IMPORT_PARAMETERS_CHANGED', exitCode: 2, checkpointFile, differences: [{ parameter: '--batch-size', was: 100, now: 50 }],
+      });
+      expect(error.message).toContain('--batch-size was 100, now 50');
+      expect(error.message).toContain('--restart');
+      const human = await concord(['import', file, '--batch-size', '50', '--project', 'proj_x'], home, as(buyer, proxy.url));
+      expect(human.code).toBe(2);
+      expect(human.stderr).toMatch(/--batch-size was 100, now 50; --project was none, now proj_x\./);
+      expect(await taskCounts(buyer.id)).toEqual({ total: 500, distinct: 500 });
+      expect(await checkpointOf(home)).toMatchObject({ doneBelow: 3, complete: false, created: 300 });
+
+      // --restart discards the checkpoint: every row is sent again under new keys, as documented.
+      const restarted = await concord(['import', file, '--batch-size', '50', '--restart', '--json'], home, as(buyer, proxy.url));
+      expect(restarted.code, restarted.stderr).toBe(0);
+      expect(restarted.stderr).toContain('--restart: discarded the checkpoint');
+      expect(json(restarted)).toMatchObject({ complete: true, resumed: false, created: 1_000, batches: 20, batchesSent: 20, batchesReplayed: 0 });
+      expect(await taskCounts(buyer.id)).toEqual({ total: 1_500, distinct: 1_000 });
+      expect(await checkpointFileOf(home)).not.toBe(checkpointFile);
+      // And the restarted import is the one the same command finds: finished, nothing sent again.
+      const again = await concord(['import', file, '--batch-size', '50', '--json'], home, as(buyer, proxy.url));
+      expect(again.code, again.stderr).toBe(0);
+      expect(json(again)).toMatchObject({ resumed: true, complete: true, created: 1_000, batchesSent: 0, batchesSkipped: 20 });
+      expect(await taskCounts(buyer.id)).toEqual({ total: 1_500, distinct: 1_000 });
+    } finally {
+      await proxy.close();
+    }
+  }, 150_000);
+
+  it('cuts batches by source rows: a project lookup that changes between runs shifts no batch, and a resume sends every row once', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(10_000_000);
+    const mine = await request(ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: 'Mine' });
+    const withProject = new Set([1, 2, 3, 150]);
+    const lines = ['type,content,options,maxCents,projectId'];
+    for (let row = 1; row <= 1_000; row++) lines.push(`BINARY_CHOICE,Row ${row},yes|no,20,${withProject.has(row) ? mine.body.id : ''}`);
+    const file = path.join(home.dir, 'lookup.csv');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const proxy = await startProxy();
+    try {
+      // First run: the project cannot be found, so rows 1, 2, 3 and 150 are refused; batches 0–2 (rows
+      // 1–300) answered, 3 and 4 committed with their answers lost.
+      proxy.state.hideProjects = true;
+      proxy.state.passBatches = 3;
+      const args = ['import', file, '--batch-size', '100', '--concurrency', '2', '--json'];
+      const first = start(args, home, as(buyer, proxy.url));
+      await waitFor(async () => proxy.state.withheld === 2 && (await checkpointOf(home))?.doneBelow === 3, 90_000, 'two withheld batches');
+      first.child.kill('SIGKILL');
+      await first.done;
+      expect(await taskCounts(buyer.id)).toEqual({ total: 496, distinct: 496 });
+
+      // A checkpoint whose batches end elsewhere than this file's is not skipped by: the import stops.
+      const checkpointFile = (await checkpointFileOf(home)) as string;
+      const saved = JSON.parse(await readFile(checkpointFile, 'utf8')) as { doneBelowRow: number; refusedByLookup: Array<{ row: number }> };
+      expect(saved.doneBelowRow).toBe(300);
+      expect(saved.refusedByLookup.map((refused) => refused.row)).toEqual([1, 2, 3, 150]);
+      await writeFile(checkpointFile, JSON.stringify({ ...saved, doneBelowRow: 299 }));
+      proxy.state.hideProjects = false;
+      proxy.state.passBatches = Number.POSITIVE_INFINITY;
+      const shifted = await concord(args, home, as(buyer, proxy.url));
+      expect(shifted.code).toBe(2);
+      expect(json(shifted)).toMatchObject({ error: { code: 'IMPORT_BATCHES_CHANGED', exitCode: 2, batch: 2, summary: { batchesSent: 0 } } });
+      expect(await taskCounts(buyer.id)).toEqual({ total: 496, distinct: 496 });
+      await writeFile(checkpointFile, JSON.stringify(saved));
+
+      // Second run: the project is found now, yet batches 0–2 still cover rows 1–300 and are skipped (their
+      // refusals come from the checkpoint), 3 and 4 are replayed with the same bodies, the rest created.
+      const second = await concord(args, home, as(buyer, proxy.url));
+      expect(second.code, second.stderr).toBe(4);
+      expect(json(second)).toMatchObject({
+        complete: true, resumed: true, rows: 1_000, created: 996, refused: 4, refusedLocally: 4, batches: 10, batchesSkipped: 3, batchesSent: 7, batchesReplayed: 2,
+      });
+      expect(await taskCounts(buyer.id)).toEqual({ total: 996, distinct: 996 });
+      const report = (await readFile(`${file}.errors.csv`, 'utf8')).trim().split('\n').slice(1);
+      expect(report.map((line) => line.split(',').slice(0, 2).join(','))).toEqual(['1,INVALID_PROJECT', '2,INVALID_PROJECT', '3,INVALID_PROJECT', '150,INVALID_PROJECT']);
     } finally {
       await proxy.close();
     }

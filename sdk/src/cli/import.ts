@@ -3,29 +3,36 @@
 // - Streamed: the file is read a chunk at a time; at most `concurrency` batches are in flight and one
 //   is being filled, so memory stays flat whatever the file's size.
 // - Every row is checked locally by the service's rules (task-rules.ts) and its projectId against the
-//   buyer's projects before it joins a batch: a batch is all or nothing, so a bad row must not take 999
-//   good ones with it. Refused rows go to the error report (row, code, message) and the import goes on.
+//   buyer's projects before its batch is sent: a batch is all or nothing, so a bad row must not take 999
+//   good ones with it. Refused rows go to the error report (row, code, message), are left out of their
+//   batch's request, and the import goes on.
 //   Should the service still refuse an item (INVALID_TASK names it by taskIndex), that row joins the
 //   report and the rest of its batch is sent again; a refusal that names no item (413, say) splits the
 //   batch in halves until the row is found.
-// - Batches are cut deterministically from the file's content (up to --batch-size rows, ≤ 1 000, and
-//   ≤ 9 MiB of JSON, under the route's 10 MB), numbered, and each is sent with the Idempotency-Key
-//   `cnc-import-<import id>-<batch number>`, where the import id is a SHA-256 of the file's content,
-//   the buyer, the batch size, --project and the price. A batch sent again (a retry, or a run resumed
+// - Batches are cut from the file's source rows alone (the next --batch-size rows, ≤ 1 000, and ≤ 9 MiB
+//   of JSON counting every parsed row, under the route's 10 MB), whatever the checks decide of each row:
+//   a batch number always covers the same rows, even when a check's answer (a project lookup) changes
+//   between runs. Each is numbered and sent with the Idempotency-Key `cnc-import-<import id>-<batch
+//   number>`, where the import id is a SHA-256 of the file's content, the buyer, the format, the batch
+//   size, --project and the price (salted by --restart). A batch sent again (a retry, or a run resumed
 //   after Ctrl-C, kill -9 or a lost connection) carries the same key and body, so the service answers
 //   with its first response and creates nothing twice (contract §4; keys live 24 h).
-// - A checkpoint (checkpoint.ts) records the committed batches; the same command run again skips them.
+// - A checkpoint (checkpoint.ts) records the committed batches and the last source row of each; the
+//   same command run again skips them, after checking that they end at the same rows. An index per file
+//   content and buyer (imports/files/) finds the unfinished checkpoint whatever the parameters: one left
+//   with other parameters is a usage error (resuming it under new keys would create its rows twice)
+//   until the original parameters or --restart are given.
 import { stat } from 'node:fs/promises';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { BuyerClient } from '../buyer-client.ts';
 import { ConcordError, ConcordNotFoundError, ConcordValidationError } from '../errors.ts';
 import { HttpClient } from '../http.ts';
 import type { TaskBatchCreated } from '../types.ts';
-import { Checkpoint, type RefusedRow } from './checkpoint.ts';
-import { resolveBaseUrl, resolveConnection, stateSubdir, type GlobalOptions } from './config.ts';
+import { Checkpoint, type CheckpointData, type RefusedRow } from './checkpoint.ts';
+import { resolveBaseUrl, resolveConnection, stateSubdir, writeFileAtomic, type GlobalOptions } from './config.ts';
 import { CliError, EXIT, toCliError, usageError } from './errors.ts';
 import { formatCount, formatSeconds, type Output } from './output.ts';
 import { detectFormat, readRows, surveyFile, type ImportFormat } from './rows.ts';
@@ -51,6 +58,7 @@ export interface ImportOptions extends GlobalOptions {
   dryRun?: boolean;
   errors?: string;
   checkpoint?: string;
+  restart?: boolean;
   userAgent: string;
 }
 
@@ -88,6 +96,36 @@ interface PreparedRow {
   row: number;
   task: Record<string, unknown>;
 }
+
+/** A source row in the batch being filled: a task to check against the projects, or a row already refused. */
+type SourceRow = PreparedRow | { row: number; refused: RefusedRow };
+
+/** What decides the batches and their keys: an unfinished import resumes only with the same. */
+interface ImportParameters {
+  format: ImportFormat;
+  batchSize: number;
+  projectId: string | null;
+  priceCents: number;
+}
+
+const PARAMETER_LABELS: Record<keyof ImportParameters, string> = {
+  format: '--format',
+  batchSize: '--batch-size',
+  projectId: '--project',
+  priceCents: "the service's price (GET /meta, cents)",
+};
+
+/** How a stored checkpoint's parameters differ from this run's. */
+function parameterDifferences(stored: Partial<CheckpointData>, now: ImportParameters): Array<{ parameter: string; was: unknown; now: unknown }> {
+  if (stored.version !== 2) return [{ parameter: 'concord version (the checkpoint was written by an earlier one, which cut batches differently)', was: stored.version ?? null, now: 2 }];
+  const differences: Array<{ parameter: string; was: unknown; now: unknown }> = [];
+  for (const key of Object.keys(PARAMETER_LABELS) as Array<keyof ImportParameters>) {
+    if (stored[key] !== now[key]) differences.push({ parameter: PARAMETER_LABELS[key], was: stored[key] ?? null, now: now[key] });
+  }
+  return differences;
+}
+
+const RESTART_HINT = 'pass --restart to discard the checkpoint and start over (--restart sends every row again: the tasks the earlier run created are created a second time)';
 
 /** The CSV line of the error report. */
 function reportLine(row: RefusedRow): string {
@@ -162,25 +200,66 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
   output.note(`Reading ${file} (${format})…`);
   const survey = await surveyFile(file);
   const estimatedRows = Math.max(0, format === 'csv' ? survey.lines - 1 : survey.lines);
-  const importId = hash(
-    JSON.stringify({ v: 1, sha256: survey.sha256, format, batchSize: options.batchSize, projectId: options.project ?? null, buyerId, priceCents }),
-  ).slice(0, 32);
-  const keyPrefix = `cnc-import-${importId}`;
+  const parameters: ImportParameters = { format, batchSize: options.batchSize, projectId: options.project ?? null, priceCents };
+  const parametersId = hash(JSON.stringify({ v: 1, sha256: survey.sha256, format, batchSize: options.batchSize, projectId: options.project ?? null, buyerId, priceCents })).slice(0, 32);
+  let importId = parametersId;
 
   let checkpoint: Checkpoint | undefined;
   let resumed = false;
   if (!dryRun) {
-    const checkpointFile = options.checkpoint ? path.resolve(options.checkpoint) : path.join(await stateSubdir('imports'), `${importId}.json`);
-    ({ checkpoint, resumed } = await Checkpoint.open(checkpointFile, {
+    // The checkpoint: at --checkpoint or <import id>.json, or wherever the index of this file (its
+    // content and the buyer) points, whatever the parameters it was started with.
+    const importsDir = await stateSubdir('imports');
+    const indexFile = path.join(await stateSubdir(path.join('imports', 'files')), `${hash(JSON.stringify({ v: 1, sha256: survey.sha256, buyerId })).slice(0, 32)}.json`);
+    const ownFile = options.checkpoint ? path.resolve(options.checkpoint) : path.join(importsDir, `${parametersId}.json`);
+    const indexed = (await Checkpoint.read(indexFile)) as { checkpoint?: unknown } | undefined;
+    const candidates = [...new Set([ownFile, ...(typeof indexed?.checkpoint === 'string' ? [indexed.checkpoint] : [])])];
+    const found: Array<{ file: string; data: Partial<CheckpointData>; differences: ReturnType<typeof parameterDifferences> }> = [];
+    for (const candidate of candidates) {
+      const data = await Checkpoint.read(candidate);
+      if (data?.sha256 === survey.sha256 && data.buyerId === buyerId) found.push({ file: candidate, data, differences: parameterDifferences(data, parameters) });
+    }
+    if (options.restart) {
+      for (const old of found) await rm(old.file, { force: true });
+      if (found.length > 0) output.note(`--restart: discarded the checkpoint${found.length > 1 ? 's' : ''} ${found.map((old) => old.file).join(', ')}; every row is sent again.`);
+      importId = hash(`${parametersId}:restart:${randomUUID()}`).slice(0, 32);
+    } else {
+      const conflict = found.find((old) => old.differences.length > 0 && old.data.complete !== true);
+      if (conflict) {
+        const { data, differences } = conflict;
+        const show = (value: unknown) => (value === null ? 'none' : String(value));
+        throw new CliError(
+          EXIT.USAGE,
+          'IMPORT_PARAMETERS_CHANGED',
+          `An unfinished import of this file (checkpoint ${conflict.file}: ${formatCount(data.created ?? 0)} tasks created) was started with other parameters: ` +
+            `${differences.map((d) => `${d.parameter} was ${show(d.was)}, now ${show(d.now)}`).join('; ')}. Resuming it with these would send its rows again under ` +
+            `other Idempotency-Keys and create them twice. Run the command again with the original parameters to resume it, or ${RESTART_HINT}`,
+          { checkpointFile: conflict.file, differences },
+        );
+      }
+      const same = found.find((old) => old.differences.length === 0 && old.data.complete !== true) ?? found.find((old) => old.differences.length === 0);
+      if (same) {
+        checkpoint = Checkpoint.resume(same.file, same.data as CheckpointData, absolute);
+        importId = checkpoint.data.importId;
+        resumed = true;
+      } else {
+        // A finished import with other parameters (or a finished v1 one) is a new import: its rows are created again.
+        const other = found.find((old) => old.data.complete === true);
+        if (other) output.warn(`this file was imported before with other parameters (checkpoint ${other.file}); this import creates its tasks again`);
+      }
+    }
+    checkpoint ??= Checkpoint.create(options.restart && !options.checkpoint ? path.join(importsDir, `${importId}.json`) : ownFile, {
       importId,
       file: absolute,
       sha256: survey.sha256,
       format,
       batchSize: options.batchSize,
       projectId: options.project ?? null,
+      priceCents,
       baseUrl,
       buyerId,
-    }));
+    });
+    await writeFileAtomic(indexFile, `${JSON.stringify({ checkpoint: checkpoint.file })}\n`, 0o600);
     if (resumed) {
       const data = checkpoint.data;
       if (data.complete) output.note(`This file was already imported (${formatCount(data.created)} tasks, checkpoint ${checkpoint.file}); nothing is sent again.`);
@@ -194,15 +273,17 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
       }
     }
   }
+  const keyPrefix = `cnc-import-${importId}`;
 
   const errorsFile = path.resolve(options.errors ?? `${file}.errors.csv`);
   await rm(errorsFile, { force: true });
   const report = new ErrorReport(errorsFile);
   for (const refused of checkpoint?.data.refusedByService ?? []) await report.add(refused);
+  for (const refused of checkpoint?.data.refusedByLookup ?? []) await report.add(refused);
 
   const counters = {
     rows: 0,
-    refusedLocally: 0,
+    refusedLocally: checkpoint?.data.refusedByLookup.length ?? 0,
     refusedByService: checkpoint?.data.refusedByService.length ?? 0,
     batches: 0,
     batchesSent: 0,
@@ -297,7 +378,7 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
   const partKey = (batch: number, rows: PreparedRow[]) => `${keyPrefix}-${batch}-${hash(rows.map((row) => row.row).join(',')).slice(0, 16)}`;
 
   const inFlight = new Set<Promise<void>>();
-  const dispatch = (batch: number, rows: PreparedRow[]) => {
+  const dispatch = (batch: number, lastRow: number, rows: PreparedRow[], refusedByLookup: RefusedRow[]) => {
     counters.batchesSent += 1;
     checkpoint?.sending(batch);
     const work = (async () => {
@@ -309,7 +390,7 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
         counters.refusedByService += refusedHere.length;
         counters.finishedRows += rows.length;
         for (const refused of refusedHere) await report.add(refused);
-        checkpoint?.committed(batch, result.created, refusedHere);
+        checkpoint?.committed(batch, lastRow, result.created, refusedHere, refusedByLookup);
         showProgress();
       } catch (error) {
         if (!stop.signal.aborted) fatal ??= describeFailure(error, batch);
@@ -337,27 +418,67 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     return check;
   };
 
-  let current: PreparedRow[] = [];
+  // The batch being filled: the next --batch-size source rows (fewer when their JSON would pass 9 MiB),
+  // refused or not, so that the cut never depends on what a check answers.
+  let current: SourceRow[] = [];
   let currentBytes = 2;
+  const verifySkipped = (batch: number, lastRow: number) => {
+    const stored = checkpoint?.lastRowOf(batch);
+    if (stored === undefined || stored === lastRow || checkpoint?.data.version !== 2) return;
+    throw new CliError(
+      EXIT.USAGE,
+      'IMPORT_BATCHES_CHANGED',
+      `Batch ${batch} ended at row ${formatCount(stored)} in the earlier run and at row ${formatCount(lastRow)} now: the checkpoint ${checkpoint.file} ` +
+        `does not describe this file's batches, so skipping by it could leave rows out. The import stops; ${RESTART_HINT}`,
+      { checkpointFile: checkpoint.file, batch },
+    );
+  };
   const closeBatch = async () => {
     if (current.length === 0) return;
     const batch = counters.batches;
     counters.batches += 1;
-    const rows = current;
+    const entries = current;
+    const lastRow = (entries[entries.length - 1] as SourceRow).row;
     current = [];
     currentBytes = 2;
+    if (checkpoint && (alreadyComplete || checkpoint.isDone(batch))) {
+      // Committed by an earlier run: its rows refused by a lookup are in the checkpoint, not asked again.
+      verifySkipped(batch, lastRow);
+      counters.batchesSkipped += 1;
+      for (const entry of entries) {
+        if ('refused' in entry) await refuseLocally(entry.refused);
+        else counters.finishedRows += 1;
+      }
+      return;
+    }
+    const rows: PreparedRow[] = [];
+    const refusedByLookup: RefusedRow[] = [];
+    for (const entry of entries) {
+      if ('refused' in entry) {
+        await refuseLocally(entry.refused);
+        continue;
+      }
+      const { task } = entry;
+      if (typeof task.projectId === 'string' && !(await ownsProject(task.projectId))) {
+        const refused = { row: entry.row, code: 'INVALID_PROJECT', message: `projectId ${task.projectId} is not one of your projects` };
+        refusedByLookup.push(refused);
+        await refuseLocally(refused);
+        continue;
+      }
+      counters.reservedCents += typeof task.maxCents === 'number' ? task.maxCents : Math.max(DEFAULT_PRICE_CENTS, priceCents);
+      rows.push(entry);
+    }
     if (dryRun) {
       counters.finishedRows += rows.length;
       return;
     }
-    if (checkpoint?.isDone(batch)) {
-      counters.batchesSkipped += 1;
-      counters.finishedRows += rows.length;
+    if (rows.length === 0) {
+      checkpoint?.committed(batch, lastRow, 0, [], refusedByLookup);
       return;
     }
     while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
     if (fatal || interrupted) return;
-    dispatch(batch, rows);
+    dispatch(batch, lastRow, rows, refusedByLookup);
   };
 
   try {
@@ -366,25 +487,18 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     for await (const row of readRows(file, format, survey.utf8)) {
       if (fatal || interrupted) break;
       counters.rows += 1;
-      if (!row.ok) {
-        await refuseLocally({ row: row.row, code: row.code, message: row.message });
-        continue;
+      let entry: SourceRow;
+      let bytes = 0;
+      if (!row.ok) entry = { row: row.row, refused: { row: row.row, code: row.code, message: row.message } };
+      else {
+        const task = options.project !== undefined && (row.task.projectId === undefined || row.task.projectId === null) ? { ...row.task, projectId: options.project } : row.task;
+        bytes = jsonSizeBound(task);
+        if (bytes > EXACT_SIZE_ABOVE) bytes = Buffer.byteLength(JSON.stringify(task));
+        const check = checkTask(task, priceCents);
+        entry = check.ok ? { row: row.row, task } : { row: row.row, refused: { row: row.row, code: check.code, message: check.message } };
       }
-      const task = options.project !== undefined && (row.task.projectId === undefined || row.task.projectId === null) ? { ...row.task, projectId: options.project } : row.task;
-      const check = checkTask(task, priceCents);
-      if (!check.ok) {
-        await refuseLocally({ row: row.row, code: check.code, message: check.message });
-        continue;
-      }
-      if (typeof task.projectId === 'string' && !(await ownsProject(task.projectId))) {
-        await refuseLocally({ row: row.row, code: 'INVALID_PROJECT', message: `projectId ${task.projectId} is not one of your projects` });
-        continue;
-      }
-      counters.reservedCents += typeof task.maxCents === 'number' ? task.maxCents : Math.max(DEFAULT_PRICE_CENTS, priceCents);
-      let bytes = jsonSizeBound(task);
-      if (bytes > EXACT_SIZE_ABOVE) bytes = Buffer.byteLength(JSON.stringify(task));
       if (current.length >= options.batchSize || (current.length > 0 && currentBytes + bytes + 1 > MAX_BATCH_BYTES)) await closeBatch();
-      current.push({ row: row.row, task });
+      current.push(entry);
       currentBytes += bytes + 1;
       if (counters.rows % 1_000 === 0) showProgress();
     }
@@ -440,7 +554,7 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     );
   }
   if (fatal) {
-    const resume = summary.checkpointFile && (counters.batchesSent > 0 || resumed) ? ' Run the same command again to resume once this is fixed.' : '';
+    const resume = summary.checkpointFile && (counters.batchesSent > 0 || resumed) && fatal.code !== 'IMPORT_BATCHES_CHANGED' ? ' Run the same command again to resume once this is fixed.' : '';
     throw new CliError(fatal.exitCode, fatal.code, `${fatal.message}.${resume}`, { ...fatal.extra, summary });
   }
   return summary;

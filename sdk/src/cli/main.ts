@@ -109,6 +109,7 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .option('--dry-run', 'check every row and count the batches; create nothing')
     .option('--errors <file>', 'the error report (row,code,message) (default: FILE.errors.csv)')
     .option('--checkpoint <file>', 'the checkpoint file (default: in $XDG_STATE_HOME/concord/imports)')
+    .option('--restart', "discard this file's checkpoint and start over: rows an earlier run created are created again")
     .action(
       run(async (file: string, _options: unknown, command: Command) => {
         const options = globals(command) as unknown as ImportOptions;
