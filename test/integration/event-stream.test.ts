@@ -328,6 +328,26 @@ describe('GET /events/stream', () => {
       expect(await openEventStream(served.url, key.secret)).toMatchObject({ status: 401 });
     });
 
+    it('a revoked key gets no event after the revocation, even long before the next heartbeat', async () => {
+      const slow = await serve({ EVENT_STREAM_HEARTBEAT_MS: '60000' });
+      try {
+        const buyer = await createBuyer(slow.ctx);
+        const created = await request(slow.ctx.app).post('/api/v1/api-keys').set(bearer(buyer.token)).send({ name: 'revoked' });
+        const key = created.body.apiKey as { id: string; secret: string };
+        const stream = await openedStream(slow.url, key.secret);
+        const before = await slow.ctx.services.db.repos.events.record(buyer.id, 'budget.low', { creditBalance: 1, thresholdCents: 500, at: new Date().toISOString() });
+        await stream.received(1);
+        // Past the second for which a verdict on the key is reused.
+        await new Promise((resolve) => setTimeout(resolve, 1_200));
+        expect((await request(slow.ctx.app).delete(`/api/v1/api-keys/${key.id}`).set(bearer(buyer.token))).status).toBe(204);
+        await slow.ctx.services.db.repos.events.record(buyer.id, 'budget.low', { creditBalance: 2, thresholdCents: 500, at: new Date().toISOString() });
+        await stream.ended;
+        expect(stream.messages.map((message) => message.id)).toEqual([before]);
+      } finally {
+        await slow.close();
+      }
+    });
+
     it("a JWT's stream ends when the password changes (every older token stops working)", async () => {
       const buyer = await createBuyer(ctx);
       const stream = await openedStream(served.url, buyer.token);

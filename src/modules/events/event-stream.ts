@@ -59,6 +59,11 @@ const READ_LIMIT = 500;
 const KEPT_EVENTS = 1_000;
 /** A client that takes no bytes for this long is disconnected (it reconnects with its Last-Event-ID). */
 const STALL_MS = 60_000;
+/**
+ * Events are written to a stream only under a credential checked this recently: a key revoked (or a
+ * password changed) in any process gets no event after it, not only an end at the next heartbeat.
+ */
+const CREDENTIAL_FRESH_MS = 1_000;
 /** What an EventSource waits before reconnecting. */
 const RECONNECT_MS = 3_000;
 /** What a client refused for the process's cap is told to wait (Retry-After). */
@@ -78,6 +83,8 @@ interface Stream {
   pumping: boolean;
   draining: boolean;
   closed: boolean;
+  /** When its credential was last found standing (Date.now()). */
+  checkedAt: number;
 }
 
 interface Channel {
@@ -127,6 +134,8 @@ export class EventStreamHub {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private polling: Promise<void> = Promise.resolve();
   private checking = false;
+  /** The last verdict on each (buyer, credential), shared by its streams for CREDENTIAL_FRESH_MS. */
+  private readonly verdicts = new Map<string, { at: number; verdict: Promise<boolean> }>();
   private stopped = false;
 
   constructor(
@@ -164,7 +173,7 @@ export class EventStreamHub {
     }
     // An event numbered `start` has committed, and so has every one before it: a channel may begin there.
     const channel = existing ?? this.createChannel(request.buyerId, start);
-    const stream: Stream = { buyerId: request.buyerId, credential: request.credential, res, cursor: start, pumping: false, draining: false, closed: false };
+    const stream: Stream = { buyerId: request.buyerId, credential: request.credential, res, cursor: start, pumping: false, draining: false, closed: false, checkedAt: Date.now() };
     channel.streams.add(stream);
     this.size += 1;
     res.on('close', () => this.remove(stream));
@@ -297,6 +306,11 @@ export class EventStreamHub {
           stream.cursor = channel.latest;
           continue;
         }
+        if (Date.now() - stream.checkedAt > CREDENTIAL_FRESH_MS && !(await this.credentialStandsFor(stream))) {
+          this.endRevoked(stream);
+          return;
+        }
+        if (stream.closed) return;
         stream.cursor = last.seq;
         if (!stream.res.write(frames.length === 1 ? (last.bytes as Buffer) : Buffer.concat(frames.map((frame) => frame.bytes)))) await this.drained(stream);
       }
@@ -351,23 +365,34 @@ export class EventStreamHub {
 
   /** A revoked API key, a changed password, a disabled account or an expired token ends its streams. */
   private async checkCredentials(streams: Stream[]): Promise<void> {
-    const verdicts = new Map<string, Promise<boolean>>();
-    for (const stream of streams) {
-      const key = `${stream.buyerId} ${stream.credential}`;
-      let verdict = verdicts.get(key);
-      if (!verdict) {
-        // A database hiccup is no verdict: the stream stays, and is asked about again next time.
-        verdict = this.credentialStands(stream.credential, stream.buyerId).catch((error: unknown) => {
-          this.logger.warn({ event: 'events.stream.credential_check_failed', err: error }, 'could not check an event stream credential');
-          return true;
-        });
-        verdicts.set(key, verdict);
-      }
-      if (!(await verdict) && !stream.closed) {
-        this.logger.info({ event: 'events.stream.credential_ended', buyerId: stream.buyerId }, 'an event stream credential no longer stands; the stream is closed');
-        this.end(stream);
-      }
+    const now = Date.now();
+    for (const [key, { at }] of this.verdicts) if (now - at > CREDENTIAL_FRESH_MS) this.verdicts.delete(key);
+    for (const stream of streams) if (!(await this.credentialStandsFor(stream))) this.endRevoked(stream);
+  }
+
+  /** The stream's credential checked again, or a verdict on it at most CREDENTIAL_FRESH_MS old. */
+  private async credentialStandsFor(stream: Stream): Promise<boolean> {
+    const key = `${stream.buyerId} ${stream.credential}`;
+    const now = Date.now();
+    let cached = this.verdicts.get(key);
+    if (!cached || now - cached.at > CREDENTIAL_FRESH_MS) {
+      // A database hiccup is no verdict: the stream stays, and is asked about again next time.
+      const verdict = this.credentialStands(stream.credential, stream.buyerId).catch((error: unknown) => {
+        this.logger.warn({ event: 'events.stream.credential_check_failed', err: error }, 'could not check an event stream credential');
+        return true;
+      });
+      cached = { at: now, verdict };
+      this.verdicts.set(key, cached);
     }
+    const stands = await cached.verdict;
+    if (stands) stream.checkedAt = cached.at;
+    return stands;
+  }
+
+  private endRevoked(stream: Stream): void {
+    if (stream.closed) return;
+    this.logger.info({ event: 'events.stream.credential_ended', buyerId: stream.buyerId }, 'an event stream credential no longer stands; the stream is closed');
+    this.end(stream);
   }
 }
 
