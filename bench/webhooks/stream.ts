@@ -7,7 +7,7 @@
 import http from 'node:http';
 import pg from 'pg';
 import { newId } from '../../src/lib/ids.ts';
-import { SseReader } from '../../src/lib/sse.ts';
+import { SseParser } from '../../sdk/src/event-stream.ts';
 import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
 
 export interface StreamFigures {
@@ -107,7 +107,7 @@ export async function measureStream(databaseUrl: string, log: (message: string) 
 function subscribe(base: string, token: string, indexOf: Map<string, number>, sentAt: Float64Array, latencies: number[]): Promise<Subscriber> {
   return new Promise((resolve, reject) => {
     const subscriber: Subscriber = { request: undefined as unknown as http.ClientRequest, counts: new Uint8Array(indexOf.size), order: [] };
-    const reader = new SseReader((comment) => {
+    const reader = new SseParser((comment) => {
       if (comment === 'connected') resolve(subscriber);
     });
     subscriber.request = http.get(`${base}/api/v1/events/stream`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, agent: false }, (res) => {

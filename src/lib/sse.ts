@@ -1,14 +1,8 @@
-// Server-sent events (the WHATWG HTML "text/event-stream" format): the frames GET /events/stream writes,
-// and an incremental reader of them for Node clients (the tests, the bench, a CLI). Pure: no I/O.
+// Server-sent events (the WHATWG HTML "text/event-stream" format): the frames GET /events/stream writes.
+// Pure: no I/O. Their reader is the SDK's (SseParser in sdk/src/event-stream.ts), which the tests and the
+// bench use too, so what is written is checked by what clients read with.
 
 export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
-
-/** One dispatched event: its `id:`, `event:` (type, "message" when absent) and `data:` lines joined. */
-export interface SseMessage {
-  id: string | undefined;
-  event: string;
-  data: string;
-}
 
 const LINE_BREAK = /\r\n|\r|\n/;
 
@@ -31,61 +25,4 @@ export function sseComment(text: string): string {
 /** How long an EventSource waits before reconnecting after the stream ends. */
 export function sseRetry(ms: number): string {
   return `retry: ${Math.max(0, Math.trunc(ms))}\n\n`;
-}
-
-/**
- * Reads a stream's text as it arrives (chunks may split lines anywhere) and returns the events each
- * chunk completes. Comments are reported to `onComment` (heartbeats). Follows the HTML standard's
- * parsing rules: one optional space after the colon is dropped, an event without data is not
- * dispatched, `id` persists across events as the last event id.
- */
-export class SseReader {
-  private buffer = '';
-  private data: string[] = [];
-  private event = '';
-  private hasData = false;
-  /** The id of the last event seen (what a client sends as Last-Event-ID when it reconnects). */
-  lastEventId: string | undefined;
-
-  constructor(private readonly onComment: (text: string) => void = () => undefined) {}
-
-  push(chunk: string): SseMessage[] {
-    this.buffer += chunk;
-    const messages: SseMessage[] = [];
-    for (;;) {
-      const match = LINE_BREAK.exec(this.buffer);
-      // A lone CR at the end may be the first half of CRLF: wait for the next chunk.
-      if (!match || (match[0] === '\r' && match.index === this.buffer.length - 1)) break;
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      const message = this.line(line);
-      if (message) messages.push(message);
-    }
-    return messages;
-  }
-
-  private line(line: string): SseMessage | undefined {
-    if (line === '') return this.dispatch();
-    if (line.startsWith(':')) {
-      this.onComment(line.slice(1).replace(/^ /, ''));
-      return undefined;
-    }
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'data') {
-      this.data.push(value);
-      this.hasData = true;
-    } else if (field === 'event') this.event = value;
-    else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
-    return undefined;
-  }
-
-  private dispatch(): SseMessage | undefined {
-    const message = this.hasData ? { id: this.lastEventId, event: this.event || 'message', data: this.data.join('\n') } : undefined;
-    this.data = [];
-    this.event = '';
-    this.hasData = false;
-    return message;
-  }
 }

@@ -1,6 +1,6 @@
 // A client of GET /events/stream for the tests (and the bench): node:http, the service's own SSE reader.
 import http from 'node:http';
-import { SseReader, type SseMessage } from '../../src/lib/sse.ts';
+import { SseParser, type SseMessage } from '../../sdk/src/event-stream.ts';
 
 export interface StreamOptions {
   lastEventId?: string;
@@ -20,14 +20,14 @@ export class EventStreamClient {
   readonly comments: string[] = [];
   /** Resolves when the server ends the stream (or the connection breaks). */
   readonly ended: Promise<void>;
-  private readonly reader: SseReader;
+  private readonly reader: SseParser;
   private waiters: Array<() => void> = [];
 
   constructor(
     private readonly request: http.ClientRequest,
     readonly response: http.IncomingMessage,
   ) {
-    this.reader = new SseReader((comment) => {
+    this.reader = new SseParser((comment) => {
       this.comments.push(comment);
       this.wake();
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sseComment, sseEvent, SseReader, sseRetry } from '../../src/lib/sse.ts';
+import { SseParser } from '../../sdk/src/event-stream.ts';
+import { sseComment, sseEvent, sseRetry } from '../../src/lib/sse.ts';
 
 describe('server-sent event frames', () => {
   it('writes an event as id, event and data lines ended by a blank line', () => {
@@ -12,7 +13,7 @@ describe('server-sent event frames', () => {
     const data = 'one\ntwo\r\nthree';
     const frame = sseEvent('e', 'x', data);
     expect(frame).toBe('id: e\nevent: x\ndata: one\ndata: two\ndata: three\n\n');
-    expect(new SseReader().push(frame)).toEqual([{ id: 'e', event: 'x', data: 'one\ntwo\nthree' }]);
+    expect(new SseParser().push(frame)).toEqual([{ id: 'e', event: 'x', data: 'one\ntwo\nthree' }]);
   });
 
   it('refuses an id, a type or a comment that would break the framing', () => {
@@ -22,13 +23,13 @@ describe('server-sent event frames', () => {
   });
 });
 
-describe('SseReader', () => {
+describe("the SDK's SseParser on the server's frames", () => {
   const stream = sseRetry(3_000) + sseComment('connected') + sseEvent('1', 'a', '{"n":1}') + sseComment('ping') + sseEvent('2', 'b', '{"n":2}');
 
   it('reads events and comments however the text is cut into chunks', () => {
     for (const size of [1, 2, 3, 7, 64, stream.length]) {
       const comments: string[] = [];
-      const reader = new SseReader((comment) => comments.push(comment));
+      const reader = new SseParser((comment) => comments.push(comment));
       const messages = [];
       for (let i = 0; i < stream.length; i += size) messages.push(...reader.push(stream.slice(i, i + size)));
       expect(messages).toEqual([
@@ -41,7 +42,7 @@ describe('SseReader', () => {
   });
 
   it('follows the standard: CRLF and CR line ends, no space after the colon, "message" by default, events without data not dispatched, the id kept', () => {
-    const reader = new SseReader();
+    const reader = new SseParser();
     expect(reader.push('id:7\r\ndata:x\r\n\r\nevent: lone\r\n\r\ndata: y\r')).toEqual([{ id: '7', event: 'message', data: 'x' }]);
     expect(reader.push('\n\n')).toEqual([{ id: '7', event: 'message', data: 'y' }]);
     expect(reader.push('data\n\n')).toEqual([{ id: '7', event: 'message', data: '' }]);
