@@ -170,9 +170,11 @@ async function checkpointOf(home: Home): Promise<{ doneBelow: number; complete: 
 }
 
 /**
- * A proxy in front of the server that answers the first `passBatches` POST /tasks/batch and forwards
- * the later ones but keeps their answers: the service commits them, the CLI never hears back — a
- * connection lost after the commit. With `hideProjects`, GET /projects/:id answers 404.
+ * A proxy in front of the server that answers the POST /tasks/batch of batches numbered below
+ * `passBatches` (the number ending the import's Idempotency-Key, `cnc-import-<id>-<n>`) and forwards the
+ * later ones but keeps their answers: the service commits them, the CLI never hears back — a connection
+ * lost after the commit. By number, not by arrival: with two batches in flight, batch 3 may reach the
+ * proxy before batch 2. With `hideProjects`, GET /projects/:id answers 404.
  */
 async function startProxy() {
   const state = { passBatches: Number.POSITIVE_INFINITY, answered: 0, withheld: 0, hideProjects: false };
@@ -185,7 +187,8 @@ async function startProxy() {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
       const isBatch = req.method === 'POST' && req.url === '/api/v1/tasks/batch';
-      const withhold = isBatch && state.answered >= state.passBatches;
+      const batchNumber = Number(/-(\d+)$/.exec(String(req.headers['idempotency-key'] ?? ''))?.[1] ?? Number.NaN);
+      const withhold = isBatch && !(batchNumber < state.passBatches);
       if (isBatch && !withhold) state.answered += 1;
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(req.headers)) {
