@@ -65,6 +65,43 @@ export function toCliError(error: unknown): CliError {
   return new CliError(EXIT.API_ERROR, 'INTERNAL', message);
 }
 
+/**
+ * Ctrl-C (SIGINT) and SIGTERM while a command runs: the first aborts `signal` (with the signal's name as
+ * its reason) and is kept as `received`, and a second one then ends the process as usual. With `then`,
+ * every signal is handled and `then` runs too (import saves its checkpoint, and exits at a second one).
+ * `dispose()` removes the handlers; call it in a `finally`.
+ */
+export function interruption(then?: (signal: NodeJS.Signals, earlier: NodeJS.Signals | undefined) => void) {
+  const controller = new AbortController();
+  const state = {
+    signal: controller.signal,
+    received: undefined as NodeJS.Signals | undefined,
+    /** Ends the command's own waits (a stream, a pause) without a signal. */
+    abort: (reason?: unknown) => controller.abort(reason),
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+  const handler = (signal: NodeJS.Signals) => {
+    const earlier = state.received;
+    state.received = signal;
+    if (then) then(signal, earlier);
+    else state.dispose();
+    controller.abort(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return state;
+}
+
+/** The exit code of a command stopped by `signal`: 130 for SIGINT, 143 for SIGTERM. */
+export const interruptedExitCode = (signal: NodeJS.Signals) => (signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED);
+
+/** The error a command stopped by `signal` ends with. */
+export const interruptedError = (signal: NodeJS.Signals, message: string, extra: Record<string, unknown> = {}) =>
+  new CliError(interruptedExitCode(signal), 'INTERRUPTED', message, extra);
+
 /** Whether the service has no event stream (an older server): 404 or 405 on GET /events/stream. */
 export const streamUnavailable = (error: unknown) =>
   error instanceof ConcordNotFoundError || (error instanceof ConcordError && (error.status === 405 || error.code === 'METHOD_NOT_ALLOWED'));

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ExportFormat, ExportParams, Locale, TaskStatus, TaskType } from '../types.ts';
 import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
-import { CliError, EXIT, usageError } from './errors.ts';
+import { interruptedError, interruption, usageError } from './errors.ts';
 import { formatBytes, formatSeconds, type Output } from './output.ts';
 import { LOCALES, TASK_TYPES } from './task-rules.ts';
 
@@ -60,10 +60,7 @@ export async function exportDataset(options: ExportOptions, output: Output, user
   const connection = await resolveConnection(options);
   const client = buyerClient(connection, userAgent);
   const started = performance.now();
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const controller = interruption();
   const download = await client.exports.stream(params, { signal: controller.signal });
   const target = path.resolve(options.output ?? download.filename);
   const partial = `${target}.partial`;
@@ -86,14 +83,10 @@ export async function exportDataset(options: ExportOptions, output: Output, user
     await rename(partial, target);
   } catch (error) {
     await rm(partial, { force: true });
-    if (controller.signal.aborted) {
-      const signal = controller.signal.reason as NodeJS.Signals;
-      throw new CliError(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED, 'INTERRUPTED', 'Interrupted: the partial download was removed');
-    }
+    if (controller.received) throw interruptedError(controller.received, 'Interrupted: the partial download was removed');
     throw error;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    controller.dispose();
     progress.stop();
   }
   const seconds = (performance.now() - started) / 1000;

@@ -33,7 +33,7 @@ import { HttpClient } from '../http.ts';
 import type { TaskBatchCreated } from '../types.ts';
 import { Checkpoint, type CheckpointData, type RefusedRow } from './checkpoint.ts';
 import { resolveBaseUrl, resolveConnection, stateSubdir, writeFileAtomic, type GlobalOptions } from './config.ts';
-import { CliError, EXIT, toCliError, usageError } from './errors.ts';
+import { CliError, EXIT, interruptedError, interruptedExitCode, interruption, toCliError, usageError } from './errors.ts';
 import { formatCount, formatSeconds, type Output } from './output.ts';
 import { detectFormat, readRows, surveyFile, type ImportFormat } from './rows.ts';
 import { checkTask, jsonSizeBound } from './task-rules.ts';
@@ -299,16 +299,10 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
   // (Ctrl-C) also abandons the batches in flight at once: whether or not the service committed them,
   // the same command sends them again with the same keys.
   let fatal: CliError | undefined;
-  let interrupted: NodeJS.Signals | undefined;
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED);
-    interrupted = signal;
-    stop.abort(signal);
+  const stop = interruption((signal, earlier) => {
+    if (earlier) process.exit(interruptedExitCode(signal));
     output.note(`\n${signal}: saving the checkpoint; the same command resumes…`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
 
   const progress = output.progress({
     format: 'import {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {remaining} | {created} created, {refused} refused',
@@ -477,7 +471,7 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
       return;
     }
     while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
-    if (fatal || interrupted) return;
+    if (fatal || stop.received) return;
     dispatch(batch, lastRow, rows, refusedByLookup);
   };
 
@@ -485,7 +479,7 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     // Even when every batch is committed already, the file is read again: the batches are found by
     // position, and the error report is rebuilt whole.
     for await (const row of readRows(file, format, survey.utf8)) {
-      if (fatal || interrupted) break;
+      if (fatal || stop.received) break;
       counters.rows += 1;
       let entry: SourceRow;
       let bytes = 0;
@@ -502,19 +496,18 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
       currentBytes += bytes + 1;
       if (counters.rows % 1_000 === 0) showProgress();
     }
-    if (!fatal && !interrupted) await closeBatch();
+    if (!fatal && !stop.received) await closeBatch();
   } catch (error) {
     fatal ??= toCliError(error);
   } finally {
     await Promise.all(inFlight);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
   }
   showProgress();
   progress.stop();
   await report.close();
 
-  const complete = !fatal && !interrupted;
+  const complete = !fatal && !stop.received;
   if (checkpoint) {
     if (complete && !alreadyComplete) checkpoint.finish();
     await checkpoint.flush();
@@ -545,14 +538,7 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     priceCents,
     checkedAgainstService: client !== undefined,
   };
-  if (interrupted) {
-    throw new CliError(
-      interrupted === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED,
-      'INTERRUPTED',
-      `Interrupted after ${formatCount(summary.created)} tasks; run the same command again to resume`,
-      { summary },
-    );
-  }
+  if (stop.received) throw interruptedError(stop.received, `Interrupted after ${formatCount(summary.created)} tasks; run the same command again to resume`, { summary });
   if (fatal) {
     const resume = summary.checkpointFile && (counters.batchesSent > 0 || resumed) && fatal.code !== 'IMPORT_BATCHES_CHANGED' ? ' Run the same command again to resume once this is fixed.' : '';
     throw new CliError(fatal.exitCode, fatal.code, `${fatal.message}.${resume}`, { ...fatal.extra, summary });

@@ -13,7 +13,7 @@ import type { StreamedEvent } from '../types.ts';
 import { generateWebhookSecret, signStandardWebhook, signWebhookBody, webhookSecretProblem } from '../webhooks.ts';
 import { buyerClient } from './account.ts';
 import { readConfig, resolveConnection, writeConfig, type GlobalOptions } from './config.ts';
-import { CliError, EXIT, streamUnavailable, usageError } from './errors.ts';
+import { CliError, EXIT, interruptedError, interruption, streamUnavailable, usageError } from './errors.ts';
 import type { Output } from './output.ts';
 
 export interface ListenOptions extends GlobalOptions {
@@ -56,14 +56,7 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
   const secret = await signingSecret(options.secret, output);
   const client = buyerClient(connection, userAgent);
 
-  const controller = new AbortController();
-  let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    controller.abort(signal);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const controller = interruption();
   let forwarded = 0;
 
   const forward = async (event: StreamedEvent) => {
@@ -153,10 +146,7 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
     if (!controller.signal.aborted) throw error;
   } finally {
     controller.abort();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    controller.dispose();
   }
-  if (interrupted) {
-    throw new CliError(interrupted === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED, 'INTERRUPTED', `Stopped listening after ${forwarded} event${forwarded === 1 ? '' : 's'}`, { forwarded });
-  }
+  if (controller.received) throw interruptedError(controller.received, `Stopped listening after ${forwarded} event${forwarded === 1 ? '' : 's'}`, { forwarded });
 }

@@ -6,7 +6,7 @@ import { ConcordStreamResumeError } from '../event-stream.ts';
 import type { TaskCountFilters, TaskCounts } from '../types.ts';
 import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
-import { CliError, EXIT, streamUnavailable, usageError } from './errors.ts';
+import { interruptedError, interruption, streamUnavailable, usageError } from './errors.ts';
 import { formatCount, type Output } from './output.ts';
 import { LOCALES, TASK_TYPES } from './task-rules.ts';
 
@@ -74,14 +74,7 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
   }
   show(counts, false);
 
-  const controller = new AbortController();
-  let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    controller.abort(signal);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const controller = interruption();
   // A wake-up (an event) that arrives while the counts are being read is kept for the next pause.
   let wakePending = false;
   let wakeWaiter: (() => void) | undefined;
@@ -149,10 +142,9 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
     if (!controller.signal.aborted) throw error;
   } finally {
     controller.abort();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    controller.dispose();
     bar?.stop();
   }
   if (streamFailure) throw streamFailure;
-  if (interrupted) throw new CliError(interrupted === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED, 'INTERRUPTED', `Stopped watching; ${describeCounts(counts)}`, { counts });
+  if (controller.received) throw interruptedError(controller.received, `Stopped watching; ${describeCounts(counts)}`, { counts });
 }
