@@ -15,7 +15,7 @@ import {
   parseRetryAfter,
   type ConcordErrorInit,
 } from './errors.ts';
-import type { HttpClient } from './http.ts';
+import { jitteredBackoffMs, type HttpClient } from './http.ts';
 import type { StreamedEvent } from './types.ts';
 
 /** One dispatched message of a text/event-stream: its `id:`, `event:` and `data:` lines. */
@@ -312,7 +312,7 @@ export class EventStream implements AsyncIterable<StreamedEvent> {
     const retryAfter = parseRetryAfter(reason.headers?.get('retry-after') ?? null);
     if (retryAfter !== undefined) return retryAfter * 1000;
     const base = this.options.reconnectDelayMs ?? this.serverRetryMs ?? DEFAULTS.reconnectDelayMs;
-    const ceiling = Math.min(this.options.maxReconnectDelayMs ?? DEFAULTS.maxReconnectDelayMs, base * 2 ** Math.min(failures - 1, 10));
-    return Math.round(ceiling * (0.5 + Math.random() / 2));
+    // The doubling stops after 10 failures, whatever the cap.
+    return jitteredBackoffMs(base, this.options.maxReconnectDelayMs ?? DEFAULTS.maxReconnectDelayMs, Math.min(failures, 11));
   }
 }

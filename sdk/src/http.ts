@@ -84,6 +84,15 @@ export interface HttpResponse {
 const DEFAULTS = { timeoutMs: 60_000, maxRetries: 2, retryDelayMs: 500, maxRetryDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
+/**
+ * The wait before attempt `attempt` + 1 after `attempt` failures (1-based): `baseMs` doubled each time,
+ * capped at `maxMs`, with jitter in [50 %, 100 %] so clients that failed together do not return together.
+ */
+export function jitteredBackoffMs(baseMs: number, maxMs: number, attempt: number): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+  return Math.round(ceiling * (0.5 + Math.random() / 2));
+}
+
 /** A fresh id for an Idempotency-Key or an x-request-id. */
 export const newIdempotencyKey = (): string => globalThis.crypto.randomUUID();
 
@@ -129,10 +138,9 @@ export class HttpClient {
     this.credential = credential;
   }
 
-  /** The backoff before retry number `retry` (1-based): exponential, capped, with jitter in [50 %, 100 %]. */
+  /** The backoff before retry number `retry` (1-based). */
   backoffMs(retry: number): number {
-    const ceiling = Math.min(this.settings.maxRetryDelayMs, this.settings.retryDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling * (0.5 + Math.random() / 2));
+    return jitteredBackoffMs(this.settings.retryDelayMs, this.settings.maxRetryDelayMs, retry);
   }
 
   /**
