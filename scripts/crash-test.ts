@@ -250,6 +250,9 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
        JOIN webhook_configs c ON c.buyer_id = e.buyer_id AND e.type = ANY (c.events)
        WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.config_id = c.id)`],
     ['delivery not delivered', `SELECT d.id || ' ' || d.status || ' after ' || d.attempts || ' attempts' AS v FROM webhook_deliveries d WHERE d.status <> 'DELIVERED'`],
+    // A graceful stop applies what decisions owe; a kill leaves it to the next life's applier.
+    ['decision effects never applied', `SELECT s.task_id AS v FROM settlement_effects s`],
+    ['event never numbered', `SELECT e.id AS v FROM events e WHERE e.seq IS NULL`],
     ['deposit credited ≠ once', `SELECT d.id || ' ' || d.status || ': ' || count(l.id) || ' DEPOSIT rows' AS v
        FROM deposits d LEFT JOIN ledger_entries l ON l.deposit_id = d.id AND l.type = 'DEPOSIT' GROUP BY d.id
        HAVING count(l.id) <> CASE WHEN d.status = 'SUCCEEDED' THEN 1 ELSE 0 END`],

@@ -17,6 +17,7 @@ import { ApiKeyCache } from './modules/auth/api-key-cache.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.ts';
 import { BillingService } from './modules/billing/billing.service.ts';
+import { SettlementEffects } from './modules/billing/settlement-effects.ts';
 import { modeForProvider } from './modules/buyer-api-keys/buyer-api-key-secret.ts';
 import { BuyerApiKeysService } from './modules/buyer-api-keys/buyer-api-keys.service.ts';
 import { DevelopersService } from './modules/developers/developers.service.ts';
@@ -59,6 +60,7 @@ export function createServices(deps: ContainerDeps) {
   const apiKeys = new ApiKeyCache(() => clock.now().getTime());
   const paymentProvider = createPaymentProvider(deps.config, deps.jwtSecret, clock);
   const auth = new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys);
+  const settlementEffects = new SettlementEffects(db, billing, clock, deps.logger);
   return {
     db,
     clock,
@@ -66,6 +68,8 @@ export function createServices(deps: ContainerDeps) {
     auth,
     admin: new AdminService(db, clock),
     billing,
+    /** Applies what decided tasks owe (charges, earnings, label counts) and numbers events; see its header. */
+    settlementEffects,
     /** Buyer API keys (issue 17): `cnc_live_…` with Stripe, `cnc_test_…` with the sandbox. */
     buyerApiKeys: new BuyerApiKeysService(db, clock, modeForProvider(deps.config.paymentProvider)),
     developers: new DevelopersService(db, clock, deps.config, apiKeys),
@@ -73,12 +77,12 @@ export function createServices(deps: ContainerDeps) {
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config),
     goldenTasks: new GoldenTasksService(db),
-    annotation: new AnnotationService(db, billing, clock, deps.config, deps.logger, deps.random),
+    annotation: new AnnotationService(db, settlementEffects, clock, deps.config, deps.logger, deps.random),
     annotators: new AnnotatorsService(db, clock, deps.config.reputationSnapshotMs),
     webhooks: new WebhooksService(db, clock, deps.config),
     events: new EventsService(db, clock),
     /** GET /events/stream's streams in this process; server.ts ends them at shutdown. */
-    eventStream: new EventStreamHub(db, deps.config.eventStream, buyerCredentialCheck(auth), deps.logger),
+    eventStream: new EventStreamHub(db, settlementEffects, deps.config.eventStream, buyerCredentialCheck(auth), deps.logger),
     meta: new MetaService(deps.config, db),
     exports: new ExportsService(db),
     paymentProvider,

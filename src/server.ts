@@ -17,6 +17,9 @@ import { startPeriodic } from './lib/periodic.ts';
 import { localAdminFile } from './modules/auth/auth.service.ts';
 import { REFIT_INTERVAL_MS } from './modules/quality/quality.service.ts';
 
+/** How often each process looks for settlement effects nobody nudged (see SettlementEffects). */
+const SETTLEMENT_SWEEP_MS = 1_000;
+
 // A streamed export allocates fast and keeps little: ~30 MB stays live, but with V8's default heap
 // growth the old generation filled to ~140 MB of promoted garbage between full collections, and the
 // process's peak RSS rose ~140 MB over idle (bench/exports). Growing the heap by at most 50 % over
@@ -90,6 +93,9 @@ async function main(): Promise<void> {
     run: async () => (await services.idempotency.sweepExpired()) + (await services.db.repos.rateLimits.deleteExpired()),
     logger,
   });
+  // Decisions nudge the settlement-effects applier themselves; this catches what a process that died
+  // between a decision and its application left, and events recorded outside decisions.
+  const applier = startPeriodic({ name: 'settlement.effects', intervalMs: SETTLEMENT_SWEEP_MS, run: () => services.settlementEffects.settled(), logger });
   // The label model's scopes are re-fitted when their answers have grown (CONTRACT §5). Shutdown aborts
   // a fit in progress: it writes nothing, and the scope stays due for the next start.
   const refitAbort = new AbortController();
@@ -107,6 +113,13 @@ async function main(): Promise<void> {
     await services.mailWorker.stop();
     await sweeper.stop();
     await refitter.stop();
+    await services.settlementEffects.stop();
+    await applier.stop();
+    // What the last decisions owe is applied before the pool closes; if the database is already going
+    // (Ctrl-C reaches an embedded PostgreSQL too), the next start's applier does it.
+    await services.settlementEffects.settled().catch((error: unknown) =>
+      logger.warn({ event: 'settlement.effects.deferred', err: error }, 'the last decisions\' effects are applied at the next start'),
+    );
     await services.db.close();
     await prisma.$disconnect();
     await database.embedded?.stop();

@@ -6,11 +6,11 @@
 -- are the task's answers in arrival order with this one last, each with its annotator's soft counts in
 -- the task's label scope (null when they have none), and `model` the scope (key, option order, prior)
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
--- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED,
--- LOW_BALANCE or STALE). An annotator first seen by this call holds no assignment, so its answer was
+-- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
+-- or STALE). An annotator first seen by this call holds no assignment, so its answer was
 -- refused: it leaves no row.
-CREATE OR REPLACE FUNCTION public.sdk_answer(p_developer_id text, p_external_id text, p_new_annotator_id text, p_task_id text, p_answer text, p_time_spent_ms integer, p_response_id text, p_now timestamp with time zone, p_seen_responses integer, p_plan jsonb, p_low_balance_cents bigint, p_may_cross_low_balance boolean)
- RETURNS TABLE(outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, balance_after bigint)
+CREATE OR REPLACE FUNCTION public.sdk_answer(p_developer_id text, p_external_id text, p_new_annotator_id text, p_task_id text, p_answer text, p_time_spent_ms integer, p_response_id text, p_now timestamp with time zone, p_seen_responses integer, p_plan jsonb)
+ RETURNS TABLE(outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
@@ -22,8 +22,6 @@ DECLARE
   v_participants jsonb;
   v_model jsonb;
   v_scope_key text;
-  v_settled record;
-  v_after bigint;
 BEGIN
   v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id);
   IF v_annotator.suspended THEN
@@ -70,11 +68,7 @@ BEGIN
       WHERE t.id = v_task.id RETURNING t.* INTO v_task;
       UPDATE annotators a SET total_responses = a.total_responses + 1 WHERE a.id = v_annotator.id;
     ELSE
-      SELECT * INTO v_settled
-      FROM settle_task(v_task.id, v_annotator.id, p_answer, p_time_spent_ms, p_response_id, p_now, p_plan,
-                       p_low_balance_cents, p_may_cross_low_balance);
-      v_outcome := v_settled.outcome;
-      v_after := v_settled.balance_after;
+      v_outcome := settle_task(v_task.id, v_annotator.id, p_answer, p_time_spent_ms, p_response_id, p_now, p_plan);
       SELECT * INTO v_task FROM tasks t WHERE t.id = v_task.id;
     END IF;
   END IF;
@@ -83,6 +77,6 @@ BEGIN
   END IF;
   RETURN QUERY SELECT v_outcome, v_annotator.id, v_task.id, v_task.buyer_id, v_task.type::text, v_task.options,
                       v_task.status::text, v_task.max_cents, v_task.cost_cents, v_task.validations_needed,
-                      v_task.max_responses, v_task.total_responses, v_participants, v_model, v_after;
+                      v_task.max_responses, v_task.total_responses, v_participants, v_model;
 END $function$
 ;

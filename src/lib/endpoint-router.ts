@@ -11,6 +11,8 @@ export interface RouterDeps {
   auth: AuthService;
   sensitiveRateLimit: RequestHandler;
   idempotency: IdempotencyService;
+  /** Resolves once decided tasks' effects committed before the call are applied (see `unsettledReads`). */
+  settled: () => Promise<void>;
 }
 
 /** The account an idempotency key belongs to: the JWT's account, or the API key's developer. */
@@ -38,6 +40,7 @@ export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): 
     if (endpoint.middleware) chain.push(...endpoint.middleware);
     chain.push(async (req, res) => {
       const input = parseInput(endpoint, req);
+      if (!endpoint.unsettledReads) await deps.settled();
       const run = () => endpoint.handler({ ...input, principal: res.locals.principal, req, res } as Parameters<EndpointDefinition['handler']>[0]);
       const status = endpoint.status ?? 200;
       const key = endpoint.idempotent === 'router' ? parseIdempotencyKey(req.headers['idempotency-key']) : undefined;

@@ -80,6 +80,12 @@ export interface EndpointDefinition<
    * it. A buyer API key gets 403 FORBIDDEN, so a leaked key cannot take over the account or mint keys.
    */
   sessionOnly?: true;
+  /**
+   * Runs without waiting for decided tasks' effects to be applied (SettlementEffects.settled): only the
+   * SDK's next and complete, which read and write no balance, earnings or event numbers. Every other
+   * route first waits, so it sees every charge, earning and event of the decisions before it.
+   */
+  unsettledReads?: true;
   body?: B;
   /**
    * A body documented with this schema but handed to the handler unparsed (`req.body`), for routes

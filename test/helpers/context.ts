@@ -35,7 +35,7 @@ export interface TestContext {
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
     DATABASE_URL: workerDatabaseUrl(),
     RATE_LIMIT_MAX: '1000000',
@@ -74,6 +74,8 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     prisma,
     config,
     close: async () => {
+      // A background application in progress finishes before the pools close.
+      await services.settlementEffects.stop();
       await services.db.close();
       await prisma.$disconnect();
     },

@@ -234,6 +234,8 @@ describe('GET /events/stream', () => {
         await early.query('SELECT now()');
         await new Promise((resolve) => setTimeout(resolve, 20));
         const late = await record(buyer);
+        // The late one is numbered and sent while the early transaction is still open.
+        await stream.received(1);
         const earlyId = `evt_${newId()}`;
         await early.query(`SELECT record_event($1, $2, 'budget.low', '{"event":"budget.low"}', ARRAY[]::text[])`, [earlyId, buyer.id]);
         await early.query('COMMIT');

@@ -248,6 +248,7 @@ describe('budget.low', () => {
     for (const taskId of taskIds) {
       for (const id of crowd) expect(await client.answerNext(id, 'yes')).toBe(taskId);
     }
+    await world.ctx.services.settlementEffects.settled();
     const charges = await world.ctx.prisma.ledgerEntry.findMany({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' }, orderBy: { balanceAfterCents: 'desc' } });
     expect(charges.map((c) => [c.taskId, c.amountCents, c.balanceAfterCents])).toEqual([
       [taskIds[0], -20n, 510n],

@@ -65,7 +65,9 @@ async function internalId(externalId: string): Promise<string> {
   return (await world.ctx.prisma.annotator.findFirstOrThrow({ where: { developerId: world.developer.id, externalId }, select: { id: true } })).id;
 }
 
+/** The stored counts, once every decision made so far has been applied (SettlementEffects). */
 async function readCounts(scopeKey: string): Promise<Map<string, AnnotatorCounts>> {
+  await world.ctx.services.settlementEffects.settled();
   const rows = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey } });
   return new Map(rows.map((row) => [row.annotatorId, { matrix: row.matrix, correct: row.correct, answered: row.answered }]));
 }

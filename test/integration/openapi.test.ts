@@ -115,6 +115,7 @@ describe('webhook payloads are what receivers get', () => {
     await runTask(buyer.token, ['yes', 'no']);
     await runTask(buyer.token, ['yes', 'yes', 'yes']);
     await runTask(buyer.token, ['no', 'no', 'no']);
+    await ctx.services.settlementEffects.settled();
     await ctx.services.deliveryWorker.drain();
 
     const received = receiver.requests.map((r) => ({ headers: r.headers, rawBody: r.rawBody, body: JSON.parse(r.rawBody) as { event: keyof typeof WEBHOOK_EVENTS } }));

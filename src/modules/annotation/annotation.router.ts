@@ -69,7 +69,7 @@ const toAdminAnnotator = (annotator: AdminAnnotatorRecord) => {
 export function sdkEndpoints({ annotation, annotators }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/sdk/tasks/next', operationId: 'getNextSdkTask', examples: annotationExamples.getNextSdkTask, tag: 'SDK', summary: 'Hand the annotator a task (204 when nothing fits)', access: 'apiKey',
+      method: 'get', path: '/sdk/tasks/next', operationId: 'getNextSdkTask', unsettledReads: true, examples: annotationExamples.getNextSdkTask, tag: 'SDK', summary: 'Hand the annotator a task (204 when nothing fits)', access: 'apiKey',
       query: nextQuery, response: assignmentResponse, errors: { 403: 'ANNOTATOR_SUSPENDED' },
       handler: async ({ principal, query, res }) => {
         const served = await annotation.next(principal.developerId, query.annotatorId, { locale: query.locale, types: query.types });
@@ -81,7 +81,7 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'post', path: '/sdk/tasks/:id/complete', operationId: 'completeSdkTask', examples: annotationExamples.completeSdkTask, notFound: 'TASK_NOT_FOUND', tag: 'SDK',
+      method: 'post', path: '/sdk/tasks/:id/complete', operationId: 'completeSdkTask', unsettledReads: true, examples: annotationExamples.completeSdkTask, notFound: 'TASK_NOT_FOUND', tag: 'SDK',
       summary: "Submit the annotator's answer; with `next`, also get the annotator's next assignment in the same response", access: 'apiKey',
       params: taskIdParams, body: completeBody, status: 201, response: completeResponse,
       errors: { 400: 'INVALID_ANSWER: not one of the task\'s options', 403: 'ANNOTATOR_SUSPENDED', 409: 'ALREADY_ANSWERED, NO_ASSIGNMENT or TASK_CLOSED' },

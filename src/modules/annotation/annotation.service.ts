@@ -1,5 +1,6 @@
-// The SDK side: hand out work, take answers, decide tasks, and settle what a decision moves (the buyer's
-// charge or release, the annotators' counters and earnings, the buyer's events). next and complete run
+// The SDK side: hand out work, take answers, decide tasks, and settle what a decision moves (the task and
+// the buyer's event at once; the buyer's charge or release and the annotators' counters, earnings and
+// label counts through SettlementEffects). next and complete run
 // on the raw-SQL path (Database.rawRepos / rawTransaction): every repository method they call is raw SQL.
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../db/database.ts';
@@ -8,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from '../billing/billing.service.ts';
+import type { SettlementEffects } from '../billing/settlement-effects.ts';
 import {
   type AnswerOutcome,
   type AnswerRequest,
@@ -16,7 +17,6 @@ import {
   type NextRequest,
   type QueueFilters,
   type ServableTask,
-  type Settlement,
 } from './assignments.repository.ts';
 import { planSettlement } from './settlement.ts';
 
@@ -42,7 +42,7 @@ const invalidAnswer = (options: string[]) =>
   new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
 
 /** The outcomes that let the answer go on; every refusal becomes its error. */
-function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' | 'SETTLED' | 'STALE' | 'LOW_BALANCE' }> {
+function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' | 'SETTLED' | 'STALE' }> {
   switch (stored.outcome) {
     case 'ANNOTATOR_SUSPENDED':
       throw suspendedError();
@@ -66,7 +66,7 @@ const RUNNERS = 2;
 export class AnnotationService {
   constructor(
     private readonly db: Database,
-    private readonly billing: BillingService,
+    private readonly effects: SettlementEffects,
     private readonly clock: Clock,
     private readonly config: Config,
     private readonly logger: Logger,
@@ -139,15 +139,13 @@ export class AnnotationService {
    * second statement checks the answer again under the task's lock, verifies the task still has the
    * answers the decision counted, and writes the answer with the whole settlement (settle_task). If
    * another answer was stored in between (STALE) the answer is taken again from the start; every round
-   * means another answer reached the task, so there are at most maxResponses of them. A charge that
-   * would take the buyer below the low-balance threshold comes back LOW_BALANCE with nothing written,
-   * and is settled again in a transaction that also records budget.low and its e-mail.
+   * means another answer reached the task, so there are at most maxResponses of them. A decided task's
+   * charge, earnings and label counts follow from its settlement_effects row (SettlementEffects, nudged
+   * here; budget.low is recorded there).
    */
   async complete(developerId: string, taskId: string, input: Answer): Promise<void> {
     const now = this.clock.now();
     const request: AnswerRequest = { developerId, externalId: input.annotatorId, taskId, answer: input.answer, timeSpentMs: input.timeSpentMs, now };
-    const settle = (repos: Repositories, settlement: Settlement) =>
-      repos.assignments.answer(developerId, input.annotatorId, taskId, input, now, settlement).then(acceptedOrThrow);
     for (;;) {
       const probe = acceptedOrThrow(await this.probes.call(request));
       if (probe.outcome === 'ANSWERED') return;
@@ -156,23 +154,13 @@ export class AnnotationService {
       }
       if (probe.outcome !== 'DECIDE') throw new Error(`unexpected outcome ${probe.outcome}`);
       const plan = planSettlement({ ...probe, annotatorShare: this.config.annotatorShare, now });
-      const settlement = (mayCrossLowBalance: boolean): Settlement => ({
-        seenResponses: probe.task.totalResponses,
-        plan,
-        lowBalanceCents: LOW_BALANCE_THRESHOLD_CENTS,
-        mayCrossLowBalance,
-      });
-      const settled = await settle(this.db.rawRepos, settlement(false));
-      if (settled.outcome === 'SETTLED') return;
-      if (settled.outcome !== 'LOW_BALANCE') continue;
-      const crossed = await this.db.rawTransaction(async (repos) => {
-        const result = await settle(repos, settlement(true));
-        if (result.outcome !== 'SETTLED') return false;
-        if (result.balanceAfterCents === null) throw new Error('a low-balance crossing settled without a charge');
-        await this.billing.recordBudgetLow(repos, result.task.buyerId, result.balanceAfterCents, now);
-        return true;
-      });
-      if (crossed) return;
+      const settled = acceptedOrThrow(
+        await this.db.rawRepos.assignments.answer(developerId, input.annotatorId, taskId, input, now, { seenResponses: probe.task.totalResponses, plan }),
+      );
+      if (settled.outcome === 'SETTLED') {
+        if (plan.kind !== 'continue') this.effects.nudge();
+        return;
+      }
     }
   }
 

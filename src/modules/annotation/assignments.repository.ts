@@ -49,15 +49,12 @@ export interface Settlement {
   /** The answer count the decision was made on; a different one under the lock makes the call STALE. */
   seenResponses: number;
   plan: SettlementPlan;
-  lowBalanceCents: number;
-  /** Otherwise a charge that crosses the threshold comes back LOW_BALANCE (nothing written). */
-  mayCrossLowBalance: boolean;
 }
 
 export type AnswerOutcome =
-  | { outcome: 'ANSWERED' | 'STALE' | 'LOW_BALANCE' }
+  | { outcome: 'ANSWERED' | 'STALE' }
   | { outcome: 'DECIDE'; annotatorId: string; task: AnsweredTask; participants: Participant[]; model: ModelView }
-  | { outcome: 'SETTLED'; task: AnsweredTask; balanceAfterCents: number | null }
+  | { outcome: 'SETTLED'; task: AnsweredTask }
   | { outcome: 'NOT_A_TASK'; annotatorId: string }
   | { outcome: 'ANNOTATOR_SUSPENDED' | 'ALREADY_ANSWERED' | 'NO_ASSIGNMENT' }
   | { outcome: 'TASK_CLOSED'; task: AnsweredTask }
@@ -90,8 +87,6 @@ interface AnswerRow {
   total_responses: number;
   participants: Participant[] | null;
   model: ModelView | null;
-  /** int8 arrives as text. */
-  balance_after: string | null;
 }
 
 export interface NextRequest {
@@ -129,7 +124,7 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
       if (!row.model) throw new Error('sdk_answer decided without a model');
       return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [], model: row.model };
     case 'SETTLED':
-      return { outcome: row.outcome, task, balanceAfterCents: row.balance_after === null ? null : Number(row.balance_after) };
+      return { outcome: row.outcome, task };
     case 'NOT_A_TASK':
       return { outcome: row.outcome, annotatorId: row.annotator_id };
     case 'TASK_CLOSED':
@@ -193,8 +188,7 @@ export class AssignmentsRepository {
     const rows = await this.db.$queryRaw<AnswerRow[]>`
       SELECT * FROM sdk_answer(${developerId}, ${externalId}, ${newId()}, ${taskId}, ${input.answer}, ${input.timeSpentMs}::int,
                                ${newId()}, ${now}::timestamptz, ${settlement?.seenResponses ?? null}::int,
-                               ${settlement ? JSON.stringify(settlement.plan) : null}::jsonb, ${settlement?.lowBalanceCents ?? null}::bigint,
-                               ${settlement?.mayCrossLowBalance ?? false})`;
+                               ${settlement ? JSON.stringify(settlement.plan) : null}::jsonb)`;
     const row = rows[0];
     if (!row) throw new Error('sdk_answer returned no row');
     return toAnswerOutcome(row);

@@ -22,6 +22,7 @@ import type { Database } from '../../db/database.ts';
 import { AppError, UnauthorizedError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import type { SettlementEffects } from '../billing/settlement-effects.ts';
 import { SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry } from '../../lib/sse.ts';
 import { presentStreamedEvent } from './events.presenter.ts';
 import type { StreamedEventRecord } from './events.repository.ts';
@@ -140,6 +141,8 @@ export class EventStreamHub {
 
   constructor(
     private readonly db: Database,
+    /** Numbers new events (and applies decisions' effects) before each read: the stream sends numbered events only. */
+    private readonly effects: Pick<SettlementEffects, 'settled'>,
     private readonly settings: EventStreamSettings,
     private readonly credentialStands: CredentialCheck,
     private readonly logger: Logger,
@@ -257,6 +260,7 @@ export class EventStreamHub {
 
   /** One read for every streamed buyer; returns whether some buyer has more waiting. */
   private async poll(): Promise<boolean> {
+    await this.effects.settled();
     const positions = [...this.channels.values()].map((channel) => ({ buyerId: channel.buyerId, after: channel.latest }));
     const events = await this.db.rawRepos.events.numberedAfter(positions, READ_LIMIT);
     let more = false;

@@ -112,6 +112,12 @@ export class EventsRepository {
     return found ?? null;
   }
 
+  /** Numbers the events that have none yet (prisma/functions/number_events.sql; under the applier's lock). */
+  async numberPending(): Promise<number> {
+    const rows = await this.db.$queryRaw<Array<{ numbered: number }>>`SELECT number_events() AS numbered`;
+    return rows[0]?.numbered ?? 0;
+  }
+
   /** The number of the buyer's last committed event (0 before the first): nothing numbered up to it is still to commit. */
   async lastNumber(buyerId: string): Promise<number> {
     const rows = await this.db.$queryRaw<Array<{ seq: bigint | string }>>`SELECT seq FROM event_sequences WHERE buyer_id = ${buyerId}`;
@@ -120,9 +126,10 @@ export class EventsRepository {
 
   /** The number of one of the buyer's events created at or after `since`, or null. */
   async numberOf(buyerId: string, id: string, since: Date): Promise<number | null> {
-    const rows = await this.db.$queryRaw<Array<{ seq: bigint | string }>>`
+    const rows = await this.db.$queryRaw<Array<{ seq: bigint | string | null }>>`
       SELECT seq FROM events WHERE id = ${id} AND buyer_id = ${buyerId} AND created_at >= ${since}`;
-    return rows[0] ? Number(rows[0].seq) : null;
+    const seq = rows[0]?.seq;
+    return seq === undefined || seq === null ? null : Number(seq);
   }
 
   /**

@@ -1,0 +1,109 @@
+// The second half of a decision (docs/hot-path.md): settle_task stores the answer, the task's new state
+// and its event, and leaves one settlement_effects row with what the decision owes the rest of the
+// database — the answerers' counters, earnings and label counts, the buyer's charge or released
+// reservation. This applies those rows, many decisions per transaction under one advisory lock, and
+// numbers new events (number_events), so decisions of one buyer never queue on the buyer's row, the
+// annotators' rows or the buyer's event counter.
+//
+// Read-your-writes: every API request but the SDK's next and complete calls `settled()` first
+// (src/app.ts), which returns once every effect committed before it is applied. So no caller ever sees
+// a COMPLETED task whose charge, earnings or event number is missing; between a decision's COMMIT and
+// the application only the buyer's availableCents is lower than it will be (the reservation is held
+// until the charge releases it), never higher.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Database, Repositories } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from './billing.service.ts';
+
+/** Effects applied per transaction: bounds how long one application holds the rows it locks. */
+const BATCH = 200;
+/** The longest pause between passes of `settled` while an effect's answerer is busy. */
+const BUSY_BACKOFF_MAX_MS = 20;
+/** How long a decision waits for company before the background applier runs (batches decisions). */
+const NUDGE_DELAY_MS = 20;
+
+export class SettlementEffects {
+  /** The application running in this process, and the one queued to start after it. */
+  private current: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private nudgeTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly billing: BillingService,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Resolves once every effect committed before the call is applied and every event numbered. An effect
+   * whose answerer's row an answer holds right now is skipped by a pass (the applier never waits for
+   * one), so this passes again, briefly backing off, until the effects it saw are gone.
+   */
+  async settled(): Promise<void> {
+    const { newestEffect, unnumberedEvents } = await this.db.rawRepos.billing.unsettled();
+    if (newestEffect === null && !unnumberedEvents) return;
+    for (let pass = 0; ; pass++) {
+      await this.applyAll();
+      if (newestEffect === null || !(await this.db.rawRepos.billing.hasEffectsUpTo(newestEffect))) return;
+      await delay(Math.min(2 ** pass, BUSY_BACKOFF_MAX_MS));
+    }
+  }
+
+  /** A decision was committed: apply it in the background soon, with whatever else arrives meanwhile. */
+  nudge(): void {
+    if (this.nudgeTimer) return;
+    this.nudgeTimer = setTimeout(() => {
+      this.nudgeTimer = null;
+      this.applyAll().catch((error: unknown) => this.logger.error({ event: 'settlement.effects.failed', err: error }, 'applying settlement effects failed; the next run retries'));
+    }, NUDGE_DELAY_MS);
+    this.nudgeTimer.unref();
+  }
+
+  /** Cancels a pending background run and waits for the one in progress (shutdown). */
+  async stop(): Promise<void> {
+    if (this.nudgeTimer) clearTimeout(this.nudgeTimer);
+    this.nudgeTimer = null;
+    await Promise.allSettled([this.current, this.queued]);
+  }
+
+  /**
+   * Applies until a pass finds fewer than a batch. A pass already running may have read the queue before
+   * the caller's commit, so callers that arrive during one share the pass queued after it.
+   */
+  applyAll(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.current) return this.start();
+    const queued = this.current.catch(() => undefined).then(() => {
+      this.queued = null;
+      return this.start();
+    });
+    this.queued = queued;
+    return queued;
+  }
+
+  private start(): Promise<void> {
+    const run = this.drain().finally(() => {
+      if (this.current === run) this.current = null;
+    });
+    this.current = run;
+    return run;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const applied = await this.db.rawTransaction((repos) => this.applyBatch(repos));
+      if (applied < BATCH) return;
+    }
+  }
+
+  private async applyBatch(repos: Repositories): Promise<number> {
+    await repos.billing.lockSettlementApplier();
+    const { applied, crossed } = await repos.billing.applySettlementEffects(BATCH, LOW_BALANCE_THRESHOLD_CENTS);
+    const at = this.clock.now();
+    for (const { buyerId, after } of crossed) await this.billing.recordBudgetLow(repos, buyerId, after, at);
+    await repos.events.numberPending();
+    return applied;
+  }
+}
