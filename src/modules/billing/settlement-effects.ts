@@ -5,11 +5,11 @@
 // numbers new events (number_events), so decisions of one buyer never queue on the buyer's row, the
 // annotators' rows or the buyer's event counter.
 //
-// Read-your-writes: every API request but the SDK's next and complete calls `settled()` first
-// (src/app.ts), which returns once every effect committed before it is applied. So no caller ever sees
-// a COMPLETED task whose charge, earnings or event number is missing; between a decision's COMMIT and
-// the application only the buyer's availableCents is lower than it will be (the reservation is held
-// until the charge releases it), never higher.
+// Read-your-writes: every API request but the SDK's next and complete calls `settledForRead()` first
+// (src/lib/endpoint-router.ts), which returns once every effect committed before it is applied. So no
+// caller ever sees a COMPLETED task whose charge, earnings or event number is missing; between a
+// decision's COMMIT and the application only the buyer's availableCents is lower than it will be (the
+// reservation is held until the charge releases it), never higher.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database, Repositories } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -49,6 +49,18 @@ export class SettlementEffects {
       if (newestEffect === null || !(await this.db.rawRepos.billing.hasEffectsUpTo(newestEffect))) return;
       await delay(Math.min(2 ** pass, BUSY_BACKOFF_MAX_MS));
     }
+  }
+
+  /**
+   * `settled` for a request about to read: if applying fails (a database error), the request goes on
+   * with what is applied so far, logged. What is not applied yet only makes a balance or earnings look
+   * lower than they will be (a completed task's reservation is held until its charge), never higher, so
+   * a reader acting on it cannot overspend; one bad effect must not take every route down.
+   */
+  async settledForRead(): Promise<void> {
+    await this.settled().catch((error: unknown) =>
+      this.logger.error({ event: 'settlement.effects.failed', err: error }, 'applying settlement effects failed; the request reads what is applied'),
+    );
   }
 
   /** A decision was committed: apply it in the background soon, with whatever else arrives meanwhile. */

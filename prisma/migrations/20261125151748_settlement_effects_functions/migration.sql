@@ -30,11 +30,13 @@ BEGIN
   IF v_effects IS NULL THEN RETURN jsonb_build_object('applied', 0, 'crossed', v_crossed); END IF;
   -- The answerers' rows, in id order, those nobody holds: the applier never waits for an annotator's
   -- row (an answer holding one may itself wait for a task row whose settlement waits for an annotator
-  -- the applier holds). An effect with an answerer held elsewhere waits for a later call.
+  -- the applier holds). An effect with an answerer held elsewhere waits for a later call. NO KEY UPDATE,
+  -- the lock an UPDATE takes: FOR UPDATE would also conflict with the KEY SHARE locks that inserts
+  -- referencing the annotator (assignments, answers, ledger rows) take, and hold those up.
   SELECT coalesce(array_agg(l.id), '{}') INTO v_locked FROM (
     SELECT a.id FROM annotators a
     WHERE a.id IN (SELECT u->>'annotatorId' FROM unnest(v_effects) x, jsonb_array_elements(x.effect->'updates') u)
-    ORDER BY a.id FOR UPDATE SKIP LOCKED) l;
+    ORDER BY a.id FOR NO KEY UPDATE SKIP LOCKED) l;
   SELECT array_agg(x ORDER BY x.id) INTO v_effects FROM unnest(v_effects) x
   WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(x.effect->'updates') u WHERE NOT (u->>'annotatorId' = ANY (v_locked)));
   IF v_effects IS NULL THEN RETURN jsonb_build_object('applied', 0, 'crossed', v_crossed); END IF;
@@ -44,7 +46,7 @@ BEGIN
   WHERE (c.scope_key, c.annotator_id) IN (SELECT x.effect->'model'->>'scopeKey', i->>'annotatorId'
                                           FROM unnest(v_effects) x, jsonb_array_elements(x.effect->'model'->'increments') i
                                           WHERE jsonb_typeof(x.effect->'model') = 'object')
-  ORDER BY c.annotator_id, c.scope_key FOR UPDATE;
+  ORDER BY c.annotator_id, c.scope_key FOR NO KEY UPDATE;
   FOREACH e IN ARRAY v_effects LOOP
     PERFORM apply_decision(e.task_id, e.effect->'updates');
     IF jsonb_typeof(e.effect->'model') = 'object' THEN
