@@ -422,3 +422,36 @@ describe('a FAILED task', () => {
     expect(await annotatorRows(pair)).toEqual(Object.fromEntries(pair.map((id) => [id, { totalResponses: 1, earnedCents: 0 }])));
   });
 });
+
+describe('a re-fit between a decision and its effect', () => {
+  it('does not count the decided task twice: the fit leaves it to the effect, which adds it once', async () => {
+    const buyer = await fundedBuyer(1_000);
+    const project = await asBuyer(buyer).post('/projects', { name: `refit ${randomUUID().slice(0, 6)}` });
+    expect(project.status).toBe(201);
+    const scopeKey = `project:${project.body.id}`;
+    const crowd = trio();
+    const answeredInScope = async () => {
+      const rows = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey } });
+      return rows.reduce((sum, row) => sum + row.answered, 0);
+    };
+    await answerTask(await createTask(buyer, { projectId: project.body.id }), agreeing(crowd));
+    await effects().settled();
+    expect(await answeredInScope()).toBe(3);
+
+    const spy = await withoutBackgroundApplier();
+    try {
+      const second = await createTask(buyer, { projectId: project.body.id });
+      await answerTask(second, agreeing(crowd));
+      expect(await settlementState(second)).toEqual(PENDING);
+      const outcome = await world.ctx.services.quality.refitScope(scopeKey);
+      expect(outcome).toMatchObject({ kind: 'refitted', scope: scopeKey, countedAnswers: 3 });
+      // The fit counted the first task only: the second's answers are still its effect's to add.
+      expect(await answeredInScope()).toBeCloseTo(3, 9);
+      await effects().settled();
+      expect(await settlementState(second)).toEqual(APPLIED);
+      expect(await answeredInScope()).toBeCloseTo(6, 9);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});

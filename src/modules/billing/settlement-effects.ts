@@ -8,7 +8,7 @@
 // Read-your-writes: every API request but the SDK's next and complete calls `settledForRead()` first
 // (src/lib/endpoint-router.ts), which returns once every effect committed before it is applied. So no
 // caller ever sees a COMPLETED task whose charge, earnings or event number is missing; between a
-// decision's COMMIT and the application only the buyer's availableCents is lower than it will be (the
+// decision's COMMIT and the application the buyer's availableCents is lower than it will be (the
 // reservation is held until the charge releases it), never higher.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database, Repositories } from '../../db/database.ts';
@@ -53,9 +53,10 @@ export class SettlementEffects {
 
   /**
    * `settled` for a request about to read: if applying fails (a database error), the request goes on
-   * with what is applied so far, logged. What is not applied yet only makes a balance or earnings look
-   * lower than they will be (a completed task's reservation is held until its charge), never higher, so
-   * a reader acting on it cannot overspend; one bad effect must not take every route down.
+   * with what is applied so far, logged. What is not applied yet makes creditBalance look higher by the
+   * unapplied charges, but availableCents (what task creation checks) lower — the reservation, at least
+   * the charge, is held until the charge — and earnings lower, so no one can overspend on it; one bad
+   * effect must not take every route down.
    */
   async settledForRead(): Promise<void> {
     await this.settled().catch((error: unknown) =>

@@ -107,8 +107,11 @@ const itemAnswers = (responses: string, itemColumn: string) => `
  * (refitScope's guard against a label swap). OFFSET 0 keeps the task
  * subquery from being flattened, so its option tests run once per task, not once per answer.
  */
+// A task's answers are in the stored counts once it is decided and its settlement effect applied (the
+// effect carries the count increments, applied after the decision commits): a task decided but not yet
+// applied is not counted, or the fit's write and the effect would both add it.
 const taskAnswers = (scopeFilter: string) => `
-  SELECT x.status IN ('COMPLETED', 'FAILED'),
+  SELECT x.status IN ('COMPLETED', 'FAILED') AND NOT EXISTS (SELECT 1 FROM settlement_effects s WHERE s.task_id = x.id),
          CASE WHEN x.status = 'COMPLETED' THEN coalesce(array_position(x.index_options, x.result) - 1, -1) ELSE -1 END,
          x.own_count, r.annotators, r.answers
   FROM (
