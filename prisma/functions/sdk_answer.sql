@@ -8,11 +8,14 @@
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
 -- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
 -- or STALE). An annotator first seen by this call holds no assignment, so its answer was
--- refused: it leaves no row.
+-- refused: it leaves no row. Sequential scans are off (as in sdk_next): every lookup here has its index,
+-- and generic plans made while a table was empty or small (a new database) chose scans that stayed
+-- cached in each connection as the table grew (bench/README.md, session 10).
 CREATE OR REPLACE FUNCTION public.sdk_answer(p_developer_id text, p_external_id text, p_new_annotator_id text, p_task_id text, p_answer text, p_time_spent_ms integer, p_response_id text, p_now timestamp with time zone, p_seen_responses integer, p_plan jsonb)
  RETURNS TABLE(outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
 #variable_conflict use_column
 DECLARE

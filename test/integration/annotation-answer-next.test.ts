@@ -255,6 +255,8 @@ describe('the one-request loop under concurrency', () => {
     );
     expect(unexpected).toEqual([]);
     expect(combined).toBeGreaterThan(8);
+    // Charges are applied after the decisions (SettlementEffects): read them once applied.
+    await world.ctx.services.settlementEffects.settled();
     const tasks = await world.ctx.prisma.task.findMany({ where: { id: { in: taskIds } } });
     let completed = 0;
     for (const task of tasks) {

@@ -61,6 +61,8 @@ async function answerAll(crowd: Crowd, annotators: number, serverFor: (n: number
 
 /** Every task decided once, never over-answered, billed once if COMPLETED; the buyer's and the annotators' ledgers whole. */
 async function expectSettledExactlyOnce({ buyer, developers, taskIds }: Crowd): Promise<void> {
+  // Charges and earnings follow the decisions (SettlementEffects): check them once every decision is applied.
+  await ctx.services.settlementEffects.settled();
   const tasks = await ctx.prisma.task.findMany({ where: { id: { in: taskIds } } });
   expect(tasks).toHaveLength(taskIds.length);
   for (const task of tasks) {

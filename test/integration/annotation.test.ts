@@ -261,10 +261,31 @@ describe('answers in one statement (sdk_answer_batch)', () => {
     for (const id of [a, b]) expect((await client.next(id)).body.task.id).toBe(taskId);
     const now = new Date();
     const answer = (externalId: string, value: string) => ({ developerId: world.developer.id, externalId, taskId, answer: value, timeSpentMs: 700, now });
-    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')]);
+    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')], 0);
     // c holds no assignment; b's first answer is not an option; a's second sees a's first, stored earlier in the statement.
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'NO_ASSIGNMENT', 'INVALID_ANSWER', 'ALREADY_ANSWERED', 'ANSWERED']);
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 2 });
+  });
+
+  it('claim the next assignment in the same statement for an answer with `next` that is stored, and only for it', async () => {
+    const buyer = await fundedBuyer();
+    const first = await createTask(buyer, { validationsNeeded: 3 });
+    const second = await createTask(buyer, { validationsNeeded: 3 });
+    const client = sdk(world.ctx, world.developer.apiKey);
+    const [a, b, c] = [annotator(), annotator(), annotator()];
+    for (const id of [a, b]) expect((await client.next(id)).body.task.id).toBe(first);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + 600_000);
+    const next = { filters: {}, goldenRoll: 0.5, expiresAt };
+    const answer = (externalId: string, value: string) => ({ developerId: world.developer.id, externalId, taskId: first, answer: value, timeSpentMs: 700, now, next });
+    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(b, 'nope'), answer(c, 'A')], 0);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'INVALID_ANSWER', 'NO_ASSIGNMENT']);
+    // a's answer is stored, so a is handed the next open task it has not answered, as GET next would now.
+    expect(outcomes[0]).toMatchObject({ outcome: 'ANSWERED', next: { outcome: 'SERVED', expiresAt, task: { id: second } } });
+    // The refused answers claimed nothing: b still holds its assignment of the first task, c none.
+    expect((await client.next(b)).body.task.id).toBe(first);
+    const held = await world.ctx.prisma.assignment.findMany({ where: { annotator: { externalId: { in: [a, c] } } }, select: { taskId: true } });
+    expect(held).toEqual([{ taskId: second }]);
   });
 });
 

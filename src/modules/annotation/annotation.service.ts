@@ -41,6 +41,12 @@ const noAssignment = () =>
 const invalidAnswer = (options: string[]) =>
   new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
 
+/** A claim as the routes return it: an assignment, nothing to hand out (null), or a suspended annotator. */
+function servedOf(claimed: NextOutcome): ServedAssignment | null | 'SUSPENDED' {
+  if (claimed.outcome === 'ANNOTATOR_SUSPENDED') return 'SUSPENDED';
+  return claimed.outcome === 'SERVED' ? { assignmentId: claimed.assignmentId, expiresAt: claimed.expiresAt, task: claimed.task } : null;
+}
+
 /** The outcomes that let the answer go on; every refusal becomes its error. */
 function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcome: 'ANSWERED' | 'NOT_A_TASK' | 'DECIDE' | 'SETTLED' | 'STALE' }> {
   switch (stored.outcome) {
@@ -93,7 +99,7 @@ export class AnnotationService {
    * row for all of them, and p99 latency grew by a third.
    */
   private readonly probes = new Coalescer<AnswerRequest, AnswerOutcome>(
-    (requests) => this.db.rawRepos.assignments.answerBatch(requests),
+    (requests) => this.db.rawRepos.assignments.answerBatch(requests, this.config.goldenRate),
     (request) => this.db.rawRepos.assignments.answer(request.developerId, request.externalId, request.taskId, request, request.now),
     { maxBatch: BATCH, runners: RUNNERS, onBatchFailure: this.batchFailed('sdk_answer_batch') },
   );
@@ -118,16 +124,17 @@ export class AnnotationService {
    * an annotator that this (golden) answer suspended gets null, as `next` would refuse them work.
    */
   async completeAndNext(developerId: string, taskId: string, input: Answer, filters: QueueFilters): Promise<ServedAssignment | null> {
-    await this.complete(developerId, taskId, input);
-    const served = await this.claimNext(developerId, input.annotatorId, filters);
+    const goldenRoll = this.random();
+    const expiresAt = new Date(this.clock.now().getTime() + this.config.assignmentTtlMs);
+    // An answer stored at once comes back with its claim (same statement); any other claims after it.
+    const claimed = await this.answer(developerId, taskId, input, { filters, goldenRoll, expiresAt });
+    const served = servedOf(claimed ?? (await this.claims.call({ developerId, externalId: input.annotatorId, filters, goldenRoll })));
     return served === 'SUSPENDED' ? null : served;
   }
 
   /** The coalesced claim both routes share: an assignment, nothing to hand out (null), or a suspended annotator. */
   private async claimNext(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null | 'SUSPENDED'> {
-    const served = await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random() });
-    if (served.outcome === 'ANNOTATOR_SUSPENDED') return 'SUSPENDED';
-    return served.outcome === 'SERVED' ? { assignmentId: served.assignmentId, expiresAt: served.expiresAt, task: served.task } : null;
+    return servedOf(await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random() }));
   }
 
   /**
@@ -144,13 +151,19 @@ export class AnnotationService {
    * here; budget.low is recorded there).
    */
   async complete(developerId: string, taskId: string, input: Answer): Promise<void> {
+    await this.answer(developerId, taskId, input);
+  }
+
+  /** `complete`; with `next`, the next assignment when the answer's own statement claimed it (undefined otherwise). */
+  private async answer(developerId: string, taskId: string, input: Answer, next?: AnswerRequest['next']): Promise<NextOutcome | undefined> {
     const now = this.clock.now();
-    const request: AnswerRequest = { developerId, externalId: input.annotatorId, taskId, answer: input.answer, timeSpentMs: input.timeSpentMs, now };
+    const request: AnswerRequest = { developerId, externalId: input.annotatorId, taskId, answer: input.answer, timeSpentMs: input.timeSpentMs, now, next };
     for (;;) {
       const probe = acceptedOrThrow(await this.probes.call(request));
-      if (probe.outcome === 'ANSWERED') return;
+      if (probe.outcome === 'ANSWERED') return probe.next;
       if (probe.outcome === 'NOT_A_TASK') {
-        return this.db.rawTransaction((repos) => this.completeGolden(repos, probe.annotatorId, taskId, input, now));
+        await this.db.rawTransaction((repos) => this.completeGolden(repos, probe.annotatorId, taskId, input, now));
+        return undefined;
       }
       if (probe.outcome !== 'DECIDE') throw new Error(`unexpected outcome ${probe.outcome}`);
       const plan = planSettlement({ ...probe, annotatorShare: this.config.annotatorShare, now });
@@ -159,7 +172,7 @@ export class AnnotationService {
       );
       if (settled.outcome === 'SETTLED') {
         if (plan.kind !== 'continue') this.effects.nudge();
-        return;
+        return undefined;
       }
     }
   }

@@ -52,7 +52,8 @@ export interface Settlement {
 }
 
 export type AnswerOutcome =
-  | { outcome: 'ANSWERED' | 'STALE' }
+  | { outcome: 'ANSWERED'; next?: NextOutcome }
+  | { outcome: 'STALE' }
   | { outcome: 'DECIDE'; annotatorId: string; task: AnsweredTask; participants: Participant[]; model: ModelView }
   | { outcome: 'SETTLED'; task: AnsweredTask }
   | { outcome: 'NOT_A_TASK'; annotatorId: string }
@@ -87,6 +88,16 @@ interface AnswerRow {
   total_responses: number;
   participants: Participant[] | null;
   model: ModelView | null;
+  /** sdk_answer_batch only: the claim made after an ANSWERED answer that asked for `next`, or nulls. */
+  next_outcome?: NextRow['outcome'] | null;
+  next_assignment_id?: string;
+  next_expires_at?: Date;
+  next_id?: string;
+  next_buyer_id?: string;
+  next_type?: TaskType;
+  next_content?: string;
+  next_options?: string[];
+  next_locale?: string;
 }
 
 export interface NextRequest {
@@ -120,6 +131,22 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
     totalResponses: row.total_responses,
   };
   switch (row.outcome) {
+    case 'ANSWERED':
+      if (!row.next_outcome) return { outcome: row.outcome };
+      return {
+        outcome: row.outcome,
+        next: toNextOutcome({
+          outcome: row.next_outcome,
+          assignment_id: row.next_assignment_id as string,
+          expires_at: row.next_expires_at as Date,
+          id: row.next_id as string,
+          buyer_id: row.next_buyer_id as string,
+          type: row.next_type as TaskType,
+          content: row.next_content as string,
+          options: row.next_options as string[],
+          locale: row.next_locale as string,
+        }),
+      };
     case 'DECIDE':
       if (!row.model) throw new Error('sdk_answer decided without a model');
       return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [], model: row.model };
@@ -143,6 +170,8 @@ export interface AnswerRequest {
   timeSpentMs: number;
   /** The answer's time: its assignment must be live then. */
   now: Date;
+  /** `complete` with `next`: an answer stored at once (ANSWERED) also claims the next assignment in its batch. */
+  next?: { filters: QueueFilters; goldenRoll: number; expiresAt: Date };
 }
 
 export class AssignmentsRepository {
@@ -197,16 +226,32 @@ export class AssignmentsRepository {
   /**
    * Several answers' first call (no settlement) in one statement (sdk_answer_batch); the outcomes come
    * back in the order given. The answers are checked in task order, so two batches lock tasks in the
-   * same order; a lock wait over 50 ms fails the whole statement (nothing written).
+   * same order; a lock wait over 50 ms fails the whole statement (nothing written). A request with
+   * `next` whose answer is stored at once gets its next assignment claimed in the same statement.
    */
-  async answerBatch(requests: AnswerRequest[]): Promise<AnswerOutcome[]> {
+  async answerBatch(requests: AnswerRequest[], goldenRate: number): Promise<AnswerOutcome[]> {
     // Stable: answers to one task keep their arrival order.
     const taskOf = (i: number) => requests[i]?.taskId ?? '';
     const order = requests.map((_, i) => i).sort((a, b) => (taskOf(a) < taskOf(b) ? -1 : taskOf(a) > taskOf(b) ? 1 : 0));
     // Dates travel as ISO text (JSON).
-    const payload = order.map((i) => ({ ...(requests[i] as AnswerRequest), newAnnotatorId: newId(), responseId: newId() }));
+    const payload = order.map((i) => {
+      const { next, ...request } = requests[i] as AnswerRequest;
+      return {
+        ...request,
+        newAnnotatorId: newId(),
+        responseId: newId(),
+        next: next && {
+          assignmentId: newId(),
+          newAnnotatorId: newId(),
+          locale: next.filters.locale ?? null,
+          types: next.filters.types?.length ? next.filters.types : null,
+          goldenRoll: next.goldenRoll,
+          expiresAt: next.expiresAt,
+        },
+      };
+    });
     const rows = await this.db.$queryRaw<Array<AnswerRow & { request: number }>>`
-      SELECT * FROM sdk_answer_batch(${JSON.stringify(payload)}::jsonb)`;
+      SELECT * FROM sdk_answer_batch(${JSON.stringify(payload)}::jsonb, ${goldenRate}::float8)`;
     const outcomes = new Array<AnswerOutcome | undefined>(requests.length);
     for (const row of rows) {
       const index = order[row.request];

@@ -117,11 +117,14 @@ END $function$
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
 -- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
 -- or STALE). An annotator first seen by this call holds no assignment, so its answer was
--- refused: it leaves no row.
+-- refused: it leaves no row. Sequential scans are off (as in sdk_next): every lookup here has its index,
+-- and generic plans made while a table was empty or small (a new database) chose scans that stayed
+-- cached in each connection as the table grew (bench/README.md, session 10).
 CREATE OR REPLACE FUNCTION public.sdk_answer(p_developer_id text, p_external_id text, p_new_annotator_id text, p_task_id text, p_answer text, p_time_spent_ms integer, p_response_id text, p_now timestamp with time zone, p_seen_responses integer, p_plan jsonb)
  RETURNS TABLE(outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
 #variable_conflict use_column
 DECLARE
@@ -194,20 +197,38 @@ END $function$
 -- Several answers' first calls (no settlement) in one statement: sdk_answer for each request in turn, in
 -- the order given (the caller sorts them by task, so two batches lock tasks in the same order). lock_timeout
 -- ends any lock wait within 50 ms (the caller then takes the batch's answers one by one) instead of
--- PostgreSQL's one-second deadlock check.
-CREATE OR REPLACE FUNCTION public.sdk_answer_batch(p_requests jsonb)
- RETURNS TABLE(request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb)
+-- PostgreSQL's one-second deadlock check. A request that carries `next` ({assignmentId, newAnnotatorId,
+-- locale, types, goldenRoll, expiresAt}: POST complete with `next`, CONTRACT §5) and whose answer is stored
+-- (ANSWERED) is also claimed its next assignment right after, in the same transaction, by sdk_next with
+-- its filters — what GET /sdk/tasks/next would return at that moment — in the next_* columns (null when
+-- no claim was made: the caller then claims as for GET next).
+CREATE OR REPLACE FUNCTION public.sdk_answer_batch(p_requests jsonb, p_golden_rate double precision)
+ RETURNS TABLE(request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, next_outcome text, next_assignment_id text, next_expires_at timestamp with time zone, next_id text, next_buyer_id text, next_type text, next_content text, next_options text[], next_locale text)
  LANGUAGE plpgsql
  SET lock_timeout TO '50ms'
 AS $function$
 DECLARE
   r record;
+  a record;
 BEGIN
   FOR r IN SELECT (e.ordinality - 1)::int AS n, e.value AS v FROM jsonb_array_elements(p_requests) WITH ORDINALITY e LOOP
-    RETURN QUERY
-      SELECT r.n, s.* FROM sdk_answer(
-        r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'taskId', r.v->>'answer',
-        (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL) s;
+    SELECT * INTO a FROM sdk_answer(
+      r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'taskId', r.v->>'answer',
+      (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL) s;
+    IF a.outcome = 'ANSWERED' AND jsonb_typeof(r.v->'next') = 'object' THEN
+      RETURN QUERY
+        SELECT r.n, a.outcome, a.annotator_id, a.id, a.buyer_id, a.type, a.options, a.status, a.max_cents, a.cost_cents,
+               a.validations_needed, a.max_responses, a.total_responses, a.participants, a.model, x.*
+        FROM sdk_next(
+          r.v->>'developerId', r.v->>'externalId', r.v->'next'->>'newAnnotatorId', r.v->'next'->>'assignmentId', r.v->'next'->>'locale',
+          CASE WHEN jsonb_typeof(r.v->'next'->'types') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(r.v->'next'->'types')) END,
+          (r.v->>'now')::timestamptz, (r.v->'next'->>'expiresAt')::timestamptz, (r.v->'next'->>'goldenRoll')::double precision, p_golden_rate) x;
+    ELSE
+      RETURN QUERY
+        SELECT r.n, a.outcome, a.annotator_id, a.id, a.buyer_id, a.type, a.options, a.status, a.max_cents, a.cost_cents,
+               a.validations_needed, a.max_responses, a.total_responses, a.participants, a.model,
+               NULL::text, NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text;
+    END IF;
   END LOOP;
 END $function$
 ;
