@@ -12,6 +12,7 @@ import { PayoutsRepository } from '../modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from '../modules/auth/accounts.repository.ts';
 import { RateLimitsRepository } from '../modules/auth/rate-limits.repository.ts';
 import { BillingRepository } from '../modules/billing/billing.repository.ts';
+import { SettlementEffectsRepository } from '../modules/billing/settlement-effects.repository.ts';
 import { BuyerApiKeysRepository } from '../modules/buyer-api-keys/buyer-api-keys.repository.ts';
 import { DepositsRepository } from '../modules/deposits/deposits.repository.ts';
 import { DevelopersRepository } from '../modules/developers/developers.repository.ts';
@@ -42,6 +43,7 @@ function createRepositories(db: DbClient) {
     payouts: new PayoutsRepository(db),
     projects: new ProjectsRepository(db),
     rateLimits: new RateLimitsRepository(db),
+    settlementEffects: new SettlementEffectsRepository(db),
     tasks: new TasksRepository(db),
     taskStats: new TaskStatsRepository(db),
     webhooks: new WebhooksRepository(db),

@@ -250,7 +250,7 @@ describe('exactly once across appliers', () => {
       let locked = () => {};
       const lockTaken = new Promise<void>((resolve) => (locked = resolve));
       const holding = holder.services.db.rawTransaction(async (repos) => {
-        await repos.billing.lockSettlementApplier();
+        await repos.settlementEffects.lock();
         locked();
         await released;
       });

@@ -1,4 +1,4 @@
-// The label model's stored counts outside a settlement (which adds them in settle_task): a golden
+// The label model's stored counts outside a decision (whose increments apply_settlement_effects adds): a golden
 // answer's known truth enters its annotator's counts in the golden task's scope directly, through the
 // same add_label_counts.
 import type { RawExecutor } from '../../db/pg-executor.ts';

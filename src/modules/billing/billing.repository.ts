@@ -43,49 +43,8 @@ export interface LedgerCursor {
   id: string;
 }
 
-/** What one apply_settlement_effects call did: how many effects, and each charge that crossed the low-balance threshold. */
-export interface AppliedEffects {
-  applied: number;
-  /** The buyer and its balance right after the crossing charge. */
-  crossed: Array<{ buyerId: string; after: number }>;
-}
-
-/** The settlement-effects applier's advisory lock key (one applier at a time, across processes). */
-const SETTLEMENT_APPLIER_LOCK = 0x636e6373; // "cncs"
-
 export class BillingRepository {
   constructor(private readonly db: DbClient) {}
-
-  /**
-   * What waits now: the newest settlement effect's id (null when none) and whether an event waits for
-   * its number.
-   */
-  async unsettled(): Promise<{ newestEffect: string | null; unnumberedEvents: boolean }> {
-    const rows = await this.db.$queryRaw<Array<{ newest: bigint | string | null; events: boolean }>>`
-      SELECT (SELECT max(id) FROM settlement_effects) AS newest, EXISTS (SELECT 1 FROM events WHERE seq IS NULL) AS events`;
-    const newest = rows[0]?.newest;
-    return { newestEffect: newest === null || newest === undefined ? null : String(newest), unnumberedEvents: rows[0]?.events === true };
-  }
-
-  /** Whether an effect with an id up to `id` is still to apply. */
-  async hasEffectsUpTo(id: string): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM settlement_effects WHERE id <= ${id}::bigint LIMIT 1`;
-    return rows.length > 0;
-  }
-
-  /** Waits for the applier's lock, held until the caller's transaction ends. */
-  async lockSettlementApplier(): Promise<void> {
-    await this.db.$queryRaw`SELECT pg_advisory_xact_lock(${SETTLEMENT_APPLIER_LOCK}::bigint)`;
-  }
-
-  /** Applies up to `limit` settlement effects, oldest first (prisma/functions/apply_settlement_effects.sql). */
-  async applySettlementEffects(limit: number, lowBalanceCents: number): Promise<AppliedEffects> {
-    const rows = await this.db.$queryRaw<Array<{ result: AppliedEffects }>>`
-      SELECT apply_settlement_effects(${limit}::int, ${lowBalanceCents}::bigint) AS result`;
-    const result = rows[0]?.result;
-    if (!result) throw new Error('apply_settlement_effects returned no row');
-    return { applied: result.applied, crossed: result.crossed.map((c) => ({ buyerId: c.buyerId, after: Number(c.after) })) };
-  }
 
   async getBalance(buyerId: string): Promise<BalanceRecord | null> {
     const rows = await this.db.$queryRaw<Array<{ credit_balance: bigint; reserved_cents: bigint }>>`

@@ -42,11 +42,11 @@ export class SettlementEffects {
    * one), so this passes again, briefly backing off, until the effects it saw are gone.
    */
   async settled(): Promise<void> {
-    const { newestEffect, unnumberedEvents } = await this.db.rawRepos.billing.unsettled();
+    const { newestEffect, unnumberedEvents } = await this.db.rawRepos.settlementEffects.unsettled();
     if (newestEffect === null && !unnumberedEvents) return;
     for (let pass = 0; ; pass++) {
       await this.applyAll();
-      if (newestEffect === null || !(await this.db.rawRepos.billing.hasEffectsUpTo(newestEffect))) return;
+      if (newestEffect === null || !(await this.db.rawRepos.settlementEffects.hasEffectsUpTo(newestEffect))) return;
       await delay(Math.min(2 ** pass, BUSY_BACKOFF_MAX_MS));
     }
   }
@@ -112,11 +112,11 @@ export class SettlementEffects {
   }
 
   private async applyBatch(repos: Repositories): Promise<number> {
-    await repos.billing.lockSettlementApplier();
-    const { applied, crossed } = await repos.billing.applySettlementEffects(BATCH, LOW_BALANCE_THRESHOLD_CENTS);
+    await repos.settlementEffects.lock();
+    const { applied, crossed } = await repos.settlementEffects.apply(BATCH, LOW_BALANCE_THRESHOLD_CENTS);
     const at = this.clock.now();
     for (const { buyerId, after } of crossed) await this.billing.recordBudgetLow(repos, buyerId, after, at);
-    await repos.events.numberPending();
+    await repos.settlementEffects.numberEvents();
     return applied;
   }
 }

@@ -112,12 +112,6 @@ export class EventsRepository {
     return found ?? null;
   }
 
-  /** Numbers the events that have none yet (prisma/functions/number_events.sql; under the applier's lock). */
-  async numberPending(): Promise<number> {
-    const rows = await this.db.$queryRaw<Array<{ numbered: number }>>`SELECT number_events() AS numbered`;
-    return rows[0]?.numbered ?? 0;
-  }
-
   /** The number of the buyer's last committed event (0 before the first): nothing numbered up to it is still to commit. */
   async lastNumber(buyerId: string): Promise<number> {
     const rows = await this.db.$queryRaw<Array<{ seq: bigint | string }>>`SELECT seq FROM event_sequences WHERE buyer_id = ${buyerId}`;
