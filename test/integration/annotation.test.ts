@@ -308,8 +308,6 @@ describe('a deciding answer', () => {
     const settle = (probe: typeof probeX) => ({
       seenResponses: probe.task.totalResponses,
       plan: { kind: 'continue' as const, updates: decisionUpdates([{ annotatorId: probe.annotatorId, answered: 1, resolved: 0, agreed: 0, earnedCents: 0 }]) },
-      lowBalanceCents: 500,
-      mayCrossLowBalance: false,
     });
     expect((await assignments.answer(world.developer.id, x, taskId, input, now, settle(probeX))).outcome).toBe('SETTLED');
     // Y's decision counted one answer; the task has two now.

@@ -1,7 +1,8 @@
 // What a deciding answer writes, as a pure function of what sdk_answer's DECIDE read: the label model's
 // decision (src/consensus/task-decision.ts), the participants' counters and earnings, the buyer's event
 // and charge, and the answerers' new soft counts. Its SQL is beside it in prisma/functions/settle_task.sql,
-// which applies the plan and answers with an outcome (SETTLED, LOW_BALANCE, STALE).
+// which applies the plan and answers with an outcome (SETTLED, STALE); what a decision owes beyond its
+// task and event (charge, earnings, counts) it leaves to apply_settlement_effects.sql.
 import type { AnnotatorCounts } from '../../consensus/label-model.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
 import { countsRow, decideWithModel, type CountsRow } from '../../consensus/task-decision.ts';

@@ -1,8 +1,9 @@
 // GET /events/stream in one server process: every open stream of the process, fed by one poller.
 //
-// Each buyer's events carry a number in commit order (events.seq; see prisma/functions/events_number.sql):
-// when event n is visible, so is every event before it, and a transaction that commits late never gets
-// a number below one already read. So "the buyer's events after number n" is a complete, gap-free
+// Each buyer's events carry a number given after they commit (events.seq; prisma/functions/
+// number_events.sql, run by the settlement-effects applier before each read of the poller): when event n
+// is visible, so is every event before it, and an event that commits late never gets a number below one
+// already read. So "the buyer's events after number n" is a complete, gap-free
 // answer at any moment, and a stream is only a number: its last event's.
 //
 // One poller per process reads, every EVENT_STREAM_POLL_MS while the process holds a stream, each

@@ -50,7 +50,7 @@ export interface EventRecord {
 export interface StreamedEventRecord {
   id: string;
   buyerId: string;
-  /** Its number among the buyer's events, in commit order (events.seq, numbered by events_number). */
+  /** Its number among the buyer's events, given after commit (events.seq, numbered by number_events). */
   seq: number;
   type: LoggedEventType;
   payload: string;
