@@ -39,10 +39,15 @@ export function floorClients(databaseUrl: string, developerId: string, count: nu
     ALLOW_SANDBOX_PAYMENTS: 'true',
   });
   const logger = createLogger('warn');
-  // Only the low-balance path of an answer would use Prisma; the bench's buyer never gets near it.
+  // The answer path runs on the pg pool; Prisma is only there because the container needs one.
   const prisma = createPrismaClient(databaseUrl, 1);
   const pgPool = createPgPool(databaseUrl, connections);
-  const service = () => createServices({ config, prisma, pgPool, logger, jwtSecret: BENCH_JWT_SECRET }).annotation;
+  const containers: Array<ReturnType<typeof createServices>> = [];
+  const service = () => {
+    const services = createServices({ config, prisma, pgPool, logger, jwtSecret: BENCH_JWT_SECRET });
+    containers.push(services);
+    return services.annotation;
+  };
   const shared = mode === 'batched' ? service() : undefined;
   const clients = Array.from({ length: count }, (): FloorClient => {
     const annotation = shared ?? service();
@@ -57,6 +62,8 @@ export function floorClients(databaseUrl: string, developerId: string, count: nu
   return {
     clients,
     async close() {
+      // Each container's settlement applier (the server's does the same work) stops before the pool ends.
+      await Promise.all(containers.map((services) => services.settlementEffects.stop()));
       await pgPool.end();
       await prisma.$disconnect();
     },

@@ -455,3 +455,40 @@ describe('a re-fit between a decision and its effect', () => {
     }
   });
 });
+
+describe('an effect that cannot be applied', () => {
+  it('is rolled back alone and marked failed; the others are applied, events numbered, reads answer at once; once mended it applies exactly once', async () => {
+    const buyer = await fundedBuyer(1_000);
+    const spy = await withoutBackgroundApplier();
+    try {
+      // Both created before either is decided: creating a task applies what is pending (a route).
+      const broken = await createTask(buyer);
+      const healthy = await createTask(buyer);
+      await answerTask(broken, agreeing(trio()));
+      await answerTask(healthy, agreeing(trio()));
+      // Bad data: the participants' updates are no longer a list (apply_decision cannot read them).
+      const original = await world.ctx.prisma.settlementEffect.findUniqueOrThrow({ where: { taskId: broken } });
+      await world.ctx.prisma.settlementEffect.update({ where: { taskId: broken }, data: { effect: { ...(original.effect as object), updates: 'garbled' } } });
+
+      const me = await asBuyer(buyer).get('/auth/me');
+      expect(me.status).toBe(200);
+      // The healthy decision is charged; the broken one is not, and keeps its reservation.
+      expect(me.body.buyer).toMatchObject({ creditBalance: 980, reservedCents: 20 });
+      expect(await settlementState(healthy)).toEqual(APPLIED);
+      expect(await settlementState(broken)).toEqual(PENDING);
+      const failed = await world.ctx.prisma.settlementEffect.findUniqueOrThrow({ where: { taskId: broken } });
+      expect(failed.failedAt).toBeInstanceOf(Date);
+      expect(failed.lastError).toMatch(/non-array|scalar/i);
+      // Its event is numbered all the same: a stuck effect does not hold up the event stream.
+      expect(await eventNumbers(buyer.id)).toEqual(oneTo(2));
+
+      // Mended (an operator's fix), it is retried by the next pass and applied once.
+      await world.ctx.prisma.settlementEffect.update({ where: { taskId: broken }, data: { effect: original.effect as object } });
+      await effects().applyAll();
+      expect(await settlementState(broken)).toEqual(APPLIED);
+      expect(await buyerRow(buyer)).toEqual({ creditBalance: 960, reservedCents: 0 });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});

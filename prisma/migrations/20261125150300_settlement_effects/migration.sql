@@ -8,6 +8,8 @@ CREATE TABLE "settlement_effects" (
     "buyer_id" TEXT NOT NULL,
     "effect" JSONB NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "failed_at" TIMESTAMPTZ(3),
+    "last_error" TEXT,
     CONSTRAINT "settlement_effects_pkey" PRIMARY KEY ("id")
 );
 CREATE UNIQUE INDEX "settlement_effects_task_id_key" ON "settlement_effects"("task_id");

@@ -88,16 +88,8 @@ interface AnswerRow {
   total_responses: number;
   participants: Participant[] | null;
   model: ModelView | null;
-  /** sdk_answer_batch only: the claim made after an ANSWERED answer that asked for `next`, or nulls. */
-  next_outcome?: NextRow['outcome'] | null;
-  next_assignment_id?: string;
-  next_expires_at?: Date;
-  next_id?: string;
-  next_buyer_id?: string;
-  next_type?: TaskType;
-  next_content?: string;
-  next_options?: string[];
-  next_locale?: string;
+  /** sdk_answer_batch only: the claim made after an ANSWERED answer that asked for `next` (sdk_next's row as JSON), or null. */
+  next?: (Omit<NextRow, 'expires_at'> & { expires_at: string }) | null;
 }
 
 export interface NextRequest {
@@ -132,21 +124,7 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
   };
   switch (row.outcome) {
     case 'ANSWERED':
-      if (!row.next_outcome) return { outcome: row.outcome };
-      return {
-        outcome: row.outcome,
-        next: toNextOutcome({
-          outcome: row.next_outcome,
-          assignment_id: row.next_assignment_id as string,
-          expires_at: row.next_expires_at as Date,
-          id: row.next_id as string,
-          buyer_id: row.next_buyer_id as string,
-          type: row.next_type as TaskType,
-          content: row.next_content as string,
-          options: row.next_options as string[],
-          locale: row.next_locale as string,
-        }),
-      };
+      return row.next ? { outcome: row.outcome, next: toNextOutcome({ ...row.next, expires_at: new Date(row.next.expires_at) }) } : { outcome: row.outcome };
     case 'DECIDE':
       if (!row.model) throw new Error('sdk_answer decided without a model');
       return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [], model: row.model };
@@ -227,7 +205,8 @@ export class AssignmentsRepository {
    * Several answers' first call (no settlement) in one statement (sdk_answer_batch); the outcomes come
    * back in the order given. The answers are checked in task order, so two batches lock tasks in the
    * same order; a lock wait over 50 ms fails the whole statement (nothing written). A request with
-   * `next` whose answer is stored at once gets its next assignment claimed in the same statement.
+   * `next` whose answer is stored at once gets its next assignment claimed in the same statement, after
+   * every answer of the batch (sdk_answer_batch says why).
    */
   async answerBatch(requests: AnswerRequest[], goldenRate: number): Promise<AnswerOutcome[]> {
     // Stable: answers to one task keep their arrival order.

@@ -3,10 +3,14 @@
 // (apply_settlement_effects.sql, number_events.sql).
 import type { RawExecutor } from '../../db/pg-executor.ts';
 
-/** What one apply_settlement_effects call did: how many effects, and each charge that crossed the low-balance threshold. */
+/** What one apply_settlement_effects call did (see its header). */
 export interface AppliedEffects {
+  /** Effects it looked at (at most the limit), and those it applied. */
+  selected: number;
   applied: number;
-  /** The buyer and its balance right after the crossing charge. */
+  /** Effects whose application failed and was rolled back alone; they stay, marked failed. */
+  failed: Array<{ taskId: string; error: string }>;
+  /** Each charge that crossed the low-balance threshold: the buyer and its balance right after it. */
   crossed: Array<{ buyerId: string; after: number }>;
 }
 
@@ -16,17 +20,21 @@ const APPLIER_LOCK = 0x636e6373; // "cncs"
 export class SettlementEffectsRepository {
   constructor(private readonly db: RawExecutor) {}
 
-  /** What waits now: the newest effect's id (null when none) and whether an event waits for its number. */
+  /**
+   * What waits now: the newest effect's id (null when none; effects that failed are not waited for) and
+   * whether an event waits for its number.
+   */
   async unsettled(): Promise<{ newestEffect: string | null; unnumberedEvents: boolean }> {
     const rows = await this.db.$queryRaw<Array<{ newest: bigint | string | null; events: boolean }>>`
-      SELECT (SELECT max(id) FROM settlement_effects) AS newest, EXISTS (SELECT 1 FROM events WHERE seq IS NULL) AS events`;
+      SELECT (SELECT max(id) FROM settlement_effects WHERE failed_at IS NULL) AS newest,
+             EXISTS (SELECT 1 FROM events WHERE seq IS NULL) AS events`;
     const newest = rows[0]?.newest;
     return { newestEffect: newest === null || newest === undefined ? null : String(newest), unnumberedEvents: rows[0]?.events === true };
   }
 
-  /** Whether an effect with an id up to `id` is still to apply. */
+  /** Whether an effect with an id up to `id` is still to apply (one that failed does not count). */
   async hasEffectsUpTo(id: string): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM settlement_effects WHERE id <= ${id}::bigint LIMIT 1`;
+    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM settlement_effects WHERE id <= ${id}::bigint AND failed_at IS NULL LIMIT 1`;
     return rows.length > 0;
   }
 
@@ -41,7 +49,13 @@ export class SettlementEffectsRepository {
       SELECT apply_settlement_effects(${limit}::int, ${lowBalanceCents}::bigint) AS result`;
     const result = rows[0]?.result;
     if (!result) throw new Error('apply_settlement_effects returned no row');
-    return { applied: result.applied, crossed: result.crossed.map((c) => ({ buyerId: c.buyerId, after: Number(c.after) })) };
+    return { ...result, crossed: result.crossed.map((c) => ({ buyerId: c.buyerId, after: Number(c.after) })) };
+  }
+
+  /** Whether an event waits for its number. */
+  async hasUnnumberedEvents(): Promise<boolean> {
+    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM events WHERE seq IS NULL LIMIT 1`;
+    return rows.length > 0;
   }
 
   /** Numbers the events that have none yet, per buyer (number_events). */

@@ -15,9 +15,15 @@ import type { Database, Repositories } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from './billing.service.ts';
+import type { AppliedEffects } from './settlement-effects.repository.ts';
 
-/** Effects applied per transaction: bounds how long one application holds the rows it locks. */
-const BATCH = 200;
+/**
+ * Effects applied per transaction: bounds how long one application holds the rows it locks, and keeps
+ * its subtransactions (one per effect) under the 64 a PostgreSQL backend caches.
+ */
+const BATCH = 50;
+/** How long a request waits for the effects before it reads what is applied (settledForRead). */
+const READ_WAIT_MS = 5_000;
 /** The longest pause between passes of `settled` while an effect's answerer is busy. */
 const BUSY_BACKOFF_MAX_MS = 20;
 /** How long a decision waits for company before the background applier runs (batches decisions). */
@@ -37,31 +43,41 @@ export class SettlementEffects {
   ) {}
 
   /**
-   * Resolves once every effect committed before the call is applied and every event numbered. An effect
-   * whose answerer's row an answer holds right now is skipped by a pass (the applier never waits for
-   * one), so this passes again, briefly backing off, until the effects it saw are gone.
+   * Resolves once every effect committed before the call is applied (or has failed: see
+   * apply_settlement_effects) and every event numbered. An effect whose answerer's row an answer holds
+   * right now is skipped by a pass (the applier never waits for one), so this passes again, briefly
+   * backing off, until the effects it saw are gone; past `withinMs` it throws instead.
    */
-  async settled(): Promise<void> {
+  async settled(withinMs = Number.POSITIVE_INFINITY): Promise<void> {
     const { newestEffect, unnumberedEvents } = await this.db.rawRepos.settlementEffects.unsettled();
     if (newestEffect === null && !unnumberedEvents) return;
+    const deadline = Date.now() + withinMs;
     for (let pass = 0; ; pass++) {
       await this.applyAll();
       if (newestEffect === null || !(await this.db.rawRepos.settlementEffects.hasEffectsUpTo(newestEffect))) return;
+      if (Date.now() > deadline) throw new Error(`settlement effects up to ${newestEffect} still unapplied after ${withinMs} ms`);
       await delay(Math.min(2 ** pass, BUSY_BACKOFF_MAX_MS));
     }
   }
 
   /**
-   * `settled` for a request about to read: if applying fails (a database error), the request goes on
-   * with what is applied so far, logged. What is not applied yet makes creditBalance look higher by the
-   * unapplied charges, but availableCents (what task creation checks) lower — the reservation, at least
-   * the charge, is held until the charge — and earnings lower, so no one can overspend on it; one bad
-   * effect must not take every route down.
+   * `settled` for a request about to read, within READ_WAIT_MS: if applying fails or takes longer (a
+   * database error, a lock held elsewhere), the request goes on with what is applied so far, logged.
+   * What is not applied yet makes creditBalance look higher by the unapplied charges, but availableCents
+   * (what task creation and debits check) lower — each task's reservation, at least its charge, is held
+   * until the charge — and earnings lower, so no one can overspend on it; and one bad effect must not
+   * take every route down.
    */
   async settledForRead(): Promise<void> {
-    await this.settled().catch((error: unknown) =>
-      this.logger.error({ event: 'settlement.effects.failed', err: error }, 'applying settlement effects failed; the request reads what is applied'),
+    await this.settled(READ_WAIT_MS).catch((error: unknown) =>
+      this.logger.error({ event: 'settlement.effects.unsettled', err: error }, 'settlement effects are not all applied; the request reads what is'),
     );
+  }
+
+  /** Numbers the events that have none yet (the event stream's poller: it reads numbered events only). */
+  async numbered(): Promise<void> {
+    if (!(await this.db.rawRepos.settlementEffects.hasUnnumberedEvents())) return;
+    await this.numberEvents();
   }
 
   /** A decision was committed: apply it in the background soon, with whatever else arrives meanwhile. */
@@ -106,17 +122,28 @@ export class SettlementEffects {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const applied = await this.db.rawTransaction((repos) => this.applyBatch(repos));
-      if (applied < BATCH) return;
+      const { selected, applied, failed } = await this.db.rawTransaction((repos) => this.applyBatch(repos));
+      if (failed.length > 0) this.logger.error({ event: 'settlement.effects.failed', failed }, `${failed.length} settlement effects failed to apply; they are retried after the others`);
+      // A full batch with nothing applied (every answerer busy, or every effect failing) ends the run: the
+      // next nudge, sweep or reader retries.
+      if (selected < BATCH || applied === 0) break;
     }
+    // In a transaction of its own, so that effects that fail never hold up the event stream.
+    await this.numberEvents();
   }
 
-  private async applyBatch(repos: Repositories): Promise<number> {
+  private async applyBatch(repos: Repositories): Promise<AppliedEffects> {
     await repos.settlementEffects.lock();
-    const { applied, crossed } = await repos.settlementEffects.apply(BATCH, LOW_BALANCE_THRESHOLD_CENTS);
+    const result = await repos.settlementEffects.apply(BATCH, LOW_BALANCE_THRESHOLD_CENTS);
     const at = this.clock.now();
-    for (const { buyerId, after } of crossed) await this.billing.recordBudgetLow(repos, buyerId, after, at);
-    await repos.settlementEffects.numberEvents();
-    return applied;
+    for (const { buyerId, after } of result.crossed) await this.billing.recordBudgetLow(repos, buyerId, after, at);
+    return result;
+  }
+
+  private async numberEvents(): Promise<void> {
+    await this.db.rawTransaction(async (repos) => {
+      await repos.settlementEffects.lock();
+      await repos.settlementEffects.numberEvents();
+    });
   }
 }

@@ -142,8 +142,8 @@ export class EventStreamHub {
 
   constructor(
     private readonly db: Database,
-    /** Numbers new events (and applies decisions' effects) before each read: the stream sends numbered events only. */
-    private readonly effects: Pick<SettlementEffects, 'settled'>,
+    /** Numbers new events before each read: the stream sends numbered events only. */
+    private readonly effects: Pick<SettlementEffects, 'numbered'>,
     private readonly settings: EventStreamSettings,
     private readonly credentialStands: CredentialCheck,
     private readonly logger: Logger,
@@ -261,7 +261,7 @@ export class EventStreamHub {
 
   /** One read for every streamed buyer; returns whether some buyer has more waiting. */
   private async poll(): Promise<boolean> {
-    await this.effects.settled();
+    await this.effects.numbered();
     const positions = [...this.channels.values()].map((channel) => ({ buyerId: channel.buyerId, after: channel.latest }));
     const events = await this.db.rawRepos.events.numberedAfter(positions, READ_LIMIT);
     let more = false;

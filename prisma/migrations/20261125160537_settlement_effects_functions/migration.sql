@@ -4,73 +4,101 @@ SET check_function_bodies = off;
 
 -- prisma/functions/apply_settlement_effects.sql
 -- Applies up to p_limit settlement effects (written by settle_task for decided tasks) in the order they
--- were written, in the caller's transaction: the answerers' counters, earnings and EARNING ledger rows
--- (apply_decision), their label counts (add_label_counts), and the buyer's TASK_CHARGE with its ledger
--- row, or the released reservation of a failed task. The caller holds the applier's advisory lock
--- (src/modules/billing/settlement-effects.ts), so every effect is applied once, in order (but for those
--- whose answerers' rows are busy, which wait for a later call). Rows are locked annotators first, then
--- their label counts, each in annotator order (the order the golden path and the re-fit use), then buyers. Returns {applied: how many effects (0 when the oldest were all busy), crossed: [{buyerId, after}]}: each
--- charge that took its buyer's balance from p_low_balance_cents or above to below it, with the balance
--- after it (the caller records budget.low).
+-- were written, those that failed before last, in the caller's transaction: the answerers' counters,
+-- earnings and EARNING ledger rows (apply_decision), their label counts (add_label_counts), and the
+-- buyer's TASK_CHARGE with its ledger row, or the released reservation of a failed task. The caller holds
+-- the applier's advisory lock (src/modules/billing/settlement-effects.ts), so every effect is applied
+-- once. An effect whose deciding answerers' rows are busy right now waits for a later call (the applier
+-- never waits for an annotator: an answer holding one may wait for a task row whose settlement waits for
+-- an annotator the applier holds). Rows are locked annotators first (id order), then label counts
+-- (annotator order, the re-fit's order), then buyers. Each effect is applied in a block of its own: one
+-- that fails (a lock held over lock_timeout, or bad data) is rolled back alone and marked failed_at /
+-- last_error, and the others go on. At most p_limit subtransactions: keep it under 64, PostgreSQL's
+-- per-backend cache of them. Returns {selected, applied, failed: [{taskId, error}], crossed: [{buyerId,
+-- after}]}: crossed lists each charge that took its buyer's balance from p_low_balance_cents or above to
+-- below it, with the balance after it (the caller records budget.low). An effect that is not what
+-- settle_task writes (a hand-edited row) fails in its own block like any other, never the whole call:
+-- the queries before the blocks read its lists through `jsonb_list`.
 CREATE OR REPLACE FUNCTION public.apply_settlement_effects(p_limit integer, p_low_balance_cents bigint)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET lock_timeout TO '2s'
 AS $function$
 #variable_conflict use_column
 DECLARE
+  v_selected settlement_effects[];
   v_effects settlement_effects[];
   v_locked text[];
   e settlement_effects;
   v_charge bigint;
   v_after bigint;
+  v_applied integer := 0;
   v_crossed jsonb := '[]';
+  v_failed jsonb := '[]';
 BEGIN
-  SELECT array_agg(s ORDER BY s.id) INTO v_effects
-  FROM (SELECT * FROM settlement_effects s2 ORDER BY s2.id LIMIT p_limit) s;
-  IF v_effects IS NULL THEN RETURN jsonb_build_object('applied', 0, 'crossed', v_crossed); END IF;
-  -- The answerers' rows, in id order, those nobody holds: the applier never waits for an annotator's
-  -- row (an answer holding one may itself wait for a task row whose settlement waits for an annotator
-  -- the applier holds). An effect with an answerer held elsewhere waits for a later call. NO KEY UPDATE,
-  -- the lock an UPDATE takes: FOR UPDATE would also conflict with the KEY SHARE locks that inserts
-  -- referencing the annotator (assignments, answers, ledger rows) take, and hold those up.
+  SELECT array_agg(s ORDER BY s.failed_at IS NOT NULL, s.id) INTO v_selected
+  FROM (SELECT * FROM settlement_effects s2 ORDER BY s2.failed_at IS NOT NULL, s2.id LIMIT p_limit) s;
+  IF v_selected IS NULL THEN
+    RETURN jsonb_build_object('selected', 0, 'applied', 0, 'failed', v_failed, 'crossed', v_crossed);
+  END IF;
+  -- The answerers' rows nobody holds, FOR NO KEY UPDATE (the lock an UPDATE takes: FOR UPDATE would also
+  -- conflict with the KEY SHARE locks that inserts referencing the annotator take, and hold those up).
   SELECT coalesce(array_agg(l.id), '{}') INTO v_locked FROM (
     SELECT a.id FROM annotators a
-    WHERE a.id IN (SELECT u->>'annotatorId' FROM unnest(v_effects) x, jsonb_array_elements(x.effect->'updates') u)
+    WHERE a.id IN (SELECT u->>'annotatorId' FROM unnest(v_selected) x, jsonb_array_elements(jsonb_list(x.effect->'updates')) u)
     ORDER BY a.id FOR NO KEY UPDATE SKIP LOCKED) l;
-  SELECT array_agg(x ORDER BY x.id) INTO v_effects FROM unnest(v_effects) x
-  WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(x.effect->'updates') u WHERE NOT (u->>'annotatorId' = ANY (v_locked)));
-  IF v_effects IS NULL THEN RETURN jsonb_build_object('applied', 0, 'crossed', v_crossed); END IF;
-  DELETE FROM settlement_effects s WHERE s.id IN (SELECT x.id FROM unnest(v_effects) x);
-  -- Their label counts in annotator order, the order the re-fit writes them in.
-  PERFORM 1 FROM annotator_scope_counts c
-  WHERE (c.scope_key, c.annotator_id) IN (SELECT x.effect->'model'->>'scopeKey', i->>'annotatorId'
-                                          FROM unnest(v_effects) x, jsonb_array_elements(x.effect->'model'->'increments') i
-                                          WHERE jsonb_typeof(x.effect->'model') = 'object')
-  ORDER BY c.annotator_id, c.scope_key FOR NO KEY UPDATE;
-  FOREACH e IN ARRAY v_effects LOOP
-    PERFORM apply_decision(e.task_id, e.effect->'updates');
-    IF jsonb_typeof(e.effect->'model') = 'object' THEN
-      PERFORM add_label_counts(e.effect->'model'->>'scopeKey', (e.effect->'model'->>'optionCount')::integer, e.effect->'model'->'increments');
-    END IF;
-    v_charge := (e.effect->>'chargeCents')::bigint;
-    IF v_charge > 0 THEN
-      WITH charged AS (
-        UPDATE buyers b SET credit_balance = b.credit_balance - v_charge, reserved_cents = b.reserved_cents - (e.effect->>'releaseCents')::bigint
-        WHERE b.id = e.buyer_id
-        RETURNING b.credit_balance
-      )
-      INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id)
-      SELECT e.effect->>'chargeLedgerId', e.buyer_id, 'TASK_CHARGE', -v_charge, credit_balance, e.task_id FROM charged
-      RETURNING balance_after_cents INTO v_after;
-      IF v_after + v_charge >= p_low_balance_cents AND v_after < p_low_balance_cents THEN
-        v_crossed := v_crossed || jsonb_build_object('buyerId', e.buyer_id, 'after', v_after);
-      END IF;
-    ELSE
-      UPDATE buyers b SET reserved_cents = b.reserved_cents - (e.effect->>'releaseCents')::bigint WHERE b.id = e.buyer_id;
-    END IF;
-  END LOOP;
-  RETURN jsonb_build_object('applied', cardinality(v_effects), 'crossed', v_crossed);
+  SELECT array_agg(x ORDER BY x.failed_at IS NOT NULL, x.id) INTO v_effects FROM unnest(v_selected) x
+  WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(jsonb_list(x.effect->'updates')) u WHERE NOT (u->>'annotatorId' = ANY (v_locked)));
+  IF v_effects IS NOT NULL THEN
+    PERFORM 1 FROM annotator_scope_counts c
+    WHERE (c.scope_key, c.annotator_id) IN (SELECT x.effect->'model'->>'scopeKey', i->>'annotatorId'
+                                            FROM unnest(v_effects) x, jsonb_array_elements(jsonb_list(x.effect->'model'->'increments')) i)
+    ORDER BY c.annotator_id, c.scope_key FOR NO KEY UPDATE;
+    FOREACH e IN ARRAY v_effects LOOP
+      BEGIN
+        DELETE FROM settlement_effects s WHERE s.id = e.id;
+        PERFORM apply_decision(e.task_id, e.effect->'updates');
+        IF jsonb_typeof(e.effect->'model') = 'object' THEN
+          PERFORM add_label_counts(e.effect->'model'->>'scopeKey', (e.effect->'model'->>'optionCount')::integer, e.effect->'model'->'increments');
+        END IF;
+        v_charge := (e.effect->>'chargeCents')::bigint;
+        v_after := NULL;
+        IF v_charge > 0 THEN
+          WITH charged AS (
+            UPDATE buyers b SET credit_balance = b.credit_balance - v_charge, reserved_cents = b.reserved_cents - (e.effect->>'releaseCents')::bigint
+            WHERE b.id = e.buyer_id
+            RETURNING b.credit_balance
+          )
+          INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id)
+          SELECT e.effect->>'chargeLedgerId', e.buyer_id, 'TASK_CHARGE', -v_charge, credit_balance, e.task_id FROM charged
+          RETURNING balance_after_cents INTO v_after;
+        ELSE
+          UPDATE buyers b SET reserved_cents = b.reserved_cents - (e.effect->>'releaseCents')::bigint WHERE b.id = e.buyer_id;
+        END IF;
+        v_applied := v_applied + 1;
+        IF v_after IS NOT NULL AND v_after + v_charge >= p_low_balance_cents AND v_after < p_low_balance_cents THEN
+          v_crossed := v_crossed || jsonb_build_object('buyerId', e.buyer_id, 'after', v_after);
+        END IF;
+      EXCEPTION WHEN OTHERS THEN
+        v_failed := v_failed || jsonb_build_object('taskId', e.task_id, 'error', SQLERRM);
+        UPDATE settlement_effects s SET failed_at = now(), last_error = SQLERRM WHERE s.id = e.id;
+      END;
+    END LOOP;
+  END IF;
+  RETURN jsonb_build_object('selected', cardinality(v_selected), 'applied', v_applied, 'failed', v_failed, 'crossed', v_crossed);
 END $function$
+;
+
+-- prisma/functions/jsonb_list.sql
+-- The JSON value if it is an array, else an empty one: for reading lists out of stored JSON that must
+-- not fail on a value of another shape (apply_settlement_effects).
+CREATE OR REPLACE FUNCTION public.jsonb_list(p_value jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE WHEN jsonb_typeof(p_value) = 'array' THEN p_value ELSE '[]'::jsonb END
+$function$
 ;
 
 -- prisma/functions/number_events.sql
@@ -197,38 +225,40 @@ END $function$
 -- Several answers' first calls (no settlement) in one statement: sdk_answer for each request in turn, in
 -- the order given (the caller sorts them by task, so two batches lock tasks in the same order). lock_timeout
 -- ends any lock wait within 50 ms (the caller then takes the batch's answers one by one) instead of
--- PostgreSQL's one-second deadlock check. A request that carries `next` ({assignmentId, newAnnotatorId,
--- locale, types, goldenRoll, expiresAt}: POST complete with `next`, CONTRACT §5) and whose answer is stored
--- (ANSWERED) is also claimed its next assignment right after, in the same transaction, by sdk_next with
--- its filters — what GET /sdk/tasks/next would return at that moment — in the next_* columns (null when
--- no claim was made: the caller then claims as for GET next).
+-- PostgreSQL's one-second deadlock check. Then, once every answer is taken, each request that carries
+-- `next` ({assignmentId, newAnnotatorId, locale, types, goldenRoll, expiresAt}: POST complete with `next`,
+-- CONTRACT §5) and whose answer was stored (ANSWERED) is claimed its next assignment by sdk_next with its
+-- filters — what GET /sdk/tasks/next would return at that moment — returned as `next` (sdk_next's row as
+-- JSON; null when no claim was made: the caller then claims as for GET next). The claims come after all
+-- the answers because a claim locks the tasks it looks at (SKIP LOCKED, so it never waits for one): taken
+-- between two answers, they would break the task order the batch locks in.
 CREATE OR REPLACE FUNCTION public.sdk_answer_batch(p_requests jsonb, p_golden_rate double precision)
- RETURNS TABLE(request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, next_outcome text, next_assignment_id text, next_expires_at timestamp with time zone, next_id text, next_buyer_id text, next_type text, next_content text, next_options text[], next_locale text)
+ RETURNS TABLE(request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, next jsonb)
  LANGUAGE plpgsql
  SET lock_timeout TO '50ms'
 AS $function$
 DECLARE
   r record;
-  a record;
+  v_claims jsonb := '[]';
 BEGIN
   FOR r IN SELECT (e.ordinality - 1)::int AS n, e.value AS v FROM jsonb_array_elements(p_requests) WITH ORDINALITY e LOOP
-    SELECT * INTO a FROM sdk_answer(
-      r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'taskId', r.v->>'answer',
-      (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL) s;
-    IF a.outcome = 'ANSWERED' AND jsonb_typeof(r.v->'next') = 'object' THEN
-      RETURN QUERY
-        SELECT r.n, a.outcome, a.annotator_id, a.id, a.buyer_id, a.type, a.options, a.status, a.max_cents, a.cost_cents,
-               a.validations_needed, a.max_responses, a.total_responses, a.participants, a.model, x.*
-        FROM sdk_next(
-          r.v->>'developerId', r.v->>'externalId', r.v->'next'->>'newAnnotatorId', r.v->'next'->>'assignmentId', r.v->'next'->>'locale',
-          CASE WHEN jsonb_typeof(r.v->'next'->'types') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(r.v->'next'->'types')) END,
-          (r.v->>'now')::timestamptz, (r.v->'next'->>'expiresAt')::timestamptz, (r.v->'next'->>'goldenRoll')::double precision, p_golden_rate) x;
-    ELSE
-      RETURN QUERY
-        SELECT r.n, a.outcome, a.annotator_id, a.id, a.buyer_id, a.type, a.options, a.status, a.max_cents, a.cost_cents,
-               a.validations_needed, a.max_responses, a.total_responses, a.participants, a.model,
-               NULL::text, NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text;
+    RETURN QUERY
+      SELECT r.n, s.*, NULL::jsonb FROM sdk_answer(
+        r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'taskId', r.v->>'answer',
+        (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL) s
+      WHERE NOT (s.outcome = 'ANSWERED' AND jsonb_typeof(r.v->'next') = 'object');
+    IF NOT FOUND THEN
+      v_claims := v_claims || jsonb_build_object('n', r.n, 'v', r.v);
     END IF;
+  END LOOP;
+  FOR r IN SELECT (c->>'n')::int AS n, c->'v' AS v FROM jsonb_array_elements(v_claims) c LOOP
+    RETURN QUERY
+      SELECT r.n, 'ANSWERED'::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text, NULL::integer,
+             NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::jsonb, NULL::jsonb, to_jsonb(x)
+      FROM sdk_next(
+        r.v->>'developerId', r.v->>'externalId', r.v->'next'->>'newAnnotatorId', r.v->'next'->>'assignmentId', r.v->'next'->>'locale',
+        CASE WHEN jsonb_typeof(r.v->'next'->'types') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(r.v->'next'->'types')) END,
+        (r.v->>'now')::timestamptz, (r.v->'next'->>'expiresAt')::timestamptz, (r.v->'next'->>'goldenRoll')::double precision, p_golden_rate) x;
   END LOOP;
 END $function$
 ;
