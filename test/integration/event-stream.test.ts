@@ -62,7 +62,7 @@ async function recordMany(buyer: TestBuyer, count: number): Promise<string[]> {
   return ids;
 }
 
-/** The buyer's event ids in the stream's order (commit order), as the table numbers them. */
+/** The buyer's event ids in the stream's order, as number_events numbered them. */
 async function idsInOrder(buyer: TestBuyer): Promise<string[]> {
   const rows = await ctx.prisma.event.findMany({ where: { buyerId: buyer.id }, orderBy: { seq: 'asc' }, select: { id: true } });
   return rows.map((row) => row.id);
@@ -255,7 +255,7 @@ describe('GET /events/stream', () => {
       }
     });
 
-    it('sends every committed event of concurrent writers exactly once, numbered without gaps, in commit order, also to a stream that reconnects midway', { timeout: 60_000 }, async () => {
+    it('sends every committed event of concurrent writers exactly once, numbered without gaps, in number order, also to a stream that reconnects midway', { timeout: 60_000 }, async () => {
       const buyer = await createBuyer(ctx);
       const whole = await openedStream(served.url, buyer.token);
       const interrupted = await openedStream(served.url, buyer.token);
@@ -274,7 +274,7 @@ describe('GET /events/stream', () => {
             const id = `evt_${newId()}`;
             await client.query('BEGIN');
             await client.query(`SELECT record_event($1, $2, 'budget.low', $3, ARRAY[]::text[])`, [id, buyer.id, JSON.stringify({ event: 'budget.low', writer: w, i })]);
-            // Held open a little, so others queue on the buyer's number, and some roll back (their number is reused).
+            // Held open a little, so commits come out of creation order, and some roll back (never numbered).
             await new Promise((resolve) => setTimeout(resolve, (w * 7 + i * 3) % 11));
             if ((w + i) % 9 === 0) await client.query('ROLLBACK');
             else {

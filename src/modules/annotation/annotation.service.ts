@@ -118,8 +118,9 @@ export class AnnotationService {
   }
 
   /**
-   * `complete`, then `next` with these filters through the same coalesced claim, so the assignment is
-   * exactly the one `next` would hand out right after the answer (a golden task included). A refused
+   * `complete`, then `next` with these filters — sdk_next in the answer's own batch statement when the
+   * answer is stored at once, else the coalesced claim `next` uses — so the assignment is exactly the
+   * one `next` would hand out right after the answer (a golden task included). A refused
    * answer throws before anything is claimed. Once the answer is stored it is accepted whatever follows:
    * an annotator that this (golden) answer suspended gets null, as `next` would refuse them work.
    */

@@ -6,10 +6,11 @@
 // annotators' rows or the buyer's event counter.
 //
 // Read-your-writes: every API request but the SDK's next and complete calls `settledForRead()` first
-// (src/lib/endpoint-router.ts), which returns once every effect committed before it is applied. So no
-// caller ever sees a COMPLETED task whose charge, earnings or event number is missing; between a
-// decision's COMMIT and the application the buyer's availableCents is lower than it will be (the
-// reservation is held until the charge releases it), never higher.
+// (src/lib/endpoint-router.ts), which returns once every effect committed before the request began is
+// applied (or has failed, or after READ_WAIT_MS). So a task a request saw COMPLETED before it began comes
+// with its charge, earnings and event number; between a decision's COMMIT and the application the
+// buyer's availableCents is lower than it will be (the reservation is held until the charge releases
+// it), never higher.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database, Repositories } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';

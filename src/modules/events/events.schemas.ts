@@ -51,7 +51,7 @@ export const streamEventsQuery = z.strictObject({
 export const eventStreamFrames = {
   'text/event-stream': {
     description:
-      'A `text/event-stream` that stays open. Per event, in commit order: `id: <event id>`, `event: <type>`, `data: <the event as GET /events/:id shows it, without its deliveries, as JSON on one line>`. ' +
+      'A `text/event-stream` that stays open. Per event, in the order of the numbers events get after they commit (never one that commits late skipped): `id: <event id>`, `event: <type>`, `data: <the event as GET /events/:id shows it, without its deliveries, as JSON on one line>`. ' +
       'A `: ping` comment line every 15 s keeps proxies from closing it. Reconnect with the last id received in `Last-Event-ID`: the stream resumes right after it, so nothing is missed. ' +
       'The stream ends when the server shuts down or the credential stops being valid (revoked, password changed, expired).',
     schema: z.string().meta({ description: 'Server-sent events; each data line is an Event without `deliveries`' }),

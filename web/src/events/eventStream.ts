@@ -51,7 +51,7 @@ export class EventStreamReader {
 export type StreamStatus = 'connecting' | 'live' | 'down';
 
 export interface StreamHandlers {
-  /** Each event, in commit order. */
+  /** Each event, in the order the server numbered them (after commit). */
   onEvent(event: StreamedEvent): void;
   /** The stream (re)started: anything may have changed while it was down. */
   onOpen(): void;
