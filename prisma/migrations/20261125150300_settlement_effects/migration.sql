@@ -13,6 +13,8 @@ CREATE TABLE "settlement_effects" (
     CONSTRAINT "settlement_effects_pkey" PRIMARY KEY ("id")
 );
 CREATE UNIQUE INDEX "settlement_effects_task_id_key" ON "settlement_effects"("task_id");
+-- The effects that failed, read after the others (empty but for bad data or long lock waits).
+CREATE INDEX "settlement_effects_failed" ON "settlement_effects" ("id") WHERE "failed_at" IS NOT NULL;
 
 DROP TRIGGER events_number ON "events";
 DROP FUNCTION public.events_number();

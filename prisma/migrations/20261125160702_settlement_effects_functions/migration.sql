@@ -36,8 +36,13 @@ DECLARE
   v_crossed jsonb := '[]';
   v_failed jsonb := '[]';
 BEGIN
+  -- Oldest first, those that failed after: two index ranges (the primary key, and the partial index of
+  -- failed ones), not a sort of the table.
   SELECT array_agg(s ORDER BY s.failed_at IS NOT NULL, s.id) INTO v_selected
-  FROM (SELECT * FROM settlement_effects s2 ORDER BY s2.failed_at IS NOT NULL, s2.id LIMIT p_limit) s;
+  FROM (SELECT * FROM ((SELECT * FROM settlement_effects s2 WHERE s2.failed_at IS NULL ORDER BY s2.id LIMIT p_limit)
+                       UNION ALL
+                       (SELECT * FROM settlement_effects s3 WHERE s3.failed_at IS NOT NULL ORDER BY s3.id LIMIT p_limit)) u
+        ORDER BY u.failed_at IS NOT NULL, u.id LIMIT p_limit) s;
   IF v_selected IS NULL THEN
     RETURN jsonb_build_object('selected', 0, 'applied', 0, 'failed', v_failed, 'crossed', v_crossed);
   END IF;
