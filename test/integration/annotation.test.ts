@@ -261,10 +261,15 @@ describe('answers in one statement (sdk_answer_batch)', () => {
     for (const id of [a, b]) expect((await client.next(id)).body.task.id).toBe(taskId);
     const now = new Date();
     const answer = (externalId: string, value: string) => ({ developerId: world.developer.id, externalId, taskId, answer: value, timeSpentMs: 700, now });
+    const other = await createTask(buyer, { validationsNeeded: 3 });
     const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')], 0);
     // c holds no assignment; b's first answer is not an option; a's second sees a's first, stored earlier in the statement.
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'NO_ASSIGNMENT', 'INVALID_ANSWER', 'ALREADY_ANSWERED', 'ANSWERED']);
+    expect(outcomes.filter((o) => 'next' in o)).toEqual([]);
     expect(await readTask(buyer, taskId)).toMatchObject({ status: 'VALIDATING', totalResponses: 2 });
+    // Without `next` nothing is claimed, though another task is open.
+    expect(await world.ctx.prisma.assignment.count({ where: { annotator: { externalId: { in: [a, b, c] } } } })).toBe(0);
+    expect((await readTask(buyer, other)).totalResponses).toBe(0);
   });
 
   it('claim the next assignment in the same statement for an answer with `next` that is stored, and only for it', async () => {

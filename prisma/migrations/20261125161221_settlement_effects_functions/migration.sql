@@ -251,7 +251,7 @@ BEGIN
       SELECT r.n, s.*, NULL::jsonb FROM sdk_answer(
         r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'taskId', r.v->>'answer',
         (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL) s
-      WHERE NOT (s.outcome = 'ANSWERED' AND jsonb_typeof(r.v->'next') = 'object');
+      WHERE NOT (s.outcome = 'ANSWERED' AND coalesce(jsonb_typeof(r.v->'next'), 'none') = 'object');
     IF NOT FOUND THEN
       v_claims := v_claims || jsonb_build_object('n', r.n, 'v', r.v);
     END IF;
