@@ -115,9 +115,10 @@ async function main(): Promise<void> {
     await refitter.stop();
     await services.settlementEffects.stop();
     await applier.stop();
-    // What the last decisions owe is applied before the pool closes; if the database is already going
-    // (Ctrl-C reaches an embedded PostgreSQL too), the next start's applier does it.
-    await services.settlementEffects.settled().catch((error: unknown) =>
+    // What the last decisions owe is applied before the pool closes, for at most 5 s; if the database is
+    // already going (Ctrl-C reaches an embedded PostgreSQL too) or a row stays locked, the next start's
+    // applier (or another process's) does it.
+    await services.settlementEffects.settled(5_000).catch((error: unknown) =>
       logger.warn({ event: 'settlement.effects.deferred', err: error }, 'the last decisions\' effects are applied at the next start'),
     );
     await services.db.close();
