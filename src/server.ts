@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   });
   // Decisions nudge the settlement-effects applier themselves; this catches what a process that died
   // between a decision and its application left, and events recorded outside decisions.
-  const applier = startPeriodic({ name: 'settlement.effects', intervalMs: SETTLEMENT_SWEEP_MS, run: () => services.settlementEffects.settled(), logger });
+  const applier = startPeriodic({ name: 'settlement.effects', intervalMs: SETTLEMENT_SWEEP_MS, run: () => services.settlementEffects.settled(SETTLEMENT_SWEEP_MS), logger });
   // The label model's scopes are re-fitted when their answers have grown (CONTRACT §5). Shutdown aborts
   // a fit in progress: it writes nothing, and the scope stays due for the next start.
   const refitAbort = new AbortController();
