@@ -7,7 +7,7 @@
 -- the task's label scope (null when they have none), and `model` the scope (key, option order, prior)
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
 -- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
--- or STALE). An annotator first seen by this call holds no assignment, so its answer was
+-- or STALE; the task columns are the task as the checks read it, before the settlement). An annotator first seen by this call holds no assignment, so its answer was
 -- refused: it leaves no row. Sequential scans are off (as in sdk_next): every lookup here has its index,
 -- and generic plans made while a table was empty or small (a new database) chose scans that stayed
 -- cached in each connection as the table grew (bench/README.md, session 10).
@@ -72,7 +72,6 @@ BEGIN
       UPDATE annotators a SET total_responses = a.total_responses + 1 WHERE a.id = v_annotator.id;
     ELSE
       v_outcome := settle_task(v_task.id, v_annotator.id, p_answer, p_time_spent_ms, p_response_id, p_now, p_plan);
-      SELECT * INTO v_task FROM tasks t WHERE t.id = v_task.id;
     END IF;
   END IF;
   IF v_annotator.id = p_new_annotator_id THEN

@@ -55,7 +55,7 @@ export type AnswerOutcome =
   | { outcome: 'ANSWERED'; next?: NextOutcome }
   | { outcome: 'STALE' }
   | { outcome: 'DECIDE'; annotatorId: string; task: AnsweredTask; participants: Participant[]; model: ModelView }
-  | { outcome: 'SETTLED'; task: AnsweredTask }
+  | { outcome: 'SETTLED' }
   | { outcome: 'NOT_A_TASK'; annotatorId: string }
   | { outcome: 'ANNOTATOR_SUSPENDED' | 'ALREADY_ANSWERED' | 'NO_ASSIGNMENT' }
   | { outcome: 'TASK_CLOSED'; task: AnsweredTask }
@@ -128,8 +128,6 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
     case 'DECIDE':
       if (!row.model) throw new Error('sdk_answer decided without a model');
       return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [], model: row.model };
-    case 'SETTLED':
-      return { outcome: row.outcome, task };
     case 'NOT_A_TASK':
       return { outcome: row.outcome, annotatorId: row.annotator_id };
     case 'TASK_CLOSED':

@@ -99,8 +99,9 @@ export class SettlementEffects {
   }
 
   /**
-   * Applies until a pass finds fewer than a batch. A pass already running may have read the queue before
-   * the caller's commit, so callers that arrive during one share the pass queued after it.
+   * Applies until a pass finds fewer than a batch or applies none, then numbers events. A run already
+   * going may have read the queue before the caller's commit, so callers that arrive during one share
+   * the run queued after it.
    */
   applyAll(): Promise<void> {
     if (this.queued) return this.queued;
