@@ -211,10 +211,27 @@ export function wholeNumberArgument(name: string, fallback: number): number {
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** Runs a benchmark's main function; a failure prints its stack and exits 1. */
+const broken: string[] = [];
+
+/**
+ * A correctness figure of the run (answers over the limit, tasks charged twice, deliveries lost …): any
+ * value but `expected` makes the bench exit 1 once it has printed its line. Speed figures are never checked
+ * this way: they differ between machines, and the bench's own line says how they compare with its floor.
+ */
+export function mustBe(name: string, actual: unknown, expected: unknown = 0): void {
+  if (actual !== expected) broken.push(`${name}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+}
+
+/** Runs a benchmark's main function; a failure, or a broken `mustBe`, prints why and exits 1. */
 export function runBench(main: () => Promise<void>): void {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
+  main().then(
+    () => {
+      for (const line of broken) process.stderr.write(`BROKEN ${line}\n`);
+      process.exit(broken.length > 0 ? 1 : 0);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -7,18 +7,24 @@
 //   - a COMPLETED task is charged exactly once and has one task.completed event; others are not charged;
 //   - every task and answer a client got a 2xx for exists; every paid deposit is credited exactly once;
 //   - every event has a delivery per subscribed configuration, each DELIVERED and received at least once.
-// Usage: npm run test:crash [-- --kills N --seed S]. Prints one JSON line; exits 1 when an invariant broke.
+// Usage: npm run test:crash [-- --kills N --seed S [--plant-violation]]. Prints one JSON line; exits 1 when an
+// invariant broke.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ADMIN, api, benchDatabase, startServer, type BenchServer } from '../bench/lib.ts';
 import { freePort } from '../test/helpers/ports.ts';
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) args.set(String(process.argv[i]).replace(/^--/, ''), String(process.argv[i + 1]));
-const KILLS = Number(args.get('kills') ?? 5);
-let seed = Number(args.get('seed') ?? Date.now() % 100_000);
+const { values: args } = parseArgs({
+  options: { kills: { type: 'string', default: '5' }, seed: { type: 'string' }, 'plant-violation': { type: 'boolean', default: false } },
+});
+const KILLS = Number(args.kills);
+let seed = Number(args.seed ?? Date.now() % 100_000);
+// CI's canary: one real, committed violation (a buyer's balance a cent off its ledger) planted after the
+// run, so that a run whose check or exit code lies fails CI instead of passing it.
+const PLANT_VIOLATION = args['plant-violation'];
 const SEED = seed;
 /** Deterministic randomness for the kill schedule and the answers (mulberry32). */
 function random(): number {
@@ -161,6 +167,7 @@ async function main() {
       await sleep(250);
     }
     await server.stop();
+    if (PLANT_VIOLATION) await db.query('UPDATE buyers SET credit_balance = credit_balance + 1 WHERE id = (SELECT min(id) FROM buyers)');
 
     const violations = await checkInvariants(db, acknowledged, receiver.deliveries);
     const blind = await checksThatMissCorruption(db, acknowledged, receiver.deliveries);
@@ -177,6 +184,7 @@ async function main() {
       bench: 'crash',
       seed: SEED,
       kills: KILLS,
+      plantedViolation: PLANT_VIOLATION,
       tasks: Number(c?.tasks),
       completed: Number(c?.completed),
       failed: Number(c?.failed),
@@ -279,7 +287,11 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
   return violations;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  // Explicitly: nothing loaded on the way may decide the exit code.
+  () => process.exit(process.exitCode ?? 0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

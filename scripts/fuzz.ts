@@ -57,5 +57,5 @@ try {
   await prisma.$disconnect();
   await database.stop();
 }
-// Explicitly: the embedded PostgreSQL package's exit hooks would otherwise decide the exit code.
+// Explicitly, with the code the run decided: nothing loaded on the way may turn a failure into 0.
 process.exit(process.exitCode);

@@ -3,7 +3,7 @@
 // The same /healthz probe is first timed on the idle server, so the figures say what the abuse costs
 // on this machine.
 import http from 'node:http';
-import { benchDatabase, percentile, round, runBench, startServer } from '../lib.ts';
+import { benchDatabase, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 20_000);
 const IDLE_MS = 3_000;
@@ -79,6 +79,8 @@ async function main() {
       idleHealthzP99Ms: round(percentile(idle, 99)),
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
+    mustBe('abusive5xx', line.abusive5xx);
+    mustBe('abusiveUnanswered', line.abusiveUnanswered);
   } finally {
     await server.stop();
     await database.stop();

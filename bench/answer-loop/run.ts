@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import pg from 'pg';
-import { ADMIN, api, benchDatabase, fundedBuyer, LoadClient, percentile, round, runBench, startServer } from '../lib.ts';
+import { ADMIN, api, benchDatabase, fundedBuyer, LoadClient, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
 import { floorClients, type FloorClient, type FloorMode } from './floor.ts';
 
 const ANNOTATORS = Number(process.env.BENCH_ANNOTATORS ?? 64);
@@ -245,6 +245,7 @@ async function main() {
       );
       const ms = (values: number[]) => `p50 ${round(percentile(values, 50), 1)} / p99 ${round(percentile(values, 99), 1)} ms`;
       log(`${loop}: next ${ms(result.byCall.next)} (${result.byCall.next.length} calls), answer ${ms(result.byCall.answer)} (${result.byCall.answer.length} calls)`);
+      mustBe(`${loop}: unexpected answers`, result.errors);
       if (result.ranDry > 0) log(`${loop}: ${result.ranDry} annotators ran out of tasks before the deadline: raise BENCH_TASKS`);
     }
 
@@ -263,6 +264,8 @@ async function main() {
       return result ? round(percentile(result.latencies, p)) : null;
     };
     const [requests, combined, floor] = [rate('requests'), rate('combined'), rate('floor')];
+    mustBe('overAnswered', Number(over.rows[0]?.n ?? 0));
+    mustBe('doubleBilled', Number(doubled.rows[0]?.n ?? 0));
     process.stdout.write(
       `${JSON.stringify({
         bench: 'answers',

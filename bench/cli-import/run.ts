@@ -15,7 +15,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promise
 import path from 'node:path';
 import pg from 'pg';
 import { batchBody, reviewContent, sustainedIngest } from '../ingest/sustained.ts';
-import { api, benchDatabase, fundedBuyer, round, rssMb, runBench, startServer } from '../lib.ts';
+import { api, benchDatabase, fundedBuyer, mustBe, round, rssMb, runBench, startServer } from '../lib.ts';
 
 /** A positive whole number from the environment, or `fallback`. */
 function wholeNumberFromEnv(name: string, fallback: number): number {
@@ -173,6 +173,8 @@ async function main() {
       resumedMissing: ROWS - counted.distinct,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
+    mustBe('resumedDuplicates', result.resumedDuplicates);
+    mustBe('resumedMissing', result.resumedMissing);
   } finally {
     await server.stop();
     await database.stop();

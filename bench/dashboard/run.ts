@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { launchBrowser, logIn } from '../../test/e2e/support/browser.ts';
-import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
+import { benchDatabase, fundedBuyer, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
 
 const { values } = parseArgs({ options: { tasks: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' } } });
 const TASKS = Number(values.tasks);
@@ -140,6 +140,7 @@ async function main() {
         consoleErrors: errors.length,
       })}\n`,
     );
+    mustBe('consoleErrors', errors.length);
   } finally {
     await browser.close();
     await server.stop();

