@@ -4,9 +4,10 @@
 // moves its answerers' counts (its increments, applyIncrement: one count at the result of a completed task), and the scope is
 // re-fitted (refitScope) whenever its answers have grown by 5 %. The scope here is the whole dataset
 // (one project); the arrays stand in for the database's rows.
+import { calibratedPosterior, IDENTITY_CALIBRATION, type Calibration } from '../../src/consensus/calibration.ts';
 import { answerLogLikelihoods, emptyCounts, LABEL_MODEL, NEW_SCOPE_PRIOR, type AnnotatorCounts, type LabelModelSettings, type ScopePrior } from '../../src/consensus/label-model.ts';
 import { refitScope } from '../../src/consensus/refit.ts';
-import { applyIncrement, type CountIncrement } from '../../src/consensus/soft-counts.ts';
+import { applyIncrement, goldenIncrement, type CountIncrement } from '../../src/consensus/soft-counts.ts';
 import { decideWithModel } from '../../src/consensus/task-decision.ts';
 import { addAnswer, DEFAULT_TARGET_CONFIDENCE, defaultMaxResponses, startLogPosterior } from '../../src/consensus/stop-rule.ts';
 import { DEFAULT_VALIDATIONS_NEEDED } from '../../src/modules/tasks/task-rules.ts';
@@ -22,6 +23,8 @@ export interface ReplayOptions {
   refitGrowth: number;
   /** …and by at least this many answers, so a young scope is not re-fitted after every answer. */
   refitMinAnswers: number;
+  /** The share of items (with a truth) drawn as golden tasks: answered and learned from, never scored. */
+  goldenShare: number;
 }
 
 export const SERVICE_REPLAY: ReplayOptions = {
@@ -31,13 +34,20 @@ export const SERVICE_REPLAY: ReplayOptions = {
   maxResponses: defaultMaxResponses(DEFAULT_VALIDATIONS_NEEDED),
   refitGrowth: 0.05,
   refitMinAnswers: 20,
+  goldenShare: 0.05,
 };
 
 export interface ReplayOutcome {
-  /** Items with a known truth. */
+  /** Items with a known truth, golden ones excepted. */
   scored: number;
+  /** Items served as golden tasks. */
+  golden: number;
   completed: number;
   completedCorrect: number;
+  /** Σ of the confidence reported on the completed items (what GET …/quality averages). */
+  completedConfidence: number;
+  /** Per scored item: the confidence the service reported when it stopped asking, and whether its label was right. */
+  reported: Array<{ confidence: number; hit: number }>;
   /** Σ over scored items of the chance their label is right (a tie counts 1/t). */
   correctAll: number;
   usedAll: number;
@@ -50,6 +60,8 @@ export interface ReplayOutcome {
 class SimulatedScope {
   readonly counts: Array<AnnotatorCounts | null>;
   prior: ScopePrior = NEW_SCOPE_PRIOR;
+  classPrior: number[] | null = null;
+  calibration: Calibration = IDENTITY_CALIBRATION;
   private readonly log = { item: [] as number[], annotator: [] as number[], answer: [] as number[] };
   readonly decided: Uint8Array;
   /** A COMPLETED item's result, −1 otherwise: what the service passes the re-fit against a label swap. */
@@ -59,6 +71,8 @@ class SimulatedScope {
   constructor(
     private readonly data: IndexedDataset,
     private readonly options: ReplayOptions,
+    /** Per item: its truth when it is a golden task, −1 otherwise. */
+    private readonly goldenTruth: Int32Array,
   ) {
     this.counts = new Array<AnnotatorCounts | null>(data.workerCount).fill(null);
     this.decided = new Uint8Array(data.itemAnswers.length);
@@ -79,6 +93,20 @@ class SimulatedScope {
     this.log.answer.push(answer.label);
   }
 
+  /** A golden answer: its annotator's counts gain one count at (truth, answer), as the service's do. */
+  settleGolden(item: number, answer: IndexedAnswer) {
+    const truth = this.goldenTruth[item] ?? -1;
+    this.counts[answer.worker] = applyIncrement(this.counts[answer.worker] ?? emptyCounts(this.K), goldenIncrement(this.K, truth, answer.label));
+    this.decided[item] = 1;
+  }
+
+  /** The calibrated posterior of an item's answers under the scope as it is now. */
+  posterior(answers: readonly IndexedAnswer[]): number[] {
+    let evidence = startLogPosterior(this.K);
+    for (const answer of answers) evidence = addAnswer(evidence, this.logLikelihoods(answer));
+    return calibratedPosterior(evidence, this.classPrior, this.calibration);
+  }
+
   settle(item: number, increments: ReadonlyArray<{ annotatorId: string; increment: CountIncrement }>, result: number) {
     this.results[item] = result;
     for (const { annotatorId, increment } of increments) {
@@ -92,7 +120,7 @@ class SimulatedScope {
   decide(answers: readonly IndexedAnswer[]) {
     return decideWithModel({
       options: this.data.classes,
-      scope: { options: this.data.classes, prior: this.prior },
+      scope: { options: this.data.classes, prior: this.prior, classPrior: this.classPrior, calibration: this.calibration },
       answers: answers.map((answer) => ({ annotatorId: String(answer.worker), answer: this.data.classes[answer.label] ?? '', counts: this.counts[answer.worker] ?? null })),
       validationsNeeded: this.options.validationsNeeded,
       maxResponses: this.options.maxResponses,
@@ -117,6 +145,7 @@ class SimulatedScope {
         answer: Int32Array.from(this.log.answer),
         counted: this.decided,
         decided: this.results,
+        truth: this.goldenTruth,
       },
       { settings: this.options.settings },
     );
@@ -125,15 +154,44 @@ class SimulatedScope {
       this.counts[w] = { matrix: fit.matrices.slice(w * K * K, (w + 1) * K * K), correct: fit.correct[w] ?? 0, answered: fit.answered[w] ?? 0 };
     }
     this.prior = fit.prior;
+    this.classPrior = fit.classPrior;
+    this.calibration = fit.calibration;
   }
 }
 
-/** One replay: tasks in random order, each task's answers in random order, one answer at a time. */
+/** Per item: its truth when the seed draws it as a golden task (a `share` of the items with a truth), else −1. */
+export function drawGolden(data: IndexedDataset, seed: number, share: number): Int32Array {
+  const goldenTruth = new Int32Array(data.itemAnswers.length).fill(-1);
+  const withTruth = data.itemAnswers.map((_, i) => i).filter((i) => (data.truth[i] ?? -1) >= 0);
+  for (const item of shuffle(withTruth, prng(seed ^ 0x5bd1e995)).slice(0, Math.round(share * withTruth.length))) {
+    goldenTruth[item] = data.truth[item] ?? -1;
+  }
+  return goldenTruth;
+}
+
+/**
+ * One replay: tasks in random order, each task's answers in random order, one answer at a time. A seeded
+ * `goldenShare` of the items with a truth are golden tasks: all their answers are taken, each teaches its
+ * annotator's counts with the truth, the re-fit calibrates on them, and they are never scored.
+ */
 export function replayModel(data: IndexedDataset, seed: number, options: ReplayOptions = SERVICE_REPLAY): ReplayOutcome {
   const random = prng(seed);
-  const scope = new SimulatedScope(data, options);
-  const outcome: ReplayOutcome = { scored: 0, completed: 0, completedCorrect: 0, correctAll: 0, usedAll: 0, usedScored: 0, orders: [] };
+  const goldenTruth = drawGolden(data, seed, options.goldenShare);
+  const scope = new SimulatedScope(data, options, goldenTruth);
+  const outcome: ReplayOutcome = {
+    scored: 0,
+    golden: 0,
+    completed: 0,
+    completedCorrect: 0,
+    completedConfidence: 0,
+    reported: [],
+    correctAll: 0,
+    usedAll: 0,
+    usedScored: 0,
+    orders: [],
+  };
   const results = new Int32Array(data.itemAnswers.length).fill(-1);
+  const last = new Map<number, { confidence: number; best: number }>();
   const items = shuffle(
     data.itemAnswers.map((_, i) => i),
     random,
@@ -141,11 +199,18 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
   for (const item of items) {
     const order = shuffle(data.itemAnswers[item] ?? [], random);
     const taken: IndexedAnswer[] = [];
+    const golden = (goldenTruth[item] ?? -1) >= 0;
     for (const answer of order) {
       taken.push(answer);
       scope.record(item, answer);
+      if (golden) {
+        scope.settleGolden(item, answer);
+        scope.maybeRefit();
+        continue;
+      }
       scope.maybeRefit();
       const decision = scope.decide(taken);
+      last.set(item, { confidence: decision.confidence, best: decision.best === null ? -1 : data.classes.indexOf(decision.best) });
       if (decision.kind === 'continue') continue;
       const result = decision.result === null ? -1 : data.classes.indexOf(decision.result);
       scope.settle(item, decision.increments, result);
@@ -154,24 +219,45 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
     }
     outcome.orders[item] = taken;
     outcome.usedAll += taken.length;
-    if ((data.truth[item] ?? -1) >= 0) outcome.usedScored += taken.length;
+    if ((data.truth[item] ?? -1) >= 0 && !golden) outcome.usedScored += taken.length;
   }
   // Scoring: a COMPLETED task by its result; any other by the latest model's most probable option.
   data.itemAnswers.forEach((_, item) => {
     const truth = data.truth[item] ?? -1;
     if (truth < 0) return;
+    if ((goldenTruth[item] ?? -1) >= 0) {
+      outcome.golden += 1;
+      return;
+    }
     outcome.scored += 1;
+    const stopped = last.get(item) ?? { confidence: 0, best: -1 };
+    outcome.reported.push({ confidence: stopped.confidence, hit: stopped.best === truth ? 1 : 0 });
     const result = results[item] ?? -1;
     if (result >= 0) {
       outcome.completed += 1;
+      outcome.completedConfidence += stopped.confidence;
       const hit = result === truth ? 1 : 0;
       outcome.completedCorrect += hit;
       outcome.correctAll += hit;
       return;
     }
-    let logPosterior = startLogPosterior(data.classes.length);
-    for (const answer of outcome.orders[item] ?? []) logPosterior = addAnswer(logPosterior, scope.logLikelihoods(answer));
-    outcome.correctAll += expectedHit(logPosterior, truth);
+    outcome.correctAll += expectedHit(scope.posterior(outcome.orders[item] ?? []), truth);
   });
   return outcome;
+}
+
+/** Expected calibration error: 10 equal-width bins of the reported confidence, weighted by their counts. */
+export function calibrationError(reported: ReadonlyArray<{ confidence: number; hit: number }>, bins = 10): number {
+  const count = new Array<number>(bins).fill(0);
+  const confidence = new Array<number>(bins).fill(0);
+  const hits = new Array<number>(bins).fill(0);
+  for (const r of reported) {
+    const b = Math.min(bins - 1, Math.floor(r.confidence * bins));
+    count[b] = (count[b] ?? 0) + 1;
+    confidence[b] = (confidence[b] ?? 0) + r.confidence;
+    hits[b] = (hits[b] ?? 0) + r.hit;
+  }
+  let error = 0;
+  for (let b = 0; b < bins; b++) if ((count[b] ?? 0) > 0) error += Math.abs((confidence[b] ?? 0) - (hits[b] ?? 0));
+  return reported.length === 0 ? 0 : error / reported.length;
 }

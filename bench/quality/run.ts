@@ -1,15 +1,25 @@
 // bench/quality: replays a crowd dataset through the service's own consensus code and prints one JSON line.
-// Usage: npm run bench:quality -- <dataset-dir> [--seed N] (without --seed: the mean of seeds 1–10).
-// Figures (bench/README.md): the learned model's accuracy on COMPLETED tasks, its completed share, its
-// accuracy on every scored task, its share of the answers; majority vote over all tasks at the same
-// budget; the service's Dawid–Skene re-fit on every answer; today's rule replayed the same way.
+// Usage: npm run bench:quality -- <dataset-dir> [--seed N] [--skew S] (without --seed: the mean of seeds 1–10).
+// Each replay draws a seeded 5 % of the items with a truth as golden tasks: served and learned from as the
+// service does (every answer taken, the counts taught with the truth, the calibration fitted on them), never
+// scored and never counted in the figures, majority vote's included.
+// Figures (bench/README.md): the learned model's accuracy on COMPLETED tasks (`completedAccuracy`, and
+// `accuracy`, its old name, kept for one release), its completed share, its accuracy on every scored task,
+// its share of the answers; the calibration error of the confidence it reported on every scored task; the
+// accuracy GET /projects/:id/quality would estimate for the completed tasks; majority vote over all tasks at
+// the same budget; the service's Dawid–Skene re-fit on every answer against textbook Dawid–Skene; the
+// contract's first rule replayed the same way.
+// --skew S keeps every item of the most frequent true class and a seeded random subset of the others, so
+// that the most frequent class is a share S of the items with a truth (a dataset already as skewed is kept
+// whole; items without a truth are dropped).
 import { refitScope } from '../../src/consensus/refit.ts';
 import { replayContractRule } from './contract-replay.ts';
 import { readDataset } from './dataset.ts';
 import { indexDataset, type IndexedDataset } from './indexed.ts';
 import { majorityAtBudget } from './majority-budget.ts';
-import { replayModel, type ReplayOutcome } from './model-replay.ts';
+import { calibrationError, drawGolden, replayModel, SERVICE_REPLAY, type ReplayOutcome } from './model-replay.ts';
 import { expectedHit, prng, shuffle } from './random.ts';
+import { textbookAccuracy } from './textbook-ds.ts';
 
 /** One seed moves the figures by a point or two, so by default ten replays (seeds 1–10) are averaged. */
 const DEFAULT_SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
@@ -56,24 +66,54 @@ interface SeedFigures {
   mvSameBudget: number;
 }
 
-function parseArgs(argv: string[]): { dir: string; seeds: number[] } {
-  const dir = argv.find((arg, i) => !arg.startsWith('--') && argv[i - 1] !== '--seed');
-  if (!dir) throw new Error('usage: npm run bench:quality -- <dataset-dir> [--seed N]');
+function parseArgs(argv: string[]): { dir: string; seeds: number[]; skew: number | null } {
+  const dir = argv.find((arg, i) => !arg.startsWith('--') && argv[i - 1] !== '--seed' && argv[i - 1] !== '--skew');
+  if (!dir) throw new Error('usage: npm run bench:quality -- <dataset-dir> [--seed N] [--skew S]');
   const seedIndex = argv.indexOf('--seed');
   const seeds = seedIndex >= 0 ? [Number(argv[seedIndex + 1])] : DEFAULT_SEEDS;
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new Error('--seed takes a whole number');
-  return { dir, seeds };
+  const skewIndex = argv.indexOf('--skew');
+  const skew = skewIndex >= 0 ? Number(argv[skewIndex + 1]) : null;
+  if (skew !== null && !(skew > 0 && skew < 1)) throw new Error('--skew takes a share between 0 and 1, e.g. 0.9');
+  return { dir, seeds, skew };
+}
+
+/** The dataset skewed so that its most frequent true class is a share `skew` of its items (see the header). */
+export function skewDataset(data: IndexedDataset, skew: number, seed = 1): IndexedDataset {
+  const withTruth = data.itemAnswers.map((_, i) => i).filter((i) => (data.truth[i] ?? -1) >= 0);
+  const frequency = new Array<number>(data.classes.length).fill(0);
+  for (const i of withTruth) frequency[data.truth[i] ?? 0] = (frequency[data.truth[i] ?? 0] ?? 0) + 1;
+  const majority = frequency.indexOf(Math.max(...frequency));
+  const majorityItems = withTruth.filter((i) => data.truth[i] === majority);
+  const others = withTruth.filter((i) => data.truth[i] !== majority);
+  const keepOthers = Math.min(others.length, Math.round((majorityItems.length * (1 - skew)) / skew));
+  const kept = [...majorityItems, ...shuffle(others, prng(seed ^ 0x2545f491)).slice(0, keepOthers)].sort((a, b) => a - b);
+  const itemAnswers = kept.map((i) => data.itemAnswers[i] ?? []);
+  return {
+    ...data,
+    name: `${data.name}@skew${skew}`,
+    itemAnswers,
+    truth: Int32Array.from(kept.map((i) => data.truth[i] ?? -1)),
+    answerCount: itemAnswers.reduce((sum, answers) => sum + answers.length, 0),
+  };
+}
+
+/** The dataset with the golden items' truths hidden: what majority vote and the first rule are scored on. */
+function withoutGolden(data: IndexedDataset, golden: Int32Array): IndexedDataset {
+  return { ...data, truth: data.truth.map((truth, i) => ((golden[i] ?? -1) >= 0 ? -1 : truth)) };
 }
 
 function main() {
-  const { dir, seeds } = parseArgs(process.argv.slice(2));
-  const data = indexDataset(readDataset(dir));
+  const { dir, seeds, skew } = parseArgs(process.argv.slice(2));
+  const read = indexDataset(readDataset(dir));
+  const data = skew === null ? read : skewDataset(read, skew);
   const figures = seeds.map((seed): SeedFigures => {
     const model = replayModel(data, seed);
+    const scored = withoutGolden(data, drawGolden(data, seed, SERVICE_REPLAY.goldenShare));
     return {
       model,
-      contract: replayContractRule(data, seed),
-      mvSameBudget: majorityAtBudget(data, randomOrders(data, seed), model.usedScored),
+      contract: replayContractRule(scored, seed),
+      mvSameBudget: majorityAtBudget(scored, randomOrders(scored, seed), model.usedScored),
     };
   });
   const mean = (figure: (f: SeedFigures) => number) => figures.reduce((sum, f) => sum + figure(f), 0) / figures.length;
@@ -82,16 +122,22 @@ function main() {
     `${JSON.stringify({
       bench: 'quality',
       dataset: data.name,
+      items: data.itemAnswers.length,
+      goldenItems: figures[0]?.model.golden ?? 0,
+      completedAccuracy: round(mean((f) => f.model.completedCorrect / Math.max(1, f.model.completed))),
       accuracy: round(mean((f) => f.model.completedCorrect / Math.max(1, f.model.completed))),
+      estimatedAccuracy: round(mean((f) => f.model.completedConfidence / Math.max(1, f.model.completed))),
+      calibrationError: round(mean((f) => calibrationError(f.model.reported))),
       completedShare: round(mean((f) => f.model.completed / f.model.scored)),
       accuracyAll: round(mean((f) => f.model.correctAll / f.model.scored)),
       answersUsedShare: round(mean((f) => f.model.usedAll / data.answerCount)),
       mvSameBudgetAccuracy: round(mean((f) => f.mvSameBudget)),
       dsAllAnswersAccuracy: round(refitAllAnswersAccuracy(data)),
+      dsTextbookAccuracy: round(textbookAccuracy(data)),
       contractRuleAccuracyAll: round(mean((f) => f.contract.correctAll / f.contract.scored)),
       contractRuleAnswersUsedShare: round(mean((f) => f.contract.usedAll / data.answerCount)),
     })}\n`,
   );
 }
 
-main();
+if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -4,7 +4,8 @@
 -- ANSWERED when the answer cannot decide the task yet (fewer than validations_needed answers with it:
 -- stored, slot released, task and annotator counted), else DECIDE and nothing written: `participants`
 -- are the task's answers in arrival order with this one last, each with its annotator's soft counts in
--- the task's label scope (null when they have none), and `model` the scope (key, option order, prior)
+-- the task's label scope (null when they have none), and `model` the scope (key, option order, prior,
+-- class prior, calibration map)
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
 -- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
 -- or STALE; the task columns are the task as the checks read it, before the settlement). An annotator first seen by this call holds no assignment, so its answer was
@@ -47,7 +48,8 @@ BEGIN
       v_scope_key := label_scope_key(v_task.project_id, v_task.buyer_id, v_task.options);
       SELECT jsonb_build_object('scopeKey', v_scope_key, 'targetConfidence', v_task.target_confidence,
                                 'scopeOptions', coalesce(s.options, label_scope_options(v_task.options)),
-                                'priorReliability', coalesce(s.prior_reliability, 0.7), 'priorShape', s.prior_shape)
+                                'priorReliability', coalesce(s.prior_reliability, 0.7), 'priorShape', s.prior_shape,
+                                'classPrior', s.class_prior, 'calibration', s.calibration)
       INTO v_model
       FROM (SELECT 1) one LEFT JOIN label_scopes s ON s.key = v_scope_key;
       SELECT jsonb_agg(jsonb_build_object('annotatorId', p.annotator_id, 'answer', p.answer, 'counts',

@@ -15,6 +15,8 @@ export interface LabelModelSettings {
   backoffAnswers: number;
   /** Pseudo-answers per row of the contract's r0 in a scope's population prior (scope-prior.ts). */
   populationPriorAnswers: number;
+  /** Pseudo-tasks per option of the uniform distribution in a scope's class prior (scope-prior.ts). */
+  classPriorItems: number;
 }
 
 // The offline design (2 pseudo-answers per row, back-off n/(n+5)); the population prior's 5
@@ -23,6 +25,7 @@ export const LABEL_MODEL: Readonly<LabelModelSettings> = Object.freeze({
   priorAnswersPerRow: 2,
   backoffAnswers: 5,
   populationPriorAnswers: 5,
+  classPriorItems: 10,
 });
 
 /** One annotator's learned state in one scope: what the service stores per (annotator, scope) row. */

@@ -3,8 +3,9 @@
 // posteriors, which can lock into a bad solution. Each iteration re-estimates the scope's population
 // prior from the annotators' counts (empirical Bayes). Annotators and items are integer indices and every
 // per-answer array is typed, so 10 M answers fit in well under a GB (bench/README.md, re-fit at scale).
+import { fitCalibration, logClassPrior, type Calibration, type CalibrationSamples } from './calibration.ts';
 import { LABEL_MODEL, oneCoinReliability, writeLogConfusion, type LabelModelSettings, type ScopePrior } from './label-model.ts';
-import { populationPrior } from './scope-prior.ts';
+import { classPrior, populationPrior } from './scope-prior.ts';
 
 /** A scope's answers as parallel arrays: answer j is option `answer[j]` by `annotator[j]` on `item[j]`. */
 export interface ScopeAnswers {
@@ -46,6 +47,10 @@ export interface RefitResult {
   answered: Float64Array;
   /** The scope's new population prior, for the online step until the next re-fit. */
   prior: ScopePrior;
+  /** The scope's class prior (how often each option is the truth), for the online step too. */
+  classPrior: number[];
+  /** The confidence map fitted on the scope's golden tasks (the identity without any). */
+  calibration: Calibration;
   /** Item i's posterior over its options at [posteriorStart[i], posteriorStart[i + 1]). */
   posteriors: Float64Array;
   posteriorStart: Int32Array;
@@ -70,7 +75,7 @@ interface Layout {
  * way (ORDER BY task avoids the copy): reading them through an index instead made each iteration 14 times
  * slower at 10 M answers, every read a cache miss.
  */
-function layout(data: ScopeAnswers): Layout {
+export function layout(data: ScopeAnswers): Layout {
   const itemStart = new Int32Array(data.itemCount + 1);
   let sorted = true;
   for (let j = 0; j < data.item.length; j++) {
@@ -165,7 +170,14 @@ function logTables(data: ScopeAnswers, counts: Counts, prior: ScopePrior, settin
 }
 
 /** One E-step: every unknown item's posterior from the tables, in place; returns the largest change. */
-function expectation(data: ScopeAnswers, { annotator, answer, itemStart, start }: Layout, tables: ReturnType<typeof logTables>, T: Float64Array, logp: Float64Array): number {
+function expectation(
+  data: ScopeAnswers,
+  { annotator, answer, itemStart, start }: Layout,
+  tables: ReturnType<typeof logTables>,
+  logPrior: readonly number[],
+  T: Float64Array,
+  logp: Float64Array,
+): number {
   const K = data.optionCount;
   const KK = K * K;
   const { table, logRight, logWrong } = tables;
@@ -175,7 +187,9 @@ function expectation(data: ScopeAnswers, { annotator, answer, itemStart, start }
     const base = start[i] ?? 0;
     const m = (start[i + 1] ?? 0) - base;
     const oneCoin = (data.itemOptionCount?.[i] ?? 0) > 0;
-    logp.fill(0, 0, m);
+    // The class prior is over the scope's options; a task on another option set starts uniform.
+    if (oneCoin) logp.fill(0, 0, m);
+    else for (let k = 0; k < K; k++) logp[k] = logPrior[k] ?? 0;
     for (let p = itemStart[i] ?? 0, to = itemStart[i + 1] ?? 0; p < to; p++) {
       const a = annotator[p] ?? 0;
       const l = answer[p] ?? 0;
@@ -210,9 +224,66 @@ function runEm(data: ScopeAnswers, shape: Layout, T: Float64Array, settings: Lab
     iterations += 1;
     const counts = accumulate(data, shape, T, false);
     const prior = populationPrior(counts, settings);
-    if (expectation(data, shape, logTables(data, counts, prior, settings), T, logp) < tolerance) break;
+    const logPrior = logClassPrior(scopeClassPrior(data, shape, T, settings), data.optionCount);
+    if (expectation(data, shape, logTables(data, counts, prior, settings), logPrior, T, logp) < tolerance) break;
   }
   return iterations;
+}
+
+/** The class prior from the posteriors T of the tasks on the scope's option set. */
+function scopeClassPrior(data: ScopeAnswers, { start }: Layout, T: Float64Array, settings: LabelModelSettings): number[] {
+  const K = data.optionCount;
+  const sums = new Float64Array(K);
+  let items = 0;
+  for (let i = 0; i < data.itemCount; i++) {
+    if ((data.itemOptionCount?.[i] ?? 0) > 0) continue;
+    const base = start[i] ?? 0;
+    for (let k = 0; k < K; k++) sums[k] = (sums[k] ?? 0) + (T[base + k] ?? 0);
+    items += 1;
+  }
+  return classPrior(sums, items, settings);
+}
+
+/**
+ * The calibration samples of the scope's golden tasks (on its option set): after each of a golden task's
+ * answers, the evidence of its answers so far, each read from its annotator's stored counts without that
+ * answer (which the counts hold with the task's truth): a task the online step decides is never in its
+ * answerers' counts either.
+ */
+export function goldenSamples(data: ScopeAnswers, { annotator, answer, itemStart }: Layout, counts: Counts, prior: ScopePrior, settings: LabelModelSettings): CalibrationSamples {
+  const K = data.optionCount;
+  const KK = K * K;
+  const evidence: number[] = [];
+  const truths: number[] = [];
+  const prefixes: number[] = [];
+  let goldenItems = 0;
+  const table = new Float64Array(KK);
+  const running = new Float64Array(K);
+  for (let i = 0; i < data.itemCount; i++) {
+    const truth = data.truth?.[i] ?? -1;
+    const from = itemStart[i] ?? 0;
+    const to = itemStart[i + 1] ?? 0;
+    if (truth < 0 || to === from || (data.itemOptionCount?.[i] ?? 0) > 0) continue;
+    goldenItems += 1;
+    running.fill(0);
+    for (let p = from; p < to; p++) {
+      const a = annotator[p] ?? 0;
+      const l = answer[p] ?? 0;
+      const matrix = Float64Array.from(counts.matrices.subarray(a * KK, (a + 1) * KK));
+      matrix[truth * K + l] = Math.max(0, (matrix[truth * K + l] ?? 0) - 1);
+      const without = {
+        matrix,
+        correct: Math.max(0, (counts.correct[a] ?? 0) - (l === truth ? 1 : 0)),
+        answered: Math.max(0, (counts.answered[a] ?? 0) - 1),
+      };
+      writeLogConfusion(without.answered > 0 ? without : null, K, prior, settings, table);
+      for (let k = 0; k < K; k++) running[k] = (running[k] ?? 0) + (table[k * K + l] ?? 0);
+      evidence.push(...running);
+      truths.push(truth);
+      prefixes.push(p - from + 1);
+    }
+  }
+  return { optionCount: K, evidence: Float64Array.from(evidence), truth: Int32Array.from(truths), prefix: Int32Array.from(prefixes), goldenItems };
 }
 
 /** Share of the decided items (no known truth) whose top option in T is their decided result; null when none. */
@@ -275,5 +346,8 @@ export function refitScope(data: ScopeAnswers, options: RefitOptions = {}): Refi
     }
   }
   const prior = populationPrior(accumulate(data, shape, T, false), settings);
-  return { ...accumulate(data, shape, T, true), prior, posteriors: T, posteriorStart: shape.start, iterations, start, decidedAgreement: agreement };
+  const stored = accumulate(data, shape, T, true);
+  const fittedClassPrior = scopeClassPrior(data, shape, T, settings);
+  const calibration = fitCalibration(goldenSamples(data, shape, stored, prior, settings), fittedClassPrior);
+  return { ...stored, prior, classPrior: fittedClassPrior, calibration, posteriors: T, posteriorStart: shape.start, iterations, start, decidedAgreement: agreement };
 }

@@ -39,3 +39,14 @@ export function populationPrior(counts: ScopeCounts, settings: LabelModelSetting
   const reliability = (correct + lambda * K * NEW_SCOPE_PRIOR.reliability) / (answered + lambda * K);
   return { reliability, shape };
 }
+
+/**
+ * A scope's class prior: how often each option is the truth, from the re-fit's item posteriors (`sums[k]` =
+ * Σ over `items` tasks of P(option k)), smoothed with `classPriorItems` pseudo-tasks per option so that a
+ * young scope stays near uniform and an early run of one option cannot lock it in: (Σ_k + λ) / (N + Kλ).
+ */
+export function classPrior(sums: ArrayLike<number>, items: number, settings: LabelModelSettings = LABEL_MODEL): number[] {
+  const K = sums.length;
+  const lambda = settings.classPriorItems;
+  return Array.from({ length: K }, (_, k) => ((sums[k] ?? 0) + lambda) / (items + K * lambda));
+}

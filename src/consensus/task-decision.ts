@@ -2,6 +2,7 @@
 // the answerers' stored counts in the task's scope, the stop rule, and — when the task is decided — what
 // each answerer's counts gain. Pure: the answer path reads the inputs in one statement (sdk_answer's
 // DECIDE) and writes the increments with the settlement (settle_task).
+import { calibratedPosterior, IDENTITY_CALIBRATION, type Calibration } from './calibration.ts';
 import { answerLogLikelihoods, oneCoinLogLikelihoods, LABEL_MODEL, type AnnotatorCounts, type LabelModelSettings, type ScopePrior } from './label-model.ts';
 import { decisionIncrement, oneCoinDecisionIncrement, type CountIncrement } from './soft-counts.ts';
 import { addAnswer, decideTask, startLogPosterior } from './stop-rule.ts';
@@ -10,6 +11,10 @@ export interface ScopeView {
   /** The scope's option set in the order its matrices use. */
   options: readonly string[];
   prior: ScopePrior;
+  /** How often each of the scope's options is the truth; null: uniform (a scope before its first re-fit). */
+  classPrior?: ArrayLike<number> | null;
+  /** The scope's confidence map; the identity when absent. */
+  calibration?: Calibration;
 }
 
 export interface TaskAnswer {
@@ -32,8 +37,8 @@ export interface TaskDecisionInput {
 }
 
 export type TaskDecision =
-  | { kind: 'continue'; confidence: number }
-  | { kind: 'complete' | 'fail'; confidence: number; result: string | null; increments: Array<{ annotatorId: string; increment: CountIncrement }> };
+  | { kind: 'continue'; confidence: number; best: string | null }
+  | { kind: 'complete' | 'fail'; confidence: number; result: string | null; best: string | null; increments: Array<{ annotatorId: string; increment: CountIncrement }> };
 
 /** Whether the task's option set is the scope's (as sets): then its answers use the K×K matrices. */
 export function sharesScopeOptions(options: readonly string[], scopeOptions: readonly string[]): boolean {
@@ -54,27 +59,31 @@ export function decideWithModel(input: TaskDecisionInput): TaskDecision {
   const order = matrixForm ? input.scope.options : input.options;
   const K = order.length;
   const index = (answer: string) => order.indexOf(answer);
-  let logPosterior = startLogPosterior(K);
+  // The evidence: Σ of the answers' ln P(answer | k), O(K) per answer.
+  let evidence = startLogPosterior(K);
   for (const answer of input.answers) {
     const likelihoods = matrixForm
       ? answerLogLikelihoods(answer.counts, index(answer.answer), K, input.scope.prior, settings)
       : oneCoinLogLikelihoods(answer.counts, index(answer.answer), K, input.scope.prior, settings);
-    logPosterior = addAnswer(logPosterior, likelihoods);
+    evidence = addAnswer(evidence, likelihoods);
   }
+  // The class prior is over the scope's options: a task on another option set starts uniform.
+  const posterior = calibratedPosterior(evidence, matrixForm ? (input.scope.classPrior ?? null) : null, input.scope.calibration ?? IDENTITY_CALIBRATION);
   const decision = decideTask({
-    logPosterior,
+    logPosterior: posterior.map((p) => Math.log(p)),
     answerCount: input.answers.length,
     validationsNeeded: input.validationsNeeded,
     maxResponses: input.maxResponses,
     targetConfidence: input.targetConfidence,
   });
-  if (decision.kind === 'continue') return { kind: 'continue', confidence: decision.confidence };
-  if (decision.kind === 'fail') return { kind: 'fail', confidence: decision.confidence, result: null, increments: [] };
+  if (decision.kind === 'continue') return { kind: 'continue', confidence: decision.confidence, best: order[decision.best] ?? null };
+  if (decision.kind === 'fail') return { kind: 'fail', confidence: decision.confidence, result: null, best: order[decision.best] ?? null, increments: [] };
   const increments = input.answers.map((answer) => ({
     annotatorId: answer.annotatorId,
     increment: matrixForm ? decisionIncrement(K, decision.result, index(answer.answer)) : oneCoinDecisionIncrement(decision.result, index(answer.answer)),
   }));
-  return { kind: 'complete', confidence: decision.confidence, result: order[decision.result] ?? null, increments };
+  const result = order[decision.result] ?? null;
+  return { kind: 'complete', confidence: decision.confidence, result, best: result, increments };
 }
 
 /** A count increment as the K² deltas settle_task adds to the stored matrix ([] for the one-coin form). */

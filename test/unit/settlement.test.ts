@@ -13,6 +13,8 @@ const model = (scopeOptions: string[], targetConfidence = 0.95): ModelView => ({
   scopeOptions,
   priorReliability: 0.7,
   priorShape: null,
+  classPrior: null,
+  calibration: null,
   targetConfidence,
 });
 const task = (options: string[], totalResponses: number) => ({

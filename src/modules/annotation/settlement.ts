@@ -3,6 +3,7 @@
 // and charge, and the answerers' new soft counts. Its SQL is beside it in prisma/functions/settle_task.sql,
 // which applies the plan and answers with an outcome (SETTLED, STALE); what a decision owes beyond its
 // task and event (charge, earnings, counts) it leaves to apply_settlement_effects.sql.
+import type { Calibration } from '../../consensus/calibration.ts';
 import type { AnnotatorCounts } from '../../consensus/label-model.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
 import { countsRow, decideWithModel, type CountsRow } from '../../consensus/task-decision.ts';
@@ -24,6 +25,10 @@ export interface ModelView {
   scopeOptions: string[];
   priorReliability: number;
   priorShape: number[] | null;
+  /** null before the scope's first re-fit: uniform. */
+  classPrior: number[] | null;
+  /** null before the scope's first re-fit: the identity. */
+  calibration: Calibration | null;
   targetConfidence: number;
 }
 
@@ -69,7 +74,12 @@ export interface SettlementPlan {
 export function planSettlement({ task, participants, annotatorId, model, annotatorShare, now }: SettlementInput): SettlementPlan {
   const decision = decideWithModel({
     options: task.options,
-    scope: { options: model.scopeOptions, prior: { reliability: model.priorReliability, shape: model.priorShape } },
+    scope: {
+      options: model.scopeOptions,
+      prior: { reliability: model.priorReliability, shape: model.priorShape },
+      classPrior: model.classPrior,
+      calibration: model.calibration ?? undefined,
+    },
     answers: participants,
     validationsNeeded: task.validationsNeeded,
     maxResponses: task.maxResponses,

@@ -3,6 +3,7 @@
 // pool because the job needs what Prisma cannot give: a session lock held on one connection across
 // several transactions, and a server-side cursor over millions of answer rows.
 import type pg from 'pg';
+import type { Calibration } from '../../consensus/calibration.ts';
 import type { ItemAnswers, ItemFacts } from './scope-answers.builder.ts';
 
 /** pg_try_advisory_lock(class, hashtext(scope key)): the class keeps these locks apart from any other use. */
@@ -12,6 +13,15 @@ const REFIT_LOCK_CLASS = 16_001;
  * handled, and handling one page holds the event loop: ~10 ms at ten answers per item.
  */
 const FETCH_ROWS = 1_000;
+
+/** What a re-fit stores on its scope besides the counts. */
+export interface ScopeFit {
+  prior: { reliability: number; shape: ArrayLike<number> | null };
+  classPrior: readonly number[];
+  calibration: Calibration;
+  /** Σ of the fitted `answered`: the counted answers at the snapshot. */
+  countedAnswers: number;
+}
 
 export interface DueScope {
   key: string;
@@ -249,11 +259,21 @@ export class RefitSession {
     );
   }
 
-  /** Stores the scope's new prior and the snapshot's counted answers; false when the scope is gone. */
-  async finishScope(key: string, prior: { reliability: number; shape: ArrayLike<number> | null }, refitAnswers: number, refittedAt: Date): Promise<boolean> {
+  /** Stores the scope's new priors, calibration map and the snapshot's counted answers; false when the scope is gone. */
+  async finishScope(key: string, fit: ScopeFit, refittedAt: Date): Promise<boolean> {
     const result = await this.client.query(
-      'UPDATE label_scopes SET prior_reliability = $2, prior_shape = $3::float8[], refit_answers = $4, refitted_at = $5 WHERE key = $1',
-      [key, prior.reliability, prior.shape ? Array.from(prior.shape) : null, refitAnswers, refittedAt],
+      `UPDATE label_scopes SET prior_reliability = $2, prior_shape = $3::float8[], class_prior = $4::float8[], calibration = $5::jsonb,
+                               refit_answers = $6, refitted_at = $7
+       WHERE key = $1`,
+      [
+        key,
+        fit.prior.reliability,
+        fit.prior.shape ? Array.from(fit.prior.shape) : null,
+        fit.classPrior,
+        JSON.stringify(fit.calibration),
+        fit.countedAnswers,
+        refittedAt,
+      ],
     );
     return (result.rowCount ?? 0) > 0;
   }

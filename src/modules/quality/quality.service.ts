@@ -116,7 +116,7 @@ export class QualityService {
     for (let from = 0; from < write.order.length; from += REFIT_WRITE_BATCH) {
       await session.addCounts(key, K, deltaRows(write, write.order.subarray(from, from + REFIT_WRITE_BATCH), builder.annotatorIds, K));
     }
-    if (!(await session.finishScope(key, fit.prior, fit.countedAnswers, scope.readAt))) return { kind: 'gone', scope: key };
+    if (!(await session.finishScope(key, fit, scope.readAt))) return { kind: 'gone', scope: key };
     const outcome = {
       kind: 'refitted' as const,
       scope: key,

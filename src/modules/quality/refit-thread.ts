@@ -1,6 +1,7 @@
 // Runs refitScope (src/consensus/refit.ts) in a worker thread: the fit is pure CPU for seconds at
 // millions of answers, and on the event loop it would stall every request of the process meanwhile.
 import { Worker } from 'node:worker_threads';
+import type { Calibration } from '../../consensus/calibration.ts';
 import type { RefitOptions, RefitResult, ScopeAnswers } from '../../consensus/refit.ts';
 import type { CountsWrite } from './counts-delta.ts';
 import type { SnapshotCounts } from './scope-answers.builder.ts';
@@ -20,6 +21,8 @@ export interface FitMessage {
   /** Σ of the fitted `answered`: the counted answers at the snapshot. */
   countedAnswers: number;
   prior: { reliability: number; shape: Float64Array | null };
+  classPrior: number[];
+  calibration: Calibration;
   iterations: number;
   /** Where the kept fit started (refitScope: 'decisions' after a label swap) and how many decisions it keeps. */
   start: RefitResult['start'];

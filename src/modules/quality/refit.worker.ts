@@ -1,7 +1,7 @@
 // The worker thread that runs one scope's Dawid–Skene re-fit (refit-thread.ts starts it), so that seconds
 // of EM at millions of answers never hold the service's event loop. It receives the scope's typed
 // arrays (transferred, not copied), answers with fitted − snapshot per annotator, the rows to write in
-// annotator-id order, and the new prior (transferred back), and exits.
+// annotator-id order, the new prior (transferred back), class prior and calibration map, and exits.
 import { parentPort, workerData } from 'node:worker_threads';
 import { refitScope } from '../../consensus/refit.ts';
 import { subtractSnapshot, writeOrder } from './counts-delta.ts';
@@ -19,6 +19,8 @@ const message: FitMessage = {
   write,
   countedAnswers,
   prior: { reliability: fit.prior.reliability, shape },
+  classPrior: fit.classPrior,
+  calibration: fit.calibration,
   iterations: fit.iterations,
   start: fit.start,
   decidedAgreement: fit.decidedAgreement,

@@ -1,0 +1,168 @@
+// What a task's confidence means (CONTRACT §5): among tasks reported at confidence c, about a share c is
+// right. The model's posterior (the class prior times the answers' likelihoods) overstates it wherever
+// answers are not independent (a hard item fools several annotators at once), so the service reads the
+// posterior's top probability through a per-scope map fitted on the scope's golden tasks, the only tasks
+// whose truth the service knows.
+//
+// The map is monotone and piecewise linear in the top option's log-odds z = ln(p/(1 − p)). Its knots are
+// fixed (BIN_EDGES); in each bin it is the share of golden samples that were right, shrunk towards the
+// identity by `identitySamples` pseudo-samples, and then made monotone (pool-adjacent-violators). A golden
+// sample is a golden task's posterior after its first n answers (every n from `minAnswers` on: a prefix of
+// n answers is what a task with n answers looks like), each answer read from its annotator's counts without
+// that answer (which the counts hold with the task's truth). With no golden sample every bin is the
+// identity, so a scope without golden evidence reports the posterior as it is and the contract's worked
+// examples hold. Applying the map is O(bins) per decision; it is fitted in the re-fit.
+import { probabilities } from './stop-rule.ts';
+
+/** The upper edges of the bins in z (the last bin is open above). */
+export const BIN_EDGES: readonly number[] = Object.freeze([0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 11]);
+
+export interface Calibration {
+  /** Per bin (BIN_EDGES.length + 1): the calibrated probability at the bin's mean raw probability… */
+  calibrated: number[];
+  /** …which is this (the knot the map interpolates between). */
+  raw: number[];
+  /** Golden samples per bin. */
+  samples: number[];
+  /** Golden tasks the map was fitted on (0: the identity). */
+  goldenItems: number;
+}
+
+export interface CalibrationSettings {
+  /** Pseudo-samples of the identity in every bin. */
+  identitySamples: number;
+  /** The fewest answers a sample holds (the default validationsNeeded: no task is decided on fewer). */
+  minAnswers: number;
+}
+
+export const CALIBRATION: Readonly<CalibrationSettings> = Object.freeze({ identitySamples: 3, minAnswers: 3 });
+
+const logOdds = (p: number) => Math.log(p / (1 - p));
+const fromLogOdds = (z: number) => 1 / (1 + Math.exp(-z));
+const clamp = (p: number) => Math.min(1 - 1e-12, Math.max(1e-12, p));
+
+/** The identity's knot in each bin: the probability at its middle (the open top bin: 1.5 past its edge). */
+function identityKnots(): number[] {
+  const knots: number[] = [];
+  let low = 0;
+  for (const edge of BIN_EDGES) {
+    knots.push(fromLogOdds((low + edge) / 2));
+    low = edge;
+  }
+  knots.push(fromLogOdds(low + 1.5));
+  return knots;
+}
+
+/** No golden evidence: the posterior as the model computes it. */
+export const IDENTITY_CALIBRATION: Readonly<Calibration> = Object.freeze({
+  calibrated: identityKnots(),
+  raw: identityKnots(),
+  samples: new Array<number>(BIN_EDGES.length + 1).fill(0),
+  goldenItems: 0,
+});
+
+export const binOf = (p: number): number => {
+  const z = logOdds(clamp(p));
+  const bin = BIN_EDGES.findIndex((edge) => z < edge);
+  return bin < 0 ? BIN_EDGES.length : bin;
+};
+
+/** The calibrated probability of a top probability p: linear between knots in log-odds, identity outside them. */
+export function calibrateConfidence(p: number, calibration: Calibration): number {
+  if (calibration.goldenItems === 0) return p;
+  const z = logOdds(clamp(p));
+  const knots = calibration.raw.map((raw) => logOdds(clamp(raw)));
+  const values = calibration.calibrated;
+  const last = knots.length - 1;
+  if (z <= (knots[0] ?? 0)) {
+    // Below the first knot: the first knot's ratio, towards 1/2 at p = 1/2.
+    const scale = (values[0] ?? 0.5) / (calibration.raw[0] ?? 0.5);
+    return Math.min(p, Math.max(0, p * scale));
+  }
+  if (z >= (knots[last] ?? 0)) return Math.min(p, values[last] ?? p);
+  let i = 0;
+  while (z > (knots[i + 1] ?? Infinity)) i += 1;
+  const share = (z - (knots[i] ?? 0)) / ((knots[i + 1] ?? 1) - (knots[i] ?? 0));
+  return (values[i] ?? 0) + share * ((values[i + 1] ?? 0) - (values[i] ?? 0));
+}
+
+/** ln π for a class prior (null: uniform, all zeros), for K options. */
+export function logClassPrior(classPrior: ArrayLike<number> | null, optionCount: number): number[] {
+  return Array.from({ length: optionCount }, (_, k) => (classPrior ? Math.log(Math.max(1e-6, classPrior[k] ?? 0)) : 0));
+}
+
+/** The model's posterior of a task from its evidence E (Σ of its answers' ln P(answer | k)) and the class prior. */
+export function modelPosterior(evidence: ArrayLike<number>, classPrior: ArrayLike<number> | null): number[] {
+  const logPrior = logClassPrior(classPrior, evidence.length);
+  return probabilities(logPrior.map((value, k) => value + (evidence[k] ?? 0)));
+}
+
+/**
+ * The calibrated posterior: the top option's probability read through the map, the others scaled to share
+ * the rest as they did. The order of the options is unchanged.
+ */
+export function calibratedPosterior(evidence: ArrayLike<number>, classPrior: ArrayLike<number> | null, calibration: Calibration = IDENTITY_CALIBRATION): number[] {
+  const posterior = modelPosterior(evidence, classPrior);
+  if (calibration.goldenItems === 0) return posterior;
+  let top = 0;
+  for (let k = 1; k < posterior.length; k++) if ((posterior[k] ?? 0) > (posterior[top] ?? 0)) top = k;
+  const p = posterior[top] ?? 0;
+  const c = calibrateConfidence(p, calibration);
+  const rest = 1 - p;
+  return posterior.map((value, k) => (k === top ? c : rest > 0 ? (value * (1 - c)) / rest : (1 - c) / (posterior.length - 1)));
+}
+
+/** The golden samples: a golden task's evidence after each of its first n answers, and its truth. */
+export interface CalibrationSamples {
+  optionCount: number;
+  /** Sample s's evidence at [s·K, (s+1)·K). */
+  evidence: Float64Array;
+  truth: Int32Array;
+  /** Sample s holds the first prefix[s] answers of its golden task. */
+  prefix: Int32Array;
+  goldenItems: number;
+}
+
+/** Pool-adjacent-violators: the non-decreasing sequence closest to `values` (weighted least squares). */
+function monotone(values: readonly number[], weights: readonly number[]): number[] {
+  const blocks: Array<{ value: number; weight: number; size: number }> = [];
+  values.forEach((value, i) => {
+    blocks.push({ value, weight: weights[i] ?? 1, size: 1 });
+    while (blocks.length > 1 && (blocks[blocks.length - 2]?.value ?? 0) > (blocks[blocks.length - 1]?.value ?? 0)) {
+      const b = blocks.pop() as { value: number; weight: number; size: number };
+      const a = blocks.pop() as { value: number; weight: number; size: number };
+      const weight = a.weight + b.weight;
+      blocks.push({ value: (a.value * a.weight + b.value * b.weight) / weight, weight, size: a.size + b.size });
+    }
+  });
+  return blocks.flatMap((block) => new Array<number>(block.size).fill(block.value));
+}
+
+/** The scope's calibration map from its golden samples and class prior. */
+export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLike<number> | null, settings: CalibrationSettings = CALIBRATION): Calibration {
+  const bins = BIN_EDGES.length + 1;
+  const count = new Array<number>(bins).fill(0);
+  const rawSum = new Array<number>(bins).fill(0);
+  const hits = new Array<number>(bins).fill(0);
+  const K = samples.optionCount;
+  for (let s = 0; s < samples.truth.length; s++) {
+    if ((samples.prefix[s] ?? 0) < settings.minAnswers) continue;
+    const posterior = modelPosterior(samples.evidence.subarray(s * K, (s + 1) * K), classPrior);
+    let top = 0;
+    for (let k = 1; k < K; k++) if ((posterior[k] ?? 0) > (posterior[top] ?? 0)) top = k;
+    const p = posterior[top] ?? 0;
+    const bin = binOf(p);
+    count[bin] = (count[bin] ?? 0) + 1;
+    rawSum[bin] = (rawSum[bin] ?? 0) + p;
+    hits[bin] = (hits[bin] ?? 0) + (top === samples.truth[s] ? 1 : 0);
+  }
+  if (samples.goldenItems === 0 || count.every((n) => n === 0)) return IDENTITY_CALIBRATION;
+  const identity = identityKnots();
+  const m = settings.identitySamples;
+  // Each bin's knot: its samples' mean raw probability (the identity's knot when it has none).
+  const raw = identity.map((knot, b) => ((count[b] ?? 0) > 0 ? (rawSum[b] ?? 0) / (count[b] ?? 1) : knot));
+  const shrunk = raw.map((knot, b) => ((hits[b] ?? 0) + m * knot) / ((count[b] ?? 0) + m));
+  const weights = count.map((n) => n + m);
+  // Knots must rise strictly for the interpolation: a pooled run keeps its mean raw probability per knot.
+  return { calibrated: monotone(shrunk, weights), raw, samples: count, goldenItems: samples.goldenItems };
+}
