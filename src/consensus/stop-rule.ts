@@ -1,8 +1,9 @@
 // A task's posterior and the stop rule (CONTRACT §5, revised): the posterior over the K options is the
-// uniform prior times, for every answer, the answerer's P(answer | true option); the task COMPLETES
-// when its top option reaches the target confidence after at least validationsNeeded answers, one option
-// strictly ahead, and FAILS (NO_CONSENSUS) at maxResponses. The posterior is kept as log-probabilities so
-// each answer adds K numbers (O(K), one read of the answerer's counts) and nothing else is re-read.
+// scope's class prior times, for every answer, the answerer's P(answer | true option), read through the
+// scope's confidence map (calibration.ts); the task COMPLETES when its top option reaches the target
+// confidence after at least validationsNeeded answers, one option strictly ahead, and FAILS (NO_CONSENSUS)
+// at maxResponses. The answers' evidence is kept as log-likelihoods so each answer adds K numbers (O(K),
+// one read of the answerer's counts) and nothing else is re-read.
 
 /** contract: the default target confidence (config CONSENSUS_THRESHOLD). */
 export const DEFAULT_TARGET_CONFIDENCE = 0.95;
@@ -10,10 +11,7 @@ export const DEFAULT_TARGET_CONFIDENCE = 0.95;
 /** contract: more answers are collected up to max(10, 2 × validationsNeeded) unless the project says otherwise. */
 export const defaultMaxResponses = (validationsNeeded: number) => Math.max(10, 2 * validationsNeeded);
 
-/**
- * The log-posterior of a task with no answer yet: the uniform prior. (A damped class prior learned from
- * the scope's decisions lost accuracy on every dataset of bench/quality, so the contract's uniform prior stays.)
- */
+/** The evidence of a task with no answer yet: nothing (the class prior is added by calibration.ts). */
 export function startLogPosterior(optionCount: number): number[] {
   return new Array<number>(optionCount).fill(0);
 }

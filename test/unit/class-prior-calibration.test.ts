@@ -1,0 +1,159 @@
+// The scope's class prior and the confidence map fitted on its golden tasks (src/consensus/scope-prior.ts,
+// calibration.ts, and their use by the re-fit and the decision).
+import { describe, expect, it } from 'vitest';
+import { prng } from '../../bench/quality/random.ts';
+import {
+  BIN_EDGES,
+  calibrateConfidence,
+  calibratedPosterior,
+  fitCalibration,
+  IDENTITY_CALIBRATION,
+  modelPosterior,
+  type CalibrationSamples,
+} from '../../src/consensus/calibration.ts';
+import { NEW_SCOPE_PRIOR } from '../../src/consensus/label-model.ts';
+import { refitScope } from '../../src/consensus/refit.ts';
+import { classPrior } from '../../src/consensus/scope-prior.ts';
+import { decideWithModel } from '../../src/consensus/task-decision.ts';
+
+const newAnswers = (...values: string[]) => values.map((answer, i) => ({ annotatorId: `a${i}`, answer, counts: null }));
+
+/** Golden samples: `items` golden tasks of two options, each answered `answers` times, each prefix a sample. */
+function goldenSamples(items: number, answers: number, evidencePerAnswer: number, rightShare: number, seed = 1): CalibrationSamples {
+  const random = prng(seed);
+  const evidence: number[] = [];
+  const truth: number[] = [];
+  const prefix: number[] = [];
+  for (let g = 0; g < items; g++) {
+    // The answers all say option 0; the truth is option 0 for a share `rightShare` of the tasks.
+    const t = random() < rightShare ? 0 : 1;
+    for (let n = 1; n <= answers; n++) {
+      evidence.push(n * evidencePerAnswer, 0);
+      truth.push(t);
+      prefix.push(n);
+    }
+  }
+  return { optionCount: 2, evidence: Float64Array.from(evidence), truth: Int32Array.from(truth), prefix: Int32Array.from(prefix), goldenItems: items };
+}
+
+describe('the class prior', () => {
+  it('is uniform for a scope with no tasks, and moves from uniform towards the frequencies as tasks accumulate', () => {
+    expect(classPrior([0, 0], 0)).toEqual([0.5, 0.5]);
+    // 10 pseudo-tasks per option: three tasks of one option are far from locking it in.
+    const young = classPrior([3, 0], 3);
+    expect(young[0]).toBeCloseTo(13 / 23, 10);
+    expect(young[0]).toBeLessThan(0.6);
+    const old = classPrior([9_500, 500], 10_000);
+    expect(old[0]).toBeCloseTo(9_510 / 10_020, 10);
+    expect(old.reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('keeps every option possible in a scope whose tasks were all one option', () => {
+    const prior = classPrior([2_000, 0, 0], 2_000);
+    expect(prior[0]).toBeGreaterThan(0.98);
+    expect(prior[1]).toBeGreaterThan(0);
+    expect(prior[2]).toBeGreaterThan(0);
+  });
+
+  it('is learned by the re-fit on a skewed scope, and a lone dissent no longer outvotes two on the rare side of the prior', () => {
+    // 400 tasks, 95 % option 0; 12 annotators right 85 % of the time; three answers per task.
+    const random = prng(7);
+    const item: number[] = [];
+    const annotator: number[] = [];
+    const answer: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      const truth = random() < 0.95 ? 0 : 1;
+      for (let a = 0; a < 3; a++) {
+        item.push(i);
+        annotator.push(Math.floor(random() * 12));
+        answer.push(random() < 0.85 ? truth : 1 - truth);
+      }
+    }
+    const fit = refitScope({ optionCount: 2, itemCount: 400, annotatorCount: 12, item: Int32Array.from(item), annotator: Int32Array.from(annotator), answer: Int32Array.from(answer) });
+    expect(fit.classPrior[0]).toBeGreaterThan(0.85);
+    expect(fit.classPrior[0]).toBeLessThan(0.99);
+    // Without golden tasks the calibration stays the identity.
+    expect(fit.calibration).toEqual(IDENTITY_CALIBRATION);
+    // One "1" among three new annotators' answers: the prior keeps "0" ahead, and three "0"s complete at once.
+    const decide = (...values: string[]) =>
+      decideWithModel({
+        options: ['0', '1'],
+        scope: { options: ['0', '1'], prior: NEW_SCOPE_PRIOR, classPrior: fit.classPrior },
+        answers: newAnswers(...values),
+        validationsNeeded: 3,
+        maxResponses: 10,
+        targetConfidence: 0.95,
+      });
+    expect(decide('0', '0', '0')).toMatchObject({ kind: 'complete', result: '0' });
+    expect(decide('0', '1', '0').kind).toBe('continue');
+    expect(decide('0', '1', '0')).toMatchObject({ best: '0' });
+  });
+});
+
+describe('the confidence map', () => {
+  it('is the identity without golden evidence, so the contract’s worked examples hold', () => {
+    expect(fitCalibration({ optionCount: 2, evidence: new Float64Array(0), truth: new Int32Array(0), prefix: new Int32Array(0), goldenItems: 0 }, null)).toEqual(IDENTITY_CALIBRATION);
+    expect(calibratedPosterior([1.2, -0.4], null)).toEqual(modelPosterior([1.2, -0.4], null));
+    const decide = (...values: string[]) =>
+      decideWithModel({
+        options: ['A', 'B'],
+        scope: { options: ['A', 'B'], prior: NEW_SCOPE_PRIOR, classPrior: null, calibration: IDENTITY_CALIBRATION },
+        answers: newAnswers(...values),
+        validationsNeeded: 3,
+        maxResponses: 10,
+        targetConfidence: 0.95,
+      });
+    expect(decide('A', 'A', 'A')).toMatchObject({ kind: 'continue', confidence: 0.927 });
+    expect(decide('A', 'A', 'A', 'A')).toMatchObject({ kind: 'complete', confidence: 0.9674 });
+    expect(decide('A', 'B', 'A', 'A', 'A', 'A')).toMatchObject({ kind: 'complete', confidence: 0.9674 });
+  });
+
+  it('stays close to the identity where the golden tasks say the model is right', () => {
+    const map = fitCalibration(goldenSamples(200, 8, 1.5, 1), null);
+    expect(map.goldenItems).toBe(200);
+    // Every golden task right: no bin is pulled below its raw probability by much.
+    for (const p of [0.8, 0.9, 0.95, 0.99]) expect(calibrateConfidence(p, map)).toBeGreaterThan(p - 0.05);
+  });
+
+  it('lowers the confidence to what golden tasks whose answers agree on the wrong option show, and then nothing completes at 0.95', () => {
+    // The answers agree on option 0 for every golden task, but 20 % of them are option 1.
+    const map = fitCalibration(goldenSamples(300, 10, 1.2, 0.8), null);
+    for (const p of [0.99, 0.999, 0.99999]) {
+      expect(calibrateConfidence(p, map)).toBeGreaterThan(0.7);
+      expect(calibrateConfidence(p, map)).toBeLessThan(0.86);
+    }
+    const decision = decideWithModel({
+      options: ['A', 'B'],
+      scope: { options: ['A', 'B'], prior: NEW_SCOPE_PRIOR, classPrior: null, calibration: map },
+      answers: newAnswers('A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A'),
+      validationsNeeded: 3,
+      maxResponses: 10,
+      targetConfidence: 0.95,
+    });
+    expect(decision.kind).toBe('fail');
+    expect(decision.confidence).toBeLessThan(0.86);
+  });
+
+  it('moves from the identity towards the golden evidence as golden tasks accumulate', () => {
+    const few = calibrateConfidence(0.999, fitCalibration(goldenSamples(3, 10, 1.2, 0, 3), null));
+    const many = calibrateConfidence(0.999, fitCalibration(goldenSamples(300, 10, 1.2, 0, 3), null));
+    // All golden tasks wrong: a few pull the top bins part of the way down, many pull them to the floor.
+    expect(few).toBeLessThan(0.999);
+    expect(many).toBeLessThan(few);
+    expect(many).toBeLessThan(0.1);
+  });
+
+  it('is monotone in the raw confidence and keeps the order of the options', () => {
+    const map = fitCalibration(goldenSamples(100, 10, 0.9, 0.7, 5), null);
+    let previous = 0;
+    for (let z = -1; z < (BIN_EDGES.at(-1) ?? 11) + 3; z += 0.25) {
+      const value = calibrateConfidence(1 / (1 + Math.exp(-z)), map);
+      expect(value).toBeGreaterThanOrEqual(previous - 1e-12);
+      previous = value;
+    }
+    const posterior = calibratedPosterior([3, 1, 0], [0.2, 0.3, 0.5], map);
+    expect(posterior.reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 12);
+    const raw = modelPosterior([3, 1, 0], [0.2, 0.3, 0.5]);
+    expect(posterior.indexOf(Math.max(...posterior))).toBe(raw.indexOf(Math.max(...raw)));
+  });
+});
