@@ -10,6 +10,8 @@ export default defineConfig({
     // One browser at a time on two cores; each file starts its own server on its own database.
     maxWorkers: 1,
     fileParallelism: false,
+    // A UI update after an API round trip, with Chromium on two cores: more than expect.poll's 1 s default.
+    expect: { poll: { timeout: 15_000 } },
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -9,7 +9,9 @@ import { sdk } from '../helpers/sdk.ts';
 
 /** A clock the tests move: the 30-second retry is exercised without waiting 30 seconds. */
 let offsetMs = 0;
-const clock = { now: () => new Date(Date.now() + offsetMs) };
+/** Set by a test that compares due times: the clock then stands still but for offsetMs. */
+let frozenAt: number | null = null;
+const clock = { now: () => new Date((frozenAt ?? Date.now()) + offsetMs) };
 
 let ctx: TestContext;
 let adminToken: string;
@@ -25,6 +27,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 beforeEach(async () => {
   offsetMs = 0;
+  frozenAt = null;
   receiver = await startReceiver();
   await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
 });
@@ -213,13 +216,17 @@ describe('delivery', () => {
     await adjust(200); // 600: re-armed
     await adjust(-200); // 400: crossing again
     await worker().drain();
-    expect(receiver.requests.map((r) => JSON.parse(r.rawBody).creditBalance)).toEqual([450, 400]);
+    // Both are claimed in one batch and sent at once: their arrival order is not theirs to keep.
+    expect(receiver.requests.map((r) => JSON.parse(r.rawBody).creditBalance).sort()).toEqual([400, 450]);
   });
 
   it('retries once, 30 s later, after a 5xx — with the same delivery id — then FAILED', async () => {
     const { buyer, configId } = await subscribedBuyer(['task.completed']);
     receiver.script({ status: 503 }, { status: 500 });
     await runTask(buyer, ['yes', 'yes', 'yes']);
+    // The retry is due 30 s after the failed attempt by this clock: frozen, so that "29 s later" stays 29 s
+    // however long the machine takes between the attempt and the next claim.
+    frozenAt = Date.now();
     await worker().drain();
     expect(receiver.requests).toHaveLength(1);
     offsetMs = 29_000;
