@@ -16,6 +16,8 @@ export interface ScriptedResponse {
   /** The response body; 'ok' unless set. */
   body?: string;
   headers?: Record<string, string>;
+  /** The answer waits for this (then delayMs): a test holds it until it has done what must come first. */
+  until?: Promise<unknown>;
 }
 
 export interface Receiver {
@@ -41,8 +43,12 @@ export async function startReceiver(): Promise<Receiver> {
       const reply = () => {
         if (!res.destroyed) res.writeHead(next.status, next.headers).end(next.body ?? 'ok');
       };
-      if (next.delayMs) setTimeout(reply, next.delayMs).unref();
-      else reply();
+      const delayed = () => {
+        if (next.delayMs) setTimeout(reply, next.delayMs).unref();
+        else reply();
+      };
+      if (next.until) void next.until.then(delayed);
+      else delayed();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -574,7 +574,7 @@ describe('concord balance, top-up and export', () => {
     expect(human.code, human.stderr).toBe(0);
     const url = /^Pay \$20\.00 at:\n(http\S+)\n$/.exec(human.stdout)?.[1];
     expect(url).toMatch(/\/sandbox\/checkout\//);
-    await waitFor(async () => (await readFile(path.join(home.dir, 'opened.txt'), 'utf8').catch(() => '')).trim() === url, 5_000, 'the opener');
+    await waitFor(async () => (await readFile(path.join(home.dir, 'opened.txt'), 'utf8').catch(() => '')).trim() === url, 15_000, 'the opener');
 
     const waiting = start(['top-up', '50', '--wait'], home, as(buyer));
     await waitFor(() => /\/sandbox\/checkout\/\S+\n/.test(waiting.stdout()), 10_000, 'the checkout URL');

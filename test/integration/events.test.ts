@@ -202,7 +202,10 @@ describe('GET /events: cursor pages under filters, and the 30-day edge', () => {
       if (!res.body.hasMore) break;
       cursor = res.body.nextCursor;
     }
-    expect(seen).toEqual(recorded.toReversed());
+    // Newest first by (created_at, id): two events in one millisecond are ordered by id, not by recording.
+    const expected = await ctx.prisma.$queryRaw<Array<{ id: string }>>`SELECT id FROM events WHERE buyer_id = ${buyer.id} AND type = 'budget.low' ORDER BY created_at DESC, id DESC`;
+    expect(new Set(seen)).toEqual(new Set(recorded));
+    expect(seen).toEqual(expected.map((row) => row.id));
   });
 
   it('reaches back exactly 30 days: an event of 29 days is listed and readable, with since or without', async () => {

@@ -163,7 +163,7 @@ describe('a re-fit of a project answered by a mixed crowd', () => {
     return { before, after, good, adversarial };
   }
 
-  it("a project's tasks answered by a mix of good, weak and adversarial simulated annotators end with more correct results after a re-fit than before it", { timeout: 60_000 }, async () => {
+  it("a project's tasks answered by a mix of good, weak and adversarial simulated annotators end with more correct results after a re-fit than before it", { timeout: 180_000 }, async () => {
     const runs: Array<Awaited<ReturnType<typeof runProject>>> = [];
     // One after another: each phase answers the only open task of the queue.
     for (let p = 0; p < PROJECTS; p++) runs.push(await runProject(SEED + p));

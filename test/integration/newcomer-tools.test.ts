@@ -39,7 +39,8 @@ describe('database tools without DATABASE_URL', () => {
     expect(stderr).toContain('is not running');
   });
 
-  it('npm run prisma -- migrate deploy / status start the embedded PostgreSQL for the command and stop it after', async () => {
+  // Its child processes may take up to 120 s each on a loaded machine: the test's own limit leaves them that.
+  it('npm run prisma -- migrate deploy / status start the embedded PostgreSQL for the command and stop it after', { timeout: 240_000 }, async () => {
     const deploy = await prisma('migrate', 'deploy');
     expect(deploy.stdout).toMatch(/migrations have been successfully applied|No pending migrations/);
     expect(await isEmbeddedRunning(path.join(dataDir, 'postgres'))).toBe(false);

@@ -26,7 +26,7 @@ let ctx: TestContext;
 let receiver: Receiver;
 let worker: DeliveryWorker;
 beforeAll(async () => {
-  ctx = await createIsolatedTestContext({ clock, env: { WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_RETRY_DELAY_MS: '30000' } });
+  ctx = await createIsolatedTestContext({ clock, env: { WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_DELAY_MS: '30000' } });
   // random() = 0.5: every extended wait is exactly its step, so the schedule can be read off the rows.
   worker = new DeliveryWorker(ctx.services.db, ctx.config, clock, createLogger('silent'), () => 0.5);
 });

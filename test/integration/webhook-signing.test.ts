@@ -18,7 +18,9 @@ const clock = { now: () => new Date(Date.now() + offsetMs) };
 let ctx: TestContext;
 let receiver: Receiver;
 beforeAll(async () => {
-  ctx = await createIsolatedTestContext({ clock, env: { WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_RETRY_DELAY_MS: '30000' } });
+  // 3 s: every delivery to the local receiver must finish within it, on a loaded machine too; the timeout
+  // test holds its answer back for longer.
+  ctx = await createIsolatedTestContext({ clock, env: { WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_DELAY_MS: '30000' } });
 });
 afterAll(() => ctx.close());
 beforeEach(async () => {
@@ -178,10 +180,12 @@ describe('POST /webhooks/configs/:id/rotate-secret', () => {
     const { buyer, configId } = await subscribed(oldSecret);
     const rotatedAt = clock.now();
     const rotated = await api(buyer).post(`/webhooks/configs/${configId}/rotate-secret`, { secret: newSecret });
+    // Bracketed by the clock before and after the request, however long it took.
+    const answeredAt = clock.now();
     expect(rotated.status).toBe(200);
     expect(rotated.body).toMatchObject({ id: configId, isActive: true, events: ['budget.low'] });
     expect(Date.parse(rotated.body.rotationEndsAt) - rotatedAt.getTime()).toBeGreaterThanOrEqual(24 * HOUR);
-    expect(Date.parse(rotated.body.rotationEndsAt) - rotatedAt.getTime()).toBeLessThan(24 * HOUR + 5_000);
+    expect(Date.parse(rotated.body.rotationEndsAt) - answeredAt.getTime()).toBeLessThanOrEqual(24 * HOUR);
     expect(JSON.stringify(rotated.body)).not.toContain(newSecret.slice(6, 20));
     expect(Object.keys(rotated.body)).not.toContain('secret');
 
@@ -215,8 +219,9 @@ describe('POST /webhooks/configs/:id/rotate-secret', () => {
     offsetMs = HOUR;
     const at = clock.now().getTime();
     const again = await api(buyer).post(`/webhooks/configs/${configId}/rotate-secret`, { secret: third });
+    const answeredAt = clock.now().getTime();
     expect(Date.parse(again.body.rotationEndsAt) - at).toBeGreaterThanOrEqual(24 * HOUR);
-    expect(Date.parse(again.body.rotationEndsAt) - at).toBeLessThan(24 * HOUR + 5_000);
+    expect(Date.parse(again.body.rotationEndsAt) - answeredAt).toBeLessThanOrEqual(24 * HOUR);
     await recordEvent(buyer);
     await drain();
     const received = last();
@@ -332,11 +337,14 @@ describe('POST /webhooks/configs/:id/test', () => {
 
   it('a configuration deleted while its ping is on the way: 404 WEBHOOK_NOT_FOUND, nothing recorded', async () => {
     const { buyer, configId } = await subscribed(PLAIN_SECRET);
-    receiver.script({ status: 200, delayMs: 150 });
+    // The receiver answers the ping only once the DELETE has returned, however long that takes.
+    let deleted = () => {};
+    receiver.script({ status: 200, until: new Promise<void>((resolve) => (deleted = resolve)) });
     // then() sends the request now (a supertest request waits to be awaited).
     const pending = api(buyer).post(`/webhooks/configs/${configId}/test`).then((response) => response);
     while (receiver.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     expect((await request(ctx.app).delete(`/api/v1/webhooks/configs/${configId}`).set(bearer(buyer.token))).status).toBe(204);
+    deleted();
     const res = await pending;
     expect([res.status, res.body.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
     expect((await api(buyer).get('/events?type=ping')).body.events).toEqual([]);
@@ -344,10 +352,12 @@ describe('POST /webhooks/configs/:id/test', () => {
 
   it('a receiver slower than WEBHOOK_TIMEOUT_MS: delivered false, no status, the timeout as error', async () => {
     const { buyer, configId } = await subscribed(PLAIN_SECRET);
-    receiver.script({ status: 200, delayMs: 1_000 });
+    let release = () => {};
+    receiver.script({ status: 200, until: new Promise<void>((resolve) => (release = resolve)) });
     const res = await api(buyer).post(`/webhooks/configs/${configId}/test`);
-    expect(res.body).toMatchObject({ delivered: false, statusCode: null, responseExcerpt: null, error: 'timeout after 300 ms' });
-    expect(res.body.latencyMs).toBeGreaterThanOrEqual(290);
+    release();
+    expect(res.body).toMatchObject({ delivered: false, statusCode: null, responseExcerpt: null, error: 'timeout after 3000 ms' });
+    expect(res.body.latencyMs).toBeGreaterThanOrEqual(2_990);
   });
 
   it('reaches an inactive configuration too (to check an endpoint before switching it back on)', async () => {

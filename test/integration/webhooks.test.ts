@@ -20,7 +20,9 @@ let receiver: Receiver;
 const SECRET = 'whsec-test-0123456789';
 
 beforeAll(async () => {
-  ctx = await createIsolatedTestContext({ clock, env: { GOLDEN_RATE: '0', WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_RETRY_DELAY_MS: '30000' } });
+  // 3 s: every delivery to the local receiver must finish within it, on a loaded machine too; the timeout
+  // test holds its answer back for longer.
+  ctx = await createIsolatedTestContext({ clock, env: { GOLDEN_RATE: '0', WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_DELAY_MS: '30000' } });
   adminToken = (await createAdmin(ctx)).token;
   developer = await createDeveloper(ctx, adminToken);
 });
@@ -245,9 +247,11 @@ describe('delivery', () => {
 
   it('retries once after a timeout, and is DELIVERED when the retry succeeds', async () => {
     const { buyer, configId } = await subscribedBuyer(['task.completed']);
-    receiver.script({ status: 200, delayMs: 1_000 });
+    let release = () => {};
+    receiver.script({ status: 200, until: new Promise<void>((resolve) => (release = resolve)) });
     await runTask(buyer, ['yes', 'yes', 'yes']);
     await worker().drain();
+    release();
     offsetMs = 31_000;
     await worker().drain();
     expect(receiver.requests).toHaveLength(2);

@@ -204,13 +204,11 @@ describe('retries', () => {
 describe('timeouts and aborts', () => {
   it('a request without an answer in timeoutMs is a ConcordTimeoutError (a network error), retried when safe', async () => {
     const { fetch, calls } = scriptedFetch('hang');
-    const started = Date.now();
     const error = await buyer(fetch, { timeoutMs: 30, maxRetries: 1 }).tasks.get('t').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConcordTimeoutError);
     expect(error).toBeInstanceOf(ConcordNetworkError);
     expect(error).toMatchObject({ code: 'TIMEOUT', status: undefined, requestId: calls[0]?.headers.get('x-request-id') });
     expect(calls).toHaveLength(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
   });
 
   it('a per-call timeout overrides the client default, and a reply in time clears it', async () => {
