@@ -21,6 +21,7 @@ import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { buyerApiKeyEndpoints } from './modules/buyer-api-keys/buyer-api-keys.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
+import { labelQualityEndpoints } from './modules/quality/label-quality.router.ts';
 import { depositEndpoints } from './modules/deposits/deposits.router.ts';
 import { SandboxProvider } from './modules/deposits/sandbox.provider.ts';
 import { checkoutPagesRouter } from './modules/deposits/checkout.pages.ts';
@@ -49,6 +50,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...adminEndpoints(services),
     ...adminAnnotationEndpoints(services),
     ...projectEndpoints(services),
+    ...labelQualityEndpoints(services),
     ...taskEndpoints(services),
     ...billingEndpoints(services),
     ...goldenTaskEndpoints(services),

@@ -27,6 +27,7 @@ import { MetaService } from './modules/meta/meta.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { QualityRepository } from './modules/quality/quality.repository.ts';
 import { QualityService } from './modules/quality/quality.service.ts';
+import { LabelQualityService } from './modules/quality/label-quality.service.ts';
 import { MailOutboxService } from './modules/email/mail-outbox.service.ts';
 import { MailWorker } from './modules/email/mail.worker.ts';
 import { buyerCredentialCheck, EventStreamHub } from './modules/events/event-stream.ts';
@@ -91,6 +92,8 @@ export function createServices(deps: ContainerDeps) {
     mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
     /** The label model's re-fit job (issue 16); server.ts runs it every REFIT_INTERVAL_MS. */
     quality: new QualityService(new QualityRepository(deps.pgPool), clock, deps.logger),
+    /** GET /projects/:id/quality and GET /quality/option-sets. */
+    labelQuality: new LabelQualityService(db),
     /** Reading the mail outbox is a development aid: in production it does not exist (null), nor does its route. */
     mailOutbox: deps.config.env === 'production' ? null : new MailOutboxService(db),
   };

@@ -22,8 +22,10 @@ export interface Calibration {
   calibrated: number[];
   /** …which is this (the knot the map interpolates between). */
   raw: number[];
-  /** Golden samples per bin. */
+  /** Golden samples per bin… */
   samples: number[];
+  /** …and how many of them were right (the measured accuracy, before shrinking). */
+  hits: number[];
   /** Golden tasks the map was fitted on (0: the identity). */
   goldenItems: number;
 }
@@ -58,6 +60,7 @@ export const IDENTITY_CALIBRATION: Readonly<Calibration> = Object.freeze({
   calibrated: identityKnots(),
   raw: identityKnots(),
   samples: new Array<number>(BIN_EDGES.length + 1).fill(0),
+  hits: new Array<number>(BIN_EDGES.length + 1).fill(0),
   goldenItems: 0,
 });
 
@@ -164,5 +167,5 @@ export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLik
   const shrunk = raw.map((knot, b) => ((hits[b] ?? 0) + m * knot) / ((count[b] ?? 0) + m));
   const weights = count.map((n) => n + m);
   // Knots must rise strictly for the interpolation: a pooled run keeps its mean raw probability per knot.
-  return { calibrated: monotone(shrunk, weights), raw, samples: count, goldenItems: samples.goldenItems };
+  return { calibrated: monotone(shrunk, weights), raw, samples: count, hits, goldenItems: samples.goldenItems };
 }

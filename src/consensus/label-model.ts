@@ -25,7 +25,7 @@ export const LABEL_MODEL: Readonly<LabelModelSettings> = Object.freeze({
   priorAnswersPerRow: 2,
   backoffAnswers: 5,
   populationPriorAnswers: 5,
-  classPriorItems: 10,
+  classPriorItems: 5,
 });
 
 /** One annotator's learned state in one scope: what the service stores per (annotator, scope) row. */

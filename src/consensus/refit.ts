@@ -75,7 +75,7 @@ interface Layout {
  * way (ORDER BY task avoids the copy): reading them through an index instead made each iteration 14 times
  * slower at 10 M answers, every read a cache miss.
  */
-export function layout(data: ScopeAnswers): Layout {
+function layout(data: ScopeAnswers): Layout {
   const itemStart = new Int32Array(data.itemCount + 1);
   let sorted = true;
   for (let j = 0; j < data.item.length; j++) {
@@ -250,7 +250,7 @@ function scopeClassPrior(data: ScopeAnswers, { start }: Layout, T: Float64Array,
  * answer (which the counts hold with the task's truth): a task the online step decides is never in its
  * answerers' counts either.
  */
-export function goldenSamples(data: ScopeAnswers, { annotator, answer, itemStart }: Layout, counts: Counts, prior: ScopePrior, settings: LabelModelSettings): CalibrationSamples {
+function goldenSamples(data: ScopeAnswers, { annotator, answer, itemStart }: Layout, counts: Counts, prior: ScopePrior, settings: LabelModelSettings): CalibrationSamples {
   const K = data.optionCount;
   const KK = K * K;
   const evidence: number[] = [];

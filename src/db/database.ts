@@ -22,6 +22,7 @@ import { EventsRepository } from '../modules/events/events.repository.ts';
 import { GoldenTasksRepository } from '../modules/golden-tasks/golden-tasks.repository.ts';
 import { IdempotencyRepository } from '../modules/idempotency/idempotency.repository.ts';
 import { ProjectsRepository } from '../modules/projects/projects.repository.ts';
+import { LabelQualityRepository } from '../modules/quality/label-quality.repository.ts';
 import { TaskStatsRepository } from '../modules/tasks/task-stats.repository.ts';
 import { TasksRepository } from '../modules/tasks/tasks.repository.ts';
 import { WebhooksRepository } from '../modules/webhooks/webhooks.repository.ts';
@@ -34,6 +35,7 @@ function createRepositories(db: DbClient) {
     billing: new BillingRepository(db),
     buyerApiKeys: new BuyerApiKeysRepository(db),
     labelCounts: new LabelCountsRepository(db),
+    labelQuality: new LabelQualityRepository(db),
     deposits: new DepositsRepository(db),
     developers: new DevelopersRepository(db),
     events: new EventsRepository(db),
