@@ -258,3 +258,25 @@ describe('GET /exports errors (answered before any byte is streamed)', () => {
     expect(bad.body.code).toBe('VALIDATION_ERROR');
   });
 });
+
+describe('GET /exports minConfidence', () => {
+  it('keeps only the tasks at or above it, in plain files and splits alike, and refuses what is not a decimal from 0 to 1', async () => {
+    const buyer = await createBuyer(ctx);
+    const [low] = await seed(buyer, 1, { confidence: 0.8 });
+    const [edge] = await seed(buyer, 1, { confidence: 0.95 });
+    const [high] = await seed(buyer, 1, { confidence: 0.99 });
+    const kept = async (query: Record<string, string>) => lines((await download(buyer, { format: 'jsonl', ...query })).body).map((r: { id: string }) => r.id).sort();
+    expect(await kept({})).toEqual([low, edge, high].sort());
+    expect(await kept({ minConfidence: '0.95' })).toEqual([edge, high].sort());
+    expect(await kept({ minConfidence: '1' })).toEqual([]);
+    expect(await kept({ minConfidence: '0' })).toEqual([low, edge, high].sort());
+    const split = await download(buyer, { format: 'jsonl', minConfidence: '.9', trainRatio: '0.5', valRatio: '0', testRatio: '0.5' });
+    const members = zipMembers(split.body);
+    const ids = Object.values(members).flatMap((text) => text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id));
+    expect(ids.sort()).toEqual([edge, high].sort());
+    for (const bad of ['1.5', '-0.1', 'high', '', '0.9.1']) {
+      const res = await download(buyer, { format: 'jsonl', minConfidence: bad });
+      expect([res.status, JSON.parse(res.body.toString()).code]).toEqual([400, 'VALIDATION_ERROR']);
+    }
+  });
+});

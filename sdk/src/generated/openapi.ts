@@ -482,6 +482,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/quality": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How far a project's labels can be trusted: expected accuracy, golden evidence, shares, cost */
+        get: operations["getProjectQuality"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality/option-sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same report for tasks without a project, one per option set (the 50 with the most tasks) */
+        get: operations["getOptionSetsQuality"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks": {
         parameters: {
             query?: never;
@@ -1430,6 +1464,130 @@ export interface components {
             }[];
             /** @description COMPLETED tasks of the project */
             completed: number;
+        };
+        QualityReport: {
+            /** @description COMPLETED tasks */
+            completed: number;
+            /** @description FAILED tasks (no consensus within maxResponses; not charged) */
+            failed: number;
+            /** @description PENDING and VALIDATING tasks */
+            open: number;
+            /** @description completed / (completed + failed); null before any task is decided */
+            completedShare: number | null;
+            /** @description failed / (completed + failed); null before any task is decided */
+            failedShare: number | null;
+            /** @description The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed */
+            expectedAccuracy: number | null;
+            /** @description A 95 % interval of the share right, if each completed label is right with its confidence (the golden evidence says how far to trust that) */
+            expectedAccuracyInterval: {
+                low: number;
+                high: number;
+            } | null;
+            /** @description Answers per COMPLETED task */
+            meanAnswersPerCompleted: number | null;
+            /** @description Cents charged per COMPLETED task (failed tasks cost nothing) */
+            costPerCompletedCents: number | null;
+            /** @description The golden evidence the confidence is calibrated on */
+            golden: {
+                /** @description Golden tasks in this project (or option set) */
+                tasks: number;
+                /** @description Answers given to them */
+                answers: number;
+                /** @description Answers that matched the golden answer */
+                correct: number;
+                /** @description correct / answers: how often one annotator is right; null without answers */
+                shareCorrect: number | null;
+                /** @description Wilson 95 % interval of shareCorrect */
+                interval: {
+                    low: number;
+                    high: number;
+                } | null;
+            };
+            calibration: {
+                /** @description Golden tasks behind the confidence map at the last re-fit (0: the model's own confidence, uncalibrated) */
+                goldenTasks: number;
+                /**
+                 * Format: date-time
+                 * @description When the label model was last re-fitted on this scope
+                 */
+                refittedAt: string | null;
+                /** @description The reliability diagram: per confidence band, the confidence reported and the share of golden samples in it that were right; [] below 100 samples */
+                reliability: {
+                    confidence: number;
+                    accuracy: number;
+                    samples: number;
+                }[];
+            };
+            /** @description Plain words when the figures rest on too little: THIN_GOLDEN_EVIDENCE below 100 golden answers */
+            warnings: {
+                /** @enum {string} */
+                code: "NO_COMPLETED_TASKS" | "NO_GOLDEN_TASKS" | "THIN_GOLDEN_EVIDENCE";
+                message: string;
+            }[];
+        };
+        OptionSetsQuality: {
+            optionSets: {
+                /** @description COMPLETED tasks */
+                completed: number;
+                /** @description FAILED tasks (no consensus within maxResponses; not charged) */
+                failed: number;
+                /** @description PENDING and VALIDATING tasks */
+                open: number;
+                /** @description completed / (completed + failed); null before any task is decided */
+                completedShare: number | null;
+                /** @description failed / (completed + failed); null before any task is decided */
+                failedShare: number | null;
+                /** @description The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed */
+                expectedAccuracy: number | null;
+                /** @description A 95 % interval of the share right, if each completed label is right with its confidence (the golden evidence says how far to trust that) */
+                expectedAccuracyInterval: {
+                    low: number;
+                    high: number;
+                } | null;
+                /** @description Answers per COMPLETED task */
+                meanAnswersPerCompleted: number | null;
+                /** @description Cents charged per COMPLETED task (failed tasks cost nothing) */
+                costPerCompletedCents: number | null;
+                /** @description The golden evidence the confidence is calibrated on */
+                golden: {
+                    /** @description Golden tasks in this project (or option set) */
+                    tasks: number;
+                    /** @description Answers given to them */
+                    answers: number;
+                    /** @description Answers that matched the golden answer */
+                    correct: number;
+                    /** @description correct / answers: how often one annotator is right; null without answers */
+                    shareCorrect: number | null;
+                    /** @description Wilson 95 % interval of shareCorrect */
+                    interval: {
+                        low: number;
+                        high: number;
+                    } | null;
+                };
+                calibration: {
+                    /** @description Golden tasks behind the confidence map at the last re-fit (0: the model's own confidence, uncalibrated) */
+                    goldenTasks: number;
+                    /**
+                     * Format: date-time
+                     * @description When the label model was last re-fitted on this scope
+                     */
+                    refittedAt: string | null;
+                    /** @description The reliability diagram: per confidence band, the confidence reported and the share of golden samples in it that were right; [] below 100 samples */
+                    reliability: {
+                        confidence: number;
+                        accuracy: number;
+                        samples: number;
+                    }[];
+                };
+                /** @description Plain words when the figures rest on too little: THIN_GOLDEN_EVIDENCE below 100 golden answers */
+                warnings: {
+                    /** @enum {string} */
+                    code: "NO_COMPLETED_TASKS" | "NO_GOLDEN_TASKS" | "THIN_GOLDEN_EVIDENCE";
+                    message: string;
+                }[];
+                /** @description The option set, sorted */
+                options: string[];
+            }[];
         };
         TaskInput: {
             /** @enum {string} */
@@ -5511,6 +5669,251 @@ export interface operations {
             };
         };
     };
+    getProjectQuality: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "completed": 861,
+                     *       "failed": 39,
+                     *       "open": 100,
+                     *       "completedShare": 0.9567,
+                     *       "failedShare": 0.0433,
+                     *       "expectedAccuracy": 0.9612,
+                     *       "expectedAccuracyInterval": {
+                     *         "low": 0.9481,
+                     *         "high": 0.9743
+                     *       },
+                     *       "meanAnswersPerCompleted": 4.37,
+                     *       "costPerCompletedCents": 20,
+                     *       "golden": {
+                     *         "tasks": 45,
+                     *         "answers": 412,
+                     *         "correct": 338,
+                     *         "shareCorrect": 0.8204,
+                     *         "interval": {
+                     *           "low": 0.7806,
+                     *           "high": 0.8543
+                     *         }
+                     *       },
+                     *       "calibration": {
+                     *         "goldenTasks": 45,
+                     *         "refittedAt": "2026-03-14T09:26:53.589Z",
+                     *         "reliability": [
+                     *           {
+                     *             "confidence": 0.7112,
+                     *             "accuracy": 0.7,
+                     *             "samples": 40
+                     *           },
+                     *           {
+                     *             "confidence": 0.8431,
+                     *             "accuracy": 0.85,
+                     *             "samples": 60
+                     *           },
+                     *           {
+                     *             "confidence": 0.9377,
+                     *             "accuracy": 0.9412,
+                     *             "samples": 102
+                     *           },
+                     *           {
+                     *             "confidence": 0.9811,
+                     *             "accuracy": 0.9817,
+                     *             "samples": 164
+                     *           }
+                     *         ]
+                     *       },
+                     *       "warnings": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QualityReport"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PROJECT_NOT_FOUND: unknown, malformed or foreign id */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOptionSetsQuality: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "optionSets": [
+                     *         {
+                     *           "completed": 861,
+                     *           "failed": 39,
+                     *           "open": 100,
+                     *           "completedShare": 0.9567,
+                     *           "failedShare": 0.0433,
+                     *           "expectedAccuracy": 0.9612,
+                     *           "expectedAccuracyInterval": {
+                     *             "low": 0.9481,
+                     *             "high": 0.9743
+                     *           },
+                     *           "meanAnswersPerCompleted": 4.37,
+                     *           "costPerCompletedCents": 20,
+                     *           "golden": {
+                     *             "tasks": 2,
+                     *             "answers": 9,
+                     *             "correct": 7,
+                     *             "shareCorrect": 0.7778,
+                     *             "interval": {
+                     *               "low": 0.453,
+                     *               "high": 0.9368
+                     *             }
+                     *           },
+                     *           "calibration": {
+                     *             "goldenTasks": 2,
+                     *             "refittedAt": "2026-03-14T09:26:53.589Z",
+                     *             "reliability": []
+                     *           },
+                     *           "warnings": [
+                     *             {
+                     *               "code": "THIN_GOLDEN_EVIDENCE",
+                     *               "message": "Only 9 golden answers so far (100 are needed to check the confidence): take the expected accuracy as the model's estimate, not a measurement."
+                     *             }
+                     *           ],
+                     *           "options": [
+                     *             "negative",
+                     *             "neutral",
+                     *             "positive"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OptionSetsQuality"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listTasks: {
         parameters: {
             query?: {
@@ -9170,6 +9573,8 @@ export interface operations {
                 testRatio?: number;
                 /** @description Changes the deterministic shuffle of a split */
                 seed?: string;
+                /** @description Only tasks whose confidence is at least this (0–1; VALIDATION_ERROR otherwise); tasks without a confidence are left out. The confidence is calibrated on the project's golden tasks: GET /projects/{id}/quality says how far it is measured. */
+                minConfidence?: number;
             };
             header?: {
                 /**

@@ -12,6 +12,7 @@ export interface ExportFilters {
   projectId?: string;
   type?: string;
   locale?: string;
+  minConfidence?: number;
 }
 
 /**
@@ -58,6 +59,7 @@ function where(filters: ExportFilters): Prisma.Sql {
   if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
   if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
   if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
+  if (filters.minConfidence !== undefined) conditions.push(Prisma.sql`confidence >= ${filters.minConfidence}`);
   return Prisma.join(conditions, ' AND ');
 }
 

@@ -24,6 +24,20 @@ const exportQuery = z.strictObject({
   valRatio: ratio('With trainRatio and testRatio: the validation share'),
   testRatio: ratio('With trainRatio and valRatio: the test share'),
   seed: z.string().max(200).optional().meta({ description: 'Changes the deterministic shuffle of a split' }),
+  minConfidence: z
+    .string()
+    .regex(/^(0?\.\d+|[01](\.\d*)?)$/, { error: 'must be a decimal from 0 to 1' })
+    .transform(Number)
+    .refine((n) => n <= 1, { error: 'must be at most 1' })
+    .optional()
+    .meta({
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description:
+        'Only tasks whose confidence is at least this (0–1; VALIDATION_ERROR otherwise); tasks without a confidence are left out. ' +
+        'The confidence is calibrated on the project\'s golden tasks: GET /projects/{id}/quality says how far it is measured.',
+    }),
 });
 
 /** One record of the `json` format (export-formats.ts). */

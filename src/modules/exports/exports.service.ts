@@ -24,6 +24,7 @@ export interface ExportQuery {
   valRatio?: string;
   testRatio?: string;
   seed?: string;
+  minConfidence?: number;
 }
 
 export interface ExportDownload {
@@ -128,6 +129,7 @@ export class ExportsService {
       projectId: query.projectId,
       type: query.type,
       locale: query.locale,
+      minConfidence: query.minConfidence,
     };
     const session = await this.db.exports.open(filters);
     if (split.kind === 'none') {
