@@ -25,6 +25,8 @@ import type {
   LoginInput,
   Project,
   ProjectDistribution,
+  QualityReport,
+  OptionSetsQuality,
   ProjectInput,
   ProjectUpdate,
   ProjectWithStats,
@@ -183,6 +185,16 @@ export class ProjectsResource extends Resource {
   /** Results and confidence of the project's completed tasks. */
   distribution(projectId: string, options: RequestOptions = {}): Promise<ProjectDistribution> {
     return this.http.json({ method: 'GET', path: `/projects/${id(projectId)}/distribution`, options });
+  }
+
+  /** How far the project's labels can be trusted: expected accuracy, the golden evidence behind it, warnings. */
+  quality(projectId: string, options: RequestOptions = {}): Promise<QualityReport> {
+    return this.http.json({ method: 'GET', path: `/projects/${id(projectId)}/quality`, options });
+  }
+
+  /** The same report for tasks without a project, one per option set. */
+  optionSetsQuality(options: RequestOptions = {}): Promise<OptionSetsQuality> {
+    return this.http.json({ method: 'GET', path: '/quality/option-sets', options });
   }
 }
 

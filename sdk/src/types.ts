@@ -70,6 +70,9 @@ export type TaskCountFilters = Omit<TaskFilters, 'status'>;
 export type Project = Schemas['Project'];
 export type ProjectWithStats = Schemas['ProjectWithStats'];
 export type ProjectDistribution = Schemas['ProjectDistribution'];
+/** How far a batch's labels can be trusted: expected accuracy, golden evidence, shares, cost, warnings. */
+export type QualityReport = Schemas['QualityReport'];
+export type OptionSetsQuality = Schemas['OptionSetsQuality'];
 export type ProjectInput = BodyOf<'/projects', 'post'>;
 export type ProjectUpdate = BodyOf<'/projects/{id}', 'patch'>;
 export type GoldenTask = Schemas['GoldenTask'];
@@ -126,6 +129,8 @@ export interface ExportParams {
   testRatio?: number;
   /** Changes the deterministic shuffle of a split. */
   seed?: string;
+  /** Only tasks whose (calibrated) confidence is at least this, 0–1. */
+  minConfidence?: number;
 }
 export interface ExportDownload {
   /** The server's file name: tasks-<format>.<ext>, or .zip for a split. */

@@ -39,12 +39,12 @@ function goldenSamples(items: number, answers: number, evidencePerAnswer: number
 describe('the class prior', () => {
   it('is uniform for a scope with no tasks, and moves from uniform towards the frequencies as tasks accumulate', () => {
     expect(classPrior([0, 0], 0)).toEqual([0.5, 0.5]);
-    // 10 pseudo-tasks per option: three tasks of one option are far from locking it in.
+    // 5 pseudo-tasks per option: three tasks of one option are far from locking it in.
     const young = classPrior([3, 0], 3);
-    expect(young[0]).toBeCloseTo(13 / 23, 10);
-    expect(young[0]).toBeLessThan(0.6);
+    expect(young[0]).toBeCloseTo(8 / 13, 10);
+    expect(young[0]).toBeLessThan(0.65);
     const old = classPrior([9_500, 500], 10_000);
-    expect(old[0]).toBeCloseTo(9_510 / 10_020, 10);
+    expect(old[0]).toBeCloseTo(9_505 / 10_010, 10);
     expect(old.reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 12);
   });
 
