@@ -14,8 +14,9 @@ import { Card, PageHeader } from '../ui/Page';
 import { formatCents, formatCount, formatDateTime, formatPercent } from '../ui/format';
 import { exportPath, taskListPath } from '../links';
 import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
+import { LabelQuality } from './LabelQuality';
 import { QualityFacts, QualityFields } from './QualitySettings';
-import { useDeleteProject, useProject, useProjectDistribution, useUpdateProject, type ProjectDistribution, type ProjectWithStats } from './queries';
+import { useDeleteProject, useProject, useProjectDistribution, useProjectQuality, useUpdateProject, type ProjectDistribution, type ProjectWithStats } from './queries';
 import './projects.css';
 
 const timeOfDay = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium' });
@@ -26,6 +27,7 @@ export function ProjectPage() {
   const notFound = project.error instanceof ApiError && project.error.code === 'PROJECT_NOT_FOUND';
   // Asked once the project is known to exist, so an unknown id costs one 404, not two.
   const distribution = useProjectDistribution(projectId, project.isSuccess && !notFound);
+  const quality = useProjectQuality(projectId, project.isSuccess && !notFound);
 
   if (notFound) {
     return (
@@ -81,6 +83,9 @@ export function ProjectPage() {
           <ConfidenceHistogram query={distribution} />
         </Card>
       </div>
+      <Card title="Can these labels be trusted?">
+        <LabelQuality query={quality} />
+      </Card>
       <div className="grid-2">
         <Card title="Settings">
           <ProjectSettingsForm key={data.id} project={data} />

@@ -9,6 +9,7 @@ export type Project = Schemas['Project'];
 export type ProjectWithStats = Schemas['ProjectWithStats'];
 
 export type ProjectDistribution = Schemas['ProjectDistribution'];
+export type QualityReport = Schemas['QualityReport'];
 
 export type ProjectChanges = Partial<ProjectFields>;
 
@@ -34,6 +35,15 @@ export function useProjectDistribution(id: string, enabled = true) {
   return useQuery({
     queryKey: ['projects', 'distribution', id],
     queryFn: () => call(api.GET('/projects/{id}/distribution', { params: { path: { id } } })),
+    refetchInterval: streamedInterval,
+    enabled,
+  });
+}
+
+export function useProjectQuality(id: string, enabled = true) {
+  return useQuery({
+    queryKey: ['projects', 'quality', id],
+    queryFn: () => call(api.GET('/projects/{id}/quality', { params: { path: { id } } })),
     refetchInterval: streamedInterval,
     enabled,
   });

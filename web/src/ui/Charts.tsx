@@ -189,3 +189,63 @@ export function StatCard({ label, value, hint, tone }: { label: string; value: R
     </div>
   );
 }
+
+/**
+ * A reliability diagram: each point is a band of confidence, across at the confidence reported, up at the
+ * share of golden samples in it that were right, its size by how many samples it holds; on the diagonal a
+ * confidence means what it says. Axes from `from` to 1 (confidence below it is rare and uninformative).
+ */
+export function ReliabilityDiagram({ title, points, from = 0.5 }: { title: string; points: { confidence: number; accuracy: number; samples: number }[]; from?: number }) {
+  const size = 240;
+  const pad = 28;
+  const scale = (value: number) => pad + ((Math.max(from, Math.min(1, value)) - from) / (1 - from)) * (size - 2 * pad);
+  const most = Math.max(1, ...points.map((p) => p.samples));
+  const ticks = [from, from + (1 - from) / 2, 1];
+  const summary = `${title}: ${points.length} bands; ${points.map((p) => `reported ${Math.round(p.confidence * 100)} %, right ${Math.round(p.accuracy * 100)} %`).join('; ')}`;
+  return (
+    <figure className="chart reliability">
+      <svg viewBox={`0 0 ${size} ${size}`} role="img" aria-label={summary}>
+        <line x1={scale(from)} y1={size - scale(from)} x2={scale(1)} y2={size - scale(1)} className="reliability-diagonal" />
+        <line x1={pad} x2={size - pad} y1={size - pad} y2={size - pad} className="chart-axis" />
+        <line x1={pad} x2={pad} y1={pad} y2={size - pad} className="chart-axis" />
+        {ticks.map((tick) => (
+          <g key={tick} className="reliability-tick">
+            <text x={scale(tick)} y={size - pad + 14} textAnchor="middle">
+              {Math.round(tick * 100)}%
+            </text>
+            <text x={pad - 4} y={size - scale(tick) + 4} textAnchor="end">
+              {Math.round(tick * 100)}%
+            </text>
+          </g>
+        ))}
+        {points.map((p) => (
+          <circle key={p.confidence} cx={scale(p.confidence)} cy={size - scale(p.accuracy)} r={3 + 6 * Math.sqrt(p.samples / most)} className="reliability-point" />
+        ))}
+      </svg>
+      <figcaption>
+        <details className="chart-figures">
+          <summary>Figures</summary>
+          <table>
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Confidence reported</th>
+                <th scope="col">Golden samples right</th>
+                <th scope="col">Samples</th>
+              </tr>
+            </thead>
+            <tbody>
+              {points.map((p) => (
+                <tr key={p.confidence}>
+                  <td>{(p.confidence * 100).toFixed(1)} %</td>
+                  <td>{(p.accuracy * 100).toFixed(1)} %</td>
+                  <td>{p.samples}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </figcaption>
+    </figure>
+  );
+}
