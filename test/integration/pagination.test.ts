@@ -130,7 +130,7 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(body?.properties ?? {}), path).toEqual(expect.arrayContaining(['nextCursor', 'hasMore']));
       expect(operations.get?.parameters?.map((parameter) => parameter.name), path).toEqual(expect.arrayContaining(['limit', 'cursor']));
     }
-    expect(reports.sort()).toEqual(['/admin/stats/daily', '/billing/spend', '/meta', '/projects/{id}/distribution']);
+    expect(reports.sort()).toEqual(['/admin/stats/daily', '/billing/spend', '/meta', '/projects/{id}/distribution', '/projects/{id}/quality', '/quality/option-sets']);
     expect(collections).toEqual(expect.arrayContaining(['/events', '/admin/annotators', '/admin/mail-outbox', '/projects', '/golden-tasks', '/webhooks/configs', '/webhooks/configs/{id}/deliveries', '/admin/developers', '/admin/buyers', '/admin/payouts']));
   });
 });

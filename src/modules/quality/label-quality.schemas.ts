@@ -1,5 +1,6 @@
 // The response of GET /projects/:id/quality and, per option set, of GET /quality/option-sets.
 import { z } from 'zod';
+import { BIN_EDGES } from '../../consensus/calibration.ts';
 import { MIN_GOLDEN_ANSWERS, MIN_RELIABILITY_SAMPLES } from '../../consensus/quality-report.ts';
 
 const share = z.number().min(0).max(1);
@@ -35,6 +36,7 @@ export const qualityReportSchema = z
       refittedAt: z.iso.datetime().nullable().meta({ description: 'When the label model was last re-fitted on this scope' }),
       reliability: z
         .array(z.object({ confidence: share, accuracy: share, samples: count }))
+        .max(BIN_EDGES.length + 1)
         .meta({
           description: `The reliability diagram: per confidence band, the confidence reported and the share of golden samples in it that were right; [] below ${MIN_RELIABILITY_SAMPLES} samples`,
         }),
@@ -46,6 +48,7 @@ export const qualityReportSchema = z
           message: z.string(),
         }),
       )
+      .max(3)
       .meta({ description: `Plain words when the figures rest on too little: THIN_GOLDEN_EVIDENCE below ${MIN_GOLDEN_ANSWERS} golden answers` }),
   })
   .meta({ id: 'QualityReport' });
