@@ -196,30 +196,42 @@ export function StatCard({ label, value, hint, tone }: { label: string; value: R
  * confidence means what it says. Axes from `from` to 1 (confidence below it is rare and uninformative).
  */
 export function ReliabilityDiagram({ title, points, from = 0.5 }: { title: string; points: { confidence: number; accuracy: number; samples: number }[]; from?: number }) {
-  const size = 240;
-  const pad = 28;
-  const scale = (value: number) => pad + ((Math.max(from, Math.min(1, value)) - from) / (1 - from)) * (size - 2 * pad);
+  const size = 260;
+  // Room on the left and at the bottom for the tick labels and the axis titles.
+  const left = 52;
+  const bottom = 44;
+  const edge = 12;
+  const span = size - left - edge;
+  const x = (value: number) => left + ((Math.max(from, Math.min(1, value)) - from) / (1 - from)) * span;
+  const y = (value: number) => edge + span - ((Math.max(from, Math.min(1, value)) - from) / (1 - from)) * span;
   const most = Math.max(1, ...points.map((p) => p.samples));
   const ticks = [from, from + (1 - from) / 2, 1];
+  const height = edge + span + bottom;
   const summary = `${title}: ${points.length} bands; ${points.map((p) => `reported ${Math.round(p.confidence * 100)} %, right ${Math.round(p.accuracy * 100)} %`).join('; ')}`;
   return (
     <figure className="chart reliability">
-      <svg viewBox={`0 0 ${size} ${size}`} role="img" aria-label={summary}>
-        <line x1={scale(from)} y1={size - scale(from)} x2={scale(1)} y2={size - scale(1)} className="reliability-diagonal" />
-        <line x1={pad} x2={size - pad} y1={size - pad} y2={size - pad} className="chart-axis" />
-        <line x1={pad} x2={pad} y1={pad} y2={size - pad} className="chart-axis" />
+      <svg viewBox={`0 0 ${size} ${height}`} role="img" aria-label={summary}>
+        <line x1={x(from)} y1={y(from)} x2={x(1)} y2={y(1)} className="reliability-diagonal" />
+        <line x1={left} x2={left + span} y1={edge + span} y2={edge + span} className="chart-axis" />
+        <line x1={left} x2={left} y1={edge} y2={edge + span} className="chart-axis" />
         {ticks.map((tick) => (
           <g key={tick} className="reliability-tick">
-            <text x={scale(tick)} y={size - pad + 14} textAnchor="middle">
+            <text x={x(tick)} y={edge + span + 14} textAnchor="middle">
               {Math.round(tick * 100)}%
             </text>
-            <text x={pad - 4} y={size - scale(tick) + 4} textAnchor="end">
+            <text x={left - 5} y={y(tick) + 4} textAnchor="end">
               {Math.round(tick * 100)}%
             </text>
           </g>
         ))}
+        <text x={left + span / 2} y={edge + span + 34} textAnchor="middle" className="reliability-title">
+          Confidence reported
+        </text>
+        <text x={12} y={edge + span / 2} textAnchor="middle" className="reliability-title" transform={`rotate(-90 12 ${edge + span / 2})`}>
+          Golden answers right
+        </text>
         {points.map((p) => (
-          <circle key={p.confidence} cx={scale(p.confidence)} cy={size - scale(p.accuracy)} r={3 + 6 * Math.sqrt(p.samples / most)} className="reliability-point" />
+          <circle key={p.confidence} cx={x(p.confidence)} cy={y(p.accuracy)} r={3 + 6 * Math.sqrt(p.samples / most)} className="reliability-point" />
         ))}
       </svg>
       <figcaption>
