@@ -6,7 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.ts';
+import { startEmbeddedPostgres, stopEmbeddedOnSignals, type EmbeddedDatabase } from '../src/db/embedded.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { freePort } from '../test/helpers/ports.ts';
 
@@ -25,6 +25,7 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     dir = await mkdtemp(path.join(os.tmpdir(), 'concord-bench-pg-'));
+    stopEmbeddedOnSignals();
     await chmod(dir, 0o755);
     embedded = await startEmbeddedPostgres({
       databaseDir: path.join(dir, 'data'),

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { embeddedUrl, isEmbeddedRunning, startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { embeddedUrl, isEmbeddedRunning, startEmbeddedPostgres, stopEmbeddedOnSignals } from '../src/db/embedded.ts';
 import { EMBEDDED_DATABASE } from '../src/db/bootstrap.ts';
 
 function settings(): { databaseDir: string; port: number } {
@@ -34,6 +34,7 @@ if (mode === 'url') {
   }
 } else if (mode === 'run' && rest[0] === '--' && rest.length > 1) {
   const [command, ...args] = rest.slice(1) as [string, ...string[]];
+  stopEmbeddedOnSignals();
   const embedded = await startEmbeddedPostgres({ databaseDir, port, persistent: true });
   let status = 1;
   try {

@@ -1,5 +1,6 @@
 // bench/quality: replays a crowd dataset through the service's own consensus code and prints one JSON line.
-// Usage: npm run bench:quality -- <dataset-dir> [--seed N] [--skew S] (without --seed: the mean of seeds 1–10).
+// Usage: npm run bench:quality -- <dataset-dir> [--seed N] [--skew S] [--target T] (without --seed: the mean of
+// seeds 1–10; --target: the target confidence the replay's tasks complete at, 0.95 by default).
 // Each replay draws a seeded 5 % of the items with a truth as golden tasks: served and learned from as the
 // service does (every answer taken, the counts taught with the truth, the calibration fitted on them), never
 // scored and never counted in the figures, majority vote's included.
@@ -66,20 +67,23 @@ interface SeedFigures {
   mvSameBudget: number;
 }
 
-function parseArgs(argv: string[]): { dir: string; seeds: number[]; skew: number | null } {
-  const dir = argv.find((arg, i) => !arg.startsWith('--') && argv[i - 1] !== '--seed' && argv[i - 1] !== '--skew');
-  if (!dir) throw new Error('usage: npm run bench:quality -- <dataset-dir> [--seed N] [--skew S]');
+function parseArgs(argv: string[]): { dir: string; seeds: number[]; skew: number | null; target: number } {
+  const dir = argv.find((arg, i) => !arg.startsWith('--') && !['--seed', '--skew', '--target'].includes(argv[i - 1] ?? ''));
+  if (!dir) throw new Error('usage: npm run bench:quality -- <dataset-dir> [--seed N] [--skew S] [--target T]');
   const seedIndex = argv.indexOf('--seed');
   const seeds = seedIndex >= 0 ? [Number(argv[seedIndex + 1])] : DEFAULT_SEEDS;
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new Error('--seed takes a whole number');
   const skewIndex = argv.indexOf('--skew');
   const skew = skewIndex >= 0 ? Number(argv[skewIndex + 1]) : null;
   if (skew !== null && !(skew > 0 && skew < 1)) throw new Error('--skew takes a share between 0 and 1, e.g. 0.9');
-  return { dir, seeds, skew };
+  const targetIndex = argv.indexOf('--target');
+  const target = targetIndex >= 0 ? Number(argv[targetIndex + 1]) : SERVICE_REPLAY.targetConfidence;
+  if (!(target >= 0.5 && target < 1)) throw new Error('--target takes a confidence from 0.5 to 0.999');
+  return { dir, seeds, skew, target };
 }
 
 /** The dataset skewed so that its most frequent true class is a share `skew` of its items (see the header). */
-export function skewDataset(data: IndexedDataset, skew: number, seed = 1): IndexedDataset {
+function skewDataset(data: IndexedDataset, skew: number, seed = 1): IndexedDataset {
   const withTruth = data.itemAnswers.map((_, i) => i).filter((i) => (data.truth[i] ?? -1) >= 0);
   const frequency = new Array<number>(data.classes.length).fill(0);
   for (const i of withTruth) frequency[data.truth[i] ?? 0] = (frequency[data.truth[i] ?? 0] ?? 0) + 1;
@@ -104,11 +108,11 @@ function withoutGolden(data: IndexedDataset, golden: Int32Array): IndexedDataset
 }
 
 function main() {
-  const { dir, seeds, skew } = parseArgs(process.argv.slice(2));
+  const { dir, seeds, skew, target } = parseArgs(process.argv.slice(2));
   const read = indexDataset(readDataset(dir));
   const data = skew === null ? read : skewDataset(read, skew);
   const figures = seeds.map((seed): SeedFigures => {
-    const model = replayModel(data, seed);
+    const model = replayModel(data, seed, { ...SERVICE_REPLAY, targetConfidence: target });
     const scored = withoutGolden(data, drawGolden(data, seed, SERVICE_REPLAY.goldenShare));
     return {
       model,
@@ -140,4 +144,4 @@ function main() {
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+main();

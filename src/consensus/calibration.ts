@@ -11,7 +11,9 @@
 // n answers is what a task with n answers looks like), each answer read from its annotator's counts without
 // that answer (which the counts hold with the task's truth). With no golden sample every bin is the
 // identity, so a scope without golden evidence reports the posterior as it is and the contract's worked
-// examples hold. Applying the map is O(bins) per decision; it is fitted in the re-fit.
+// examples hold. Applying the map is O(bins) per decision; it is fitted in the re-fit, which also measures
+// it: the reliability diagram the buyer sees is the map fitted without one fifth of the golden tasks,
+// applied to that fifth, five times over (a map checked on its own samples agrees with them by construction).
 import { probabilities } from './stop-rule.ts';
 
 /** The upper edges of the bins in z (the last bin is open above). */
@@ -26,6 +28,11 @@ export interface Calibration {
   samples: number[];
   /** …and how many of them were right (the measured accuracy, before shrinking). */
   hits: number[];
+  /**
+   * The map measured on golden tasks it was not fitted on (five folds), in ten bands of the calibrated
+   * confidence: the mean confidence the map gave, the share right, the samples. Empty for the identity.
+   */
+  reliability: Array<{ confidence: number; accuracy: number; samples: number }>;
   /** Golden tasks the map was fitted on (0: the identity). */
   goldenItems: number;
 }
@@ -61,8 +68,36 @@ export const IDENTITY_CALIBRATION: Readonly<Calibration> = Object.freeze({
   raw: identityKnots(),
   samples: new Array<number>(BIN_EDGES.length + 1).fill(0),
   hits: new Array<number>(BIN_EDGES.length + 1).fill(0),
+  reliability: [],
   goldenItems: 0,
 });
+
+const BINS = BIN_EDGES.length + 1;
+const isNumbers = (value: unknown, length: number): value is number[] =>
+  Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'number' && Number.isFinite(item));
+
+/**
+ * A stored map as the answer path and the quality route read it (jsonb): anything but a whole, well-formed
+ * map is the identity, so a damaged row costs calibration, never an answer.
+ */
+export function readCalibration(stored: unknown): Calibration {
+  if (typeof stored !== 'object' || stored === null) return IDENTITY_CALIBRATION;
+  const map = stored as Record<string, unknown>;
+  const arrays = ['calibrated', 'raw', 'samples', 'hits'].every((key) => isNumbers(map[key], BINS));
+  if (!arrays || typeof map.goldenItems !== 'number' || !(map.goldenItems >= 0)) return IDENTITY_CALIBRATION;
+  const reliability = Array.isArray(map.reliability)
+    ? (map.reliability as unknown[]).filter(
+        (band): band is Calibration['reliability'][number] =>
+          typeof band === 'object' && band !== null && ['confidence', 'accuracy', 'samples'].every((key) => typeof (band as Record<string, unknown>)[key] === 'number'),
+      )
+    : [];
+  return { ...(map as unknown as Calibration), reliability };
+}
+
+/** A stored class prior for K options: K positive shares, else null (uniform). */
+export function readClassPrior(stored: unknown, optionCount: number): number[] | null {
+  return isNumbers(stored, optionCount) && stored.every((share) => share > 0) ? stored : null;
+}
 
 export const binOf = (p: number): number => {
   const z = logOdds(clamp(p));
@@ -70,7 +105,11 @@ export const binOf = (p: number): number => {
   return bin < 0 ? BIN_EDGES.length : bin;
 };
 
-/** The calibrated probability of a top probability p: linear between knots in log-odds, identity outside them. */
+/**
+ * The calibrated probability of a top probability p: linear between the knots in log-odds; below the first
+ * knot p scaled by the first knot's ratio (never above p); above the last knot the last knot's value
+ * (never above p).
+ */
 export function calibrateConfidence(p: number, calibration: Calibration): number {
   if (calibration.goldenItems === 0) return p;
   const z = logOdds(clamp(p));
@@ -78,7 +117,6 @@ export function calibrateConfidence(p: number, calibration: Calibration): number
   const values = calibration.calibrated;
   const last = knots.length - 1;
   if (z <= (knots[0] ?? 0)) {
-    // Below the first knot: the first knot's ratio, towards 1/2 at p = 1/2.
     const scale = (values[0] ?? 0.5) / (calibration.raw[0] ?? 0.5);
     return Math.min(p, Math.max(0, p * scale));
   }
@@ -102,7 +140,8 @@ export function modelPosterior(evidence: ArrayLike<number>, classPrior: ArrayLik
 
 /**
  * The calibrated posterior: the top option's probability read through the map, the others scaled to share
- * the rest as they did. The order of the options is unchanged.
+ * the rest as they did. The order of the options is unchanged: the top never drops below the runner-up
+ * (a map of a poor band can say less than 1/2, and the result must stay the model's most probable option).
  */
 export function calibratedPosterior(evidence: ArrayLike<number>, classPrior: ArrayLike<number> | null, calibration: Calibration = IDENTITY_CALIBRATION): number[] {
   const posterior = modelPosterior(evidence, classPrior);
@@ -110,8 +149,11 @@ export function calibratedPosterior(evidence: ArrayLike<number>, classPrior: Arr
   let top = 0;
   for (let k = 1; k < posterior.length; k++) if ((posterior[k] ?? 0) > (posterior[top] ?? 0)) top = k;
   const p = posterior[top] ?? 0;
-  const c = calibrateConfidence(p, calibration);
+  let second = 0;
+  for (let k = 0; k < posterior.length; k++) if (k !== top) second = Math.max(second, posterior[k] ?? 0);
   const rest = 1 - p;
+  // With c the top and the others scaled by (1 − c)/(1 − p), the runner-up stays at most c iff c ≥ p₂/(1 − p + p₂).
+  const c = Math.max(calibrateConfidence(p, calibration), rest > 0 ? second / (rest + second) : 0);
   return posterior.map((value, k) => (k === top ? c : rest > 0 ? (value * (1 - c)) / rest : (1 - c) / (posterior.length - 1)));
 }
 
@@ -141,25 +183,69 @@ function monotone(values: readonly number[], weights: readonly number[]): number
   return blocks.flatMap((block) => new Array<number>(block.size).fill(block.value));
 }
 
-/** The scope's calibration map from its golden samples and class prior. */
-export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLike<number> | null, settings: CalibrationSettings = CALIBRATION): Calibration {
-  const bins = BIN_EDGES.length + 1;
-  const count = new Array<number>(bins).fill(0);
-  const rawSum = new Array<number>(bins).fill(0);
-  const hits = new Array<number>(bins).fill(0);
+/** A golden sample as the fit reads it: the model's top probability, whether it was right, and its golden task. */
+interface Scored {
+  p: number;
+  hit: number;
+  item: number;
+}
+
+/** The samples of at least minAnswers answers, scored by the model's posterior. */
+function scoreSamples(samples: CalibrationSamples, classPrior: ArrayLike<number> | null, settings: CalibrationSettings): Scored[] {
   const K = samples.optionCount;
+  const scored: Scored[] = [];
+  let item = -1;
   for (let s = 0; s < samples.truth.length; s++) {
+    if ((samples.prefix[s] ?? 0) === 1 || s === 0) item += 1;
     if ((samples.prefix[s] ?? 0) < settings.minAnswers) continue;
     const posterior = modelPosterior(samples.evidence.subarray(s * K, (s + 1) * K), classPrior);
     let top = 0;
     for (let k = 1; k < K; k++) if ((posterior[k] ?? 0) > (posterior[top] ?? 0)) top = k;
-    const p = posterior[top] ?? 0;
+    scored.push({ p: posterior[top] ?? 0, hit: top === samples.truth[s] ? 1 : 0, item });
+  }
+  return scored;
+}
+
+const FOLDS = 5;
+
+/** The scope's calibration map from its golden samples and class prior, with its held-out reliability. */
+export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLike<number> | null, settings: CalibrationSettings = CALIBRATION): Calibration {
+  const scored = scoreSamples(samples, classPrior, settings);
+  const map = mapOf(scored, samples.goldenItems, settings);
+  if (map.goldenItems === 0) return map;
+  // Five folds of golden tasks: each fold's samples read through the map fitted on the other four.
+  const checked: Array<{ c: number; hit: number }> = [];
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const others = scored.filter((sample) => sample.item % FOLDS !== fold);
+    const held = scored.filter((sample) => sample.item % FOLDS === fold);
+    const fitted = mapOf(others, new Set(others.map((sample) => sample.item)).size, settings);
+    for (const sample of held) checked.push({ c: calibrateConfidence(sample.p, fitted), hit: sample.hit });
+  }
+  const bands = Array.from({ length: 10 }, () => ({ confidence: 0, accuracy: 0, samples: 0 }));
+  for (const { c, hit } of checked) {
+    const band = bands[Math.min(9, Math.floor(c * 10))] as { confidence: number; accuracy: number; samples: number };
+    band.confidence += c;
+    band.accuracy += hit;
+    band.samples += 1;
+  }
+  const reliability = bands
+    .filter((band) => band.samples > 0)
+    .map((band) => ({ confidence: band.confidence / band.samples, accuracy: band.accuracy / band.samples, samples: band.samples }));
+  return { ...map, reliability };
+}
+
+/** The map of scored samples from `goldenItems` golden tasks (the identity without any). */
+function mapOf(scored: readonly Scored[], goldenItems: number, settings: CalibrationSettings): Calibration {
+  const count = new Array<number>(BINS).fill(0);
+  const rawSum = new Array<number>(BINS).fill(0);
+  const hits = new Array<number>(BINS).fill(0);
+  for (const { p, hit } of scored) {
     const bin = binOf(p);
     count[bin] = (count[bin] ?? 0) + 1;
     rawSum[bin] = (rawSum[bin] ?? 0) + p;
-    hits[bin] = (hits[bin] ?? 0) + (top === samples.truth[s] ? 1 : 0);
+    hits[bin] = (hits[bin] ?? 0) + hit;
   }
-  if (samples.goldenItems === 0 || count.every((n) => n === 0)) return IDENTITY_CALIBRATION;
+  if (goldenItems === 0 || count.every((n) => n === 0)) return IDENTITY_CALIBRATION;
   const identity = identityKnots();
   const m = settings.identitySamples;
   // Each bin's knot: its samples' mean raw probability (the identity's knot when it has none).
@@ -167,5 +253,5 @@ export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLik
   const shrunk = raw.map((knot, b) => ((hits[b] ?? 0) + m * knot) / ((count[b] ?? 0) + m));
   const weights = count.map((n) => n + m);
   // Knots must rise strictly for the interpolation: a pooled run keeps its mean raw probability per knot.
-  return { calibrated: monotone(shrunk, weights), raw, samples: count, hits, goldenItems: samples.goldenItems };
+  return { calibrated: monotone(shrunk, weights), raw, samples: count, hits, reliability: [], goldenItems };
 }

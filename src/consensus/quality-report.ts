@@ -60,7 +60,7 @@ export interface QualityReport {
   calibration: {
     goldenTasks: number;
     refittedAt: string | null;
-    /** Confidence as reported against the share of golden samples that were right, per bin with samples; [] while thin. */
+    /** Per band of confidence, the confidence the map gave golden samples it was not fitted on and the share right; [] while thin. */
     reliability: Array<{ confidence: number; accuracy: number; samples: number }>;
   };
   warnings: Array<{ code: QualityWarningCode; message: string }>;
@@ -80,12 +80,12 @@ export function qualityReport(figures: ScopeFigures): QualityReport {
   const goldenShare = figures.goldenAnswers > 0 ? figures.goldenCorrect / figures.goldenAnswers : null;
   const goldenInterval = wilsonInterval(figures.goldenCorrect, figures.goldenAnswers);
   const calibration = figures.calibration;
-  const samples = calibration?.samples.reduce((sum, value) => sum + value, 0) ?? 0;
+  // The map measured on golden tasks it was not fitted on (calibration.ts), once there are enough samples.
+  const reliabilityBands = calibration?.reliability ?? [];
+  const samples = reliabilityBands.reduce((sum, band) => sum + band.samples, 0);
   const reliability =
-    calibration && samples >= MIN_RELIABILITY_SAMPLES && calibration.hits
-      ? calibration.samples.flatMap((count, b) =>
-          count > 0 ? [{ confidence: round4(calibration.calibrated[b] ?? 0), accuracy: round4((calibration.hits[b] ?? 0) / count), samples: count }] : [],
-        )
+    samples >= MIN_RELIABILITY_SAMPLES
+      ? reliabilityBands.map((band) => ({ confidence: round4(band.confidence), accuracy: round4(band.accuracy), samples: band.samples }))
       : [];
   const warnings: QualityReport['warnings'] = [];
   if (n === 0) warnings.push({ code: 'NO_COMPLETED_TASKS', message: 'No task has completed yet: there is no label to judge.' });

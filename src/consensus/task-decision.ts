@@ -67,8 +67,10 @@ export function decideWithModel(input: TaskDecisionInput): TaskDecision {
       : oneCoinLogLikelihoods(answer.counts, index(answer.answer), K, input.scope.prior, settings);
     evidence = addAnswer(evidence, likelihoods);
   }
-  // The class prior is over the scope's options: a task on another option set starts uniform.
-  const posterior = calibratedPosterior(evidence, matrixForm ? (input.scope.classPrior ?? null) : null, input.scope.calibration ?? IDENTITY_CALIBRATION);
+  // The class prior and the map were learned on the scope's options: a task on another option set has neither.
+  const posterior = matrixForm
+    ? calibratedPosterior(evidence, input.scope.classPrior ?? null, input.scope.calibration ?? IDENTITY_CALIBRATION)
+    : calibratedPosterior(evidence, null, IDENTITY_CALIBRATION);
   const decision = decideTask({
     logPosterior: posterior.map((p) => Math.log(p)),
     answerCount: input.answers.length,

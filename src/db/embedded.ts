@@ -104,7 +104,8 @@ let loading: Promise<typeof EmbeddedPostgres> | undefined;
  * test run (or bench, or crash check) had set, and turns SIGTERM/SIGINT into an immediate exit with
  * 128+signal while the server still drains its requests. Every listener it adds is removed; a synchronous
  * `exit` listener of ours stops what this process started and forgot (the hook's one useful job), and it
- * cannot change the exit code. Listeners that were there before (a process wrapper's relay) stay.
+ * cannot change the exit code (a tool that also wants them stopped on a signal calls stopEmbeddedOnSignals).
+ * Listeners that were there before (a process wrapper's relay) stay.
  */
 export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   loading ??= (async () => {
@@ -121,6 +122,25 @@ export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
     return EmbeddedPostgresClass;
   })();
   return loading;
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let stoppingOnSignals = false;
+
+/**
+ * For tools that own an embedded server (benches, the crash check, scripts), not the service, which drains
+ * its requests first: on SIGINT, SIGTERM or SIGHUP, stop the servers this process started, then let the
+ * signal end the process as it would have (the `exit` listener does not run when a signal kills it).
+ */
+export function stopEmbeddedOnSignals(): void {
+  if (stoppingOnSignals) return;
+  stoppingOnSignals = true;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopForgottenServers();
+    for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
+    process.kill(process.pid, signal);
+  };
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
 }
 
 /** At exit: a fast shutdown (SIGINT) of every server this process started and did not stop. */

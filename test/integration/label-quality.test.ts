@@ -1,4 +1,4 @@
-// The label quality a buyer can read (issue 27): GET /projects/:id/quality and GET /quality/option-sets
+// The label quality a buyer can read: GET /projects/:id/quality and GET /quality/option-sets
 // through HTTP — figures, golden evidence, warnings, 404s and isolation between buyers — and a skewed
 // project whose results, after a re-fit has learned its class prior, beat majority vote on the same answers.
 import { randomUUID } from 'node:crypto';

@@ -357,7 +357,6 @@ describe('POST /webhooks/configs/:id/test', () => {
     const res = await api(buyer).post(`/webhooks/configs/${configId}/test`);
     release();
     expect(res.body).toMatchObject({ delivered: false, statusCode: null, responseExcerpt: null, error: 'timeout after 3000 ms' });
-    expect(res.body.latencyMs).toBeGreaterThanOrEqual(2_990);
   });
 
   it('reaches an inactive configuration too (to check an endpoint before switching it back on)', async () => {

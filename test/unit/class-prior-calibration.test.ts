@@ -9,6 +9,8 @@ import {
   fitCalibration,
   IDENTITY_CALIBRATION,
   modelPosterior,
+  readCalibration,
+  readClassPrior,
   type CalibrationSamples,
 } from '../../src/consensus/calibration.ts';
 import { NEW_SCOPE_PRIOR } from '../../src/consensus/label-model.ts';
@@ -155,5 +157,47 @@ describe('the confidence map', () => {
     expect(posterior.reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 12);
     const raw = modelPosterior([3, 1, 0], [0.2, 0.3, 0.5]);
     expect(posterior.indexOf(Math.max(...posterior))).toBe(raw.indexOf(Math.max(...raw)));
+  });
+
+  it('never lets a poor band turn the runner-up into the result', () => {
+    // Golden tasks whose answers lean 60/40 are right a third of the time: the first band maps below 1/2.
+    const map = fitCalibration(goldenSamples(200, 3, 0.15, 0.33, 9), null);
+    expect(calibrateConfidence(0.61, map)).toBeLessThan(0.5);
+    const evidence = [0.45, 0];
+    const raw = modelPosterior(evidence, null);
+    const posterior = calibratedPosterior(evidence, null, map);
+    expect(raw[0]).toBeGreaterThan(raw[1] ?? 1);
+    expect(posterior[0]).toBeGreaterThanOrEqual(posterior[1] ?? 1);
+    const decision = decideWithModel({
+      options: ['A', 'B'],
+      scope: { options: ['A', 'B'], prior: NEW_SCOPE_PRIOR, classPrior: null, calibration: map },
+      answers: newAnswers('A', 'A', 'B'),
+      validationsNeeded: 3,
+      maxResponses: 3,
+      targetConfidence: 0.5,
+    });
+    expect(decision).toMatchObject({ best: 'A' });
+  });
+
+  it('is measured on golden tasks it was not fitted on: overconfident evidence shows below the diagonal', () => {
+    // Every golden task's answers agree, and a fifth of them are wrong: held out, the map says so.
+    const map = fitCalibration(goldenSamples(300, 10, 1.2, 0.8, 11), null);
+    const samples = map.reliability.reduce((sum, band) => sum + band.samples, 0);
+    expect(samples).toBe(300 * 8);
+    const top = map.reliability.at(-1);
+    expect(top?.accuracy).toBeGreaterThan(0.7);
+    expect(top?.accuracy).toBeLessThan(0.9);
+    expect(IDENTITY_CALIBRATION.reliability).toEqual([]);
+  });
+
+  it('is read from storage only when whole: anything else is the identity, and a class prior of another length is uniform', () => {
+    const map = fitCalibration(goldenSamples(50, 10, 1.2, 0.9, 13), null);
+    expect(readCalibration(JSON.parse(JSON.stringify(map)))).toEqual(map);
+    for (const damaged of [null, 'x', {}, { ...map, raw: map.raw.slice(1) }, { ...map, calibrated: [...map.calibrated.slice(1), Number.NaN] }, { ...map, goldenItems: -1 }]) {
+      expect(readCalibration(damaged)).toEqual(IDENTITY_CALIBRATION);
+    }
+    expect(readCalibration({ ...map, reliability: [{ confidence: 0.9 }, ...map.reliability] }).reliability).toEqual(map.reliability);
+    expect(readClassPrior([0.9, 0.1], 2)).toEqual([0.9, 0.1]);
+    for (const damaged of [null, [0.9], [0.5, 0.3, 0.2], [1, 0], ['0.5', '0.5']]) expect(readClassPrior(damaged, 2)).toBeNull();
   });
 });

@@ -1511,7 +1511,7 @@ export interface components {
                  * @description When the label model was last re-fitted on this scope
                  */
                 refittedAt: string | null;
-                /** @description The reliability diagram: per confidence band, the confidence reported and the share of golden samples in it that were right; [] below 100 samples */
+                /** @description The reliability diagram, measured on golden tasks the confidence map was not fitted on (five folds): per band of 0.1 of confidence, the mean confidence given and the share of those golden samples (a golden task after n answers) that were right; [] below 100 samples */
                 reliability: {
                     confidence: number;
                     accuracy: number;
@@ -1572,7 +1572,7 @@ export interface components {
                      * @description When the label model was last re-fitted on this scope
                      */
                     refittedAt: string | null;
-                    /** @description The reliability diagram: per confidence band, the confidence reported and the share of golden samples in it that were right; [] below 100 samples */
+                    /** @description The reliability diagram, measured on golden tasks the confidence map was not fitted on (five folds): per band of 0.1 of confidence, the mean confidence given and the share of those golden samples (a golden task after n answers) that were right; [] below 100 samples */
                     reliability: {
                         confidence: number;
                         accuracy: number;

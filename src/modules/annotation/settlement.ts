@@ -3,7 +3,7 @@
 // and charge, and the answerers' new soft counts. Its SQL is beside it in prisma/functions/settle_task.sql,
 // which applies the plan and answers with an outcome (SETTLED, STALE); what a decision owes beyond its
 // task and event (charge, earnings, counts) it leaves to apply_settlement_effects.sql.
-import type { Calibration } from '../../consensus/calibration.ts';
+import { readCalibration, readClassPrior } from '../../consensus/calibration.ts';
 import type { AnnotatorCounts } from '../../consensus/label-model.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
 import { countsRow, decideWithModel, type CountsRow } from '../../consensus/task-decision.ts';
@@ -25,10 +25,10 @@ export interface ModelView {
   scopeOptions: string[];
   priorReliability: number;
   priorShape: number[] | null;
-  /** null before the scope's first re-fit: uniform. */
-  classPrior: number[] | null;
-  /** null before the scope's first re-fit: the identity. */
-  calibration: Calibration | null;
+  /** As stored (jsonb): null before the scope's first re-fit (uniform); read by readClassPrior. */
+  classPrior: unknown;
+  /** As stored (jsonb): null before the scope's first re-fit (the identity); read by readCalibration. */
+  calibration: unknown;
   targetConfidence: number;
 }
 
@@ -77,8 +77,8 @@ export function planSettlement({ task, participants, annotatorId, model, annotat
     scope: {
       options: model.scopeOptions,
       prior: { reliability: model.priorReliability, shape: model.priorShape },
-      classPrior: model.classPrior,
-      calibration: model.calibration ?? undefined,
+      classPrior: readClassPrior(model.classPrior, model.scopeOptions.length),
+      calibration: readCalibration(model.calibration),
     },
     answers: participants,
     validationsNeeded: task.validationsNeeded,

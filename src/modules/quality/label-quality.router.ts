@@ -1,6 +1,7 @@
 import type { LabelQualityService } from './label-quality.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
+import { MAX_OPTION_SETS } from './label-quality.repository.ts';
 import { optionSetsQualitySchema, qualityReportSchema } from './label-quality.schemas.ts';
 import { labelQualityExamples } from './label-quality.examples.ts';
 
@@ -14,7 +15,7 @@ export function labelQualityEndpoints({ labelQuality }: { labelQuality: LabelQua
     }),
     defineEndpoint({
       method: 'get', path: '/quality/option-sets', operationId: 'getOptionSetsQuality', examples: labelQualityExamples.getOptionSetsQuality, tag: 'Projects',
-      summary: 'The same report for tasks without a project, one per option set (the 50 with the most tasks)', access: 'buyer',
+      summary: `The same report for tasks without a project, one per option set (the ${MAX_OPTION_SETS} with the most tasks)`, access: 'buyer',
       query: noQuery, response: optionSetsQualitySchema,
       handler: async ({ principal }) => ({ optionSets: await labelQuality.optionSets(principal.accountId) }),
     }),

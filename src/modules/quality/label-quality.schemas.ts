@@ -1,7 +1,7 @@
 // The response of GET /projects/:id/quality and, per option set, of GET /quality/option-sets.
 import { z } from 'zod';
-import { BIN_EDGES } from '../../consensus/calibration.ts';
 import { MIN_GOLDEN_ANSWERS, MIN_RELIABILITY_SAMPLES } from '../../consensus/quality-report.ts';
+import { MAX_OPTION_SETS } from './label-quality.repository.ts';
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().min(0);
@@ -36,9 +36,11 @@ export const qualityReportSchema = z
       refittedAt: z.iso.datetime().nullable().meta({ description: 'When the label model was last re-fitted on this scope' }),
       reliability: z
         .array(z.object({ confidence: share, accuracy: share, samples: count }))
-        .max(BIN_EDGES.length + 1)
+        .max(10)
         .meta({
-          description: `The reliability diagram: per confidence band, the confidence reported and the share of golden samples in it that were right; [] below ${MIN_RELIABILITY_SAMPLES} samples`,
+          description:
+            `The reliability diagram, measured on golden tasks the confidence map was not fitted on (five folds): per band of 0.1 of confidence, ` +
+            `the mean confidence given and the share of those golden samples (a golden task after n answers) that were right; [] below ${MIN_RELIABILITY_SAMPLES} samples`,
         }),
     }),
     warnings: z
@@ -55,6 +57,6 @@ export const qualityReportSchema = z
 
 export const optionSetsQualitySchema = z
   .object({
-    optionSets: z.array(qualityReportSchema.extend({ options: z.array(z.string()).meta({ description: 'The option set, sorted' }) })).max(50),
+    optionSets: z.array(qualityReportSchema.extend({ options: z.array(z.string()).meta({ description: 'The option set, sorted' }) })).max(MAX_OPTION_SETS),
   })
   .meta({ id: 'OptionSetsQuality' });

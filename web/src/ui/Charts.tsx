@@ -228,10 +228,10 @@ export function ReliabilityDiagram({ title, points, from = 0.5 }: { title: strin
           Confidence reported
         </text>
         <text x={12} y={edge + span / 2} textAnchor="middle" className="reliability-title" transform={`rotate(-90 12 ${edge + span / 2})`}>
-          Golden answers right
+          Share right (golden)
         </text>
-        {points.map((p) => (
-          <circle key={p.confidence} cx={x(p.confidence)} cy={y(p.accuracy)} r={3 + 6 * Math.sqrt(p.samples / most)} className="reliability-point" />
+        {points.map((p, i) => (
+          <circle key={i} cx={x(p.confidence)} cy={y(p.accuracy)} r={3 + 6 * Math.sqrt(p.samples / most)} className="reliability-point" />
         ))}
       </svg>
       <figcaption>
@@ -247,8 +247,8 @@ export function ReliabilityDiagram({ title, points, from = 0.5 }: { title: strin
               </tr>
             </thead>
             <tbody>
-              {points.map((p) => (
-                <tr key={p.confidence}>
+              {points.map((p, i) => (
+                <tr key={i}>
                   <td>{(p.confidence * 100).toFixed(1)} %</td>
                   <td>{(p.accuracy * 100).toFixed(1)} %</td>
                   <td>{p.samples}</td>
