@@ -82,3 +82,8 @@ export const daysSchema = z
 
 /** One UTC calendar day, `YYYY-MM-DD`. */
 export const dateSchema = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD' });
+
+/** What `confidence` means wherever a task's result carries it (tasks, events, webhooks, exports). */
+export const CONFIDENCE_DESCRIPTION =
+  "The probability that the result is right: the label model's posterior of its top option, read through the confidence map " +
+  "fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md)";

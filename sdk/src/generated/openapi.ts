@@ -1078,7 +1078,7 @@ export interface components {
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /** @description The option the consensus chose */
             result: string;
-            /** @description Posterior probability of the result (0–1) */
+            /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number;
             /** @description Answers the task collected */
             totalResponses: number;
@@ -1617,6 +1617,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
             result: string | null;
+            /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
             /** @enum {string} */
             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
@@ -1653,6 +1654,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
             result: string | null;
+            /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
             /** @enum {string} */
             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
@@ -1862,6 +1864,7 @@ export interface components {
             content: string;
             /** @description The task's result */
             label: string | null;
+            /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number | null;
             /** @enum {string} */
             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";

@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { timestamp } from '../../lib/schemas.ts';
+import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
 import { LOCALES, TASK_STATUSES, TASK_TYPES } from '../tasks/task-rules.ts';
 import { EXPORT_FORMATS } from './export-formats.ts';
 import { exportExamples } from './exports.examples.ts';
@@ -48,7 +48,7 @@ const exportJsonSchema = z
       type: z.enum(TASK_TYPES),
       content: z.string(),
       label: z.string().nullable().meta({ description: "The task's result" }),
-      confidence: z.number().nullable(),
+      confidence: z.number().nullable().meta({ description: CONFIDENCE_DESCRIPTION }),
       locale: z.enum(LOCALES),
       validatedAt: timestamp.nullable(),
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
+import { CONFIDENCE_DESCRIPTION, cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
 import {
   LOCALES,
   TASK_STATUSES,
@@ -51,7 +51,10 @@ const taskFields = {
   options: z.array(z.string()),
   status: z.enum(TASK_STATUSES),
   result: z.string().nullable(),
-  confidence: z.number().nullable(),
+  confidence: z
+    .number()
+    .nullable()
+    .meta({ description: `${CONFIDENCE_DESCRIPTION}; null while the task is open` }),
   locale: z.enum(LOCALES),
   maxCents: z.number().int(),
   costCents: z.number().int(),

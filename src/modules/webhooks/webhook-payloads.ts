@@ -5,7 +5,7 @@
 // receivers get.
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/openapi-examples.ts';
-import { timestamp } from '../../lib/schemas.ts';
+import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
 import type { LoggedEventType } from '../events/events.repository.ts';
 import { TASK_TYPES } from '../tasks/task-rules.ts';
 
@@ -15,7 +15,7 @@ export const taskCompletedPayload = z
     taskId: z.string(),
     type: z.enum(TASK_TYPES),
     result: z.string().meta({ description: 'The option the consensus chose' }),
-    confidence: z.number().min(0).max(1).meta({ description: 'Posterior probability of the result (0–1)' }),
+    confidence: z.number().min(0).max(1).meta({ description: CONFIDENCE_DESCRIPTION }),
     totalResponses: z.number().int().meta({ description: 'Answers the task collected' }),
     costCents: z.number().int().meta({ description: 'What the task was charged' }),
     validatedAt: timestamp,
