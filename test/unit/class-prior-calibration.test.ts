@@ -136,6 +136,16 @@ describe('the confidence map', () => {
     expect(decision.confidence).toBeLessThan(0.86);
   });
 
+  it('with golden evidence, assumes no band more than 93 % right until its own golden samples show it', () => {
+    // One golden task whose three answers lean weakly: samples in the low bands only, the high bands empty.
+    const thin = fitCalibration(goldenSamples(1, 3, 0.3, 1, 17), null);
+    expect(thin.goldenItems).toBe(1);
+    for (const p of [0.99, 0.9999]) expect(calibrateConfidence(p, thin)).toBeLessThanOrEqual(0.93);
+    // Many right golden samples in the high bands earn more than the ceiling.
+    const earned = fitCalibration(goldenSamples(300, 10, 1.2, 1, 19), null);
+    expect(calibrateConfidence(0.9999, earned)).toBeGreaterThan(0.98);
+  });
+
   it('moves from the identity towards the golden evidence as golden tasks accumulate', () => {
     const few = calibrateConfidence(0.999, fitCalibration(goldenSamples(3, 10, 1.2, 0, 3), null));
     const many = calibrateConfidence(0.999, fitCalibration(goldenSamples(300, 10, 1.2, 0, 3), null));
