@@ -36,6 +36,7 @@ export interface TaskDecisionInput {
   settings?: LabelModelSettings;
 }
 
+/** `best` is the most probable option whatever the outcome (what quality is measured on when none is decided). */
 export type TaskDecision =
   | { kind: 'continue'; confidence: number; best: string | null }
   | { kind: 'complete' | 'fail'; confidence: number; result: string | null; best: string | null; increments: Array<{ annotatorId: string; increment: CountIncrement }> };
