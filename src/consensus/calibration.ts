@@ -16,7 +16,7 @@
 // examples hold. Applying the map is O(bins) per decision; it is fitted in the re-fit, which also measures
 // it: the reliability diagram the buyer sees is the map fitted without one fifth of the golden tasks,
 // applied to that fifth, five times over (a map checked on its own samples agrees with them by construction).
-import { probabilities } from './stop-rule.ts';
+import { probabilities, topOption } from './stop-rule.ts';
 
 /** The upper edges of the bins in z (the last bin is open above). */
 export const BIN_EDGES: readonly number[] = Object.freeze([0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 11]);
@@ -153,8 +153,7 @@ export function modelPosterior(evidence: ArrayLike<number>, classPrior: ArrayLik
 export function calibratedPosterior(evidence: ArrayLike<number>, classPrior: ArrayLike<number> | null, calibration: Calibration = IDENTITY_CALIBRATION): number[] {
   const posterior = modelPosterior(evidence, classPrior);
   if (calibration.goldenItems === 0) return posterior;
-  let top = 0;
-  for (let k = 1; k < posterior.length; k++) if ((posterior[k] ?? 0) > (posterior[top] ?? 0)) top = k;
+  const top = topOption(posterior).index;
   const p = posterior[top] ?? 0;
   let second = 0;
   for (let k = 0; k < posterior.length; k++) if (k !== top) second = Math.max(second, posterior[k] ?? 0);
@@ -206,8 +205,7 @@ function scoreSamples(samples: CalibrationSamples, classPrior: ArrayLike<number>
     if ((samples.prefix[s] ?? 0) === 1 || s === 0) item += 1;
     if ((samples.prefix[s] ?? 0) < settings.minAnswers) continue;
     const posterior = modelPosterior(samples.evidence.subarray(s * K, (s + 1) * K), classPrior);
-    let top = 0;
-    for (let k = 1; k < K; k++) if ((posterior[k] ?? 0) > (posterior[top] ?? 0)) top = k;
+    const top = topOption(posterior).index;
     scored.push({ p: posterior[top] ?? 0, hit: top === samples.truth[s] ? 1 : 0, item });
   }
   return scored;
