@@ -169,13 +169,21 @@ export function drawGolden(data: IndexedDataset, seed: number, share: number): I
   return goldenTruth;
 }
 
+/** contract (CONTRACT §5): the chance `next` serves a golden task instead of a regular one, before and after an annotator's first golden answer. */
+export const GOLDEN_FIRST_RATE = 0.5;
+export const GOLDEN_RATE = 0.1;
+
 /**
  * One replay: tasks in random order, each task's answers in random order, one answer at a time. A seeded
- * `goldenShare` of the items with a truth are golden tasks: all their answers are taken, each teaches its
- * annotator's counts with the truth, the re-fit calibrates on them, and they are never scored.
+ * `goldenShare` of the items with a truth are golden tasks: each teaches its annotator's counts with the
+ * truth, the re-fit calibrates on them, and they are never scored. They are served as the service serves
+ * them: before each regular answer, its annotator gives one of their golden answers (in the dataset) with
+ * probability GOLDEN_FIRST_RATE while they have given none, else GOLDEN_RATE; whatever golden answers
+ * are left at the end are taken then.
  */
 export function replayModel(data: IndexedDataset, seed: number, options: ReplayOptions = SERVICE_REPLAY): ReplayOutcome {
   const random = prng(seed);
+  const serving = prng(seed ^ 0x68e31da4);
   const goldenTruth = drawGolden(data, seed, options.goldenShare);
   const scope = new SimulatedScope(data, options, goldenTruth);
   const outcome: ReplayOutcome = {
@@ -196,18 +204,28 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
     data.itemAnswers.map((_, i) => i),
     random,
   );
+  const isGolden = (item: number) => (goldenTruth[item] ?? -1) >= 0;
+  // Per annotator: their golden answers in the dataset, in a random order, and whether they gave one yet.
+  const goldenQueue: Array<Array<{ item: number; answer: IndexedAnswer }>> = Array.from({ length: data.workerCount }, () => []);
+  for (const item of items.filter(isGolden)) for (const answer of data.itemAnswers[item] ?? []) goldenQueue[answer.worker]?.push({ item, answer });
+  for (let w = 0; w < data.workerCount; w++) goldenQueue[w] = shuffle(goldenQueue[w] ?? [], serving);
+  const gaveGolden = new Uint8Array(data.workerCount);
+  const giveGolden = (next: { item: number; answer: IndexedAnswer }) => {
+    (outcome.orders[next.item] ??= []).push(next.answer);
+    gaveGolden[next.answer.worker] = 1;
+    scope.record(next.item, next.answer);
+    scope.settleGolden(next.item, next.answer);
+    scope.maybeRefit();
+  };
   for (const item of items) {
+    if (isGolden(item)) continue;
     const order = shuffle(data.itemAnswers[item] ?? [], random);
     const taken: IndexedAnswer[] = [];
-    const golden = (goldenTruth[item] ?? -1) >= 0;
     for (const answer of order) {
+      const queue = goldenQueue[answer.worker] ?? [];
+      if (queue.length > 0 && serving() < (gaveGolden[answer.worker] ? GOLDEN_RATE : GOLDEN_FIRST_RATE)) giveGolden(queue.shift() as { item: number; answer: IndexedAnswer });
       taken.push(answer);
       scope.record(item, answer);
-      if (golden) {
-        scope.settleGolden(item, answer);
-        scope.maybeRefit();
-        continue;
-      }
       scope.maybeRefit();
       const decision = scope.decide(taken);
       last.set(item, { confidence: decision.confidence, best: decision.best === null ? -1 : data.classes.indexOf(decision.best) });
@@ -218,9 +236,10 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
       break;
     }
     outcome.orders[item] = taken;
-    outcome.usedAll += taken.length;
-    if ((data.truth[item] ?? -1) >= 0 && !golden) outcome.usedScored += taken.length;
+    outcome.usedScored += (data.truth[item] ?? -1) >= 0 ? taken.length : 0;
   }
+  for (const queue of goldenQueue) for (const next of queue) giveGolden(next);
+  outcome.usedAll = outcome.orders.reduce((sum, taken) => sum + (taken?.length ?? 0), 0);
   // Scoring: a COMPLETED task by its result; any other by the latest model's most probable option.
   data.itemAnswers.forEach((_, item) => {
     const truth = data.truth[item] ?? -1;

@@ -244,11 +244,15 @@ function mapOf(scored: readonly Scored[], goldenItems: number, settings: Calibra
   const count = new Array<number>(BINS).fill(0);
   const rawSum = new Array<number>(BINS).fill(0);
   const hits = new Array<number>(BINS).fill(0);
-  for (const { p, hit } of scored) {
+  // A golden task counts once per bin: its prefixes in one bin share its difficulty, so they are one piece of evidence.
+  const inBin = new Map<string, number>();
+  for (const { p, item } of scored) inBin.set(`${item}:${binOf(p)}`, (inBin.get(`${item}:${binOf(p)}`) ?? 0) + 1);
+  for (const { p, hit, item } of scored) {
     const bin = binOf(p);
-    count[bin] = (count[bin] ?? 0) + 1;
-    rawSum[bin] = (rawSum[bin] ?? 0) + p;
-    hits[bin] = (hits[bin] ?? 0) + hit;
+    const weight = 1 / (inBin.get(`${item}:${bin}`) ?? 1);
+    count[bin] = (count[bin] ?? 0) + weight;
+    rawSum[bin] = (rawSum[bin] ?? 0) + p * weight;
+    hits[bin] = (hits[bin] ?? 0) + hit * weight;
   }
   if (goldenItems === 0 || count.every((n) => n === 0)) return IDENTITY_CALIBRATION;
   const identity = identityKnots();
