@@ -104,7 +104,7 @@ class SimulatedScope {
   posterior(answers: readonly IndexedAnswer[]): number[] {
     let evidence = startLogPosterior(this.K);
     for (const answer of answers) evidence = addAnswer(evidence, this.logLikelihoods(answer));
-    return calibratedPosterior(evidence, this.classPrior, this.calibration);
+    return calibratedPosterior(evidence, this.classPrior, { calibration: this.calibration, answers: answers.length });
   }
 
   settle(item: number, increments: ReadonlyArray<{ annotatorId: string; increment: CountIncrement }>, result: number) {

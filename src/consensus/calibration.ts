@@ -4,32 +4,58 @@
 // posterior's top probability through a per-scope map fitted on the scope's golden tasks, the only tasks
 // whose truth the service knows.
 //
-// The map is monotone and piecewise linear in the top option's log-odds z = ln(p/(1 − p)). Its knots are
-// fixed (BIN_EDGES); in each bin it is the share of golden samples that were right, shrunk by
-// `priorSamples` pseudo-samples towards a cautious prior — the bin's own raw probability, but never more
-// than `priorCeiling` (0.93): a confidence above that must be earned by the scope's golden tasks, not
-// assumed from the model — and then made monotone (pool-adjacent-violators). A golden
-// sample is a golden task's posterior after its first n answers (every n from `minAnswers` on: a prefix of
-// n answers is what a task with n answers looks like), each answer read from its annotator's counts without
-// that answer (which the counts hold with the task's truth). With no golden sample every bin is the
-// identity, so a scope without golden evidence reports the posterior as it is and the contract's worked
-// examples hold. Applying the map is O(bins) per decision; it is fitted in the re-fit, which also measures
-// it: the reliability diagram the buyer sees is the map fitted without one fifth of the golden tasks,
-// applied to that fifth, five times over (a map checked on its own samples agrees with them by construction).
+// The map is fitted apart for tasks with 3, 4, 5–6 and 7 or more answers (ANSWER_GROUPS): the same raw
+// probability means less after three answers from annotators the model trusts than after eight agreeing
+// ones, and a golden task's long prefixes must not vouch for a task decided on its third answer. Every map
+// is monotone and piecewise linear in the top option's log-odds z = ln(p/(1 − p)), with fixed knots
+// (BIN_EDGES). In each bin it is the share of golden samples that were right, shrunk by `priorSamples`
+// pseudo-samples towards a prior, then made monotone (pool-adjacent-violators). A group's prior is the
+// map of all samples, whatever their number of answers, so a group with few golden samples reads mostly
+// by the whole; the prior of that map is cautious: the bin's own raw probability, but never more than
+// `priorCeiling` (0.93), so a confidence above that must be earned by the scope's golden tasks, not
+// assumed from the model.
+//
+// A golden sample is a golden task's posterior after its first n answers (every n from `minAnswers` on: a
+// prefix of n answers is what a task with n answers looks like), each answer read from its annotator's
+// counts without that answer (which the counts hold with the task's truth). A golden task counts once in
+// a bin: its prefixes there share its difficulty, so they are one piece of evidence, not several. With no
+// golden sample the map is the identity, so a scope without golden evidence reports the posterior as it
+// is and the contract's worked examples hold. Applying the map is O(bins) per decision; it is fitted in
+// the re-fit, which also measures it: the reliability diagram the buyer sees is the map fitted without
+// one fifth of the golden tasks, applied to that fifth, five times over (a map checked on its own samples
+// agrees with them by construction).
 import { probabilities, topOption } from './stop-rule.ts';
 
 /** The upper edges of the bins in z (the last bin is open above). */
 export const BIN_EDGES: readonly number[] = Object.freeze([0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 11]);
 
-export interface Calibration {
+/** The fewest answers of each group of tasks the map is fitted apart for (fewer than the first: the first group). */
+export const ANSWER_GROUPS: readonly number[] = Object.freeze([3, 4, 5, 7]);
+
+/** The group of a task with this many answers. */
+export function groupOf(answers: number): number {
+  let group = 0;
+  ANSWER_GROUPS.forEach((from, g) => {
+    if (answers >= from) group = g;
+  });
+  return group;
+}
+
+/** One answer group's map. */
+export interface GroupMap {
   /** Per bin (BIN_EDGES.length + 1): the calibrated probability at the bin's mean raw probability… */
   calibrated: number[];
   /** …which is this (the knot the map interpolates between). */
   raw: number[];
-  /** Golden samples per bin… */
+  /** Golden tasks per bin (each counted once in a bin)… */
   samples: number[];
   /** …and how many of them were right (the measured accuracy, before shrinking). */
   hits: number[];
+}
+
+export interface Calibration {
+  /** Per answer group (ANSWER_GROUPS), its map. */
+  groups: GroupMap[];
   /**
    * The map measured on golden tasks it was not fitted on (five folds), in ten bands of the calibrated
    * confidence: the mean confidence the map gave, the share right, the samples. Empty for the identity.
@@ -69,12 +95,16 @@ function identityKnots(): number[] {
   return knots;
 }
 
-/** No golden evidence: the posterior as the model computes it. */
-export const IDENTITY_CALIBRATION: Readonly<Calibration> = Object.freeze({
+const IDENTITY_GROUP: GroupMap = {
   calibrated: identityKnots(),
   raw: identityKnots(),
   samples: new Array<number>(BIN_EDGES.length + 1).fill(0),
   hits: new Array<number>(BIN_EDGES.length + 1).fill(0),
+};
+
+/** No golden evidence: the posterior as the model computes it. */
+export const IDENTITY_CALIBRATION: Readonly<Calibration> = Object.freeze({
+  groups: ANSWER_GROUPS.map(() => IDENTITY_GROUP),
   reliability: [],
   goldenItems: 0,
 });
@@ -90,15 +120,26 @@ const isNumbers = (value: unknown, length: number): value is number[] =>
 export function readCalibration(stored: unknown): Calibration {
   if (typeof stored !== 'object' || stored === null) return IDENTITY_CALIBRATION;
   const map = stored as Record<string, unknown>;
-  const arrays = ['calibrated', 'raw', 'samples', 'hits'].every((key) => isNumbers(map[key], BINS));
-  if (!arrays || typeof map.goldenItems !== 'number' || !(map.goldenItems >= 0)) return IDENTITY_CALIBRATION;
+  const isGroup = (group: unknown) =>
+    typeof group === 'object' && group !== null && ['calibrated', 'raw', 'samples', 'hits'].every((key) => isNumbers((group as Record<string, unknown>)[key], BINS));
+  const grouped = Array.isArray(map.groups) && map.groups.length === ANSWER_GROUPS.length && map.groups.every(isGroup);
+  // A map stored before the answer groups (one set of bins) reads the same for every group until the next re-fit.
+  const single = !grouped && isGroup(map);
+  if (!(grouped || single) || typeof map.goldenItems !== 'number' || !(map.goldenItems >= 0)) return IDENTITY_CALIBRATION;
   const reliability = Array.isArray(map.reliability)
     ? (map.reliability as unknown[]).filter(
         (band): band is Calibration['reliability'][number] =>
           typeof band === 'object' && band !== null && ['confidence', 'accuracy', 'samples'].every((key) => typeof (band as Record<string, unknown>)[key] === 'number'),
       )
     : [];
-  return { ...(map as unknown as Calibration), reliability };
+  const groupOfStored = (group: Record<string, unknown>): GroupMap => ({
+    calibrated: group.calibrated as number[],
+    raw: group.raw as number[],
+    samples: group.samples as number[],
+    hits: group.hits as number[],
+  });
+  const groups = grouped ? (map.groups as Array<Record<string, unknown>>).map(groupOfStored) : ANSWER_GROUPS.map(() => groupOfStored(map));
+  return { groups, reliability, goldenItems: map.goldenItems };
 }
 
 /** A stored class prior for K options: K positive shares, else null (uniform). */
@@ -113,18 +154,23 @@ export const binOf = (p: number): number => {
 };
 
 /**
- * The calibrated probability of a top probability p: linear between the knots in log-odds; below the first
- * knot p scaled by the first knot's ratio (never above p); above the last knot the last knot's value
- * (never above p).
+ * The calibrated probability of a top probability p after `answers` answers, by the map of their group:
+ * linear between the knots in log-odds; below the first knot p scaled by the first knot's ratio (never
+ * above p); above the last knot the last knot's value (never above p).
  */
-export function calibrateConfidence(p: number, calibration: Calibration): number {
-  if (calibration.goldenItems === 0) return p;
+export function calibrateConfidence(p: number, answers: number, calibration: Calibration): number {
+  const map = calibration.groups[groupOf(answers)];
+  return calibration.goldenItems === 0 || !map ? p : readGroup(map, p);
+}
+
+/** One group's map at p (calibrateConfidence). */
+function readGroup(map: GroupMap, p: number): number {
   const z = logOdds(clamp(p));
-  const knots = calibration.raw.map((raw) => logOdds(clamp(raw)));
-  const values = calibration.calibrated;
+  const knots = map.raw.map((raw) => logOdds(clamp(raw)));
+  const values = map.calibrated;
   const last = knots.length - 1;
   if (z <= (knots[0] ?? 0)) {
-    const scale = (values[0] ?? 0.5) / (calibration.raw[0] ?? 0.5);
+    const scale = (values[0] ?? 0.5) / (map.raw[0] ?? 0.5);
     return Math.min(p, Math.max(0, p * scale));
   }
   if (z >= (knots[last] ?? 0)) return Math.min(p, values[last] ?? p);
@@ -145,21 +191,27 @@ export function modelPosterior(evidence: ArrayLike<number>, classPrior: ArrayLik
   return probabilities(logPrior.map((value, k) => value + (evidence[k] ?? 0)));
 }
 
+/** The scope's map, and the answers the task has (which pick the group of the map it is read by). */
+export interface MapReading {
+  calibration: Calibration;
+  answers: number;
+}
+
 /**
  * The calibrated posterior: the top option's probability read through the map, the others scaled to share
  * the rest as they did. The order of the options is unchanged: the top never drops below the runner-up
  * (a map of a poor band can say less than 1/2, and the result must stay the model's most probable option).
  */
-export function calibratedPosterior(evidence: ArrayLike<number>, classPrior: ArrayLike<number> | null, calibration: Calibration = IDENTITY_CALIBRATION): number[] {
+export function calibratedPosterior(evidence: ArrayLike<number>, classPrior: ArrayLike<number> | null, reading?: MapReading): number[] {
   const posterior = modelPosterior(evidence, classPrior);
-  if (calibration.goldenItems === 0) return posterior;
+  if (!reading || reading.calibration.goldenItems === 0) return posterior;
   const top = topOption(posterior).index;
   const p = posterior[top] ?? 0;
   let second = 0;
   for (let k = 0; k < posterior.length; k++) if (k !== top) second = Math.max(second, posterior[k] ?? 0);
   const rest = 1 - p;
   // With c the top and the others scaled by (1 − c)/(1 − p), the runner-up stays at most c iff c ≥ p₂/(1 − p + p₂).
-  const c = Math.max(calibrateConfidence(p, calibration), rest > 0 ? second / (rest + second) : 0);
+  const c = Math.max(calibrateConfidence(p, reading.answers, reading.calibration), rest > 0 ? second / (rest + second) : 0);
   return posterior.map((value, k) => (k === top ? c : rest > 0 ? (value * (1 - c)) / rest : (1 - c) / (posterior.length - 1)));
 }
 
@@ -194,6 +246,7 @@ interface Scored {
   p: number;
   hit: number;
   item: number;
+  answers: number;
 }
 
 /** The samples of at least minAnswers answers, scored by the model's posterior. */
@@ -206,7 +259,7 @@ function scoreSamples(samples: CalibrationSamples, classPrior: ArrayLike<number>
     if ((samples.prefix[s] ?? 0) < settings.minAnswers) continue;
     const posterior = modelPosterior(samples.evidence.subarray(s * K, (s + 1) * K), classPrior);
     const top = topOption(posterior).index;
-    scored.push({ p: posterior[top] ?? 0, hit: top === samples.truth[s] ? 1 : 0, item });
+    scored.push({ p: posterior[top] ?? 0, hit: top === samples.truth[s] ? 1 : 0, item, answers: samples.prefix[s] ?? 0 });
   }
   return scored;
 }
@@ -224,7 +277,7 @@ export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLik
     const others = scored.filter((sample) => sample.item % FOLDS !== fold);
     const held = scored.filter((sample) => sample.item % FOLDS === fold);
     const fitted = mapOf(others, new Set(others.map((sample) => sample.item)).size, settings);
-    for (const sample of held) checked.push({ c: calibrateConfidence(sample.p, fitted), hit: sample.hit });
+    for (const sample of held) checked.push({ c: calibrateConfidence(sample.p, sample.answers, fitted), hit: sample.hit });
   }
   const bands = Array.from({ length: 10 }, () => ({ confidence: 0, accuracy: 0, samples: 0 }));
   for (const { c, hit } of checked) {
@@ -241,26 +294,43 @@ export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLik
 
 /** The map of scored samples from `goldenItems` golden tasks (the identity without any). */
 function mapOf(scored: readonly Scored[], goldenItems: number, settings: CalibrationSettings): Calibration {
+  if (goldenItems === 0 || scored.length === 0) return IDENTITY_CALIBRATION;
+  // The map of every sample whatever its number of answers, shrunk towards the cautious prior, is the prior
+  // of each group's map: a group with few golden tasks (or none: golden tasks answered fewer times than
+  // regular ones) reads mostly by it, one with many by its own.
+  const pooled = groupMap(scored, settings, (knot) => Math.min(knot, settings.priorCeiling));
+  const groups = ANSWER_GROUPS.map((_, g) =>
+    groupMap(
+      scored.filter((sample) => groupOf(sample.answers) === g),
+      settings,
+      (knot) => readGroup(pooled, knot),
+    ),
+  );
+  return { groups, reliability: [], goldenItems };
+}
+
+/** One map from its samples, each bin shrunk towards `prior` at its knot. */
+function groupMap(scored: readonly Scored[], settings: CalibrationSettings, prior: (knot: number) => number): GroupMap {
   const count = new Array<number>(BINS).fill(0);
   const rawSum = new Array<number>(BINS).fill(0);
   const hits = new Array<number>(BINS).fill(0);
-  // A golden task counts once per bin: its prefixes in one bin share its difficulty, so they are one piece of evidence.
   const inBin = new Map<string, number>();
-  for (const { p, item } of scored) inBin.set(`${item}:${binOf(p)}`, (inBin.get(`${item}:${binOf(p)}`) ?? 0) + 1);
+  const key = (item: number, p: number) => `${item}:${binOf(p)}`;
+  for (const { p, item } of scored) inBin.set(key(item, p), (inBin.get(key(item, p)) ?? 0) + 1);
   for (const { p, hit, item } of scored) {
     const bin = binOf(p);
-    const weight = 1 / (inBin.get(`${item}:${bin}`) ?? 1);
+    const weight = 1 / (inBin.get(key(item, p)) ?? 1);
     count[bin] = (count[bin] ?? 0) + weight;
     rawSum[bin] = (rawSum[bin] ?? 0) + p * weight;
     hits[bin] = (hits[bin] ?? 0) + hit * weight;
   }
-  if (goldenItems === 0 || count.every((n) => n === 0)) return IDENTITY_CALIBRATION;
   const identity = identityKnots();
   const m = settings.priorSamples;
   // Each bin's knot: its samples' mean raw probability (the identity's knot when it has none).
   const raw = identity.map((knot, b) => ((count[b] ?? 0) > 0 ? (rawSum[b] ?? 0) / (count[b] ?? 1) : knot));
-  const shrunk = raw.map((knot, b) => ((hits[b] ?? 0) + m * Math.min(knot, settings.priorCeiling)) / ((count[b] ?? 0) + m));
+  const shrunk = raw.map((knot, b) => ((hits[b] ?? 0) + m * prior(knot)) / ((count[b] ?? 0) + m));
   const weights = count.map((n) => n + m);
   // Knots must rise strictly for the interpolation: a pooled run keeps its mean raw probability per knot.
-  return { calibrated: monotone(shrunk, weights), raw, samples: count, hits, reliability: [], goldenItems };
+  return { calibrated: monotone(shrunk, weights), raw, samples: count, hits };
 }
+

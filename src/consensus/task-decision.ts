@@ -70,8 +70,8 @@ export function decideWithModel(input: TaskDecisionInput): TaskDecision {
   }
   // The class prior and the map were learned on the scope's options: a task on another option set has neither.
   const posterior = matrixForm
-    ? calibratedPosterior(evidence, input.scope.classPrior ?? null, input.scope.calibration ?? IDENTITY_CALIBRATION)
-    : calibratedPosterior(evidence, null, IDENTITY_CALIBRATION);
+    ? calibratedPosterior(evidence, input.scope.classPrior ?? null, { calibration: input.scope.calibration ?? IDENTITY_CALIBRATION, answers: input.answers.length })
+    : calibratedPosterior(evidence, null);
   const decision = decideTask({
     logPosterior: posterior.map((p) => Math.log(p)),
     answerCount: input.answers.length,

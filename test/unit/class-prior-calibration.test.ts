@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../bench/quality/random.ts';
 import {
+  ANSWER_GROUPS,
   BIN_EDGES,
+  binOf,
   calibrateConfidence,
   calibratedPosterior,
   fitCalibration,
@@ -12,6 +14,7 @@ import {
   readCalibration,
   readClassPrior,
   type CalibrationSamples,
+  type GroupMap,
 } from '../../src/consensus/calibration.ts';
 import { NEW_SCOPE_PRIOR } from '../../src/consensus/label-model.ts';
 import { refitScope } from '../../src/consensus/refit.ts';
@@ -113,16 +116,20 @@ describe('the confidence map', () => {
   it('stays close to the identity where the golden tasks say the model is right', () => {
     const map = fitCalibration(goldenSamples(200, 8, 1.5, 1), null);
     expect(map.goldenItems).toBe(200);
-    // Every golden task right: no bin is pulled below its raw probability by much.
-    for (const p of [0.8, 0.9, 0.95, 0.99]) expect(calibrateConfidence(p, map)).toBeGreaterThan(p - 0.05);
+    // Every golden task right: where its prefixes of n answers are (the map is fitted by number of answers), no
+    // group is pulled below its raw probability by much.
+    for (const answers of [3, 4, 5, 6, 8]) {
+      const p = 1 / (1 + Math.exp(-1.5 * answers));
+      expect(calibrateConfidence(p, answers, map)).toBeGreaterThan(p - 0.05);
+    }
   });
 
   it('lowers the confidence to what golden tasks whose answers agree on the wrong option show, and then nothing completes at 0.95', () => {
     // The answers agree on option 0 for every golden task, but 20 % of them are option 1.
     const map = fitCalibration(goldenSamples(300, 10, 1.2, 0.8), null);
     for (const p of [0.99, 0.999, 0.99999]) {
-      expect(calibrateConfidence(p, map)).toBeGreaterThan(0.7);
-      expect(calibrateConfidence(p, map)).toBeLessThan(0.86);
+      expect(calibrateConfidence(p, 10, map)).toBeGreaterThan(0.7);
+      expect(calibrateConfidence(p, 10, map)).toBeLessThan(0.86);
     }
     const decision = decideWithModel({
       options: ['A', 'B'],
@@ -140,30 +147,34 @@ describe('the confidence map', () => {
     // One golden task whose three answers lean weakly: samples in the low bands only, the high bands empty.
     const thin = fitCalibration(goldenSamples(1, 3, 0.3, 1, 17), null);
     expect(thin.goldenItems).toBe(1);
-    for (const p of [0.99, 0.9999]) expect(calibrateConfidence(p, thin)).toBeLessThanOrEqual(0.93);
+    for (const answers of [3, 10]) for (const p of [0.99, 0.9999]) expect(calibrateConfidence(p, answers, thin)).toBeLessThanOrEqual(0.93);
     // Many right golden samples in the high bands earn more than the ceiling.
     const earned = fitCalibration(goldenSamples(300, 10, 1.2, 1, 19), null);
-    expect(calibrateConfidence(0.9999, earned)).toBeGreaterThan(0.98);
+    expect(calibrateConfidence(0.9999, 10, earned)).toBeGreaterThan(0.98);
   });
 
   it('moves from the identity towards the golden evidence as golden tasks accumulate', () => {
-    const few = calibrateConfidence(0.999, fitCalibration(goldenSamples(3, 10, 1.2, 0, 3), null));
-    const many = calibrateConfidence(0.999, fitCalibration(goldenSamples(300, 10, 1.2, 0, 3), null));
-    // All golden tasks wrong: a few pull the top bins part of the way down, many pull them to the floor.
+    const few = calibrateConfidence(0.999, 6, fitCalibration(goldenSamples(3, 10, 1.2, 0, 3), null));
+    const many = calibrateConfidence(0.999, 6, fitCalibration(goldenSamples(300, 10, 1.2, 0, 3), null));
+    // All golden tasks wrong: a few pull the band part of the way down, many pull it far down (not to the
+    // floor: the bands below, which no golden prefix of six answers reached, keep their prior, and the map
+    // stays monotone).
     expect(few).toBeLessThan(0.999);
     expect(many).toBeLessThan(few);
-    expect(many).toBeLessThan(0.1);
+    expect(many).toBeLessThan(0.35);
   });
 
   it('is monotone in the raw confidence and keeps the order of the options', () => {
     const map = fitCalibration(goldenSamples(100, 10, 0.9, 0.7, 5), null);
-    let previous = 0;
-    for (let z = -1; z < (BIN_EDGES.at(-1) ?? 11) + 3; z += 0.25) {
-      const value = calibrateConfidence(1 / (1 + Math.exp(-z)), map);
-      expect(value).toBeGreaterThanOrEqual(previous - 1e-12);
-      previous = value;
+    for (const answers of ANSWER_GROUPS) {
+      let previous = 0;
+      for (let z = -1; z < (BIN_EDGES.at(-1) ?? 11) + 3; z += 0.25) {
+        const value = calibrateConfidence(1 / (1 + Math.exp(-z)), answers, map);
+        expect(value).toBeGreaterThanOrEqual(previous - 1e-12);
+        previous = value;
+      }
     }
-    const posterior = calibratedPosterior([3, 1, 0], [0.2, 0.3, 0.5], map);
+    const posterior = calibratedPosterior([3, 1, 0], [0.2, 0.3, 0.5], { calibration: map, answers: 5 });
     expect(posterior.reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 12);
     const raw = modelPosterior([3, 1, 0], [0.2, 0.3, 0.5]);
     expect(posterior.indexOf(Math.max(...posterior))).toBe(raw.indexOf(Math.max(...raw)));
@@ -172,10 +183,10 @@ describe('the confidence map', () => {
   it('never lets a poor band turn the runner-up into the result', () => {
     // Golden tasks whose answers lean 60/40 are right a third of the time: the first band maps below 1/2.
     const map = fitCalibration(goldenSamples(200, 3, 0.15, 0.33, 9), null);
-    expect(calibrateConfidence(0.61, map)).toBeLessThan(0.5);
+    expect(calibrateConfidence(0.61, 3, map)).toBeLessThan(0.5);
     const evidence = [0.45, 0];
     const raw = modelPosterior(evidence, null);
-    const posterior = calibratedPosterior(evidence, null, map);
+    const posterior = calibratedPosterior(evidence, null, { calibration: map, answers: 3 });
     expect(raw[0]).toBeGreaterThan(raw[1] ?? 1);
     expect(posterior[0]).toBeGreaterThanOrEqual(posterior[1] ?? 1);
     const decision = decideWithModel({
@@ -200,13 +211,64 @@ describe('the confidence map', () => {
     expect(IDENTITY_CALIBRATION.reliability).toEqual([]);
   });
 
+  it('is fitted apart by the number of answers: long agreeing golden prefixes do not vouch for a task decided on its third answer', () => {
+    // Golden tasks whose answers agree on option 0; a fifth are option 1. The first three answers carry
+    // strong evidence each (trusted annotators), the later ones weak evidence, so a 3-answer prefix and a
+    // 10-answer prefix reach the same raw probability; only the long ones are all right.
+    const random = prng(21);
+    const evidence: number[] = [];
+    const truth: number[] = [];
+    const prefix: number[] = [];
+    for (let g = 0; g < 400; g++) {
+      const wrong = random() < 0.2;
+      for (let n = 1; n <= 10; n++) {
+        const z = Math.min(n, 3) * 4 + Math.max(0, n - 3) * 0.05;
+        // Wrong tasks are found out by their later answers: from the seventh on they lean the other way.
+        evidence.push(wrong && n >= 7 ? 0 : z, wrong && n >= 7 ? z : 0);
+        truth.push(wrong ? 1 : 0);
+        prefix.push(n);
+      }
+    }
+    const map = fitCalibration({ optionCount: 2, evidence: Float64Array.from(evidence), truth: Int32Array.from(truth), prefix: Int32Array.from(prefix), goldenItems: 400 }, null);
+    const p = 1 / (1 + Math.exp(-12.1));
+    expect(calibrateConfidence(p, 3, map)).toBeLessThan(0.85);
+    expect(calibrateConfidence(p, 10, map)).toBeGreaterThan(0.95);
+  });
+
+  it('counts a golden task once in a bin, however many of its prefixes fall there', () => {
+    // One golden task, ten answers each adding almost nothing after the third: all of its 7+ prefixes share a bin.
+    const evidence: number[] = [];
+    for (let n = 1; n <= 10; n++) evidence.push(4 + n * 0.01, 0);
+    const map = fitCalibration(
+      { optionCount: 2, evidence: Float64Array.from(evidence), truth: new Int32Array(10), prefix: Int32Array.from({ length: 10 }, (_, i) => i + 1), goldenItems: 1 },
+      null,
+    );
+    const group = map.groups[ANSWER_GROUPS.indexOf(7)] as GroupMap;
+    const bin = binOf(1 / (1 + Math.exp(-4.08)));
+    expect(group.samples[bin]).toBe(1);
+    expect(group.hits[bin]).toBe(1);
+  });
+
+  it('reads a group with no golden samples by the map of all its samples', () => {
+    // Golden tasks with three answers only: tasks with more answers read what the three-answer prefixes
+    // showed, not the bare prior (which would hold them below 0.93 whatever the golden tasks say).
+    const map = fitCalibration(goldenSamples(300, 3, 2, 1, 23), null);
+    for (const answers of [4, 5, 9]) expect(calibrateConfidence(0.999, answers, map)).toBeGreaterThan(0.95);
+  });
+
   it('is read from storage only when whole: anything else is the identity, and a class prior of another length is uniform', () => {
     const map = fitCalibration(goldenSamples(50, 10, 1.2, 0.9, 13), null);
     expect(readCalibration(JSON.parse(JSON.stringify(map)))).toEqual(map);
-    for (const damaged of [null, 'x', {}, { ...map, raw: map.raw.slice(1) }, { ...map, calibrated: [...map.calibrated.slice(1), Number.NaN] }, { ...map, goldenItems: -1 }]) {
+    const [first, ...rest] = map.groups as [GroupMap, ...GroupMap[]];
+    const damagedGroups = [map.groups.slice(1), [{ ...first, raw: first.raw.slice(1) }, ...rest], [{ ...first, calibrated: [...first.calibrated.slice(1), Number.NaN] }, ...rest]];
+    for (const damaged of [null, 'x', {}, ...damagedGroups.map((groups) => ({ ...map, groups })), { ...map, goldenItems: -1 }]) {
       expect(readCalibration(damaged)).toEqual(IDENTITY_CALIBRATION);
     }
     expect(readCalibration({ ...map, reliability: [{ confidence: 0.9 }, ...map.reliability] }).reliability).toEqual(map.reliability);
+    // A map stored before the answer groups (one set of bins) reads the same for every group.
+    const legacy = readCalibration({ ...first, reliability: map.reliability, goldenItems: map.goldenItems });
+    expect(legacy.groups).toEqual(ANSWER_GROUPS.map(() => first));
+    expect(calibrateConfidence(0.99, 9, legacy)).toBe(calibrateConfidence(0.99, 3, map));
     expect(readClassPrior([0.9, 0.1], 2)).toEqual([0.9, 0.1]);
     for (const damaged of [null, [0.9], [0.5, 0.3, 0.2], [1, 0], ['0.5', '0.5']]) expect(readClassPrior(damaged, 2)).toBeNull();
   });
