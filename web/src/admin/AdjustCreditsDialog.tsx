@@ -3,7 +3,8 @@
 // buyer can spend (the balance less what open tasks reserve) stops at the review: the service would
 // refuse it (402), so it is not offered.
 import { useState, type FormEvent } from 'react';
-import { mapFieldErrors, plainSentence } from '../api/fieldErrors';
+import { mapFieldErrors } from '../api/fieldErrors';
+import { plainSentence } from '../api/issueWords';
 import { useIdempotencyKey } from '../api/idempotency';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';

@@ -2,10 +2,10 @@
 // renamed field breaks the build, not the page. Every call goes through `call`, which turns an error
 // body into an ApiError carrying the API's `code`.
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { components, paths } from '../../../sdk/src/generated/openapi';
+import type { paths } from '../../../sdk/src/generated/openapi';
 import { ApiError, NETWORK_ERROR, parseRetryAfter, type ErrorBody } from './errors';
 
-export type Schemas = components['schemas'];
+export type { Schemas } from './schemas';
 
 let currentToken: string | null = null;
 let onUnauthorized: (() => void) | null = null;

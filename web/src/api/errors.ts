@@ -1,7 +1,7 @@
 // The API's error codes as sentences a person can act on (contract §0's table): the one place the
 // dashboard words a code, for forms, import rows, batch items and page notes alike.
 import { formatCents } from '../ui/format';
-import { FIELD_WORDS, issueSentence } from './fieldErrors';
+import { FIELD_WORDS, issueSentence } from './issueWords';
 
 export interface ErrorBody {
   error: string;

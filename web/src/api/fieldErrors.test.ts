@@ -1,7 +1,8 @@
 // How a form's refusal is split: a message next to each field the API names, one sentence for the rest.
 import { describe, expect, it } from 'vitest';
 import { ApiError, describeCode, describeError, parseRetryAfter, waitWords } from './errors';
-import { issueSentence, mapFieldErrors, plainSentence, taskErrorSentence } from './fieldErrors';
+import { mapFieldErrors, taskErrorSentence } from './fieldErrors';
+import { issueSentence, plainSentence } from './issueWords';
 
 const validation = (issues: { path: (string | number)[]; message: string }[]) =>
   new ApiError(400, { error: 'Invalid request', code: 'VALIDATION_ERROR', details: { issues } });

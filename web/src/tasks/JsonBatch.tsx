@@ -6,7 +6,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, describeCode, describeError } from '../api/errors';
-import { issueSentence, taskErrorSentence } from '../api/fieldErrors';
+import { taskErrorSentence } from '../api/fieldErrors';
+import { issueSentence } from '../api/issueWords';
 import { contentKey, importedAt, newIdempotencyKey, rememberImport } from '../api/idempotency';
 import { useMeta } from '../api/meta';
 import { Button } from '../ui/Button';

@@ -2,7 +2,7 @@
 // with the words the pages show for it: the five task types, the six locales of the contract and the
 // four statuses. The lists are built from records keyed by the API's own unions, so a value added to or
 // removed from the API breaks the build until it is worded here.
-import type { Schemas } from '../api/client';
+import type { Schemas } from '../api/schemas';
 
 export type TaskType = Schemas['TaskListItem']['type'];
 export type TaskStatus = Schemas['TaskListItem']['status'];

@@ -4,7 +4,8 @@
 // generated form is the Standard Webhooks one (whsec.ts). The contract accepts any secret of 16 to 256
 // characters (the whole string, prefix included, keys x-service-signature); one that starts with whsec_
 // must also be a valid Standard Webhooks secret, whose decoded bytes key the webhook-signature header.
-import { mapFieldErrors, plainPhrase } from '../api/fieldErrors';
+import { mapFieldErrors } from '../api/fieldErrors';
+import { plainPhrase } from '../api/issueWords';
 import { isHttpUrl } from '../ui/url';
 import type { RetryPolicy, WebhookEvent } from './queries';
 import { whsecProblem } from './whsec';

@@ -1,0 +1,43 @@
+// Landed migrations are append-only (scripts/lib/migration-ledger.ts says why and how).
+//   npm run db:migrations            exit 1 when a listed migration changed or went, or one is not listed
+//   npm run db:migrations -- --add   list the new migrations (never changes a line that is there)
+import { execFileSync } from 'node:child_process';
+import { appendFile, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { checkLedger, LEDGER_FILE, ledgerLine, parseLedger, rewrittenLines } from './lib/migration-ledger.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const migrationsDir = path.join(root, 'prisma/migrations');
+const ledgerPath = path.join(root, LEDGER_FILE);
+
+const onDisk = new Map<string, Buffer>();
+for (const entry of await readdir(migrationsDir, { withFileTypes: true })) {
+  if (entry.isDirectory()) onDisk.set(entry.name, await readFile(path.join(migrationsDir, entry.name, 'migration.sql')));
+}
+const ledgerText = await readFile(ledgerPath, 'utf8').catch(() => '');
+const check = checkLedger(onDisk, parseLedger(ledgerText));
+const problems: string[] = [];
+for (const migration of check.edited) problems.push(`${migration} changed after it landed: restore it and write a new migration instead`);
+for (const migration of check.removed) problems.push(`${migration} is in ${LEDGER_FILE} but not in prisma/migrations: a landed migration is never removed`);
+
+// The ledger's own history: a line once written is never changed (where git history is at hand).
+let history = '';
+try {
+  history = execFileSync('git', ['log', '-p', '--format=', '--', LEDGER_FILE], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+} catch {
+  process.stderr.write('db:migrations: no git history here; the ledger itself is checked, not its history.\n');
+}
+for (const line of rewrittenLines(history)) problems.push(`${LEDGER_FILE} once listed "${line.slice(1)}" and no longer does: its lines are never changed`);
+
+if (process.argv.includes('--add') && problems.length === 0 && check.added.length > 0) {
+  const lines = check.added.map((migration) => ledgerLine(migration, onDisk.get(migration) ?? ''));
+  await appendFile(ledgerPath, `${ledgerText.length > 0 && !ledgerText.endsWith('\n') ? '\n' : ''}${lines.join('\n')}\n`);
+  process.stdout.write(`added to ${LEDGER_FILE}: ${check.added.join(', ')}\n`);
+  process.exit(0);
+}
+for (const migration of check.added) problems.push(`${migration} is not in ${LEDGER_FILE} yet: run npm run db:migrations -- --add and commit the line with it`);
+if (problems.length > 0) {
+  process.stderr.write(`${problems.map((problem) => `db:migrations: ${problem}`).join('\n')}\n`);
+  process.exit(1);
+}
+process.stdout.write(`db:migrations: ${onDisk.size} migrations, each as it landed.\n`);
