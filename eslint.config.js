@@ -24,7 +24,9 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: {
       ...importX.flatConfigs.typescript.settings,
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json', 'sdk/tsconfig.json'], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json', 'sdk/tsconfig.json'], noWarnOnMultipleProjects: true }),
+      ],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },

@@ -109,7 +109,12 @@ export async function startServer(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200) {
+    if (
+      (await fetch(`${url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    ) {
       const kill = (signal: NodeJS.Signals) =>
         new Promise<void>((resolve) => {
           if (child.exitCode !== null || child.signalCode !== null) return resolve();

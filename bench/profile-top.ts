@@ -95,7 +95,8 @@ async function main() {
     for (const [id, us] of selfUs) {
       if ((byId.get(id) as ProfileNode).callFrame.functionName !== callersOf) continue;
       const frames: string[] = [];
-      for (let node = parent.get(id); node !== undefined && frames.length < 12; node = parent.get(node)) frames.push(keyOf((byId.get(node) as ProfileNode).callFrame));
+      for (let node = parent.get(id); node !== undefined && frames.length < 12; node = parent.get(node))
+        frames.push(keyOf((byId.get(node) as ProfileNode).callFrame));
       const key = frames.join(' < ');
       stacks.set(key, (stacks.get(key) ?? 0) + us);
     }

@@ -18,9 +18,7 @@ if (!apiKey && (!email || !password)) throw new Error('Set CONCORD_API_KEY, or C
 const port = Number(process.env.RECEIVER_PORT ?? 4000);
 const receiverUrl = process.env.RECEIVER_URL ?? `http://localhost:${port}/concord`;
 
-const buyer = apiKey
-  ? new BuyerClient({ ...options, apiKey })
-  : (await BuyerClient.login(options, { email: email ?? '', password: password ?? '' })).client;
+const buyer = apiKey ? new BuyerClient({ ...options, apiKey }) : (await BuyerClient.login(options, { email: email ?? '', password: password ?? '' })).client;
 const secret = generateWebhookSecret(); // whsec_…: deliveries also carry Standard Webhooks signatures
 const waiting = new Set<string>();
 let allDone: () => void = () => undefined;

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { AnnotationClient, ConcordConflictError, ConcordError, type Assignment } from '../sdk/src/index.ts';
 
 const apiKey = process.env.CONCORD_API_KEY;
-if (!apiKey) throw new Error('Set CONCORD_API_KEY to your app\'s API key');
+if (!apiKey) throw new Error("Set CONCORD_API_KEY to your app's API key");
 const client = new AnnotationClient({ baseUrl: process.env.CONCORD_URL ?? 'http://localhost:3000', apiKey });
 const args = process.argv.slice(2);
 

@@ -20,10 +20,14 @@ const force = process.argv.includes('--force');
 const stale = !existsSync(built) || sources.some((source) => newestMtime(path.join(root, source)) > statSync(built).mtimeMs);
 if (force || stale) {
   console.log('Building the dashboard (web/dist)…');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) {
     console.error('The dashboard build failed; the API still works, and / says the dashboard is not built.');
     process.exit(process.argv.includes('--strict') ? 1 : 0);

@@ -89,13 +89,29 @@ async function main() {
     const buyers: Array<{ id: string; token: string }> = [];
     for (let i = 0; i < BUYERS; i++) {
       const email = `crash-${randomUUID()}@concord.test`;
-      const reg = await api<{ token: string; buyer: { id: string } }>(base, 'POST', '/auth/register', { email, password: 'crash password', companyName: 'Crash' });
+      const reg = await api<{ token: string; buyer: { id: string } }>(base, 'POST', '/auth/register', {
+        email,
+        password: 'crash password',
+        companyName: 'Crash',
+      });
       await api(base, 'POST', `/admin/buyers/${reg.body.buyer.id}/credits`, { amountCents: 2_000, reason: 'crash test' }, admin.body.token);
-      const hook = await api(base, 'POST', '/webhooks/configs', { url: receiver.url, events: ['task.completed', 'task.failed', 'budget.low'], secret: 'crash-test-secret-0123' }, reg.body.token);
+      const hook = await api(
+        base,
+        'POST',
+        '/webhooks/configs',
+        { url: receiver.url, events: ['task.completed', 'task.failed', 'budget.low'], secret: 'crash-test-secret-0123' },
+        reg.body.token,
+      );
       if (hook.status !== 201) throw new Error(`webhook config: ${JSON.stringify(hook.body)}`);
       buyers.push({ id: reg.body.buyer.id, token: reg.body.token });
     }
-    const developer = await api<{ developer: { apiKey: string } }>(base, 'POST', '/admin/developers', { email: `crash-dev-${randomUUID()}@concord.test`, appName: 'Crash', appUrl: 'https://crash.test' }, admin.body.token);
+    const developer = await api<{ developer: { apiKey: string } }>(
+      base,
+      'POST',
+      '/admin/developers',
+      { email: `crash-dev-${randomUUID()}@concord.test`, appName: 'Crash', appUrl: 'https://crash.test' },
+      admin.body.token,
+    );
     const apiKey = developer.body.developer.apiKey;
 
     let running = true;
@@ -112,7 +128,13 @@ async function main() {
     const ingest = buyers.map(async (buyer, b) => {
       for (let n = 0; running; n++) {
         const key = `crash-${b}-${n}`;
-        const tasks = Array.from({ length: BATCH }, (_, i) => ({ type: 'SENTIMENT_ANALYSIS', content: `item ${b}-${n}-${i}`, options: ['positive', 'negative'], maxCents: 20, validationsNeeded: 2 }));
+        const tasks = Array.from({ length: BATCH }, (_, i) => ({
+          type: 'SENTIMENT_ANALYSIS',
+          content: `item ${b}-${n}-${i}`,
+          options: ['positive', 'negative'],
+          maxCents: 20,
+          validationsNeeded: 2,
+        }));
         const res = await untilAnswered(() => json('POST', '/api/v1/tasks/batch', buyer.token, { tasks }, { 'idempotency-key': key }), isRunning);
         if (res?.status === 201) for (const task of res.body.tasks as Array<{ taskId: string }>) acknowledged.tasks.add(task.taskId);
         else if (res && res.status !== 402) throw new Error(`batch answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -125,7 +147,10 @@ async function main() {
         const created = await untilAnswered(() => json('POST', '/api/v1/billing/deposits', buyer.token, { amountCents: 1_000, method: 'card' }), isRunning);
         if (created?.status === 201) {
           const checkoutUrl = String(created.body.checkoutUrl);
-          const paid = await untilAnswered(() => fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(10_000) }), isRunning);
+          const paid = await untilAnswered(
+            () => fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(10_000) }),
+            isRunning,
+          );
           if (paid && paid.status < 400) acknowledged.paidDeposits.add(String(created.body.id));
         }
         await sleep(400);
@@ -142,7 +167,10 @@ async function main() {
         }
         const task = next.body.task as { id: string };
         const answer = random() < 0.8 ? 'positive' : 'negative';
-        const done = await untilAnswered(() => json('POST', `/api/v1/sdk/tasks/${task.id}/complete`, apiKey, { annotatorId, answer, timeSpentMs: 1000 }), isRunning);
+        const done = await untilAnswered(
+          () => json('POST', `/api/v1/sdk/tasks/${task.id}/complete`, apiKey, { annotatorId, answer, timeSpentMs: 1000 }),
+          isRunning,
+        );
         if (done?.status === 201) acknowledged.answers.add(`${task.id}:${annotatorId}`);
       }
     });
@@ -151,7 +179,9 @@ async function main() {
     for (let kill = 1; kill <= KILLS; kill++) {
       await sleep(1_500 + random() * 2_500);
       await server.kill('SIGKILL');
-      log(`kill ${kill}/${KILLS}: ${acknowledged.tasks.size} tasks, ${acknowledged.answers.size} answers, ${acknowledged.paidDeposits.size} deposits acknowledged`);
+      log(
+        `kill ${kill}/${KILLS}: ${acknowledged.tasks.size} tasks, ${acknowledged.answers.size} answers, ${acknowledged.paidDeposits.size} deposits acknowledged`,
+      );
       await sleep(random() * 500);
       server = await start();
     }
@@ -214,8 +244,11 @@ async function main() {
 async function checksThatMissCorruption(db: pg.Client, acknowledged: Acknowledged, received: Set<string>): Promise<string[]> {
   const corruptions: Array<[string, string]> = [
     ['a balance off by a cent', `UPDATE buyers SET credit_balance = credit_balance + 1 WHERE id = (SELECT min(id) FROM buyers)`],
-    ['a completed task charged twice', `INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id)
-       SELECT 'corrupt-' || t.id, t.buyer_id, 'TASK_CHARGE', 0, 0, t.id FROM tasks t WHERE t.status = 'COMPLETED' LIMIT 1`],
+    [
+      'a completed task charged twice',
+      `INSERT INTO ledger_entries (id, buyer_id, type, amount_cents, balance_after_cents, task_id)
+       SELECT 'corrupt-' || t.id, t.buyer_id, 'TASK_CHARGE', 0, 0, t.id FROM tasks t WHERE t.status = 'COMPLETED' LIMIT 1`,
+    ],
     ['an answer lost', `DELETE FROM task_responses WHERE id = (SELECT min(id) FROM task_responses)`],
     ['a delivery left pending', `UPDATE webhook_deliveries SET status = 'PENDING' WHERE id = (SELECT min(id) FROM webhook_deliveries)`],
   ];
@@ -236,34 +269,61 @@ async function checksThatMissCorruption(db: pg.Client, acknowledged: Acknowledge
 /** Each query returns the rows that break one invariant, described in one line each. */
 async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, received: Set<string>): Promise<string[]> {
   const checks: Array<[string, string]> = [
-    ['balance ≠ ledger', `SELECT b.id || ': ' || b.credit_balance || ' vs ' || coalesce(sum(l.amount_cents), 0) AS v
-       FROM buyers b LEFT JOIN ledger_entries l ON l.buyer_id = b.id GROUP BY b.id HAVING b.credit_balance <> coalesce(sum(l.amount_cents), 0)`],
-    ['reserved ≠ open budgets', `SELECT b.id || ': ' || b.reserved_cents || ' vs ' || coalesce(sum(t.max_cents), 0) AS v
+    [
+      'balance ≠ ledger',
+      `SELECT b.id || ': ' || b.credit_balance || ' vs ' || coalesce(sum(l.amount_cents), 0) AS v
+       FROM buyers b LEFT JOIN ledger_entries l ON l.buyer_id = b.id GROUP BY b.id HAVING b.credit_balance <> coalesce(sum(l.amount_cents), 0)`,
+    ],
+    [
+      'reserved ≠ open budgets',
+      `SELECT b.id || ': ' || b.reserved_cents || ' vs ' || coalesce(sum(t.max_cents), 0) AS v
        FROM buyers b LEFT JOIN tasks t ON t.buyer_id = b.id AND t.status IN ('PENDING', 'VALIDATING')
-       GROUP BY b.id HAVING b.reserved_cents <> coalesce(sum(t.max_cents), 0)`],
-    ['earnings ≠ ledger', `SELECT a.id || ': ' || a.earned_cents || ' vs ' || coalesce(sum(l.amount_cents), 0) AS v
+       GROUP BY b.id HAVING b.reserved_cents <> coalesce(sum(t.max_cents), 0)`,
+    ],
+    [
+      'earnings ≠ ledger',
+      `SELECT a.id || ': ' || a.earned_cents || ' vs ' || coalesce(sum(l.amount_cents), 0) AS v
        FROM annotators a LEFT JOIN ledger_entries l ON l.annotator_id = a.id AND l.type = 'EARNING' GROUP BY a.id
-       HAVING a.earned_cents <> coalesce(sum(l.amount_cents), 0)`],
-    ['over-answered or miscounted', `SELECT t.id || ': ' || t.total_responses || ' counted, ' || count(r.id) || ' stored, max ' || t.max_responses AS v
+       HAVING a.earned_cents <> coalesce(sum(l.amount_cents), 0)`,
+    ],
+    [
+      'over-answered or miscounted',
+      `SELECT t.id || ': ' || t.total_responses || ' counted, ' || count(r.id) || ' stored, max ' || t.max_responses AS v
        FROM tasks t LEFT JOIN task_responses r ON r.task_id = t.id GROUP BY t.id
-       HAVING count(r.id) > t.max_responses OR count(r.id) <> t.total_responses`],
-    ['charged ≠ once per completed task', `SELECT t.id || ' ' || t.status || ': ' || count(l.id) || ' charges' AS v
+       HAVING count(r.id) > t.max_responses OR count(r.id) <> t.total_responses`,
+    ],
+    [
+      'charged ≠ once per completed task',
+      `SELECT t.id || ' ' || t.status || ': ' || count(l.id) || ' charges' AS v
        FROM tasks t LEFT JOIN ledger_entries l ON l.task_id = t.id AND l.type = 'TASK_CHARGE' GROUP BY t.id
-       HAVING count(l.id) <> CASE WHEN t.status = 'COMPLETED' THEN 1 ELSE 0 END`],
-    ['decided tasks ≠ their events', `SELECT s.status || ': ' || s.n || ' tasks vs ' || coalesce(e.n, 0) || ' events' AS v
+       HAVING count(l.id) <> CASE WHEN t.status = 'COMPLETED' THEN 1 ELSE 0 END`,
+    ],
+    [
+      'decided tasks ≠ their events',
+      `SELECT s.status || ': ' || s.n || ' tasks vs ' || coalesce(e.n, 0) || ' events' AS v
        FROM (SELECT status, count(*) AS n FROM tasks WHERE status IN ('COMPLETED', 'FAILED') GROUP BY status) s
        LEFT JOIN (SELECT type, count(*) AS n FROM events GROUP BY type) e ON e.type = CASE s.status WHEN 'COMPLETED' THEN 'task.completed' ELSE 'task.failed' END
-       WHERE s.n <> coalesce(e.n, 0)`],
-    ['event without a delivery', `SELECT e.id || ' ' || e.type AS v FROM events e
+       WHERE s.n <> coalesce(e.n, 0)`,
+    ],
+    [
+      'event without a delivery',
+      `SELECT e.id || ' ' || e.type AS v FROM events e
        JOIN webhook_configs c ON c.buyer_id = e.buyer_id AND e.type = ANY (c.events)
-       WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.config_id = c.id)`],
-    ['delivery not delivered', `SELECT d.id || ' ' || d.status || ' after ' || d.attempts || ' attempts' AS v FROM webhook_deliveries d WHERE d.status <> 'DELIVERED'`],
+       WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.config_id = c.id)`,
+    ],
+    [
+      'delivery not delivered',
+      `SELECT d.id || ' ' || d.status || ' after ' || d.attempts || ' attempts' AS v FROM webhook_deliveries d WHERE d.status <> 'DELIVERED'`,
+    ],
     // A graceful stop applies what decisions owe; a kill leaves it to the next life's applier.
     ['decision effects never applied', `SELECT s.task_id AS v FROM settlement_effects s`],
     ['event never numbered', `SELECT e.id AS v FROM events e WHERE e.seq IS NULL`],
-    ['deposit credited ≠ once', `SELECT d.id || ' ' || d.status || ': ' || count(l.id) || ' DEPOSIT rows' AS v
+    [
+      'deposit credited ≠ once',
+      `SELECT d.id || ' ' || d.status || ': ' || count(l.id) || ' DEPOSIT rows' AS v
        FROM deposits d LEFT JOIN ledger_entries l ON l.deposit_id = d.id AND l.type = 'DEPOSIT' GROUP BY d.id
-       HAVING count(l.id) <> CASE WHEN d.status = 'SUCCEEDED' THEN 1 ELSE 0 END`],
+       HAVING count(l.id) <> CASE WHEN d.status = 'SUCCEEDED' THEN 1 ELSE 0 END`,
+    ],
   ];
   const violations: string[] = [];
   for (const [name, sql] of checks) {

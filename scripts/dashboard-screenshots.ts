@@ -141,7 +141,12 @@ async function addDisabledWebhook(url: string, databaseUrl: string, buyer: { ema
   };
   const { token } = (await api('POST', '/auth/login', undefined, buyer)) as { token: string };
   const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`;
-  const config = (await api('POST', '/webhooks/configs', token, { url: `${url}/${DISABLED_WEBHOOK}`, events: ['task.completed'], secret, retryPolicy: 'extended' })) as { id: string };
+  const config = (await api('POST', '/webhooks/configs', token, {
+    url: `${url}/${DISABLED_WEBHOOK}`,
+    events: ['task.completed'],
+    secret,
+    retryPolicy: 'extended',
+  })) as { id: string };
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -162,7 +167,13 @@ async function main() {
   await mkdir(OUT, { recursive: true });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'concord-shots-'));
   const database = await benchDatabase('screenshots');
-  const server = await startServer(database.url, { NODE_ENV: 'development', DATA_DIR: dataDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  const server = await startServer(database.url, {
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: '',
+    ADMIN_PASSWORD: '',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  });
   const browser = await launchBrowser();
   try {
     const admin = JSON.parse(await readFile(path.join(dataDir, 'local-admin.json'), 'utf8')) as { email: string; password: string };
@@ -170,12 +181,19 @@ async function main() {
     await addDisabledWebhook(server.url, database.url, demo.buyer);
     const only = process.argv[2];
     const wanted = (name: string) => !only || name.startsWith(only);
-    for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [label, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       // bypassCSP: Playwright's waitForFunction evaluates its predicate, which the service's CSP forbids.
       const context = await browser.newContext({ viewport, bypassCSP: true });
       const page = await context.newPage();
       page.on('console', (message) => message.type() === 'error' && process.stderr.write(`console error: ${message.text()}\n`));
-      for (const [name, loginPath] of [['login', '/login'], ['register', '/register'], ['admin-login', '/admin/login']] as const) {
+      for (const [name, loginPath] of [
+        ['login', '/login'],
+        ['register', '/register'],
+        ['admin-login', '/admin/login'],
+      ] as const) {
         if (!wanted(name)) continue;
         await page.goto(`${server.url}${loginPath}`);
         await settleOrGoOn(page);

@@ -36,9 +36,23 @@ async function deposit(token: string, amountCents: number, pay: boolean): Promis
 }
 
 const CONTENT = {
-  SENTIMENT_ANALYSIS: ['The delivery was fast and the box was intact.', 'Support never answered my ticket.', 'It works, I guess.', 'Absolutely love the new colour!', 'Broke after two days of use.'],
-  RELEVANCE_RATING: ['Query: waterproof hiking boots — Result: Trail runner GTX, Gore-Tex lined', 'Query: cheap flights Lisbon — Result: History of Portuguese tiles', 'Query: python csv — Result: csv — CSV File Reading and Writing'],
-  BINARY_CHOICE: ['Is this e-mail spam? "You won a cruise, click here"', 'Does this photo show a cat? (tabby on a sofa)', 'Is this sentence grammatical? "Him and me goes."'],
+  SENTIMENT_ANALYSIS: [
+    'The delivery was fast and the box was intact.',
+    'Support never answered my ticket.',
+    'It works, I guess.',
+    'Absolutely love the new colour!',
+    'Broke after two days of use.',
+  ],
+  RELEVANCE_RATING: [
+    'Query: waterproof hiking boots — Result: Trail runner GTX, Gore-Tex lined',
+    'Query: cheap flights Lisbon — Result: History of Portuguese tiles',
+    'Query: python csv — Result: csv — CSV File Reading and Writing',
+  ],
+  BINARY_CHOICE: [
+    'Is this e-mail spam? "You won a cruise, click here"',
+    'Does this photo show a cat? (tabby on a sofa)',
+    'Is this sentence grammatical? "Him and me goes."',
+  ],
 } as const;
 const OPTIONS = {
   SENTIMENT_ANALYSIS: ['positive', 'negative', 'neutral'],
@@ -97,7 +111,12 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
     await ok('POST', '/tasks/batch', buyer.token, { tasks });
   }
   for (const type of TYPES) {
-    await ok('POST', '/golden-tasks', buyer.token, { type, content: `Golden: ${CONTENT[type][0]}`, options: [...OPTIONS[type]], goldenAnswer: OPTIONS[type][0] });
+    await ok('POST', '/golden-tasks', buyer.token, {
+      type,
+      content: `Golden: ${CONTENT[type][0]}`,
+      options: [...OPTIONS[type]],
+      goldenAnswer: OPTIONS[type][0],
+    });
   }
   await ok('POST', '/webhooks/configs', buyer.token, {
     url: `${base}/demo-receiver-that-does-not-exist`,
@@ -118,7 +137,9 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
   const key = developer.developer.apiKey;
   // Ten careful annotators and two who answer at random: most tasks complete (four agreeing answers of new
   // annotators reach the default 0.95), a few fail at their tenth answer.
-  const annotators = ['amara', 'bo', 'chidi', 'dana', 'eli', 'femi', 'gus', 'hana', 'ivo', 'jun', 'random-ray', 'random-rita'].map((name) => `${name}-${suffix}`);
+  const annotators = ['amara', 'bo', 'chidi', 'dana', 'eli', 'femi', 'gus', 'hana', 'ivo', 'jun', 'random-ray', 'random-rita'].map(
+    (name) => `${name}-${suffix}`,
+  );
   let answered = 0;
   // Enough answers to decide most tasks, not all: the newest stay open, as in a live account.
   for (let round = 0; round < total * 12 && answered < total * 4.5; round += 1) {
@@ -133,7 +154,11 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
   }
   const earnings = await ok<{ availableCents: number }>('GET', `/sdk/annotators/${encodeURIComponent(annotators[0] ?? '')}/earnings`, key);
   if (earnings.availableCents >= 500) {
-    await ok('POST', `/sdk/annotators/${encodeURIComponent(annotators[0] ?? '')}/payouts`, key, { amountCents: 500, method: 'paypal', destination: 'amara@example.com' });
+    await ok('POST', `/sdk/annotators/${encodeURIComponent(annotators[0] ?? '')}/payouts`, key, {
+      amountCents: 500,
+      method: 'paypal',
+      destination: 'amara@example.com',
+    });
   }
   const other = await register(`ops-${suffix}@contoso.example`, 'Contoso Data');
   await deposit(other.token, 5_000, true);
@@ -151,7 +176,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     },
   });
   if (!values['admin-email'] || !values['admin-password']) throw new Error('--admin-email and --admin-password are required');
-  seedDemo({ url: values.url, admin: { email: values['admin-email'], password: values['admin-password'] }, tasks: Number(values.tasks), email: values.email }).then(
+  seedDemo({
+    url: values.url,
+    admin: { email: values['admin-email'], password: values['admin-password'] },
+    tasks: Number(values.tasks),
+    email: values.email,
+  }).then(
     (accounts) => console.log(JSON.stringify(accounts, null, 2)),
     (error: unknown) => {
       console.error(error);

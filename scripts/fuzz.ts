@@ -14,7 +14,9 @@ import { benchDatabase } from '../bench/lib.ts';
 import { fuzz } from '../test/fuzz/fuzz.ts';
 import { seedFuzzData } from '../test/fuzz/seed.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20000' }, seed: { type: 'string', default: String(Date.now() % 1_000_000_007) } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '20000' }, seed: { type: 'string', default: String(Date.now() % 1_000_000_007) } },
+});
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Error('usage: npm run fuzz -- --runs N [--seed S]');
@@ -48,7 +50,8 @@ try {
       if (done % 1_000 === 0) process.stderr.write(`${done}/${runs} requests\n`);
     },
   });
-  for (const violation of result.violations) console.log(JSON.stringify(violation, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8').slice(0, 300) : v)));
+  for (const violation of result.violations)
+    console.log(JSON.stringify(violation, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8').slice(0, 300) : v)));
   const { violations, ...figures } = result;
   console.log(JSON.stringify({ bench: 'fuzz', ...figures, seed, seconds: Math.round((Date.now() - started) / 1000) }));
   process.exitCode = violations.length > 0 ? 1 : 0;

@@ -47,10 +47,14 @@ try {
     throw new Error(`redocly lint exited with ${String(run.status)} without a JSON report`);
   }
   for (const problem of report.problems) {
-    process.stdout.write(`${problem.severity === 'error' ? 'error' : 'warning'} ${problem.ruleId}: ${problem.message}\n    at ${problem.location[0]?.pointer ?? '?'}\n`);
+    process.stdout.write(
+      `${problem.severity === 'error' ? 'error' : 'warning'} ${problem.ruleId}: ${problem.message}\n    at ${problem.location[0]?.pointer ?? '?'}\n`,
+    );
   }
   const { errors, warnings, ignored } = report.totals;
-  process.stdout.write(`OpenAPI lint (Redocly CLI ${report.version}, recommended + redocly.yaml): ${errors} errors, ${warnings} warnings, ${ignored} ignored\n`);
+  process.stdout.write(
+    `OpenAPI lint (Redocly CLI ${report.version}, recommended + redocly.yaml): ${errors} errors, ${warnings} warnings, ${ignored} ignored\n`,
+  );
   if (keep) process.stdout.write(`document kept in ${path.relative(process.cwd(), file)}\n`);
   if (errors + warnings > 0 || run.status !== 0) process.exitCode = 1;
 } finally {

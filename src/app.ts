@@ -103,7 +103,12 @@ export function buildApp({ config, logger, services, dashboardDir }: AppDeps): E
   app.use(checkoutPagesRouter(services.deposits, services.paymentProvider instanceof SandboxProvider ? services.paymentProvider : null));
   app.use(
     '/api/v1',
-    buildRouter(endpoints, { auth: services.auth, idempotency: services.idempotency, settled: () => services.settlementEffects.settledForRead(), sensitiveRateLimit: createSensitiveRateLimit(config.rateLimit, services.db.rawRepos.rateLimits) }),
+    buildRouter(endpoints, {
+      auth: services.auth,
+      idempotency: services.idempotency,
+      settled: () => services.settlementEffects.settledForRead(),
+      sensitiveRateLimit: createSensitiveRateLimit(config.rateLimit, services.db.rawRepos.rateLimits),
+    }),
   );
 
   app.use('/api/v1', methodNotAllowed(endpoints));

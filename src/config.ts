@@ -3,9 +3,7 @@
 import { z } from 'zod';
 import { TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from './modules/tasks/task-quality.ts';
 
-const booleanString = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1');
+const booleanString = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((value) => value === 'true' || value === '1');
 
 const integer = (min: number, max: number) =>
   z.coerce
@@ -16,13 +14,9 @@ const integer = (min: number, max: number) =>
 
 /** A decimal from min to max inclusive (0 to 1 unless told). */
 const fraction = ({ min = 0, max = 1 } = {}) =>
-  z.coerce
-    .number({ error: 'must be a number' })
-    .refine((n) => n >= min && n <= max, { error: `must be a decimal between ${min} and ${max}` });
+  z.coerce.number({ error: 'must be a number' }).refine((n) => n >= min && n <= max, { error: `must be a decimal between ${min} and ${max}` });
 
-const postgresUrl = z
-  .string()
-  .regex(/^postgres(ql)?:\/\/.+/, { error: 'must be a postgres:// or postgresql:// URL' });
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/.+/, { error: 'must be a postgres:// or postgresql:// URL' });
 
 const httpUrl = z
   .string()
@@ -45,17 +39,26 @@ const envSchema = z.object({
   EMBEDDED_PG_PORT: integer(1, 65535).default(54320),
   DATABASE_POOL_SIZE: integer(1, 200).default(10),
   JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-  ADMIN_EMAIL: z.string().trim().pipe(z.email({ error: 'must be an e-mail address' })).optional(),
-  ADMIN_PASSWORD: z
+  ADMIN_EMAIL: z
     .string()
-    .min(8, { error: 'must be at least 8 characters' })
-    .max(128, { error: 'must be at most 128 characters' })
+    .trim()
+    .pipe(z.email({ error: 'must be an e-mail address' }))
     .optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  ADMIN_PASSWORD: z.string().min(8, { error: 'must be at least 8 characters' }).max(128, { error: 'must be at most 128 characters' }).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Concord <no-reply@concord.local>'),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).optional(),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, { error: 'must be a Stripe secret key (sk_test_…, sk_live_…)' }).optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, { error: 'must be a Stripe webhook signing secret (whsec_…)' }).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, { error: 'must be a Stripe secret key (sk_test_…, sk_live_…)' })
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, { error: 'must be a Stripe webhook signing secret (whsec_…)' })
+    .optional(),
   PRICE_CENTS: integer(1, 100_000).default(20),
   // contract §5: the default target confidence, bounded like a project's own (contract §3).
   CONSENSUS_THRESHOLD: fraction({ min: TARGET_CONFIDENCE_MIN, max: TARGET_CONFIDENCE_MAX }).default(0.95),
@@ -148,7 +151,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // contract §6: the sandbox lets anyone credit an account with a button, so production refuses it
   // unless the operator says in so many words that its credits are not real money.
   if (paymentProvider === 'sandbox' && env.NODE_ENV === 'production' && !env.ALLOW_SANDBOX_PAYMENTS) {
-    problems.push('PAYMENT_PROVIDER: sandbox is refused in production, where anyone could credit an account without paying; use stripe, or set ALLOW_SANDBOX_PAYMENTS=true for a demo whose credits are not real money');
+    problems.push(
+      'PAYMENT_PROVIDER: sandbox is refused in production, where anyone could credit an account without paying; use stripe, or set ALLOW_SANDBOX_PAYMENTS=true for a demo whose credits are not real money',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -161,10 +166,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     jwtSecret: env.JWT_SECRET,
-    admin:
-      env.ADMIN_EMAIL && env.ADMIN_PASSWORD
-        ? Object.freeze({ email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD })
-        : undefined,
+    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? Object.freeze({ email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD }) : undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     paymentProvider,

@@ -66,7 +66,9 @@ async function main(): Promise<void> {
   }
   const database = await prepareDatabase(config, logger);
   const prisma = createPrismaClient(database.url, config.databasePoolSize);
-  const pgPool = createPgPool(database.url, config.databasePoolSize, (error) => logger.warn({ event: 'database.idle_connection.lost', err: error }, 'an idle database connection was closed by the server; a new one is opened on demand'));
+  const pgPool = createPgPool(database.url, config.databasePoolSize, (error) =>
+    logger.warn({ event: 'database.idle_connection.lost', err: error }, 'an idle database connection was closed by the server; a new one is opened on demand'),
+  );
   const services = createServices({ config, prisma, pgPool, logger, jwtSecret: await resolveJwtSecret(config) });
   if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);
   else if (config.env === 'development') await announceLocalAdmin(config, logger, await services.auth.ensureLocalAdmin());
@@ -95,7 +97,12 @@ async function main(): Promise<void> {
   });
   // Decisions nudge the settlement-effects applier themselves; this catches what a process that died
   // between a decision and its application left, and events recorded outside decisions.
-  const applier = startPeriodic({ name: 'settlement.effects', intervalMs: SETTLEMENT_SWEEP_MS, run: () => services.settlementEffects.settled(SETTLEMENT_SWEEP_MS), logger });
+  const applier = startPeriodic({
+    name: 'settlement.effects',
+    intervalMs: SETTLEMENT_SWEEP_MS,
+    run: () => services.settlementEffects.settled(SETTLEMENT_SWEEP_MS),
+    logger,
+  });
   // The label model's scopes are re-fitted when their answers have grown (CONTRACT §5). Shutdown aborts
   // a fit in progress: it writes nothing, and the scope stays due for the next start.
   const refitAbort = new AbortController();
@@ -118,9 +125,11 @@ async function main(): Promise<void> {
     // What the last decisions owe is applied before the pool closes, for at most 5 s; if the database is
     // already going (Ctrl-C reaches an embedded PostgreSQL too) or a row stays locked, the next start's
     // applier (or another process's) does it.
-    await services.settlementEffects.settled(5_000).catch((error: unknown) =>
-      logger.warn({ event: 'settlement.effects.deferred', err: error }, 'the last decisions\' effects are applied at the next start'),
-    );
+    await services.settlementEffects
+      .settled(5_000)
+      .catch((error: unknown) =>
+        logger.warn({ event: 'settlement.effects.deferred', err: error }, "the last decisions' effects are applied at the next start"),
+      );
     await services.db.close();
     await prisma.$disconnect();
     await database.embedded?.stop();
@@ -142,7 +151,10 @@ async function announceLocalAdmin(config: Config, logger: Logger, created: { ema
       `No ADMIN_EMAIL/ADMIN_PASSWORD: created a local development admin. Log in at ${config.publicUrl}/admin/login (or POST /api/v1/admin/login) with e-mail ${created.email} and password ${created.password} (kept in ${file})`,
     );
   } else {
-    logger.info({ event: 'admin.local.exists', file }, `Admin login at ${config.publicUrl}/admin/login: the credentials of the local development admin are in ${file} (unless ADMIN_EMAIL/ADMIN_PASSWORD set them)`);
+    logger.info(
+      { event: 'admin.local.exists', file },
+      `Admin login at ${config.publicUrl}/admin/login: the credentials of the local development admin are in ${file} (unless ADMIN_EMAIL/ADMIN_PASSWORD set them)`,
+    );
   }
 }
 

@@ -16,7 +16,14 @@ const log = (message: string) => process.stderr.write(`[abuse] ${message}\n`);
 function abusiveRequest(base: URL, path: string): Promise<number> {
   return new Promise((resolve) => {
     const req = http.request(
-      { host: base.hostname, port: base.port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(BODY.length) } },
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(BODY.length) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

@@ -244,7 +244,9 @@ async function main() {
           `machine load ${os.loadavg()[0]?.toFixed(1)}`,
       );
       const ms = (values: number[]) => `p50 ${round(percentile(values, 50), 1)} / p99 ${round(percentile(values, 99), 1)} ms`;
-      log(`${loop}: next ${ms(result.byCall.next)} (${result.byCall.next.length} calls), answer ${ms(result.byCall.answer)} (${result.byCall.answer.length} calls)`);
+      log(
+        `${loop}: next ${ms(result.byCall.next)} (${result.byCall.next.length} calls), answer ${ms(result.byCall.answer)} (${result.byCall.answer.length} calls)`,
+      );
       mustBe(`${loop}: unexpected answers`, result.errors);
       if (result.ranDry > 0) log(`${loop}: ${result.ranDry} annotators ran out of tasks before the deadline: raise BENCH_TASKS`);
     }

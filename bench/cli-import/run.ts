@@ -49,7 +49,9 @@ async function buildCli(work: string): Promise<string> {
   const pkg = path.join(work, 'sdk');
   await mkdir(pkg, { recursive: true });
   await copyFile(path.join(root, 'sdk/package.json'), path.join(pkg, 'package.json'));
-  const child = spawn(process.execPath, [path.join(root, 'sdk/scripts/build.mjs'), '--out-dir', path.join(pkg, 'dist')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'sdk/scripts/build.mjs'), '--out-dir', path.join(pkg, 'dist')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`the SDK build exited with ${code}`);
   return path.join(pkg, 'dist/esm/cli/bin.js');
@@ -138,7 +140,12 @@ async function main() {
 
     log('(2) concord import');
     const first = await fundedBuyer(server.url, ROWS * 20 + 10_000);
-    const firstEnv = { CONCORD_URL: server.url, CONCORD_API_KEY: await apiKeyOf(server.url, first.token), XDG_CONFIG_HOME: path.join(work, 'config'), XDG_STATE_HOME: path.join(work, 'state-1') };
+    const firstEnv = {
+      CONCORD_URL: server.url,
+      CONCORD_API_KEY: await apiKeyOf(server.url, first.token),
+      XDG_CONFIG_HOME: path.join(work, 'config'),
+      XDG_STATE_HOME: path.join(work, 'state-1'),
+    };
     const timed = await runCli(bin, csv, firstEnv);
     const summary = JSON.parse(timed.stdout) as { created: number; refused: number };
     if (timed.code !== 0 || summary.created !== ROWS) throw new Error(`the import failed: exit ${timed.code}, ${timed.stdout}`);
@@ -147,7 +154,12 @@ async function main() {
     log('(3) the same import for another buyer, SIGKILLed half-way, then run again');
     const second = await fundedBuyer(server.url, ROWS * 20 + 10_000);
     const stateDir = path.join(work, 'state-2');
-    const secondEnv = { CONCORD_URL: server.url, CONCORD_API_KEY: await apiKeyOf(server.url, second.token), XDG_CONFIG_HOME: path.join(work, 'config'), XDG_STATE_HOME: stateDir };
+    const secondEnv = {
+      CONCORD_URL: server.url,
+      CONCORD_API_KEY: await apiKeyOf(server.url, second.token),
+      XDG_CONFIG_HOME: path.join(work, 'config'),
+      XDG_STATE_HOME: stateDir,
+    };
     const killed = await runCli(bin, csv, secondEnv, async () => (await createdSoFar(stateDir)) >= ROWS / 2);
     if (killed.signal !== 'SIGKILL') throw new Error(`the import was meant to be killed half-way, but ended: exit ${killed.code}`);
     log(`killed with ${await createdSoFar(stateDir)} tasks in the checkpoint`);
@@ -158,7 +170,9 @@ async function main() {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const { rows } = await client
-      .query<{ total: number; distinct: number }>('SELECT count(*)::int AS total, count(DISTINCT content)::int AS distinct FROM tasks WHERE buyer_id = $1', [second.id])
+      .query<{ total: number; distinct: number }>('SELECT count(*)::int AS total, count(DISTINCT content)::int AS distinct FROM tasks WHERE buyer_id = $1', [
+        second.id,
+      ])
       .finally(() => client.end());
     const counted = rows[0] as { total: number; distinct: number };
 

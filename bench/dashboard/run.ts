@@ -78,7 +78,9 @@ async function main() {
   const browser = await launchBrowser();
   try {
     const buyer = await fundedBuyer(server.url, 5_000_000);
-    const me = await fetch(`${server.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${buyer.token}` } }).then((r) => r.json() as Promise<{ buyer: { email: string } }>);
+    const me = await fetch(`${server.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${buyer.token}` } }).then(
+      (r) => r.json() as Promise<{ buyer: { email: string } }>,
+    );
     log(`seeding ${TASKS} tasks`);
     await seedTasks(database.url, buyer.id);
 

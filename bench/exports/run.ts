@@ -43,7 +43,10 @@ async function main() {
     await client.query('VACUUM ANALYZE tasks');
     let peak = await rssMb(server.pid);
     const sampler = setInterval(() => {
-      rssMb(server.pid).then((mb) => (peak = Math.max(peak, mb)), () => undefined);
+      rssMb(server.pid).then(
+        (mb) => (peak = Math.max(peak, mb)),
+        () => undefined,
+      );
     }, 50);
     log('jsonl');
     const jsonl = await download(`${server.url}/api/v1/exports?format=jsonl`, buyer.token);

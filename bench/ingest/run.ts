@@ -64,7 +64,10 @@ async function csvImport(base: string, token: string, pid: number) {
   const baseline = await rssMb(pid);
   let peak = baseline;
   const sampler = setInterval(() => {
-    rssMb(pid).then((mb) => (peak = Math.max(peak, mb)), () => undefined);
+    rssMb(pid).then(
+      (mb) => (peak = Math.max(peak, mb)),
+      () => undefined,
+    );
   }, 5);
   const form = new FormData();
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'tasks.csv');
@@ -106,10 +109,10 @@ async function deepListP50(base: string, token: string, databaseUrl: string, buy
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const middle = await client
-    .query<{ created_at: Date; id: string }>(
-      'SELECT created_at, id FROM tasks WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1',
-      [buyerId, Math.floor(count / 2)],
-    )
+    .query<{ created_at: Date; id: string }>('SELECT created_at, id FROM tasks WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1', [
+      buyerId,
+      Math.floor(count / 2),
+    ])
     .finally(() => client.end());
   const row = middle.rows[0];
   if (!row) throw new Error('no middle row');

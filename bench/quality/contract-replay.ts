@@ -25,8 +25,19 @@ export function replayContractRule(data: IndexedDataset, seed: number): ReplayOu
     agreedResponses: 0,
   }));
   const weighted = (answers: IndexedAnswer[]) =>
-    answers.map((a) => ({ answer: options[a.label] ?? '', reliability: reliability(stats[a.worker] ?? stats[0] as AnnotatorStats) }));
-  const outcome: ReplayOutcome = { scored: 0, golden: 0, completed: 0, completedCorrect: 0, completedConfidence: 0, reported: [], correctAll: 0, usedAll: 0, usedScored: 0, orders: [] };
+    answers.map((a) => ({ answer: options[a.label] ?? '', reliability: reliability(stats[a.worker] ?? (stats[0] as AnnotatorStats)) }));
+  const outcome: ReplayOutcome = {
+    scored: 0,
+    golden: 0,
+    completed: 0,
+    completedCorrect: 0,
+    completedConfidence: 0,
+    reported: [],
+    correctAll: 0,
+    usedAll: 0,
+    usedScored: 0,
+    orders: [],
+  };
   const items = shuffle(
     data.itemAnswers.map((_, i) => i),
     random,

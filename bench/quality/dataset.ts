@@ -34,9 +34,11 @@ function column(record: Record<string, string>, name: string, file: string): str
 export function readDataset(dir: string): Dataset {
   const answersFile = path.join(dir, 'answers.csv');
   const truthFile = path.join(dir, 'truth.csv');
-  const answers = parseCsvRecords(readFileSync(answersFile, 'utf8')).map(
-    (row): Label => ({ item: column(row, 'question', answersFile), worker: column(row, 'worker', answersFile), label: column(row, 'answer', answersFile) }),
-  );
+  const answers = parseCsvRecords(readFileSync(answersFile, 'utf8')).map((row): Label => ({
+    item: column(row, 'question', answersFile),
+    worker: column(row, 'worker', answersFile),
+    label: column(row, 'answer', answersFile),
+  }));
   const truth = new Map(parseCsvRecords(readFileSync(truthFile, 'utf8')).map((row) => [column(row, 'question', truthFile), column(row, 'truth', truthFile)]));
   return { name: path.basename(path.resolve(dir)), answers, truth };
 }

@@ -5,7 +5,15 @@
 // re-fitted (refitScope) whenever its answers have grown by 5 %. The scope here is the whole dataset
 // (one project); the arrays stand in for the database's rows.
 import { calibratedPosterior, IDENTITY_CALIBRATION, type Calibration } from '../../src/consensus/calibration.ts';
-import { answerLogLikelihoods, emptyCounts, LABEL_MODEL, NEW_SCOPE_PRIOR, type AnnotatorCounts, type LabelModelSettings, type ScopePrior } from '../../src/consensus/label-model.ts';
+import {
+  answerLogLikelihoods,
+  emptyCounts,
+  LABEL_MODEL,
+  NEW_SCOPE_PRIOR,
+  type AnnotatorCounts,
+  type LabelModelSettings,
+  type ScopePrior,
+} from '../../src/consensus/label-model.ts';
 import { refitScope } from '../../src/consensus/refit.ts';
 import { applyIncrement, goldenIncrement, type CountIncrement } from '../../src/consensus/soft-counts.ts';
 import { decideWithModel } from '../../src/consensus/task-decision.ts';
@@ -121,7 +129,11 @@ class SimulatedScope {
     return decideWithModel({
       options: this.data.classes,
       scope: { options: this.data.classes, prior: this.prior, classPrior: this.classPrior, calibration: this.calibration },
-      answers: answers.map((answer) => ({ annotatorId: String(answer.worker), answer: this.data.classes[answer.label] ?? '', counts: this.counts[answer.worker] ?? null })),
+      answers: answers.map((answer) => ({
+        annotatorId: String(answer.worker),
+        answer: this.data.classes[answer.label] ?? '',
+        counts: this.counts[answer.worker] ?? null,
+      })),
       validationsNeeded: this.options.validationsNeeded,
       maxResponses: this.options.maxResponses,
       targetConfidence: this.options.targetConfidence,
@@ -223,7 +235,8 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
     const taken: IndexedAnswer[] = [];
     for (const answer of order) {
       const queue = goldenQueue[answer.worker] ?? [];
-      if (queue.length > 0 && serving() < (gaveGolden[answer.worker] ? GOLDEN_RATE : GOLDEN_FIRST_RATE)) giveGolden(queue.shift() as { item: number; answer: IndexedAnswer });
+      if (queue.length > 0 && serving() < (gaveGolden[answer.worker] ? GOLDEN_RATE : GOLDEN_FIRST_RATE))
+        giveGolden(queue.shift() as { item: number; answer: IndexedAnswer });
       taken.push(answer);
       scope.record(item, answer);
       scope.maybeRefit();

@@ -46,7 +46,10 @@ async function seed(db: pg.Client, size: { answers: number; tasks: number; annot
     [PROJECT, BUYER, size.options],
   );
   const key = rows[0]?.key ?? '';
-  await db.query(`INSERT INTO annotators (id, developer_id, external_id) SELECT 'a' || lpad(g::text, 7, '0'), 'bench-dev', 'a' || g FROM generate_series(0, $1 - 1) g`, [size.annotators]);
+  await db.query(
+    `INSERT INTO annotators (id, developer_id, external_id) SELECT 'a' || lpad(g::text, 7, '0'), 'bench-dev', 'a' || g FROM generate_series(0, $1 - 1) g`,
+    [size.annotators],
+  );
   const truth = (task: string) => `((hashint4(${task})::bigint + 2147483648) % ${K})::int`;
   for (let from = 0; from < size.tasks; from += TASKS_PER_STATEMENT) {
     const to = Math.min(size.tasks, from + TASKS_PER_STATEMENT) - 1;
@@ -138,7 +141,8 @@ async function main() {
     const seedMs = performance.now() - seedStarted;
     log(`seeded in ${seconds(seedMs)} s; re-fitting`);
     const quality = new QualityService(new QualityRepository(pool), systemClock, createLogger('info'));
-    const sumAnswered = async () => (await pool.query<{ n: number }>(`SELECT sum(answered)::float8 AS n FROM annotator_scope_counts WHERE scope_key = $1`, [key])).rows[0]?.n ?? 0;
+    const sumAnswered = async () =>
+      (await pool.query<{ n: number }>(`SELECT sum(answered)::float8 AS n FROM annotator_scope_counts WHERE scope_key = $1`, [key])).rows[0]?.n ?? 0;
     // The same increments for 5 s with no re-fit running: what their latency is without one.
     const idle = simulateAnswers(pool, key, options.length);
     await new Promise((resolve) => setTimeout(resolve, 5_000));

@@ -39,7 +39,9 @@ runBench(async () => {
   await setup.connect();
   try {
     await setup.query('CREATE TABLE notify_bench (id bigserial PRIMARY KEY, buyer_id text NOT NULL, payload text NOT NULL)');
-    await setup.query(`CREATE FUNCTION notify_bench() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('events', NEW.buyer_id); RETURN NEW; END $$`);
+    await setup.query(
+      `CREATE FUNCTION notify_bench() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('events', NEW.buyer_id); RETURN NEW; END $$`,
+    );
     const figures: Record<string, number[]> = { withoutNotify: [], withNotify: [] };
     for (let round = 0; round < ROUNDS; round++) {
       await setup.query('DROP TRIGGER IF EXISTS notify_bench ON notify_bench');

@@ -113,23 +113,27 @@ function subscribe(base: string, token: string, indexOf: Map<string, number>, se
     const reader = new SseParser((comment) => {
       if (comment === 'connected') resolve(subscriber);
     });
-    subscriber.request = http.get(`${base}/api/v1/events/stream`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, agent: false }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`stream refused: HTTP ${res.statusCode}`));
-        return;
-      }
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        for (const message of reader.push(chunk)) {
-          const index = indexOf.get(message.id ?? '');
-          if (index === undefined) continue;
-          if (subscriber.counts[index] === 0) latencies.push(now - (sentAt[index] as number));
-          subscriber.counts[index] = Math.min(255, (subscriber.counts[index] as number) + 1);
-          subscriber.order.push(index);
+    subscriber.request = http.get(
+      `${base}/api/v1/events/stream`,
+      { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, agent: false },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`stream refused: HTTP ${res.statusCode}`));
+          return;
         }
-      });
-    });
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const now = Date.now();
+          for (const message of reader.push(chunk)) {
+            const index = indexOf.get(message.id ?? '');
+            if (index === undefined) continue;
+            if (subscriber.counts[index] === 0) latencies.push(now - (sentAt[index] as number));
+            subscriber.counts[index] = Math.min(255, (subscriber.counts[index] as number) + 1);
+            subscriber.order.push(index);
+          }
+        });
+      },
+    );
     subscriber.request.on('error', reject);
   });
 }
@@ -138,7 +142,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   runBench(async () => {
     const database = await benchDatabase('webhooks_stream');
     try {
-      process.stdout.write(`${JSON.stringify({ bench: 'webhooks-stream', ...(await measureStream(database.url, (m) => process.stderr.write(`[stream] ${m}\n`))) })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ bench: 'webhooks-stream', ...(await measureStream(database.url, (m) => process.stderr.write(`[stream] ${m}\n`))) })}\n`,
+      );
     } finally {
       await database.stop();
     }

@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 export const LEDGER_FILE = 'prisma/migrations/checksums.txt';
 
 /** One ledger line: `<sha256>  <migration>/migration.sql`. */
-export const ledgerLine = (migration: string, sql: string | Buffer): string =>
-  `${createHash('sha256').update(sql).digest('hex')}  ${migration}/migration.sql`;
+export const ledgerLine = (migration: string, sql: string | Buffer): string => `${createHash('sha256').update(sql).digest('hex')}  ${migration}/migration.sql`;
 
 export function parseLedger(text: string): Map<string, string> {
   const entries = new Map<string, string>();

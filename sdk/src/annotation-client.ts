@@ -1,9 +1,7 @@
 // For developer apps: hand work to your annotators and report their answers, with the app's API key.
 import { HttpClient, type ClientOptions, type CreateOptions, type RequestOptions } from './http.ts';
 import { PageList, type PageParams } from './pagination.ts';
-import type {
-  Answer, Assignment, CompleteResult, DeveloperProfile, Earnings, NextFilters, Payout, PayoutInput, Reputation, ResponseOf,
-} from './types.ts';
+import type { Answer, Assignment, CompleteResult, DeveloperProfile, Earnings, NextFilters, Payout, PayoutInput, Reputation, ResponseOf } from './types.ts';
 
 export type AnnotationClientOptions = ClientOptions & { apiKey: string };
 

@@ -93,7 +93,7 @@ export class AuthResource extends Resource {
   async me(options: RequestOptions = {}): Promise<BuyerAccount> {
     const me = await this.http.json<ResponseOf<'/auth/me', 'get'>>({ method: 'GET', path: '/auth/me', options });
     if (!('buyer' in me) || !me.buyer) {
-      throw new ConcordError({ message: 'This credential is not a buyer\'s', code: 'NOT_A_BUYER', status: 200 });
+      throw new ConcordError({ message: "This credential is not a buyer's", code: 'NOT_A_BUYER', status: 200 });
     }
     return me.buyer;
   }
@@ -253,7 +253,12 @@ export class WebhooksResource extends Resource {
    */
   async rotateSecret(configId: string, secret?: string, options: RequestOptions = {}): Promise<WebhookConfigWithSecret> {
     const next = secret ?? generateWebhookSecret();
-    const rotated = await this.http.json<WebhookConfig>({ method: 'POST', path: `/webhooks/configs/${id(configId)}/rotate-secret`, body: { secret: next }, options });
+    const rotated = await this.http.json<WebhookConfig>({
+      method: 'POST',
+      path: `/webhooks/configs/${id(configId)}/rotate-secret`,
+      body: { secret: next },
+      options,
+    });
     return { ...rotated, secret: next };
   }
 
@@ -349,7 +354,11 @@ export class ExportsResource extends Resource {
   }
 
   /** Streams the export into a file (Node.js): memory stays flat whatever its size. */
-  async toFile(params: ExportParams, path: string, options: RequestOptions = {}): Promise<{ path: string; filename: string; contentType: string; bytes: number }> {
+  async toFile(
+    params: ExportParams,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<{ path: string; filename: string; contentType: string; bytes: number }> {
     const [{ createWriteStream }, { Readable, Transform }, { pipeline }] = await Promise.all([
       import('node:fs'),
       import('node:stream'),
@@ -423,7 +432,11 @@ export class BuyerClient {
   /** Creates a buyer account: its JWT, the buyer, and a client signed in with that JWT. Not retried. */
   static async register(options: ClientOptions, account: RegisterInput, request: RequestOptions = {}): Promise<SignedIn<BuyerClient>> {
     const { token, buyer } = await new HttpClient(options).json<ResponseOf<'/auth/register', 'post'>>({
-      method: 'POST', path: '/auth/register', body: account, anonymous: true, options: request,
+      method: 'POST',
+      path: '/auth/register',
+      body: account,
+      anonymous: true,
+      options: request,
     });
     return { token, buyer, client: new BuyerClient({ ...options, token }) };
   }
@@ -431,7 +444,11 @@ export class BuyerClient {
   /** Signs in with e-mail and password: the JWT (30 days), the buyer, and a client using it. Not retried. */
   static async login(options: ClientOptions, credentials: LoginInput, request: RequestOptions = {}): Promise<SignedIn<BuyerClient>> {
     const { token, buyer } = await new HttpClient(options).json<ResponseOf<'/auth/login', 'post'>>({
-      method: 'POST', path: '/auth/login', body: credentials, anonymous: true, options: request,
+      method: 'POST',
+      path: '/auth/login',
+      body: credentials,
+      anonymous: true,
+      options: request,
     });
     return { token, buyer, client: new BuyerClient({ ...options, token }) };
   }

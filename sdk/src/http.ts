@@ -2,14 +2,7 @@
 // request, per-request timeouts and AbortSignals, typed errors, and retries of the requests that are safe
 // to repeat (reads, and creations that carry an Idempotency-Key) with jittered exponential backoff that
 // honours Retry-After.
-import {
-  ConcordAbortError,
-  ConcordError,
-  ConcordNetworkError,
-  ConcordTimeoutError,
-  errorFromResponse,
-  parseRetryAfter,
-} from './errors.ts';
+import { ConcordAbortError, ConcordError, ConcordNetworkError, ConcordTimeoutError, errorFromResponse, parseRetryAfter } from './errors.ts';
 
 export interface ClientOptions {
   /** The service's address, e.g. https://concord.example.com (the /api/v1 prefix is added). */

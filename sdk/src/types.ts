@@ -12,10 +12,15 @@ type JsonContent<T> = T extends { content: { 'application/json': infer B } } ? B
 /** The JSON request body of an operation. */
 export type BodyOf<P extends keyof paths, M extends Method> = JsonContent<NonNullable<Operation<P, M>['requestBody']>>;
 /** The JSON body of an operation's success response (200, 201 or 202). */
-export type ResponseOf<P extends keyof paths, M extends Method> =
-  Operation<P, M>['responses'] extends infer R
-    ? R extends { 200: infer S } ? JsonContent<S> : R extends { 201: infer S } ? JsonContent<S> : R extends { 202: infer S } ? JsonContent<S> : never
-    : never;
+export type ResponseOf<P extends keyof paths, M extends Method> = Operation<P, M>['responses'] extends infer R
+  ? R extends { 200: infer S }
+    ? JsonContent<S>
+    : R extends { 201: infer S }
+      ? JsonContent<S>
+      : R extends { 202: infer S }
+        ? JsonContent<S>
+        : never
+  : never;
 
 // Enumerations.
 export type TaskType = Schemas['TaskInput']['type'];

@@ -121,7 +121,9 @@ export function readCalibration(stored: unknown): Calibration {
   if (typeof stored !== 'object' || stored === null) return IDENTITY_CALIBRATION;
   const map = stored as Record<string, unknown>;
   const isGroup = (group: unknown) =>
-    typeof group === 'object' && group !== null && ['calibrated', 'raw', 'samples', 'hits'].every((key) => isNumbers((group as Record<string, unknown>)[key], BINS));
+    typeof group === 'object' &&
+    group !== null &&
+    ['calibrated', 'raw', 'samples', 'hits'].every((key) => isNumbers((group as Record<string, unknown>)[key], BINS));
   const grouped = Array.isArray(map.groups) && map.groups.length === ANSWER_GROUPS.length && map.groups.every(isGroup);
   // A map stored before the answer groups (one set of bins) reads the same for every group until the next re-fit.
   const single = !grouped && isGroup(map);
@@ -129,7 +131,9 @@ export function readCalibration(stored: unknown): Calibration {
   const reliability = Array.isArray(map.reliability)
     ? (map.reliability as unknown[]).filter(
         (band): band is Calibration['reliability'][number] =>
-          typeof band === 'object' && band !== null && ['confidence', 'accuracy', 'samples'].every((key) => typeof (band as Record<string, unknown>)[key] === 'number'),
+          typeof band === 'object' &&
+          band !== null &&
+          ['confidence', 'accuracy', 'samples'].every((key) => typeof (band as Record<string, unknown>)[key] === 'number'),
       )
     : [];
   const groupOfStored = (group: Record<string, unknown>): GroupMap => ({
@@ -333,4 +337,3 @@ function groupMap(scored: readonly Scored[], settings: CalibrationSettings, prio
   // Knots must rise strictly for the interpolation: a pooled run keeps its mean raw probability per knot.
   return { calibrated: monotone(shrunk, weights), raw, samples: count, hits };
 }
-

@@ -19,9 +19,7 @@ export interface ConsensusInput {
 }
 
 export type Decision =
-  | { kind: 'continue'; confidence: number | null }
-  | { kind: 'complete'; result: string; confidence: number }
-  | { kind: 'fail'; confidence: number };
+  { kind: 'continue'; confidence: number | null } | { kind: 'complete'; result: string; confidence: number } | { kind: 'fail'; confidence: number };
 
 /** Reliabilities are kept strictly inside (0, 1) so weights stay finite. */
 const MIN_RELIABILITY = 0.01;

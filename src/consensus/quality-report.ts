@@ -92,7 +92,8 @@ export function qualityReport(figures: ScopeFigures): QualityReport {
   if (figures.goldenTasks === 0) {
     warnings.push({
       code: 'NO_GOLDEN_TASKS',
-      message: 'There are no golden tasks here, so the confidence is the model\'s own and nothing checks it. Add golden tasks (about 5 % of the items) for a measured confidence.',
+      message:
+        "There are no golden tasks here, so the confidence is the model's own and nothing checks it. Add golden tasks (about 5 % of the items) for a measured confidence.",
     });
   } else if (figures.goldenAnswers < MIN_GOLDEN_ANSWERS) {
     warnings.push({

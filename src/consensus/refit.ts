@@ -254,7 +254,13 @@ function scopeClassPrior(data: ScopeAnswers, { start }: Layout, T: Float64Array,
  * answer (which the counts hold with the task's truth): a task the online step decides is never in its
  * answerers' counts either.
  */
-function goldenSamples(data: ScopeAnswers, { annotator, answer, itemStart }: Layout, counts: Counts, prior: ScopePrior, settings: LabelModelSettings): CalibrationSamples {
+function goldenSamples(
+  data: ScopeAnswers,
+  { annotator, answer, itemStart }: Layout,
+  counts: Counts,
+  prior: ScopePrior,
+  settings: LabelModelSettings,
+): CalibrationSamples {
   const K = data.optionCount;
   const KK = K * K;
   const evidence: number[] = [];
@@ -353,5 +359,15 @@ export function refitScope(data: ScopeAnswers, options: RefitOptions = {}): Refi
   const stored = accumulate(data, shape, T, true);
   const fittedClassPrior = scopeClassPrior(data, shape, T, settings);
   const calibration = fitCalibration(goldenSamples(data, shape, stored, prior, settings), fittedClassPrior);
-  return { ...stored, prior, classPrior: fittedClassPrior, calibration, posteriors: T, posteriorStart: shape.start, iterations, start, decidedAgreement: agreement };
+  return {
+    ...stored,
+    prior,
+    classPrior: fittedClassPrior,
+    calibration,
+    posteriors: T,
+    posteriorStart: shape.start,
+    iterations,
+    start,
+    decidedAgreement: agreement,
+  };
 }

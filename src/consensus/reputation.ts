@@ -20,8 +20,7 @@ const RELIABILITY_CAP = 0.99;
  * agreement with consensus counting half.
  */
 export function reliability(stats: AnnotatorStats): number {
-  const value =
-    (stats.goldenCorrect + 0.5 * stats.agreedResponses + 7) / (stats.goldenAnswered + 0.5 * stats.resolvedResponses + 10);
+  const value = (stats.goldenCorrect + 0.5 * stats.agreedResponses + 7) / (stats.goldenAnswered + 0.5 * stats.resolvedResponses + 10);
   return Math.min(RELIABILITY_CAP, value);
 }
 

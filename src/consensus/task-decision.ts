@@ -39,7 +39,13 @@ export interface TaskDecisionInput {
 /** `best` is the most probable option whatever the outcome (what quality is measured on when none is decided). */
 export type TaskDecision =
   | { kind: 'continue'; confidence: number; best: string | null }
-  | { kind: 'complete' | 'fail'; confidence: number; result: string | null; best: string | null; increments: Array<{ annotatorId: string; increment: CountIncrement }> };
+  | {
+      kind: 'complete' | 'fail';
+      confidence: number;
+      result: string | null;
+      best: string | null;
+      increments: Array<{ annotatorId: string; increment: CountIncrement }>;
+    };
 
 /** Whether the task's option set is the scope's (as sets): then its answers use the K×K matrices. */
 export function sharesScopeOptions(options: readonly string[], scopeOptions: readonly string[]): boolean {
@@ -70,7 +76,10 @@ export function decideWithModel(input: TaskDecisionInput): TaskDecision {
   }
   // The class prior and the map were learned on the scope's options: a task on another option set has neither.
   const posterior = matrixForm
-    ? calibratedPosterior(evidence, input.scope.classPrior ?? null, { calibration: input.scope.calibration ?? IDENTITY_CALIBRATION, answers: input.answers.length })
+    ? calibratedPosterior(evidence, input.scope.classPrior ?? null, {
+        calibration: input.scope.calibration ?? IDENTITY_CALIBRATION,
+        answers: input.answers.length,
+      })
     : calibratedPosterior(evidence, null);
   const decision = decideTask({
     logPosterior: posterior.map((p) => Math.log(p)),

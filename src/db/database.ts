@@ -89,7 +89,10 @@ export class Database {
       return result;
     } catch (error) {
       // A connection that cannot even roll back is destroyed rather than returned to the pool.
-      const broken = await client.query('ROLLBACK').then(() => undefined, (rollbackError: unknown) => rollbackError);
+      const broken = await client.query('ROLLBACK').then(
+        () => undefined,
+        (rollbackError: unknown) => rollbackError,
+      );
       client.release(broken instanceof Error ? broken : undefined);
       throw error;
     }

@@ -51,8 +51,7 @@ export async function isEmbeddedRunning(databaseDir: string): Promise<boolean> {
 }
 
 /** The connection string of a database on the embedded server listening on `port`. */
-export const embeddedUrl = (port: number, database: string) =>
-  `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+export const embeddedUrl = (port: number, database: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 
 /** A start-up failure whose message says why and what to do: printed without a stack trace. */
 export class EmbeddedStartError extends Error {

@@ -25,7 +25,8 @@ const keyOwner = (principal: UserPrincipal | ApiKeyPrincipal) => (principal.kind
 export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): Router {
   const router = Router();
   for (const endpoint of endpoints) {
-    if (endpoint.params && !endpoint.notFound) throw new Error(`${endpoint.method} ${endpoint.path}: a route with path parameters names its 404 code (notFound)`);
+    if (endpoint.params && !endpoint.notFound)
+      throw new Error(`${endpoint.method} ${endpoint.path}: a route with path parameters names its 404 code (notFound)`);
     const chain: RequestHandler[] = [
       (req, res, next) => {
         res.locals.route = `${req.baseUrl}${endpoint.path}`;

@@ -27,11 +27,7 @@ export interface ApiKeyPrincipal {
  */
 export type Access = 'public' | 'buyer' | 'admin' | 'developer' | 'user' | 'apiKey';
 
-export type PrincipalFor<A extends Access> = A extends 'public'
-  ? undefined
-  : A extends 'apiKey'
-    ? ApiKeyPrincipal
-    : UserPrincipal;
+export type PrincipalFor<A extends Access> = A extends 'public' ? undefined : A extends 'apiKey' ? ApiKeyPrincipal : UserPrincipal;
 
 type Schema = z.ZodType;
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;

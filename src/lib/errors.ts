@@ -48,11 +48,9 @@ export class ForbiddenError extends AppError {
 
 export class InsufficientCreditsError extends AppError {
   constructor(requiredCents: number, availableCents: number) {
-    super(
-      402,
-      'INSUFFICIENT_CREDITS',
-      `Insufficient credits: ${requiredCents} cents required, ${availableCents} cents available`,
-      { requiredCents, availableCents },
-    );
+    super(402, 'INSUFFICIENT_CREDITS', `Insufficient credits: ${requiredCents} cents required, ${availableCents} cents available`, {
+      requiredCents,
+      availableCents,
+    });
   }
 }

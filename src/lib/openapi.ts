@@ -46,7 +46,8 @@ function registerComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'buyerApiKey', {
     type: 'http',
     scheme: 'bearer',
-    description: 'Buyer API key (`cnc_live_…` or `cnc_test_…`, from POST /api-keys) sent as the bearer value: acts as its buyer on the buyer routes, not on account management',
+    description:
+      'Buyer API key (`cnc_live_…` or `cnc_test_…`, from POST /api-keys) sent as the bearer value: acts as its buyer on the buyer routes, not on account management',
   });
   registry.registerComponent('parameters', 'IdempotencyKey', {
     name: 'Idempotency-Key',
@@ -61,12 +62,14 @@ function registerComponents(registry: OpenAPIRegistry): void {
     name: 'x-request-id',
     in: 'header',
     required: false,
-    description: 'Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.',
+    description:
+      'Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.',
     schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
     example: 'import-2026-03-14-batch-0042',
   });
   registry.registerComponent('headers', 'X-Request-Id', {
-    description: "The request's id: the client's `x-request-id` when it was well-formed, else a fresh UUID. The server logs it with the request: quote it when reporting a problem.",
+    description:
+      "The request's id: the client's `x-request-id` when it was well-formed, else a fresh UUID. The server logs it with the request: quote it when reporting a problem.",
     required: true,
     schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
     example: '0b6c4e1a-3f5d-4d8e-9a2b-7c1f0e9d8a36',
@@ -101,7 +104,7 @@ function registerComponents(registry: OpenAPIRegistry): void {
     in: 'header',
     required: true,
     description:
-      '`sha256=` and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the configuration\'s secret. Recompute it over the unparsed body and compare in constant time before trusting the payload.',
+      "`sha256=` and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the configuration's secret. Recompute it over the unparsed body and compare in constant time before trusting the payload.",
     schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
     example: 'sha256=6f1ed002ab5595859014ebf0951522d9c3f5a1e2d4b6c8a0e2f4a6c8e0b2d4f6',
   });
@@ -123,7 +126,7 @@ function registerComponents(registry: OpenAPIRegistry): void {
   });
   // Standard Webhooks (https://www.standardwebhooks.com), byte-compatible with the `standardwebhooks` packages.
   const onlyForWhsec =
-    'Sent only when the configuration\'s secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.';
+    "Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.";
   registry.registerComponent('parameters', 'StandardWebhookId', {
     name: 'webhook-id',
     in: 'header',
@@ -174,8 +177,10 @@ function errorStatuses(endpoint: EndpointDefinition): Record<number, ErrorStatus
   const paginated = Boolean((endpoint.query as ZodObject | undefined)?.shape?.cursor);
   const statuses: Record<number, ErrorStatus> = {
     400: {
-      description: 'The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason)' +
-        (jsonBody ? ', or the body is not JSON (INVALID_JSON)' : '') + (paginated ? ', or the cursor is not one this API produced (INVALID_CURSOR)' : ''),
+      description:
+        'The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason)' +
+        (jsonBody ? ', or the body is not JSON (INVALID_JSON)' : '') +
+        (paginated ? ', or the cursor is not one this API produced (INVALID_CURSOR)' : ''),
       codes: ['VALIDATION_ERROR', ...(jsonBody ? ['INVALID_JSON'] : []), ...(paginated ? ['INVALID_CURSOR'] : [])],
     },
     500: { description: 'Internal error (logged with the request id); nothing was changed', codes: ['INTERNAL'] },
@@ -189,16 +194,24 @@ function errorStatuses(endpoint: EndpointDefinition): Record<number, ErrorStatus
       codes: ['FORBIDDEN'],
     };
   }
-  if (endpoint.rateLimited) statuses[429] = { description: 'The sensitive routes\' shared per-IP budget is spent (RATE_LIMITED); retry after `Retry-After` seconds', codes: ['RATE_LIMITED'] };
+  if (endpoint.rateLimited)
+    statuses[429] = {
+      description: "The sensitive routes' shared per-IP budget is spent (RATE_LIMITED); retry after `Retry-After` seconds",
+      codes: ['RATE_LIMITED'],
+    };
   if (endpoint.params) {
     const code = endpoint.notFound ?? 'NOT_FOUND';
     statuses[404] = { description: `${code}: unknown, malformed or foreign id`, codes: [code] };
   }
   if (endpoint.method !== 'get') {
     statuses[413] = { description: `PAYLOAD_TOO_LARGE: a body over ${endpoint.bodyLimit === '10mb' ? '10 MB' : '1 MB'}`, codes: ['PAYLOAD_TOO_LARGE'] };
-    statuses[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes', codes: ['UNSUPPORTED_MEDIA_TYPE'] };
+    statuses[415] = {
+      description: 'UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes',
+      codes: ['UNSUPPORTED_MEDIA_TYPE'],
+    };
   }
-  if (endpoint.idempotent) statuses[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request', codes: ['IDEMPOTENCY_KEY_REUSED'] };
+  if (endpoint.idempotent)
+    statuses[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request', codes: ['IDEMPOTENCY_KEY_REUSED'] };
   for (const [key, description] of Object.entries(endpoint.errors ?? {})) {
     const status = Number(key);
     const existing = statuses[status];
@@ -299,7 +312,10 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
           }
         : {
             '2XX': { description: 'Received: the delivery is DELIVERED (the response body is ignored)' },
-            '4XX': { description: 'Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver)' },
+            '4XX': {
+              description:
+                'Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver)',
+            },
             '5XX': { description: 'Failed: retried as the retryPolicy says (as are timeouts and network errors), then FAILED' },
           },
     });

@@ -63,9 +63,10 @@ export const pageRequest = (limit: number, cursor?: string): PageRequest => ({ l
  */
 export function keysetArgs(page: PageRequest, direction: 'desc' | 'asc' = 'desc') {
   const { after } = page;
-  const beyond = direction === 'desc'
-    ? after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-    : after && { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] };
+  const beyond =
+    direction === 'desc'
+      ? after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+      : after && { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] };
   return {
     where: beyond ?? {},
     orderBy: [{ createdAt: direction }, { id: direction }],

@@ -78,7 +78,13 @@ export const daysSchema = z
   .refine((n) => n >= 1 && n <= MAX_REPORT_DAYS, { error: `must be from 1 to ${MAX_REPORT_DAYS}` })
   .optional()
   .transform((n) => n ?? 30)
-  .meta({ type: 'integer', minimum: 1, maximum: MAX_REPORT_DAYS, default: 30, description: 'How many UTC days, ending today (included): 1 to 366, default 30' });
+  .meta({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_REPORT_DAYS,
+    default: 30,
+    description: 'How many UTC days, ending today (included): 1 to 366, default 30',
+  });
 
 /** One UTC calendar day, `YYYY-MM-DD`. */
 export const dateSchema = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD' });

@@ -13,7 +13,10 @@ function singleLine(field: string, value: string): string {
 
 /** An event frame; every line of `data` becomes a `data:` line, so a reader rebuilds it exactly. */
 export function sseEvent(id: string, event: string, data: string): string {
-  const lines = data.split(LINE_BREAK).map((line) => `data: ${line}\n`).join('');
+  const lines = data
+    .split(LINE_BREAK)
+    .map((line) => `data: ${line}\n`)
+    .join('');
   return `id: ${singleLine('id', id)}\nevent: ${singleLine('event', event)}\n${lines}\n`;
 }
 

@@ -28,7 +28,11 @@ function bodyError(error: unknown): AppError | undefined {
     case 'entity.parse.failed':
       return new AppError(400, 'INVALID_JSON', 'The request body is not valid JSON');
     case 'entity.too.large':
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than this route accepts (${typeof limit === 'number' ? `${limit} bytes` : 'see its limit'})`);
+      return new AppError(
+        413,
+        'PAYLOAD_TOO_LARGE',
+        `The request body is larger than this route accepts (${typeof limit === 'number' ? `${limit} bytes` : 'see its limit'})`,
+      );
     case 'encoding.unsupported':
       return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The Content-Encoding of the request body is not accepted; use identity, gzip, deflate or br');
     case 'charset.unsupported':

@@ -80,4 +80,3 @@ export function createAccountRateLimit(budget: string, options: { max: number; w
     handler: rateLimited,
   });
 }
-

@@ -44,6 +44,9 @@ function parseParams(endpoint: EndpointDefinition, req: Request): unknown {
 
 /** `GOLDEN_TASK_NOT_FOUND` → `Golden task not found`. */
 export function notFoundMessage(code: string): string {
-  const resource = code.replace(/_?NOT_FOUND$/, '').replaceAll('_', ' ').toLowerCase();
+  const resource = code
+    .replace(/_?NOT_FOUND$/, '')
+    .replaceAll('_', ' ')
+    .toLowerCase();
   return resource ? `${resource[0]?.toUpperCase()}${resource.slice(1)} not found` : 'Not found';
 }

@@ -135,7 +135,10 @@ describe('accessibility of every page', () => {
     await page.context().close();
   });
 
-  for (const [label, viewport] of [['1 280 px', DESKTOP], ['390 px', PHONE]] as const) {
+  for (const [label, viewport] of [
+    ['1 280 px', DESKTOP],
+    ['390 px', PHONE],
+  ] as const) {
     it(`has no serious or critical axe violation at ${label}`, async () => {
       const { page, problems } = await openPage(browser, viewport);
       const found: string[] = [];
@@ -147,7 +150,9 @@ describe('accessibility of every page', () => {
           await settle(page);
         }
         for (const violation of await seriousAccessibilityViolations(page)) {
-          found.push(`${visit.path}${visit.open ? ' (opened)' : ''}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          found.push(
+            `${visit.path}${visit.open ? ' (opened)' : ''}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+          );
         }
       };
       for (const visit of PUBLIC) await check(visit);
@@ -156,7 +161,9 @@ describe('accessibility of every page', () => {
       await page.goto(`${server.url}/tasks`);
       await settle(page);
       await page.keyboard.press('Tab');
-      const focused = await page.evaluate(`(() => { const el = document.activeElement; const style = getComputedStyle(el); return { text: el.textContent, visible: style.boxShadow !== 'none' || style.outlineStyle !== 'none' }; })()`);
+      const focused = await page.evaluate(
+        `(() => { const el = document.activeElement; const style = getComputedStyle(el); return { text: el.textContent, visible: style.boxShadow !== 'none' || style.outlineStyle !== 'none' }; })()`,
+      );
       expect(focused).toEqual({ text: 'Skip to content', visible: true });
       for (const visit of BUYER) await check(visit);
       await page.evaluate('sessionStorage.clear()');

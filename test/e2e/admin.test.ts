@@ -23,15 +23,22 @@ describe('the admin dashboard', () => {
     // An annotator with a pending payout, made through the API as a developer app would.
     const admin = await adminToken(server.url, server.localAdmin);
     const buyer = await call<{ token: string; buyer: { id: string } }>(server.url, 'POST', '/auth/register', undefined, {
-      email: 'payer@example.test', password: 'payer password', companyName: 'Payer Inc',
+      email: 'payer@example.test',
+      password: 'payer password',
+      companyName: 'Payer Inc',
     });
     expect((await call(server.url, 'POST', `/admin/buyers/${buyer.body.buyer.id}/credits`, admin, { amountCents: 100_000, reason: 'e2e' })).status).toBe(201);
     const tasks = Array.from({ length: 20 }, (_, i) => ({ type: 'BINARY_CHOICE', content: `Is item ${i} blue?`, options: ['yes', 'no'], maxCents: 1000 }));
     expect((await call(server.url, 'POST', '/tasks/batch', buyer.body.token, { tasks })).status).toBe(201);
     const key = await developerKey(server.url, admin, 'Payout App');
-    const earnings = async () => (await call<{ availableCents?: number }>(server.url, 'GET', '/sdk/annotators/annotator-0/earnings', key)).body.availableCents ?? 0;
+    const earnings = async () =>
+      (await call<{ availableCents?: number }>(server.url, 'GET', '/sdk/annotators/annotator-0/earnings', key)).body.availableCents ?? 0;
     await annotateUntil(server.url, key, async () => (await earnings()) >= 500);
-    const payout = await call<{ id: string }>(server.url, 'POST', '/sdk/annotators/annotator-0/payouts', key, { amountCents: 500, method: 'paypal', destination: 'ann@example.test' });
+    const payout = await call<{ id: string }>(server.url, 'POST', '/sdk/annotators/annotator-0/payouts', key, {
+      amountCents: 500,
+      method: 'paypal',
+      destination: 'ann@example.test',
+    });
     expect(payout.status).toBe(201);
 
     const { page, problems } = await openPage(browser);
@@ -68,7 +75,11 @@ describe('the admin dashboard', () => {
     const row = page.getByRole('table', { name: 'Pending payouts' }).getByRole('row', { name: /annotator-0/ });
     await row.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('button', { name: 'Approve payout' }).click();
-    await expect.poll(async () => (await call<{ payouts: { id: string; status: string }[] }>(server.url, 'GET', '/admin/payouts?status=PAID', admin)).body.payouts.map((p) => p.id)).toContain(payout.body.id);
+    await expect
+      .poll(async () =>
+        (await call<{ payouts: { id: string; status: string }[] }>(server.url, 'GET', '/admin/payouts?status=PAID', admin)).body.payouts.map((p) => p.id),
+      )
+      .toContain(payout.body.id);
     await expect.poll(() => page.getByRole('table', { name: 'Pending payouts' }).count()).toBe(0);
 
     expect(unexpectedProblems(problems)).toEqual([]);

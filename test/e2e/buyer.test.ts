@@ -101,7 +101,12 @@ describe('the buyer dashboard', () => {
     const key = await developerKey(url, admin);
     const token = await buyerToken(url);
     const statusOf = async (id: string) => (await call<{ status: string; confidence: number | null }>(url, 'GET', `/tasks/${id}`, token)).body;
-    await annotateUntil(url, key, async () => (await statusOf(france.id)).status === 'COMPLETED', (options) => (options.includes('yes') ? 'yes' : (options[0] ?? '')));
+    await annotateUntil(
+      url,
+      key,
+      async () => (await statusOf(france.id)).status === 'COMPLETED',
+      (options) => (options.includes('yes') ? 'yes' : (options[0] ?? '')),
+    );
     const decided = await statusOf(france.id);
     await expect.poll(() => drawer.innerText(), { timeout: 20_000 }).toContain('COMPLETED');
     const confidencePercent = `${((decided.confidence ?? 0) * 100).toFixed(1)} %`;
@@ -116,7 +121,10 @@ describe('the buyer dashboard', () => {
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('tasks-jsonl.jsonl');
-    const records = (await readFile((await download.path()) ?? '', 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { id: string; label: string });
+    const records = (await readFile((await download.path()) ?? '', 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; label: string });
     const completed = await call<{ tasks: { id: string; result: string }[] }>(url, 'GET', '/tasks?status=COMPLETED', token);
     expect(records.map((r) => r.id).sort()).toEqual(completed.body.tasks.map((t) => t.id).sort());
     expect(records.find((r) => r.id === france.id)?.label).toBe('yes');
@@ -147,14 +155,29 @@ describe('the buyer dashboard', () => {
     await page.getByRole('link', { name: receiver.url }).click();
     await page.waitForURL(/\/webhooks\/.+/);
     // A new task completes: its event is delivered, signed with that secret, and shows in the log.
-    const extra = await call<{ taskId: string }>(url, 'POST', '/tasks', token, { type: 'BINARY_CHOICE', content: 'Is water wet?', options: ['yes', 'no'], validationsNeeded: 2 });
+    const extra = await call<{ taskId: string }>(url, 'POST', '/tasks', token, {
+      type: 'BINARY_CHOICE',
+      content: 'Is water wet?',
+      options: ['yes', 'no'],
+      validationsNeeded: 2,
+    });
     expect(extra.status).toBe(201);
-    await annotateUntil(url, key, async () => (await statusOf(extra.body.taskId)).status === 'COMPLETED', (options) => options[0] ?? '', 'second');
+    await annotateUntil(
+      url,
+      key,
+      async () => (await statusOf(extra.body.taskId)).status === 'COMPLETED',
+      (options) => options[0] ?? '',
+      'second',
+    );
     const log = page.getByRole('table', { name: 'Delivery log' });
     await expect.poll(() => log.innerText(), { timeout: 30_000 }).toContain('DELIVERED');
     expect(await log.innerText()).toContain('task.completed');
     const delivered = receiver.requests.at(-1);
-    expect(delivered?.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(delivered?.rawBody ?? '').digest('hex')}`);
+    expect(delivered?.headers['x-service-signature']).toBe(
+      `sha256=${createHmac('sha256', secret)
+        .update(delivered?.rawBody ?? '')
+        .digest('hex')}`,
+    );
     // The Standard Webhooks signature, checked by the standardwebhooks package with the generated secret.
     expect(new Webhook(secret).verify(delivered?.rawBody ?? '', headersOf(delivered?.headers ?? {}))).toMatchObject({ event: 'task.completed' });
     const webhookId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
@@ -199,7 +222,11 @@ describe('the buyer dashboard', () => {
     for (const key of [newSecret, secret]) {
       expect(new Webhook(key).verify(afterRotation?.rawBody ?? '', headersOf(afterRotation?.headers ?? {}))).toMatchObject({ event: 'ping' });
     }
-    expect(afterRotation?.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', newSecret).update(afterRotation?.rawBody ?? '').digest('hex')}`);
+    expect(afterRotation?.headers['x-service-signature']).toBe(
+      `sha256=${createHmac('sha256', newSecret)
+        .update(afterRotation?.rawBody ?? '')
+        .digest('hex')}`,
+    );
 
     // The retry policy is shown and changed in the settings.
     const settings = page.getByRole('form', { name: 'Webhook settings' });
@@ -218,7 +245,12 @@ describe('the buyer dashboard', () => {
     await disabled.getByRole('button', { name: 'Re-enable webhook' }).click();
     await expect.poll(() => page.locator('.page-header .badge').innerText()).toBe('Active');
     expect(await disabled.count()).toBe(0);
-    const enabled = await call<{ isActive: boolean; disabledAt: string | null; disabledReason: string | null }>(url, 'GET', `/webhooks/configs/${webhookId}`, token);
+    const enabled = await call<{ isActive: boolean; disabledAt: string | null; disabledReason: string | null }>(
+      url,
+      'GET',
+      `/webhooks/configs/${webhookId}`,
+      token,
+    );
     expect(enabled.body).toMatchObject({ isActive: true, disabledAt: null, disabledReason: null });
 
     expect(unexpectedProblems(problems)).toEqual([]);

@@ -56,13 +56,47 @@ export interface FuzzResult {
 
 /** Codes of contract §0 and the resource codes (any `*_NOT_FOUND`), plus the README's documented additions. */
 const KNOWN_CODES = new Set([
-  'VALIDATION_ERROR', 'INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'METHOD_NOT_ALLOWED', 'FILE_TOO_LARGE',
-  'MISSING_FILE', 'INVALID_CSV', 'UNAUTHORIZED', 'FORBIDDEN', 'INVALID_CREDENTIALS', 'INVALID_CURRENT_PASSWORD', 'EMAIL_TAKEN',
-  'RATE_LIMITED', 'INVALID_PROJECT', 'TASK_NOT_PENDING', 'MISSING_FIELDS', 'INVALID_TYPE', 'OPTIONS_REQUIRED',
-  'INSUFFICIENT_CREDITS', 'INVALID_TASK', 'BATCH_TOO_LARGE', 'INVALID_CURSOR', 'INVALID_FORMAT', 'INVALID_RATIOS',
-  'INVALID_ANSWER', 'ALREADY_ANSWERED', 'NO_ASSIGNMENT', 'TASK_CLOSED', 'ANNOTATOR_SUSPENDED', 'INSUFFICIENT_EARNINGS',
-  'PAYOUT_TOO_SMALL', 'IDEMPOTENCY_KEY_REUSED', 'PROJECT_HAS_TASKS', 'INVALID_TOKEN', 'LIMIT_EXCEEDED', 'INVALID_SIGNATURE',
-  'PAYOUT_NOT_PENDING', 'HEADERS_TOO_LARGE', 'BAD_REQUEST', 'REQUEST_TIMEOUT',
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'METHOD_NOT_ALLOWED',
+  'FILE_TOO_LARGE',
+  'MISSING_FILE',
+  'INVALID_CSV',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'INVALID_CREDENTIALS',
+  'INVALID_CURRENT_PASSWORD',
+  'EMAIL_TAKEN',
+  'RATE_LIMITED',
+  'INVALID_PROJECT',
+  'TASK_NOT_PENDING',
+  'MISSING_FIELDS',
+  'INVALID_TYPE',
+  'OPTIONS_REQUIRED',
+  'INSUFFICIENT_CREDITS',
+  'INVALID_TASK',
+  'BATCH_TOO_LARGE',
+  'INVALID_CURSOR',
+  'INVALID_FORMAT',
+  'INVALID_RATIOS',
+  'INVALID_ANSWER',
+  'ALREADY_ANSWERED',
+  'NO_ASSIGNMENT',
+  'TASK_CLOSED',
+  'ANNOTATOR_SUSPENDED',
+  'INSUFFICIENT_EARNINGS',
+  'PAYOUT_TOO_SMALL',
+  'IDEMPOTENCY_KEY_REUSED',
+  'PROJECT_HAS_TASKS',
+  'INVALID_TOKEN',
+  'LIMIT_EXCEEDED',
+  'INVALID_SIGNATURE',
+  'PAYOUT_NOT_PENDING',
+  'HEADERS_TOO_LARGE',
+  'BAD_REQUEST',
+  'REQUEST_TIMEOUT',
 ]);
 
 /**
@@ -72,14 +106,43 @@ const KNOWN_CODES = new Set([
 const UNCHECKED_TABLES = new Set(['rate_limit_counters', '_prisma_migrations']);
 
 const EDGE_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\ud83d', '\u202eevil', 'e\u0301\u0301\u0301', '👍🏽', '\uFEFF', '\uFFFD',
-  '%FF', '%00', '../../etc/passwd', "'; DROP TABLE tasks; --", '=HYPERLINK("http://x")', '<script>alert(1)</script>',
-  'null', 'true', '0', '-1', '1e308', 'NaN', 'c'.repeat(25), 'x'.repeat(300), 'y'.repeat(5_000),
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\ud83d',
+  '\u202eevil',
+  'e\u0301\u0301\u0301',
+  '👍🏽',
+  '\uFEFF',
+  '\uFFFD',
+  '%FF',
+  '%00',
+  '../../etc/passwd',
+  "'; DROP TABLE tasks; --",
+  '=HYPERLINK("http://x")',
+  '<script>alert(1)</script>',
+  'null',
+  'true',
+  '0',
+  '-1',
+  '1e308',
+  'NaN',
+  'c'.repeat(25),
+  'x'.repeat(300),
+  'y'.repeat(5_000),
 ];
 const EDGE_NUMBERS = [0, -0, -1, 1, 0.5, 1e308, -1e308, 2 ** 53, 2 ** 31, -(2 ** 31), 86_400_001, 100_001, 10_000_001, 499, 500];
 
 const edgeString = fc.constantFrom(...EDGE_STRINGS);
-const anyString = fc.oneof(edgeString, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+const anyString = fc.oneof(
+  edgeString,
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.string({ unit: 'grapheme', maxLength: 10 }),
+);
 const junk: fc.Arbitrary<Json> = fc.oneof(
   anyString,
   fc.constantFrom<Json>(...EDGE_NUMBERS),
@@ -184,16 +247,18 @@ function requestArbitrary(doc: Schema, operation: Operation, identities: Identit
     pathParams.forEach((param, i) => (result = result.replace(`{${param.name}}`, values[i] as string)));
     return result;
   });
-  const query = fc.tuple(
-    fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(fromSchema(doc, p.schema).map(String), anyString)])), { requiredKeys: [] }),
-    fc.option(fc.tuple(fc.constantFrom('limit', 'cursor', 'unknown', 'status', 'format', 'limit[]'), anyString), { nil: undefined }),
-  ).map(([values, extra]) => {
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(values)) search.append(key, String(value));
-    if (extra) search.append(extra[0], extra[1]);
-    const text = search.toString();
-    return text ? `?${text}` : '';
-  });
+  const query = fc
+    .tuple(
+      fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(fromSchema(doc, p.schema).map(String), anyString)])), { requiredKeys: [] }),
+      fc.option(fc.tuple(fc.constantFrom('limit', 'cursor', 'unknown', 'status', 'format', 'limit[]'), anyString), { nil: undefined }),
+    )
+    .map(([values, extra]) => {
+      const search = new URLSearchParams();
+      for (const [key, value] of Object.entries(values)) search.append(key, String(value));
+      if (extra) search.append(extra[0], extra[1]);
+      const text = search.toString();
+      return text ? `?${text}` : '';
+    });
   const right = operation.role === 'anonymous' ? undefined : `Bearer ${identities[operation.role]}`;
   const anyCredential = fc.constantFrom<[string, string | undefined]>(
     ['anonymous', undefined],
@@ -205,19 +270,53 @@ function requestArbitrary(doc: Schema, operation: Operation, identities: Identit
     ['garbage', 'Bearer not.a.token'],
     ['malformed', 'Basic Zm9vOmJhcg=='],
   );
-  const credential = fc.oneof({ weight: 3, arbitrary: fc.constant<[string, string | undefined]>([operation.role, right]) }, { weight: 1, arbitrary: anyCredential });
+  const credential = fc.oneof(
+    { weight: 3, arbitrary: fc.constant<[string, string | undefined]>([operation.role, right]) },
+    { weight: 1, arbitrary: anyCredential },
+  );
   const sendsBody = operation.method !== 'get' && operation.method !== 'delete';
   const bodyValue = mutated(fromSchema(doc, operation.body));
   const body: fc.Arbitrary<{ bytes?: Buffer; contentType?: string; encoding?: string }> = sendsBody
     ? fc.oneof(
         { weight: 6, arbitrary: bodyValue.map((v) => ({ bytes: Buffer.from(JSON.stringify(v)), contentType: 'application/json' })) },
-        { weight: 1, arbitrary: fc.constantFrom('{"a":', '[1,2', 'nul', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]', '').map((t) => ({ bytes: Buffer.from(t), contentType: 'application/json' })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(
+              '{"a":',
+              '[1,2',
+              'nul',
+              '{"a":"\\ud800"}',
+              '{"a":"\\u0000"}',
+              '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+              '',
+            )
+            .map((t) => ({ bytes: Buffer.from(t), contentType: 'application/json' })),
+        },
         { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => ({ bytes: Buffer.from(b), contentType: 'application/json' })) },
         { weight: 1, arbitrary: bodyValue.map((v) => ({ bytes: Buffer.from(JSON.stringify(v)), contentType: 'application/json', encoding: 'gzip' })) },
-        { weight: 1, arbitrary: fc.tuple(bodyValue, fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/xml', 'multipart/form-data; boundary=x', '')).map(([v, type]) => ({ bytes: Buffer.from(JSON.stringify(v)), contentType: type })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(
+              bodyValue,
+              fc.constantFrom(
+                'text/plain',
+                'application/x-www-form-urlencoded',
+                'application/json; charset=latin1',
+                'application/xml',
+                'multipart/form-data; boundary=x',
+                '',
+              ),
+            )
+            .map(([v, type]) => ({ bytes: Buffer.from(JSON.stringify(v)), contentType: type })),
+        },
         { weight: 1, arbitrary: fc.constant({}) },
       )
-    : fc.oneof({ weight: 8, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constant({ bytes: Buffer.from('{"x":1}'), contentType: 'application/json' }) });
+    : fc.oneof(
+        { weight: 8, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.constant({ bytes: Buffer.from('{"x":1}'), contentType: 'application/json' }) },
+      );
   const idempotencyKey = fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k', 'k'.repeat(255), 'k'.repeat(256), '\u00e9t\u00e9')), { nil: undefined, freq: 3 });
   return fc.tuple(path, query, credential, body, idempotencyKey).map(([p, q, [, auth], b, key]) => {
     const headers: Record<string, string> = {};
@@ -278,10 +377,11 @@ function sender(app: Express) {
         req.end(request.body);
       });
     },
-    close: () => new Promise<void>((resolve) => {
-      agent.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -312,7 +412,8 @@ function shapeProblem(type: string, text: string): string | undefined {
   const { error, code, details, taskIndex, ...rest } = body as Record<string, unknown>;
   if (Object.keys(rest).length > 0) return `unexpected keys ${Object.keys(rest).join(',')}`;
   if (typeof error !== 'string' || error.length === 0) return 'error is not a string';
-  if (typeof code !== 'string' || !(KNOWN_CODES.has(code) || /^[A-Z]+(_[A-Z]+)*_NOT_FOUND$/.test(code) || code === 'NOT_FOUND')) return `unknown code ${String(code)}`;
+  if (typeof code !== 'string' || !(KNOWN_CODES.has(code) || /^[A-Z]+(_[A-Z]+)*_NOT_FOUND$/.test(code) || code === 'NOT_FOUND'))
+    return `unknown code ${String(code)}`;
   if (details !== undefined && (typeof details !== 'object' || details === null || Array.isArray(details))) return 'details is not an object';
   if (taskIndex !== undefined && !Number.isInteger(taskIndex)) return 'taskIndex is not an integer';
   return undefined;
@@ -336,13 +437,22 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
     const operations = operationsOf(doc);
     const arbitrary = fc.oneof(...operations.map((op) => requestArbitrary(doc, op, options.identities, options.ids)));
     const requests = fc.sample(arbitrary, { numRuns: options.runs, seed: options.seed });
-    const result: FuzzResult = { requests: 0, operations: operations.length, status5xx: 0, partialWrites: 0, contractShapeViolations: 0, violations: [], statuses: {} };
+    const result: FuzzResult = {
+      requests: 0,
+      operations: operations.length,
+      status5xx: 0,
+      partialWrites: 0,
+      contractShapeViolations: 0,
+      violations: [],
+      statuses: {},
+    };
     let before = await checksum.sum();
     for (const request of requests) {
       const response = await http.send(request);
       result.requests += 1;
       result.statuses[response.status] = (result.statuses[response.status] ?? 0) + 1;
-      const record = (property: Violation['property']) => result.violations.push({ property, request, status: response.status, responseBody: response.body.slice(0, 500) });
+      const record = (property: Violation['property']) =>
+        result.violations.push({ property, request, status: response.status, responseBody: response.body.slice(0, 500) });
       if (response.status >= 500) {
         result.status5xx += 1;
         record('status5xx');

@@ -25,12 +25,22 @@ export async function seedFuzzData(app: Express, services: Services): Promise<{ 
     post: (path: string, body: object) => request(app).post(`/api/v1${path}`).set('authorization', `Bearer ${token}`).send(body),
   });
   const register = async (who: string) =>
-    ok<{ token: string; buyer: { id: string } }>(request(app).post('/api/v1/auth/register').send({ email: email(who), password: PASSWORD, companyName: `Fuzz ${who}` }), 'register');
+    ok<{ token: string; buyer: { id: string } }>(
+      request(app)
+        .post('/api/v1/auth/register')
+        .send({ email: email(who), password: PASSWORD, companyName: `Fuzz ${who}` }),
+      'register',
+    );
   const buyer = await register('buyer');
   const other = await register('other');
 
   const developerEmail = email('dev');
-  const developer = (await ok<{ developer: { id: string; apiKey: string } }>(as(admin).post('/admin/developers', { email: developerEmail, appName: 'Fuzz App', appUrl: 'https://app.example.test' }), 'developer')).developer;
+  const developer = (
+    await ok<{ developer: { id: string; apiKey: string } }>(
+      as(admin).post('/admin/developers', { email: developerEmail, appName: 'Fuzz App', appUrl: 'https://app.example.test' }),
+      'developer',
+    )
+  ).developer;
 
   const seedTenant = async (token: string, buyerId: string) => {
     await ok(as(admin).post(`/admin/buyers/${buyerId}/credits`, { amountCents: 1_000_000, reason: 'fuzz' }), 'credit');
@@ -41,8 +51,14 @@ export async function seedFuzzData(app: Express, services: Services): Promise<{ 
       }),
       'tasks',
     );
-    const golden = await ok<{ id: string }>(as(token).post('/golden-tasks', { type: 'BINARY_CHOICE', content: 'golden', options: ['yes', 'no'], goldenAnswer: 'yes' }), 'golden');
-    const webhook = await ok<{ id: string }>(as(token).post('/webhooks/configs', { url: 'http://127.0.0.1:9/fuzz', events: ['task.completed', 'budget.low'], secret: 'fuzz-secret-0123456789' }), 'webhook');
+    const golden = await ok<{ id: string }>(
+      as(token).post('/golden-tasks', { type: 'BINARY_CHOICE', content: 'golden', options: ['yes', 'no'], goldenAnswer: 'yes' }),
+      'golden',
+    );
+    const webhook = await ok<{ id: string }>(
+      as(token).post('/webhooks/configs', { url: 'http://127.0.0.1:9/fuzz', events: ['task.completed', 'budget.low'], secret: 'fuzz-secret-0123456789' }),
+      'webhook',
+    );
     const deposit = await ok<{ id: string }>(as(token).post('/billing/deposits', { amountCents: 1_000, method: 'card' }), 'deposit');
     return [project.id, ...tasks.tasks.map((t) => t.taskId), golden.id, webhook.id, deposit.id, buyerId];
   };

@@ -99,7 +99,9 @@ export function openEventStream(baseUrl: string, credential: string | undefined,
       if (response.statusCode !== 200) {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+        );
         return;
       }
       const client = new EventStreamClient(request, response);

@@ -9,7 +9,10 @@ export function sdk(ctx: TestContext, apiKey: string, serverUrl?: string) {
   const target = () => request(serverUrl ?? ctx.app);
   return {
     next: (annotatorId: string, query: Record<string, string> = {}) =>
-      target().get('/api/v1/sdk/tasks/next').query({ annotatorId, ...query }).set(bearer(apiKey)),
+      target()
+        .get('/api/v1/sdk/tasks/next')
+        .query({ annotatorId, ...query })
+        .set(bearer(apiKey)),
     complete: (taskId: string, annotatorId: string, answer: string, timeSpentMs = 1500) =>
       target().post(`/api/v1/sdk/tasks/${taskId}/complete`).set(bearer(apiKey)).send({ annotatorId, answer, timeSpentMs }),
     /** next then complete; returns the id of the task answered. */

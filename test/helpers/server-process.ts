@@ -34,7 +34,13 @@ export async function spawnServer(databaseUrl: string, env: Record<string, strin
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200) return { url, child, exited, output: () => output };
+    if (
+      (await fetch(`${url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      return { url, child, exited, output: () => output };
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -31,8 +31,18 @@ async function insertTask(fields: { createdAt: number; status: 'COMPLETED' | 'FA
   const { createdAt, status, at } = fields;
   await ctx.prisma.task.create({
     data: {
-      id, buyerId: buyer.id, type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'], maxCents: 20, costCents: 20, validationsNeeded: 3,
-      maxResponses: 10, status, totalResponses: 3, createdAt: new Date(createdAt),
+      id,
+      buyerId: buyer.id,
+      type: 'BINARY_CHOICE',
+      content: 'Cat?',
+      options: ['yes', 'no'],
+      maxCents: 20,
+      costCents: 20,
+      validationsNeeded: 3,
+      maxResponses: 10,
+      status,
+      totalResponses: 3,
+      createdAt: new Date(createdAt),
       ...(status === 'COMPLETED' ? { result: 'yes', confidence: 0.95, validatedAt: new Date(at) } : { failureReason: 'NO_CONSENSUS', failedAt: new Date(at) }),
     },
   });
@@ -57,8 +67,22 @@ describe('GET /admin/stats/daily', () => {
   beforeAll(async () => {
     // Today, through the API: a task created, and one annotator's answers — the first to a golden task
     // (served first to an annotator who has answered none), which is not counted, then to the task.
-    expect((await request(ctx.app).post('/api/v1/golden-tasks').set(bearer(buyer.token)).send({ type: 'BINARY_CHOICE', content: 'g', options: ['yes', 'no'], goldenAnswer: 'yes' })).status).toBe(201);
-    expect((await request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] })).status).toBe(201);
+    expect(
+      (
+        await request(ctx.app)
+          .post('/api/v1/golden-tasks')
+          .set(bearer(buyer.token))
+          .send({ type: 'BINARY_CHOICE', content: 'g', options: ['yes', 'no'], goldenAnswer: 'yes' })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await request(ctx.app)
+          .post('/api/v1/tasks')
+          .set(bearer(buyer.token))
+          .send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] })
+      ).status,
+    ).toBe(201);
     const client = sdk(ctx, developer.apiKey);
     await client.answerNext('daily-annotator', 'yes');
     await client.answerNext('daily-annotator', 'yes');
@@ -69,7 +93,9 @@ describe('GET /admin/stats/daily', () => {
     await insertTask({ createdAt: today - 2 * DAY_MS, status: 'FAILED', at: today - DAY_MS - 1 });
     await insertTask({ createdAt: today - 2 * DAY_MS - 1, status: 'FAILED', at: today - 2 * DAY_MS - 1 });
     const annotator = await ctx.prisma.annotator.findFirstOrThrow({ where: { externalId: 'daily-annotator' } });
-    await ctx.prisma.taskResponse.create({ data: { id: newId(), taskId: completed, annotatorId: annotator.id, answer: 'yes', timeSpentMs: 10, createdAt: new Date(today - DAY_MS) } });
+    await ctx.prisma.taskResponse.create({
+      data: { id: newId(), taskId: completed, annotatorId: annotator.id, answer: 'yes', timeSpentMs: 10, createdAt: new Date(today - DAY_MS) },
+    });
   });
 
   it('counts tasks created, completed (by validatedAt), failed (by failedAt) and answers per UTC day, golden answers excluded', async () => {
@@ -105,14 +131,20 @@ describe('GET /admin/stats/daily', () => {
 describe('GET /admin/annotators', () => {
   let other: { id: string; apiKey: string };
   beforeAll(async () => {
-    const created = await request(ctx.app).post('/api/v1/admin/developers').set(bearer(adminToken)).send({ email: uniqueEmail('dev'), appName: 'Other App', appUrl: 'https://other.example.test' });
+    const created = await request(ctx.app)
+      .post('/api/v1/admin/developers')
+      .set(bearer(adminToken))
+      .send({ email: uniqueEmail('dev'), appName: 'Other App', appUrl: 'https://other.example.test' });
     expect(created.status).toBe(201);
     other = created.body.developer;
     const ensure = (developerId: string, externalId: string) => ctx.services.db.repos.annotators.ensure(developerId, externalId);
     const alice = await ensure(developer.id, 'Alice_01');
     const bob = await ensure(developer.id, 'bob.smith');
     await ensure(other.id, 'ALICE-x');
-    await ctx.prisma.annotator.update({ where: { id: alice.id }, data: { totalResponses: 45, resolvedResponses: 40, agreedResponses: 36, goldenAnswered: 10, goldenCorrect: 9 } });
+    await ctx.prisma.annotator.update({
+      where: { id: alice.id },
+      data: { totalResponses: 45, resolvedResponses: 40, agreedResponses: 36, goldenAnswered: 10, goldenCorrect: 9 },
+    });
     await ctx.prisma.annotator.update({ where: { id: bob.id }, data: { totalResponses: 12, goldenAnswered: 10, goldenCorrect: 2, suspended: true } });
   });
 
@@ -124,8 +156,17 @@ describe('GET /admin/annotators', () => {
     expect(res.body.annotators.map((a: { annotatorId: string }) => a.annotatorId)).toEqual(['ALICE-x', 'bob.smith', 'Alice_01', 'daily-annotator']);
     const alice = res.body.annotators[2];
     expect(alice).toEqual({
-      developerId: developer.id, appName: 'Label App', annotatorId: 'Alice_01', level: 'BRONZE', reliability: 0.85, suspended: false,
-      totalResponses: 45, resolvedResponses: 40, goldenAnswered: 10, goldenAccuracy: 0.9, createdAt: expect.stringMatching(/\.\d{3}Z$/),
+      developerId: developer.id,
+      appName: 'Label App',
+      annotatorId: 'Alice_01',
+      level: 'BRONZE',
+      reliability: 0.85,
+      suspended: false,
+      totalResponses: 45,
+      resolvedResponses: 40,
+      goldenAnswered: 10,
+      goldenAccuracy: 0.9,
+      createdAt: expect.stringMatching(/\.\d{3}Z$/),
     });
     expect(res.body.annotators[0]).toMatchObject({ developerId: other.id, appName: 'Other App', level: 'NOVICE', reliability: 0.7, goldenAccuracy: null });
     const reputation = await sdk(ctx, developer.apiKey).get('/annotators/Alice_01/reputation');
@@ -162,11 +203,14 @@ describe('GET /admin/annotators', () => {
     expect(bad.body.code).toBe('INVALID_CURSOR');
   });
 
-  it.each(['suspended=yes', 'suspended=', 'q=', 'q=%20%20', `q=${'a'.repeat(129)}`, 'limit=0', 'developerId=x'])('returns 400 VALIDATION_ERROR for %s', async (query) => {
-    const res = await admin(`/admin/annotators?${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-  });
+  it.each(['suspended=yes', 'suspended=', 'q=', 'q=%20%20', `q=${'a'.repeat(129)}`, 'limit=0', 'developerId=x'])(
+    'returns 400 VALIDATION_ERROR for %s',
+    async (query) => {
+      const res = await admin(`/admin/annotators?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    },
+  );
 
   expectAdminOnly('/admin/annotators');
 });
@@ -174,15 +218,25 @@ describe('GET /admin/annotators', () => {
 describe('GET /admin/mail-outbox', () => {
   it('lists the mail newest first, with the text and its absolute links, so an invite can be followed without SMTP', async () => {
     const newcomer = uniqueEmail('newcomer');
-    const invited = await request(ctx.app).post('/api/v1/admin/developers').set(bearer(adminToken)).send({ email: newcomer, appName: 'New App', appUrl: 'https://new.example.test' });
+    const invited = await request(ctx.app)
+      .post('/api/v1/admin/developers')
+      .set(bearer(adminToken))
+      .send({ email: newcomer, appName: 'New App', appUrl: 'https://new.example.test' });
     expect(invited.status).toBe(201);
     const res = await admin('/admin/mail-outbox?limit=100');
     expect(res.status).toBe(200);
     expect(res.body.hasMore).toBe(false);
     const [invite] = res.body.messages;
     expect(invite).toEqual({
-      id: expect.any(String), kind: 'DEVELOPER_INVITE', to: newcomer, subject: 'Your Concord developer account', text: expect.stringContaining('"token": "'),
-      links: [expect.stringMatching(/^http:\/\/concord\.test\/developer\/setup#token=[\w-]+$/)], status: 'PENDING', createdAt: expect.stringMatching(/\.\d{3}Z$/), sentAt: null,
+      id: expect.any(String),
+      kind: 'DEVELOPER_INVITE',
+      to: newcomer,
+      subject: 'Your Concord developer account',
+      text: expect.stringContaining('"token": "'),
+      links: [expect.stringMatching(/^http:\/\/concord\.test\/developer\/setup#token=[\w-]+$/)],
+      status: 'PENDING',
+      createdAt: expect.stringMatching(/\.\d{3}Z$/),
+      sentAt: null,
     });
     // Every link is absolute, on the service, and in the text as sent.
     for (const link of invite.links as string[]) {
@@ -238,7 +292,10 @@ describe('GET /admin/mail-outbox', () => {
         expect(res.headers.allow).toBeUndefined();
       }
       expect(unknown.body.code).toBe('NOT_FOUND');
-      const documented = (app: TestContext['app']) => request(app).get('/api/v1/openapi.json').then((res) => Object.keys(res.body.paths));
+      const documented = (app: TestContext['app']) =>
+        request(app)
+          .get('/api/v1/openapi.json')
+          .then((res) => Object.keys(res.body.paths));
       expect(await documented(production.app)).not.toContain('/admin/mail-outbox');
       expect(await documented(ctx.app)).toContain('/admin/mail-outbox');
     } finally {

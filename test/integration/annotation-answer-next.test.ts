@@ -147,7 +147,7 @@ describe('complete with next', () => {
     expect(await answersOf(other)).toBe(0);
   });
 
-  it('validates next like GET next\'s query: known locale and types only, no unknown keys; nothing is stored', async () => {
+  it("validates next like GET next's query: known locale and types only, no unknown keys; nothing is stored", async () => {
     const buyer = await fundedBuyer();
     const taskId = await createTask(buyer);
     const id = annotator();

@@ -40,7 +40,8 @@ async function answerAll(taskId: string, answers: string[]): Promise<string[]> {
 }
 
 /** A task's quality settings set directly, for tests of the queue and the checks rather than of the model. */
-const tune = (ids: string[], data: { maxResponses?: number; targetConfidence?: number }) => world.ctx.prisma.task.updateMany({ where: { id: { in: ids } }, data });
+const tune = (ids: string[], data: { maxResponses?: number; targetConfidence?: number }) =>
+  world.ctx.prisma.task.updateMany({ where: { id: { in: ids } }, data });
 
 const readTask = async (buyer: TestBuyer, id: string) => (await request(world.ctx.app).get(`/api/v1/tasks/${id}`).set(bearer(buyer.token))).body;
 const balanceOf = (buyer: TestBuyer) => world.ctx.services.db.repos.billing.getBalance(buyer.id);
@@ -262,7 +263,10 @@ describe('answers in one statement (sdk_answer_batch)', () => {
     const now = new Date();
     const answer = (externalId: string, value: string) => ({ developerId: world.developer.id, externalId, taskId, answer: value, timeSpentMs: 700, now });
     const other = await createTask(buyer, { validationsNeeded: 3 });
-    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')], 0);
+    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch(
+      [answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')],
+      0,
+    );
     // c holds no assignment; b's first answer is not an option; a's second sees a's first, stored earlier in the statement.
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'NO_ASSIGNMENT', 'INVALID_ANSWER', 'ALREADY_ANSWERED', 'ANSWERED']);
     expect(outcomes.filter((o) => 'next' in o)).toEqual([]);
@@ -282,7 +286,15 @@ describe('answers in one statement (sdk_answer_batch)', () => {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + 600_000);
     const next = { filters: {}, goldenRoll: 0.5, expiresAt };
-    const answer = (externalId: string, value: string) => ({ developerId: world.developer.id, externalId, taskId: first, answer: value, timeSpentMs: 700, now, next });
+    const answer = (externalId: string, value: string) => ({
+      developerId: world.developer.id,
+      externalId,
+      taskId: first,
+      answer: value,
+      timeSpentMs: 700,
+      now,
+      next,
+    });
     const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(b, 'nope'), answer(c, 'A')], 0);
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'INVALID_ANSWER', 'NO_ASSIGNMENT']);
     // a's answer is stored, so a is handed the next open task it has not answered, as GET next would now.

@@ -66,7 +66,11 @@ describe('POST /api-keys', () => {
 
     const list = await api().get('/api-keys', buyer.token);
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ apiKeys: [{ id: key.id, name: 'Production ingest', prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: null }], nextCursor: null, hasMore: false });
+    expect(list.body).toEqual({
+      apiKeys: [{ id: key.id, name: 'Production ingest', prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: null }],
+      nextCursor: null,
+      hasMore: false,
+    });
     expect(list.text).not.toContain(key.secret.slice(14));
   });
 
@@ -82,7 +86,9 @@ describe('POST /api-keys', () => {
   });
 
   it('gives cnc_live_ secrets when the payment provider is Stripe', async () => {
-    const stripe = createTestContext({ env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_concord123', STRIPE_WEBHOOK_SECRET: 'whsec_concord123' } });
+    const stripe = createTestContext({
+      env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_concord123', STRIPE_WEBHOOK_SECRET: 'whsec_concord123' },
+    });
     try {
       const buyer = await createBuyer(stripe);
       const key = await createKey(buyer.token, 'Live', stripe.app);
@@ -153,12 +159,18 @@ describe('GET /api-keys', () => {
     for (let i = 0; i < 5; i++) created.push(await createKey(buyer.token, `k${i}`));
     const revoked = created[2] as CreatedKey;
     expect((await api().delete(`/api-keys/${revoked.id}`, buyer.token)).status).toBe(204);
-    const expected = created.filter((key) => key !== revoked).reverse().map((key) => key.id);
+    const expected = created
+      .filter((key) => key !== revoked)
+      .reverse()
+      .map((key) => key.id);
 
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await request(ctx.app).get('/api/v1/api-keys').query({ limit: '2', ...(cursor ? { cursor } : {}) }).set(bearer(buyer.token));
+      const page = await request(ctx.app)
+        .get('/api/v1/api-keys')
+        .query({ limit: '2', ...(cursor ? { cursor } : {}) })
+        .set(bearer(buyer.token));
       expect(page.status).toBe(200);
       expect(page.body.apiKeys.length).toBeLessThanOrEqual(2);
       for (const key of page.body.apiKeys) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
@@ -247,7 +259,11 @@ describe('a buyer API key', () => {
 
     const project = await api().post('/projects', key.secret, { name: 'Made with a key' });
     expect(project.status).toBe(201);
-    const webhook = await api().post('/webhooks/configs', key.secret, { url: 'http://127.0.0.1:9/hook', events: ['task.completed'], secret: 'sixteen-characters' });
+    const webhook = await api().post('/webhooks/configs', key.secret, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['task.completed'],
+      secret: 'sixteen-characters',
+    });
     expect(webhook.status).toBe(201);
     expect((await ctx.prisma.webhookConfig.findUniqueOrThrow({ where: { id: webhook.body.id } })).buyerId).toBe(buyer.id);
     expect((await api().get('/webhooks/configs', key.secret)).body.webhooks).toHaveLength(1);
@@ -379,7 +395,8 @@ describe('revocation across server processes', () => {
   });
 
   const fetchTasks = (secret: string) => fetch(`${server.url}/api/v1/tasks`, { headers: { authorization: `Bearer ${secret}` } });
-  const fetchRevoke = (token: string, id: string) => fetch(`${server.url}/api/v1/api-keys/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  const fetchRevoke = (token: string, id: string) =>
+    fetch(`${server.url}/api/v1/api-keys/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
 
   it('a key revoked through one process is refused by the other on the very next request, both ways', async () => {
     const buyer = await createBuyer(shared);

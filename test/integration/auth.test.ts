@@ -33,9 +33,7 @@ describe('POST /auth/register', () => {
 
   it('returns 409 EMAIL_TAKEN for an e-mail already used, whatever its case, and creates nothing', async () => {
     const buyer = await createBuyer(ctx);
-    const res = await request(ctx.app)
-      .post('/api/v1/auth/register')
-      .send({ email: buyer.email.toUpperCase(), password: PASSWORD, companyName: 'Other' });
+    const res = await request(ctx.app).post('/api/v1/auth/register').send({ email: buyer.email.toUpperCase(), password: PASSWORD, companyName: 'Other' });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('EMAIL_TAKEN');
     expect(await ctx.prisma.mailOutbox.count({ where: { toAddress: buyer.email } })).toBe(1);
@@ -129,7 +127,9 @@ describe('credentials that are not valid get 401 UNAUTHORIZED', () => {
   ];
   for (const [name, headers] of cases) {
     it(`rejects ${name}`, async () => {
-      const res = await request(ctx.app).get('/api/v1/auth/me').set(await headers());
+      const res = await request(ctx.app)
+        .get('/api/v1/auth/me')
+        .set(await headers());
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('UNAUTHORIZED');
     });
@@ -140,7 +140,9 @@ describe('credentials that are not valid get 401 UNAUTHORIZED', () => {
     const [header, payload, signature] = buyer.token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url');
-    const res = await request(ctx.app).get('/api/v1/auth/me').set(bearer(`${header}.${forged}.${signature}`));
+    const res = await request(ctx.app)
+      .get('/api/v1/auth/me')
+      .set(bearer(`${header}.${forged}.${signature}`));
     expect(res.status).toBe(401);
   });
 
@@ -174,7 +176,9 @@ describe('credentials that are not valid get 401 UNAUTHORIZED', () => {
       { sub: buyer.id, role: 'BUYER', tv: 0, iat, exp: iat + 3600 },
       { sub: buyer.id, role: 'constructor', tv: 0, iat, exp: iat + 3600 },
     ]) {
-      const res = await request(ctx.app).get('/api/v1/auth/me').set(bearer(jwt.sign(claims, TEST_JWT_SECRET)));
+      const res = await request(ctx.app)
+        .get('/api/v1/auth/me')
+        .set(bearer(jwt.sign(claims, TEST_JWT_SECRET)));
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('UNAUTHORIZED');
     }
@@ -220,10 +224,7 @@ describe('POST /auth/change-password', () => {
 
   it('returns 400 VALIDATION_ERROR for a new password shorter than 8 characters', async () => {
     const buyer = await createBuyer(ctx);
-    const res = await request(ctx.app)
-      .post('/api/v1/auth/change-password')
-      .set(bearer(buyer.token))
-      .send({ currentPassword: PASSWORD, newPassword: 'short' });
+    const res = await request(ctx.app).post('/api/v1/auth/change-password').set(bearer(buyer.token)).send({ currentPassword: PASSWORD, newPassword: 'short' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });

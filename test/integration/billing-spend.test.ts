@@ -25,7 +25,9 @@ const todayStart = () => Date.UTC(new Date().getUTCFullYear(), new Date().getUTC
 
 /** A ledger row written at a chosen moment (the money routes write only "now"). */
 async function ledgerRow(buyerId: string, type: 'TASK_CHARGE' | 'DEPOSIT' | 'BONUS' | 'ADJUSTMENT', amountCents: number, at: number) {
-  await ctx.prisma.ledgerEntry.create({ data: { id: newId(), buyerId, type, amountCents: BigInt(amountCents), balanceAfterCents: 0n, createdAt: new Date(at) } });
+  await ctx.prisma.ledgerEntry.create({
+    data: { id: newId(), buyerId, type, amountCents: BigInt(amountCents), balanceAfterCents: 0n, createdAt: new Date(at) },
+  });
 }
 
 /** A 50 000-cent deposit paid through the sandbox checkout: a DEPOSIT row and a 2 500-cent BONUS row, today. */
@@ -37,7 +39,10 @@ async function deposit(buyer: TestBuyer) {
 
 /** A task completed by three agreeing annotators: one TASK_CHARGE row of 20 cents, today. */
 async function completeTask(buyer: TestBuyer) {
-  const created = await request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] });
+  const created = await request(ctx.app)
+    .post('/api/v1/tasks')
+    .set(bearer(buyer.token))
+    .send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] });
   expect(created.status).toBe(201);
   for (let i = 0; i < 3; i++) await sdk(ctx, developer.apiKey).answerNext(`spender-${newId()}`, 'yes');
   const task = await request(ctx.app).get(`/api/v1/tasks/${created.body.taskId}`).set(bearer(buyer.token));

@@ -97,7 +97,11 @@ function start(args: string[], home: Home, options: { env?: Record<string, strin
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith('VITEST') && !key.startsWith('CONCORD_')) env[key] = value;
   }
-  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? home.dir, env: { ...env, ...home.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? home.dir,
+    env: { ...env, ...home.env, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => (stdout += chunk));
@@ -304,8 +308,20 @@ describe('concord import', () => {
     expect(result.code, result.stderr).toBe(4);
     const summary = json(result);
     expect(summary).toMatchObject({
-      format: 'csv', complete: true, resumed: false, rows: 2_500, created: 2_495, refused: 5, refusedLocally: 5, refusedByService: 0,
-      batches: 7, batchesSent: 7, batchesSkipped: 0, batchesReplayed: 0, errorsFile: `${file}.errors.csv`, priceCents: 20,
+      format: 'csv',
+      complete: true,
+      resumed: false,
+      rows: 2_500,
+      created: 2_495,
+      refused: 5,
+      refusedLocally: 5,
+      refusedByService: 0,
+      batches: 7,
+      batchesSent: 7,
+      batchesSkipped: 0,
+      batchesReplayed: 0,
+      errorsFile: `${file}.errors.csv`,
+      priceCents: 20,
     });
     expect(await readFile(`${file}.errors.csv`, 'utf8')).toBe(
       [
@@ -330,7 +346,7 @@ describe('concord import', () => {
     expect(await taskCounts(buyer.id)).toEqual({ total: 2_495, distinct: 2_495 });
   });
 
-  it('imports JSONL; a row of another buyer\'s project is refused, and --project fills the rest', async () => {
+  it("imports JSONL; a row of another buyer's project is refused, and --project fills the rest", async () => {
     const home = await newHome();
     const buyer = await buyerWithKey(1_000_000);
     const mine = await request(ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: 'Mine' });
@@ -366,7 +382,16 @@ describe('concord import', () => {
     const file = await csvFile(home, 'dry.csv', 30, { 7: 'BINARY_CHOICE,x,yes|yes,20' });
     const result = await concord(['import', file, '--dry-run', '--batch-size', '10', '--json'], home, as(buyer));
     expect(result.code).toBe(4);
-    expect(json(result)).toMatchObject({ dryRun: true, rows: 30, refused: 1, batches: 3, batchesSent: 0, reservedCents: 29 * 20, checkedAgainstService: true, checkpointFile: null });
+    expect(json(result)).toMatchObject({
+      dryRun: true,
+      rows: 30,
+      refused: 1,
+      batches: 3,
+      batchesSent: 0,
+      reservedCents: 29 * 20,
+      checkedAgainstService: true,
+      checkpointFile: null,
+    });
     expect(await taskCounts(buyer.id)).toEqual({ total: 0, distinct: 0 });
   });
 
@@ -390,11 +415,24 @@ describe('concord import', () => {
       const second = await concord(args, home, as(buyer, proxy.url));
       expect(second.code, second.stderr).toBe(4);
       expect(json(second)).toMatchObject({
-        complete: true, resumed: true, rows: 3_000, created: 2_998, refused: 2, batches: 30, batchesSkipped: 8, batchesSent: 22, batchesReplayed: 2,
+        complete: true,
+        resumed: true,
+        rows: 3_000,
+        created: 2_998,
+        refused: 2,
+        batches: 30,
+        batchesSkipped: 8,
+        batchesSent: 22,
+        batchesReplayed: 2,
       });
       expect(second.stderr).toContain('Resuming: 8 batches were committed by an earlier run');
       expect(await taskCounts(buyer.id)).toEqual({ total: 2_998, distinct: 2_998 });
-      expect((await readFile(`${file}.errors.csv`, 'utf8')).split('\n').slice(1, 3).map((line) => line.split(',')[0])).toEqual(['2500', '2800']);
+      expect(
+        (await readFile(`${file}.errors.csv`, 'utf8'))
+          .split('\n')
+          .slice(1, 3)
+          .map((line) => line.split(',')[0]),
+      ).toEqual(['2500', '2800']);
     } finally {
       await proxy.close();
     }
@@ -449,7 +487,10 @@ describe('concord import', () => {
       expect(other.code).toBe(2);
       const { error } = json<{ error: Record<string, unknown> }>(other);
       expect(error).toMatchObject({
-        code: 'IMPORT_PARAMETERS_CHANGED', exitCode: 2, checkpointFile, differences: [{ parameter: '--batch-size', was: 100, now: 50 }],
+        code: 'IMPORT_PARAMETERS_CHANGED',
+        exitCode: 2,
+        checkpointFile,
+        differences: [{ parameter: '--batch-size', was: 100, now: 50 }],
       });
       expect(error.message).toContain('--batch-size was 100, now 50');
       expect(error.message).toContain('--restart');
@@ -517,11 +558,25 @@ describe('concord import', () => {
       const second = await concord(args, home, as(buyer, proxy.url));
       expect(second.code, second.stderr).toBe(4);
       expect(json(second)).toMatchObject({
-        complete: true, resumed: true, rows: 1_000, created: 996, refused: 4, refusedLocally: 4, batches: 10, batchesSkipped: 3, batchesSent: 7, batchesReplayed: 2,
+        complete: true,
+        resumed: true,
+        rows: 1_000,
+        created: 996,
+        refused: 4,
+        refusedLocally: 4,
+        batches: 10,
+        batchesSkipped: 3,
+        batchesSent: 7,
+        batchesReplayed: 2,
       });
       expect(await taskCounts(buyer.id)).toEqual({ total: 996, distinct: 996 });
       const report = (await readFile(`${file}.errors.csv`, 'utf8')).trim().split('\n').slice(1);
-      expect(report.map((line) => line.split(',').slice(0, 2).join(','))).toEqual(['1,INVALID_PROJECT', '2,INVALID_PROJECT', '3,INVALID_PROJECT', '150,INVALID_PROJECT']);
+      expect(report.map((line) => line.split(',').slice(0, 2).join(','))).toEqual([
+        '1,INVALID_PROJECT',
+        '2,INVALID_PROJECT',
+        '3,INVALID_PROJECT',
+        '150,INVALID_PROJECT',
+      ]);
     } finally {
       await proxy.close();
     }
@@ -535,7 +590,13 @@ describe('concord import', () => {
     const short = await concord(args, home, as(buyer));
     expect(short.code).toBe(5);
     expect(json(short)).toMatchObject({
-      error: { code: 'INSUFFICIENT_CREDITS', exitCode: 5, status: 402, details: { requiredCents: 2_000, availableCents: 0 }, summary: { complete: false, created: 500 } },
+      error: {
+        code: 'INSUFFICIENT_CREDITS',
+        exitCode: 5,
+        status: 402,
+        details: { requiredCents: 2_000, availableCents: 0 },
+        summary: { complete: false, created: 500 },
+      },
     });
     expect(await taskCounts(buyer.id)).toEqual({ total: 500, distinct: 500 });
     await fundBuyer(ctx, adminToken, buyer.id, 500 * 20);
@@ -561,7 +622,12 @@ describe('concord balance, top-up and export', () => {
     const made = await concord(['top-up', '12.50', '--json'], home, as(buyer));
     expect(made.code, made.stderr).toBe(0);
     const { deposit, opened } = json<{ deposit: { amountCents: number; status: string; method: string; checkoutUrl: string }; opened: boolean }>(made);
-    expect(deposit).toMatchObject({ amountCents: 1_250, status: 'PENDING', method: 'card', checkoutUrl: expect.stringMatching(/\/sandbox\/checkout\/[\w-]{20,}$/) });
+    expect(deposit).toMatchObject({
+      amountCents: 1_250,
+      status: 'PENDING',
+      method: 'card',
+      checkoutUrl: expect.stringMatching(/\/sandbox\/checkout\/[\w-]{20,}$/),
+    });
     expect(opened).toBe(false);
 
     // A fake xdg-open on the PATH records what it was asked to open.
@@ -570,7 +636,9 @@ describe('concord balance, top-up and export', () => {
     const opener = path.join(binDir, 'xdg-open');
     await writeFile(opener, `#!/bin/sh\necho "$1" > "${path.join(home.dir, 'opened.txt')}"\n`);
     await chmod(opener, 0o755);
-    const human = await concord(['top-up', '20', '--method', 'mobile_money', '--open'], home, { env: { ...as(buyer).env, PATH: `${binDir}:${process.env.PATH ?? ''}` } });
+    const human = await concord(['top-up', '20', '--method', 'mobile_money', '--open'], home, {
+      env: { ...as(buyer).env, PATH: `${binDir}:${process.env.PATH ?? ''}` },
+    });
     expect(human.code, human.stderr).toBe(0);
     const url = /^Pay \$20\.00 at:\n(http\S+)\n$/.exec(human.stdout)?.[1];
     expect(url).toMatch(/\/sandbox\/checkout\//);
@@ -596,7 +664,12 @@ describe('concord balance, top-up and export', () => {
     const plain = await concord(['export', '--format', 'jsonl', '--status', 'PENDING', '-o', output, '--json'], home, as(buyer));
     expect(plain.code, plain.stderr).toBe(0);
     const written = await readFile(output, 'utf8');
-    expect(json(plain)).toMatchObject({ file: output, filename: 'tasks-jsonl.jsonl', contentType: expect.stringContaining('application/x-ndjson'), bytes: Buffer.byteLength(written) });
+    expect(json(plain)).toMatchObject({
+      file: output,
+      filename: 'tasks-jsonl.jsonl',
+      contentType: expect.stringContaining('application/x-ndjson'),
+      bytes: Buffer.byteLength(written),
+    });
     const records = jsonLines(written);
     expect(records).toHaveLength(40);
     expect(new Set(records.map((record) => record.content)).size).toBe(40);
@@ -704,10 +777,14 @@ describe('concord webhooks listen', () => {
     const streams: Array<string | undefined> = [];
     const proxy = http.createServer((req, res) => {
       if (req.url?.startsWith('/api/v1/events/stream')) streams.push(req.headers['last-event-id'] as string | undefined);
-      const upstream = http.request(`${server.url}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(server.url).host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = http.request(
+        `${server.url}${req.url}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(server.url).host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -725,9 +802,15 @@ describe('concord webhooks listen', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const adjust = async (amountCents: number) =>
-      expect((await request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(adminToken)).send({ amountCents, reason: 'test' })).status).toBe(201);
+      expect(
+        (await request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(adminToken)).send({ amountCents, reason: 'test' })).status,
+      ).toBe(201);
     try {
-      const listening = start(['webhooks', 'listen', '--forward-to', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, '--json'], home, as(buyer, proxyUrl));
+      const listening = start(
+        ['webhooks', 'listen', '--forward-to', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, '--json'],
+        home,
+        as(buyer, proxyUrl),
+      );
       await waitFor(() => listening.stdout().includes('"ready":true'), 15_000, 'the ready line');
       await adjust(-600); // budget.low
       await waitFor(() => received.length === 1, 15_000, 'the first event');
@@ -754,7 +837,10 @@ describe('concord webhooks listen', () => {
     const home = await newHome();
     const buyer = await buyerWithKey(0);
     // Events come from test sends of a configuration whose URL refuses connections (recorded all the same).
-    const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token)).send({ url: 'http://127.0.0.1:9/nothing', events: ['budget.low'], secret: 'cli-gap-secret-0123456789' });
+    const config = await request(ctx.app)
+      .post('/api/v1/webhooks/configs')
+      .set(bearer(buyer.token))
+      .send({ url: 'http://127.0.0.1:9/nothing', events: ['budget.low'], secret: 'cli-gap-secret-0123456789' });
     expect(config.status).toBe(201);
     const ping = async () => {
       const sent = await request(ctx.app).post(`/api/v1/webhooks/configs/${config.body.id}/test`).set(bearer(buyer.token)).send({});
@@ -768,11 +854,15 @@ describe('concord webhooks listen', () => {
         ? { lastEventId: req.headers['last-event-id'] as string | undefined }
         : undefined;
       if (record) streams.push(record);
-      const upstream = http.request(`${server.url}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(server.url).host } }, (answer) => {
-        if (record) record.status = answer.statusCode;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = http.request(
+        `${server.url}${req.url}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(server.url).host } },
+        (answer) => {
+          if (record) record.status = answer.statusCode;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -790,7 +880,11 @@ describe('concord webhooks listen', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-      const listening = start(['webhooks', 'listen', '--forward-to', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, '--json'], home, as(buyer, proxyUrl));
+      const listening = start(
+        ['webhooks', 'listen', '--forward-to', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, '--json'],
+        home,
+        as(buyer, proxyUrl),
+      );
       await waitFor(() => listening.stdout().includes('"ready":true'), 15_000, 'the ready line');
       const first = await ping();
       await waitFor(() => received.length === 1, 15_000, 'the first event');
@@ -799,11 +893,17 @@ describe('concord webhooks listen', () => {
       for (const socket of sockets) socket.destroy();
       await waitFor(() => listening.stderr().includes('Connected again: forwarding the events from now on'), 20_000, 'the fresh stream');
       expect(listening.stderr()).toContain(`warning: the stream cannot resume after event ${first} (`);
-      expect(listening.stderr()).toMatch(/Continuing from now on: events written in between were not forwarded \(GET \/events\?since=\d{4}-\d\d-\d\dT[^)]+ lists them\)/);
+      expect(listening.stderr()).toMatch(
+        /Continuing from now on: events written in between were not forwarded \(GET \/events\?since=\d{4}-\d\d-\d\dT[^)]+ lists them\)/,
+      );
       const next = await ping();
       await waitFor(() => received.length === 2, 15_000, 'the event after the fresh start');
       expect(received).toEqual([first, next]);
-      expect(streams).toEqual([{ lastEventId: undefined, status: 200 }, { lastEventId: first, status: 400 }, { lastEventId: undefined, status: 200 }]);
+      expect(streams).toEqual([
+        { lastEventId: undefined, status: 200 },
+        { lastEventId: first, status: 400 },
+        { lastEventId: undefined, status: 200 },
+      ]);
       // stdout stays the JSON lines of the ready line and the forwarded events.
       expect(jsonLines(listening.stdout()).map((line) => (line.event as { id?: string } | undefined)?.id ?? 'ready')).toEqual(['ready', first, next]);
       listening.child.kill('SIGINT');
@@ -821,7 +921,11 @@ describe('concord webhooks listen', () => {
   it('refuses a --secret that is not a Standard Webhooks secret', async () => {
     const home = await newHome();
     const buyer = await buyerWithKey(0);
-    const result = await concord(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/x', '--secret', `whsec_${randomBytes(8).toString('base64')}`, '--json'], home, as(buyer));
+    const result = await concord(
+      ['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/x', '--secret', `whsec_${randomBytes(8).toString('base64')}`, '--json'],
+      home,
+      as(buyer),
+    );
     expect(result.code).toBe(2);
     expect(json<{ error: { code: string } }>(result).error.code).toBe('INVALID_SECRET');
   });
@@ -857,22 +961,34 @@ describe('concord webhooks test / rotate-secret', () => {
     const receiver = await receiverAnswering(200, 503);
     try {
       const secret = `whsec_${randomBytes(32).toString('base64')}`;
-      const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token)).send({ url: receiver.url, events: ['task.completed'], secret });
+      const config = await request(ctx.app)
+        .post('/api/v1/webhooks/configs')
+        .set(bearer(buyer.token))
+        .send({ url: receiver.url, events: ['task.completed'], secret });
       expect(config.status).toBe(201);
       const ok = await concord(['webhooks', 'test', config.body.id, '--json'], home, as(buyer));
       expect(ok.code, ok.stderr).toBe(0);
       const result = json<{ eventId: string; delivered: boolean }>(ok);
       expect(result).toEqual({
         webhook: { id: config.body.id, url: receiver.url, isActive: true },
-        eventId: expect.stringMatching(/^evt_c[0-9a-z]{24}$/), delivered: true, statusCode: 200, latencyMs: expect.any(Number), responseExcerpt: '{"status":200}',
+        eventId: expect.stringMatching(/^evt_c[0-9a-z]{24}$/),
+        delivered: true,
+        statusCode: 200,
+        latencyMs: expect.any(Number),
+        responseExcerpt: '{"status":200}',
       });
       const [delivery] = receiver.requests;
       expect(delivery?.headers['webhook-id']).toBe(result.eventId);
-      expect(new Webhook(secret).verify(delivery?.body ?? '', delivery?.headers as Record<string, string>)).toMatchObject({ event: 'ping', webhookId: config.body.id });
+      expect(new Webhook(secret).verify(delivery?.body ?? '', delivery?.headers as Record<string, string>)).toMatchObject({
+        event: 'ping',
+        webhookId: config.body.id,
+      });
 
       const failed = await concord(['webhooks', 'test', config.body.id], home, as(buyer));
       expect(failed.code).toBe(1);
-      expect(failed.stdout).toMatch(new RegExp(`^Ping evt_c[0-9a-z]{24} to ${receiver.url}: not delivered: HTTP 503 \\(\\d+ ms\\)\nResponse: \\{"status":503\\}\n$`));
+      expect(failed.stdout).toMatch(
+        new RegExp(`^Ping evt_c[0-9a-z]{24} to ${receiver.url}: not delivered: HTTP 503 \\(\\d+ ms\\)\nResponse: \\{"status":503\\}\n$`),
+      );
 
       const unknown = await concord(['webhooks', 'test', 'cnosuchconfig000000000000', '--json'], home, as(buyer));
       expect(unknown.code).toBe(1);
@@ -889,7 +1005,10 @@ describe('concord webhooks test / rotate-secret', () => {
     const receiver = await receiverAnswering(200);
     try {
       const old = `whsec_${randomBytes(32).toString('base64')}`;
-      const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token)).send({ url: receiver.url, events: ['budget.low'], secret: old });
+      const config = await request(ctx.app)
+        .post('/api/v1/webhooks/configs')
+        .set(bearer(buyer.token))
+        .send({ url: receiver.url, events: ['budget.low'], secret: old });
       const rotated = await concord(['webhooks', 'rotate-secret', config.body.id, '--json'], home, as(buyer));
       expect(rotated.code, rotated.stderr).toBe(0);
       const { webhook, secret } = json<{ webhook: Record<string, unknown>; secret: string }>(rotated);

@@ -27,7 +27,10 @@ describe('prisma/functions against the migrated database', () => {
       if (file.name === 'label_counts_add') return { ...file, sql: file.sql.replace('b double precision[])', 'b double precision[], c integer)') };
       return file;
     });
-    const comparison = await compareFunctions(client, edited.filter((file) => file.name !== 'sdk_annotator'));
+    const comparison = await compareFunctions(
+      client,
+      edited.filter((file) => file.name !== 'sdk_annotator'),
+    );
     expect(comparison.drift).toEqual([
       { name: 'label_counts_add', kind: 'replaced', dropSignatures: ['label_counts_add(double precision[],double precision[])'] },
       { name: 'record_event', kind: 'changed', dropSignatures: [] },

@@ -72,9 +72,13 @@ describe('POST /billing/deposits', () => {
     expect(paid.text).toContain('SUCCEEDED');
     expect(await balanceOf(buyer)).toBe(amountCents + bonusCents);
     const ledger = await ledgerOf(buyer);
-    const expected = bonusCents > 0
-      ? [{ type: 'BONUS', amountCents: bonusCents, balanceAfterCents: amountCents + bonusCents }, { type: 'DEPOSIT', amountCents, balanceAfterCents: amountCents }]
-      : [{ type: 'DEPOSIT', amountCents, balanceAfterCents: amountCents }];
+    const expected =
+      bonusCents > 0
+        ? [
+            { type: 'BONUS', amountCents: bonusCents, balanceAfterCents: amountCents + bonusCents },
+            { type: 'DEPOSIT', amountCents, balanceAfterCents: amountCents },
+          ]
+        : [{ type: 'DEPOSIT', amountCents, balanceAfterCents: amountCents }];
     expect(ledger.map(({ type, amountCents: a, balanceAfterCents }) => ({ type, amountCents: a, balanceAfterCents }))).toEqual(expected);
     const read = await request(ctx.app).get(`/api/v1/billing/deposits/${deposit.id}`).set(bearer(buyer.token));
     expect(read.body.status).toBe('SUCCEEDED');
@@ -141,7 +145,7 @@ describe('sandbox checkout ids (contract §6)', () => {
 });
 
 describe('GET /billing/deposits', () => {
-  it('lists the buyer\'s own deposits newest first with a cursor; another buyer\'s deposit is DEPOSIT_NOT_FOUND', async () => {
+  it("lists the buyer's own deposits newest first with a cursor; another buyer's deposit is DEPOSIT_NOT_FOUND", async () => {
     const buyer = await createBuyer(ctx);
     const other = await createBuyer(ctx);
     const ids = [];
@@ -248,7 +252,15 @@ describe('the Stripe adapter', () => {
       id: `evt_${depositId}_${type}`,
       object: 'event',
       type,
-      data: { object: { id: `cs_test_${depositId}`, object: 'checkout.session', payment_status: paymentStatus, client_reference_id: depositId, metadata: { depositId } } },
+      data: {
+        object: {
+          id: `cs_test_${depositId}`,
+          object: 'checkout.session',
+          payment_status: paymentStatus,
+          client_reference_id: depositId,
+          metadata: { depositId },
+        },
+      },
     });
 
   async function stripeDeposit(amountCents: number) {
@@ -257,14 +269,24 @@ describe('the Stripe adapter', () => {
     const checkoutId = newCheckoutId();
     const deposit = await stripeCtx.services.db.repos.deposits.create({
       id: newId(),
-      buyerId: buyer.id, amountCents, bonusCents: Math.floor(amountCents / 20), method: 'card', provider: 'stripe', providerRef: null,
-      checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test', checkoutDigest: checkoutDigest(checkoutId),
+      buyerId: buyer.id,
+      amountCents,
+      bonusCents: Math.floor(amountCents / 20),
+      method: 'card',
+      provider: 'stripe',
+      providerRef: null,
+      checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test',
+      checkoutDigest: checkoutDigest(checkoutId),
     });
     return { buyer, deposit, checkoutId };
   }
 
   const post = (payload: string, header: string) =>
-    request(stripeCtx.app).post('/api/v1/billing/providers/stripe/webhook').set('content-type', 'application/json').set('stripe-signature', header).send(payload);
+    request(stripeCtx.app)
+      .post('/api/v1/billing/providers/stripe/webhook')
+      .set('content-type', 'application/json')
+      .set('stripe-signature', header)
+      .send(payload);
 
   it('credits a checkout.session.completed event signed with the webhook secret, once', async () => {
     const { buyer, deposit } = await stripeDeposit(50_000);
@@ -299,7 +321,11 @@ describe('the Stripe adapter', () => {
     const payload = event('checkout.session.completed', deposit.id);
     const wrong = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
     const good = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-    for (const [body, header] of [[payload, wrong], [payload.replace('paid', 'PAID'), good], [payload, 'garbage']]) {
+    for (const [body, header] of [
+      [payload, wrong],
+      [payload.replace('paid', 'PAID'), good],
+      [payload, 'garbage'],
+    ]) {
       const res = await post(body as string, header as string);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('INVALID_SIGNATURE');

@@ -88,7 +88,9 @@ describe('developer accounts', () => {
 
     const late = await createDeveloper(ctx, adminToken);
     await ctx.prisma.developerInvite.updateMany({ where: { developerId: late.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const expired = await request(ctx.app).post('/api/v1/dev/setup-password').send({ token: await inviteToken(late.email), password: PASSWORD });
+    const expired = await request(ctx.app)
+      .post('/api/v1/dev/setup-password')
+      .send({ token: await inviteToken(late.email), password: PASSWORD });
     expect(expired.status).toBe(400);
     expect(expired.body.code).toBe('INVALID_TOKEN');
   });

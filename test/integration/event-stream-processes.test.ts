@@ -33,13 +33,17 @@ async function budgetLowThrough(server: ServerProcess, buyer: TestBuyer): Promis
 }
 
 const listedIds = async (server: ServerProcess, buyer: TestBuyer) =>
-  ((await request(server.url).get('/api/v1/events?limit=100').set(bearer(buyer.token))).body.events as Array<{ id: string }>).map((event) => event.id).reverse();
+  ((await request(server.url).get('/api/v1/events?limit=100').set(bearer(buyer.token))).body.events as Array<{ id: string }>)
+    .map((event) => event.id)
+    .reverse();
 
 describe('the event stream across server processes', () => {
   it('events written through process A reach a stream on process B, in order; the stream resumes on A after a reconnect', { timeout: 60_000 }, async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const buyer = await createBuyer(ctx);
-    expect((await request(a.url).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(adminToken)).send({ amountCents: 1_000, reason: 'fund' })).status).toBe(201);
+    expect(
+      (await request(a.url).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(adminToken)).send({ amountCents: 1_000, reason: 'fund' })).status,
+    ).toBe(201);
     const onB = await openedStream(b.url, buyer.token);
     for (let i = 0; i < 5; i++) await budgetLowThrough(a, buyer);
     await onB.received(5);

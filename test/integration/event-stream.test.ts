@@ -25,7 +25,9 @@ interface Served {
 /** The app on a real listening server (supertest cannot read a response that never ends). */
 async function serve(env: Record<string, string> = {}, timeouts?: Parameters<typeof createHttpServer>[1]): Promise<Served> {
   // Its own database: the SDK hands out the oldest open task of the whole platform.
-  const ctx = await createIsolatedTestContext({ env: { EVENT_STREAM_POLL_MS: '20', EVENT_STREAM_HEARTBEAT_MS: String(HEARTBEAT_MS), GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9', ...env } });
+  const ctx = await createIsolatedTestContext({
+    env: { EVENT_STREAM_POLL_MS: '20', EVENT_STREAM_HEARTBEAT_MS: String(HEARTBEAT_MS), GOLDEN_RATE: '0', CONSENSUS_THRESHOLD: '0.9', ...env },
+  });
   const server: Server = createHttpServer(ctx.app, timeouts);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -54,7 +56,8 @@ afterAll(() => served.close());
 
 let balance = 0;
 /** An event in the outbox, as billing writes budget.low; returns its id. */
-const record = (buyer: TestBuyer) => ctx.services.db.repos.events.record(buyer.id, 'budget.low', { creditBalance: balance++, thresholdCents: 500, at: new Date().toISOString() });
+const record = (buyer: TestBuyer) =>
+  ctx.services.db.repos.events.record(buyer.id, 'budget.low', { creditBalance: balance++, thresholdCents: 500, at: new Date().toISOString() });
 
 async function recordMany(buyer: TestBuyer, count: number): Promise<string[]> {
   const ids: string[] = [];
@@ -99,7 +102,10 @@ describe('GET /events/stream', () => {
     await fundBuyer(ctx, adminToken, buyer.id, 1_000);
     const stream = await openedStream(served.url, buyer.token);
     try {
-      const created = await request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] });
+      const created = await request(ctx.app)
+        .post('/api/v1/tasks')
+        .set(bearer(buyer.token))
+        .send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] });
       expect(created.status).toBe(201);
       // At 0.9, three agreeing answers complete a task.
       for (let i = 0; i < 3; i++) await sdk(ctx, developer.apiKey).answerNext(`stream-${newId()}`, 'yes');
@@ -165,7 +171,7 @@ describe('GET /events/stream', () => {
     }
   });
 
-  it('refuses a Last-Event-ID that is not one of the buyer\'s events of the last 30 days with 400 VALIDATION_ERROR', async () => {
+  it("refuses a Last-Event-ID that is not one of the buyer's events of the last 30 days with 400 VALIDATION_ERROR", async () => {
     const buyer = await createBuyer(ctx);
     const [recent, old] = await recordMany(buyer, 2);
     await ctx.prisma.event.update({ where: { id: old as string }, data: { createdAt: new Date(Date.now() - 31 * DAY_MS) } });
@@ -255,56 +261,64 @@ describe('GET /events/stream', () => {
       }
     });
 
-    it('sends every committed event of concurrent writers exactly once, numbered without gaps, in number order, also to a stream that reconnects midway', { timeout: 60_000 }, async () => {
-      const buyer = await createBuyer(ctx);
-      const whole = await openedStream(served.url, buyer.token);
-      const interrupted = await openedStream(served.url, buyer.token);
-      const writers = await Promise.all(
-        Array.from({ length: 6 }, async () => {
-          const client = new pg.Client({ connectionString: ctx.databaseUrl });
-          await client.connect();
-          return client;
-        }),
-      );
-      const committed: string[] = [];
-      let resumedStream: EventStreamClient | undefined;
-      try {
-        const write = async (client: pg.Client, w: number) => {
-          for (let i = 0; i < 25; i++) {
-            const id = `evt_${newId()}`;
-            await client.query('BEGIN');
-            await client.query(`SELECT record_event($1, $2, 'budget.low', $3, ARRAY[]::text[])`, [id, buyer.id, JSON.stringify({ event: 'budget.low', writer: w, i })]);
-            // Held open a little, so commits come out of creation order, and some roll back (never numbered).
-            await new Promise((resolve) => setTimeout(resolve, (w * 7 + i * 3) % 11));
-            if ((w + i) % 9 === 0) await client.query('ROLLBACK');
-            else {
-              await client.query('COMMIT');
-              committed.push(id);
+    it(
+      'sends every committed event of concurrent writers exactly once, numbered without gaps, in number order, also to a stream that reconnects midway',
+      { timeout: 60_000 },
+      async () => {
+        const buyer = await createBuyer(ctx);
+        const whole = await openedStream(served.url, buyer.token);
+        const interrupted = await openedStream(served.url, buyer.token);
+        const writers = await Promise.all(
+          Array.from({ length: 6 }, async () => {
+            const client = new pg.Client({ connectionString: ctx.databaseUrl });
+            await client.connect();
+            return client;
+          }),
+        );
+        const committed: string[] = [];
+        let resumedStream: EventStreamClient | undefined;
+        try {
+          const write = async (client: pg.Client, w: number) => {
+            for (let i = 0; i < 25; i++) {
+              const id = `evt_${newId()}`;
+              await client.query('BEGIN');
+              await client.query(`SELECT record_event($1, $2, 'budget.low', $3, ARRAY[]::text[])`, [
+                id,
+                buyer.id,
+                JSON.stringify({ event: 'budget.low', writer: w, i }),
+              ]);
+              // Held open a little, so commits come out of creation order, and some roll back (never numbered).
+              await new Promise((resolve) => setTimeout(resolve, (w * 7 + i * 3) % 11));
+              if ((w + i) % 9 === 0) await client.query('ROLLBACK');
+              else {
+                await client.query('COMMIT');
+                committed.push(id);
+              }
             }
-          }
-        };
-        const writing = Promise.all(writers.map((client, w) => write(client, w)));
-        await interrupted.received(20);
-        interrupted.close();
-        const resumeFrom = interrupted.lastEventId as string;
-        await writing;
-        resumedStream = await openedStream(served.url, buyer.token, { lastEventId: resumeFrom });
-        await whole.received(committed.length);
-        const inOrder = await idsInOrder(buyer);
-        expect(new Set(inOrder)).toEqual(new Set(committed));
-        const numbers = await ctx.prisma.event.findMany({ where: { buyerId: buyer.id }, orderBy: { seq: 'asc' }, select: { seq: true } });
-        expect(numbers.map((row) => Number(row.seq))).toEqual(Array.from({ length: committed.length }, (_, i) => i + 1));
-        const seen = ids(interrupted);
-        await resumedStream.received(committed.length - seen.length);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(ids(whole)).toEqual(inOrder);
-        expect([...seen, ...ids(resumedStream)]).toEqual(inOrder);
-      } finally {
-        whole.close();
-        resumedStream?.close();
-        await Promise.all(writers.map((client) => client.end()));
-      }
-    });
+          };
+          const writing = Promise.all(writers.map((client, w) => write(client, w)));
+          await interrupted.received(20);
+          interrupted.close();
+          const resumeFrom = interrupted.lastEventId as string;
+          await writing;
+          resumedStream = await openedStream(served.url, buyer.token, { lastEventId: resumeFrom });
+          await whole.received(committed.length);
+          const inOrder = await idsInOrder(buyer);
+          expect(new Set(inOrder)).toEqual(new Set(committed));
+          const numbers = await ctx.prisma.event.findMany({ where: { buyerId: buyer.id }, orderBy: { seq: 'asc' }, select: { seq: true } });
+          expect(numbers.map((row) => Number(row.seq))).toEqual(Array.from({ length: committed.length }, (_, i) => i + 1));
+          const seen = ids(interrupted);
+          await resumedStream.received(committed.length - seen.length);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(ids(whole)).toEqual(inOrder);
+          expect([...seen, ...ids(resumedStream)]).toEqual(inOrder);
+        } finally {
+          whole.close();
+          resumedStream?.close();
+          await Promise.all(writers.map((client) => client.end()));
+        }
+      },
+    );
   });
 
   describe('who may stream', () => {
@@ -337,7 +351,11 @@ describe('GET /events/stream', () => {
         const created = await request(slow.ctx.app).post('/api/v1/api-keys').set(bearer(buyer.token)).send({ name: 'revoked' });
         const key = created.body.apiKey as { id: string; secret: string };
         const stream = await openedStream(slow.url, key.secret);
-        const before = await slow.ctx.services.db.repos.events.record(buyer.id, 'budget.low', { creditBalance: 1, thresholdCents: 500, at: new Date().toISOString() });
+        const before = await slow.ctx.services.db.repos.events.record(buyer.id, 'budget.low', {
+          creditBalance: 1,
+          thresholdCents: 500,
+          at: new Date().toISOString(),
+        });
         await stream.received(1);
         // Past the second for which a verdict on the key is reused.
         await new Promise((resolve) => setTimeout(resolve, 1_200));
@@ -353,7 +371,10 @@ describe('GET /events/stream', () => {
     it("a JWT's stream ends when the password changes (every older token stops working)", async () => {
       const buyer = await createBuyer(ctx);
       const stream = await openedStream(served.url, buyer.token);
-      const changed = await request(ctx.app).post('/api/v1/auth/change-password').set(bearer(buyer.token)).send({ currentPassword: PASSWORD, newPassword: 'another horse battery' });
+      const changed = await request(ctx.app)
+        .post('/api/v1/auth/change-password')
+        .set(bearer(buyer.token))
+        .send({ currentPassword: PASSWORD, newPassword: 'another horse battery' });
       expect(changed.status).toBe(200);
       await stream.ended;
     });
@@ -388,7 +409,11 @@ describe('GET /events/stream caps and timeouts', () => {
       const buyer = await createBuyer(short.ctx);
       const stream = await openedStream(short.url, buyer.token);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const id = await short.ctx.services.db.repos.events.record(buyer.id, 'budget.low', { creditBalance: 1, thresholdCents: 500, at: new Date().toISOString() });
+      const id = await short.ctx.services.db.repos.events.record(buyer.id, 'budget.low', {
+        creditBalance: 1,
+        thresholdCents: 500,
+        at: new Date().toISOString(),
+      });
       await stream.received(1);
       expect(stream.messages[0]?.id).toBe(id);
       stream.close();

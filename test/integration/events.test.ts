@@ -32,7 +32,10 @@ async function subscribe(buyer: TestBuyer, events: string[]): Promise<string> {
 
 /** A task completed through the SDK: settlement writes task.completed to the outbox. */
 async function completeTask(buyer: TestBuyer): Promise<string> {
-  const created = await request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] });
+  const created = await request(ctx.app)
+    .post('/api/v1/tasks')
+    .set(bearer(buyer.token))
+    .send({ type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'] });
   expect(created.status).toBe(201);
   for (let i = 0; i < 3; i++) await sdk(ctx, developer.apiKey).answerNext(`ev-${newId()}`, 'yes');
   return created.body.taskId;
@@ -145,7 +148,13 @@ describe('GET /events and GET /events/:id', () => {
 
   it('returns 404 EVENT_NOT_FOUND for an unknown, malformed or foreign id', async () => {
     const stranger = await createBuyer(ctx);
-    for (const [who, id] of [[buyer, newId()], [buyer, 'evt_nope'], [buyer, '%FF'], [buyer, 'x'.repeat(300)], [stranger, failedEventId]] as const) {
+    for (const [who, id] of [
+      [buyer, newId()],
+      [buyer, 'evt_nope'],
+      [buyer, '%FF'],
+      [buyer, 'x'.repeat(300)],
+      [stranger, failedEventId],
+    ] as const) {
       const res = await get(who, `/events/${id}`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'Event not found', code: 'EVENT_NOT_FOUND' });
@@ -187,7 +196,8 @@ describe('GET /events: cursor pages under filters, and the 30-day edge', () => {
     for (let i = 0; i < 5; i++) {
       // Ids are opaque: a prefixed one (evt_…) pages like any other.
       const id = i % 2 === 0 ? `evt_${newId()}` : newId();
-      await ctx.prisma.$executeRaw`SELECT record_event(${id}, ${buyer.id}, 'budget.low', ${JSON.stringify({ event: 'budget.low', creditBalance: i })}, ARRAY[]::text[])`;
+      await ctx.prisma
+        .$executeRaw`SELECT record_event(${id}, ${buyer.id}, 'budget.low', ${JSON.stringify({ event: 'budget.low', creditBalance: i })}, ARRAY[]::text[])`;
       recorded.push(id);
       await ctx.services.db.repos.events.record(buyer.id, 'task.failed', { taskId: newId(), reason: 'NO_CONSENSUS' });
     }
@@ -203,7 +213,9 @@ describe('GET /events: cursor pages under filters, and the 30-day edge', () => {
       cursor = res.body.nextCursor;
     }
     // Newest first by (created_at, id): two events in one millisecond are ordered by id, not by recording.
-    const expected = await ctx.prisma.$queryRaw<Array<{ id: string }>>`SELECT id FROM events WHERE buyer_id = ${buyer.id} AND type = 'budget.low' ORDER BY created_at DESC, id DESC`;
+    const expected = await ctx.prisma.$queryRaw<
+      Array<{ id: string }>
+    >`SELECT id FROM events WHERE buyer_id = ${buyer.id} AND type = 'budget.low' ORDER BY created_at DESC, id DESC`;
     expect(new Set(seen)).toEqual(new Set(recorded));
     expect(seen).toEqual(expected.map((row) => row.id));
   });

@@ -21,8 +21,17 @@ async function seed(buyer: TestBuyer, count: number, overrides: Record<string, u
     ids.push(id);
     await ctx.prisma.task.create({
       data: {
-        id, buyerId: buyer.id, type: 'SENTIMENT_ANALYSIS', content: `review ${i}, "quoted"`, options: ['positive', 'negative', 'neutral'],
-        maxCents: 20, costCents: 20, validationsNeeded: 3, maxResponses: 6, status, totalResponses: 3,
+        id,
+        buyerId: buyer.id,
+        type: 'SENTIMENT_ANALYSIS',
+        content: `review ${i}, "quoted"`,
+        options: ['positive', 'negative', 'neutral'],
+        maxCents: 20,
+        costCents: 20,
+        validationsNeeded: 3,
+        maxResponses: 6,
+        status,
+        totalResponses: 3,
         result: status === 'COMPLETED' ? (i % 2 ? 'negative' : 'positive') : null,
         confidence: status === 'COMPLETED' ? 0.9 : null,
         validatedAt: status === 'COMPLETED' ? new Date(base + (count - i) * 1000) : null,
@@ -34,14 +43,23 @@ async function seed(buyer: TestBuyer, count: number, overrides: Record<string, u
 }
 
 const download = (buyer: TestBuyer, query: Record<string, string>) =>
-  request(ctx.app).get('/api/v1/exports').query(query).set(bearer(buyer.token)).buffer(true).parse((res, callback) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => callback(null, Buffer.concat(chunks)));
-  });
-const lines = (body: Buffer) => body.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-const zipMembers = (body: Buffer) =>
-  Object.fromEntries(new AdmZip(body).getEntries().map((entry) => [entry.entryName, entry.getData().toString('utf8')]));
+  request(ctx.app)
+    .get('/api/v1/exports')
+    .query(query)
+    .set(bearer(buyer.token))
+    .buffer(true)
+    .parse((res, callback) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => callback(null, Buffer.concat(chunks)));
+    });
+const lines = (body: Buffer) =>
+  body
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+const zipMembers = (body: Buffer) => Object.fromEntries(new AdmZip(body).getEntries().map((entry) => [entry.entryName, entry.getData().toString('utf8')]));
 
 describe('GET /exports formats', () => {
   it('json: an array ordered by validatedAt, then id, with the spec fields', async () => {
@@ -54,7 +72,12 @@ describe('GET /exports formats', () => {
     const records = JSON.parse(res.body.toString());
     expect(records.map((r: { id: string }) => r.id)).toEqual([...ids].reverse());
     expect(records[0]).toEqual({
-      id: ids[2], type: 'SENTIMENT_ANALYSIS', content: 'review 2, "quoted"', label: 'positive', confidence: 0.9, locale: 'en',
+      id: ids[2],
+      type: 'SENTIMENT_ANALYSIS',
+      content: 'review 2, "quoted"',
+      label: 'positive',
+      confidence: 0.9,
+      locale: 'en',
       validatedAt: '2026-03-01T00:00:01.000Z',
     });
   });
@@ -73,11 +96,18 @@ describe('GET /exports formats', () => {
     );
     const openai = lines((await download(buyer, { format: 'openai' })).body);
     expect(openai).toEqual([
-      { messages: [{ role: 'user', content: expect.stringMatching(/^Classify the sentiment .* Answer with one of: positive, negative, neutral\.\n\nreview 0/s) }, { role: 'assistant', content: 'positive' }] },
+      {
+        messages: [
+          { role: 'user', content: expect.stringMatching(/^Classify the sentiment .* Answer with one of: positive, negative, neutral\.\n\nreview 0/s) },
+          { role: 'assistant', content: 'positive' },
+        ],
+      },
     ]);
     expect(lines((await download(buyer, { format: 'huggingface' })).body)).toEqual([{ text: 'review 0, "quoted"', label: 'positive', label_id: 0 }]);
     const alpaca = lines((await download(buyer, { format: 'alpaca' })).body);
-    expect(alpaca).toEqual([{ instruction: expect.stringContaining('Answer with one of: positive, negative, neutral.'), input: 'review 0, "quoted"', output: 'positive' }]);
+    expect(alpaca).toEqual([
+      { instruction: expect.stringContaining('Answer with one of: positive, negative, neutral.'), input: 'review 0, "quoted"', output: 'positive' },
+    ]);
     const hf = await download(buyer, { format: 'huggingface' });
     expect(hf.headers['content-disposition']).toContain('tasks-huggingface.jsonl');
   });
@@ -112,8 +142,13 @@ describe('GET /exports filters', () => {
     const inProject = await seed(buyer, 1, { projectId: project.id, type: 'BINARY_CHOICE', options: ['yes', 'no'], result: 'yes', locale: 'fr' });
     const failed = await seed(buyer, 1, {}, 'FAILED');
     await seed(other, 2);
-    await ctx.prisma.goldenTask.create({ data: { id: newId(), buyerId: buyer.id, type: 'SENTIMENT_ANALYSIS', content: 'golden', options: ['a', 'b'], goldenAnswer: 'a' } });
-    const ids = async (query: Record<string, string>) => lines((await download(buyer, { format: 'jsonl', ...query })).body).map((r) => r.id).sort();
+    await ctx.prisma.goldenTask.create({
+      data: { id: newId(), buyerId: buyer.id, type: 'SENTIMENT_ANALYSIS', content: 'golden', options: ['a', 'b'], goldenAnswer: 'a' },
+    });
+    const ids = async (query: Record<string, string>) =>
+      lines((await download(buyer, { format: 'jsonl', ...query })).body)
+        .map((r) => r.id)
+        .sort();
     expect(await ids({})).toEqual([...plain, ...inProject].sort());
     expect(await ids({ status: 'FAILED' })).toEqual(failed);
     expect(await ids({ projectId: project.id })).toEqual(inProject);
@@ -216,16 +251,19 @@ describe('the records query', () => {
   // Streaming starts at once only if PostgreSQL reads the export index in order; a sort would read and
   // sort the whole selection before the first record (it did, when the formatted date shadowed the
   // column that ORDER BY names). With sorts disabled the plan still sorts if no index can give the order.
-  it.each([undefined, { seed: 's', lastTrain: { key: '1', id: 'c1' }, lastVal: null }])('reads the export index in order, without a sort (cut %#)', async (cut) => {
-    const query = recordsQuery({ buyerId: 'any', status: 'COMPLETED', type: 'BINARY_CHOICE', locale: 'en' }, cut);
-    const plan = await ctx.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('SET LOCAL enable_sort = off');
-      const rows = await tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': unknown }>>(`EXPLAIN (FORMAT JSON) ${query.text}`, ...query.values);
-      return JSON.stringify(rows[0]?.['QUERY PLAN']);
-    });
-    expect(plan).toContain('tasks_export_completed_idx');
-    expect(plan).not.toContain('"Sort"');
-  });
+  it.each([undefined, { seed: 's', lastTrain: { key: '1', id: 'c1' }, lastVal: null }])(
+    'reads the export index in order, without a sort (cut %#)',
+    async (cut) => {
+      const query = recordsQuery({ buyerId: 'any', status: 'COMPLETED', type: 'BINARY_CHOICE', locale: 'en' }, cut);
+      const plan = await ctx.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('SET LOCAL enable_sort = off');
+        const rows = await tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': unknown }>>(`EXPLAIN (FORMAT JSON) ${query.text}`, ...query.values);
+        return JSON.stringify(rows[0]?.['QUERY PLAN']);
+      });
+      expect(plan).toContain('tasks_export_completed_idx');
+      expect(plan).not.toContain('"Sort"');
+    },
+  );
 });
 
 describe('GET /exports errors (answered before any byte is streamed)', () => {
@@ -246,7 +284,10 @@ describe('GET /exports errors (answered before any byte is streamed)', () => {
     [{ trainRatio: '-0.5', valRatio: '1', testRatio: '0.5' }],
   ])('INVALID_RATIOS for %j', async (ratios) => {
     const buyer = await createBuyer(ctx);
-    const res = await request(ctx.app).get('/api/v1/exports').query({ format: 'jsonl', ...ratios }).set(bearer(buyer.token));
+    const res = await request(ctx.app)
+      .get('/api/v1/exports')
+      .query({ format: 'jsonl', ...ratios })
+      .set(bearer(buyer.token));
     expect([res.status, res.body.code]).toEqual([400, 'INVALID_RATIOS']);
   });
 
@@ -265,14 +306,22 @@ describe('GET /exports minConfidence', () => {
     const [low] = await seed(buyer, 1, { confidence: 0.8 });
     const [edge] = await seed(buyer, 1, { confidence: 0.95 });
     const [high] = await seed(buyer, 1, { confidence: 0.99 });
-    const kept = async (query: Record<string, string>) => lines((await download(buyer, { format: 'jsonl', ...query })).body).map((r: { id: string }) => r.id).sort();
+    const kept = async (query: Record<string, string>) =>
+      lines((await download(buyer, { format: 'jsonl', ...query })).body)
+        .map((r: { id: string }) => r.id)
+        .sort();
     expect(await kept({})).toEqual([low, edge, high].sort());
     expect(await kept({ minConfidence: '0.95' })).toEqual([edge, high].sort());
     expect(await kept({ minConfidence: '1' })).toEqual([]);
     expect(await kept({ minConfidence: '0' })).toEqual([low, edge, high].sort());
     const split = await download(buyer, { format: 'jsonl', minConfidence: '.9', trainRatio: '0.5', valRatio: '0', testRatio: '0.5' });
     const members = zipMembers(split.body);
-    const ids = Object.values(members).flatMap((text) => text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id));
+    const ids = Object.values(members).flatMap((text) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    );
     expect(ids.sort()).toEqual([edge, high].sort());
     for (const bad of ['1.5', '-0.1', 'high', '', '0.9.1']) {
       const res = await download(buyer, { format: 'jsonl', minConfidence: bad });

@@ -121,7 +121,14 @@ describe('golden tasks', () => {
       const buyer = await createBuyer(always);
       await fundBuyer(always, adminOfAlways.token, buyer.id, 1_000);
       for (let i = 0; i < 10; i++) {
-        expect((await request(always.app).post('/api/v1/golden-tasks').set(bearer(buyer.token)).send(golden({ content: `golden ${i}` }))).status).toBe(201);
+        expect(
+          (
+            await request(always.app)
+              .post('/api/v1/golden-tasks')
+              .set(bearer(buyer.token))
+              .send(golden({ content: `golden ${i}` }))
+          ).status,
+        ).toBe(201);
       }
       await request(always.app).post('/api/v1/tasks').set(bearer(buyer.token)).send(regular);
       const client = sdk(always, dev.apiKey);
@@ -169,7 +176,11 @@ describe('earnings and payouts', () => {
     expect(payout.status).toBe(201);
     expect(payout.body).toMatchObject({ id: expect.any(String), status: 'PENDING', amountCents: 600, method: 'mobile_money', createdAt: expect.any(String) });
     expect((await client.get(`/annotators/${id}/earnings`)).body).toEqual({
-      annotatorId: id, totalEarnedCents: 800, paidOutCents: 0, pendingPayoutCents: 600, availableCents: 200,
+      annotatorId: id,
+      totalEarnedCents: 800,
+      paidOutCents: 0,
+      pendingPayoutCents: 600,
+      availableCents: 200,
     });
     const pending = await admin('get', '/admin/payouts?status=PENDING');
     expect(pending.body.payouts.find((p: { id: string }) => p.id === payout.body.id)).toMatchObject({ annotatorId: id, developerId: world.developer.id });

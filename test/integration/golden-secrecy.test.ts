@@ -53,8 +53,14 @@ describe('golden tasks cannot be told apart from regular ones', () => {
 
     expect(served.map((r) => r.status)).toEqual([200, 200]);
     expect(shape(served[0]?.body)).toEqual(shape(served[1]?.body));
-    expect(served.map((r) => Object.keys(r.body.task))).toEqual([['id', 'type', 'content', 'options', 'locale'], ['id', 'type', 'content', 'options', 'locale']]);
-    expect(answers.map((r) => [r.status, r.body])).toEqual([[201, { accepted: true }], [201, { accepted: true }]]);
+    expect(served.map((r) => Object.keys(r.body.task))).toEqual([
+      ['id', 'type', 'content', 'options', 'locale'],
+      ['id', 'type', 'content', 'options', 'locale'],
+    ]);
+    expect(answers.map((r) => [r.status, r.body])).toEqual([
+      [201, { accepted: true }],
+      [201, { accepted: true }],
+    ]);
 
     // Repeats, wrong answers and strangers without an assignment get the same codes for both.
     for (const id of [goldenId, regularId]) {

@@ -118,7 +118,10 @@ describe('strings the database cannot store', () => {
   for (const [what, content] of invalid) {
     it(`refuses task content holding ${what} with 400 VALIDATION_ERROR and creates nothing`, async () => {
       const before = await taskCount();
-      const res = await request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).send({ ...task, content });
+      const res = await request(ctx.app)
+        .post('/api/v1/tasks')
+        .set(bearer(buyer.token))
+        .send({ ...task, content });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'body.content' }] } });
       expect(await taskCount()).toBe(before);
@@ -135,7 +138,9 @@ describe('strings the database cannot store', () => {
   });
 
   it('refuses a NUL in the e-mail at login (unauthenticated) with 400 VALIDATION_ERROR', async () => {
-    const res = await request(ctx.app).post('/api/v1/auth/login').send({ email: `a\u0000${uniqueEmail()}`, password: PASSWORD });
+    const res = await request(ctx.app)
+      .post('/api/v1/auth/login')
+      .send({ email: `a\u0000${uniqueEmail()}`, password: PASSWORD });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
@@ -166,7 +171,9 @@ describe('path ids', () => {
   it('gives each resource its own 404 code for a malformed id', async () => {
     const developerKeyless = await request(ctx.app).get('/api/v1/projects/%FF').set(bearer(buyer.token));
     expect(developerKeyless.body.code).toBe('PROJECT_NOT_FOUND');
-    const deposit = await request(ctx.app).get(`/api/v1/billing/deposits/${'d'.repeat(300)}`).set(bearer(buyer.token));
+    const deposit = await request(ctx.app)
+      .get(`/api/v1/billing/deposits/${'d'.repeat(300)}`)
+      .set(bearer(buyer.token));
     expect(deposit.body.code).toBe('DEPOSIT_NOT_FOUND');
     const webhook = await request(ctx.app).delete('/api/v1/webhooks/configs/%00').set(bearer(buyer.token));
     expect(webhook.body.code).toBe('WEBHOOK_NOT_FOUND');

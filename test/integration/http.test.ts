@@ -123,7 +123,8 @@ describe('logs', () => {
         status: 201,
         ms: expect.any(Number),
       });
-      for (const line of requestLines) expect(Object.keys(line).sort()).toEqual(['event', 'level', 'method', 'ms', 'msg', 'reqId', 'route', 'service', 'status', 'time']);
+      for (const line of requestLines)
+        expect(Object.keys(line).sort()).toEqual(['event', 'level', 'method', 'ms', 'msg', 'reqId', 'route', 'service', 'status', 'time']);
       expect(output).toContain('[redacted]');
       for (const secret of [PASSWORD, token, admin.token, apiKey]) expect(output).not.toContain(secret);
     } finally {
@@ -154,7 +155,18 @@ describe('operations endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(['/auth/register', '/auth/login', '/admin/developers/{id}', '/projects/{id}', '/dev/me', '/billing/ledger', '/tasks', '/tasks/{id}', '/tasks/batch', '/tasks/batch/csv']),
+      expect.arrayContaining([
+        '/auth/register',
+        '/auth/login',
+        '/admin/developers/{id}',
+        '/projects/{id}',
+        '/dev/me',
+        '/billing/ledger',
+        '/tasks',
+        '/tasks/{id}',
+        '/tasks/batch',
+        '/tasks/batch/csv',
+      ]),
     );
     const register = res.body.paths['/auth/register'].post;
     const schema = register.requestBody.content['application/json'].schema;

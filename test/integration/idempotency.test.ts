@@ -44,46 +44,75 @@ let annotatorId: string;
 const routes: Route[] = [
   {
     name: 'POST /projects',
-    send: (key, variant, as) => withKey(request(ctx.app).post('/api/v1/projects').set(bearer((as ? otherBuyer : buyer).token)), key).send({ name: `Project ${variant}` }),
+    send: (key, variant, as) =>
+      withKey(
+        request(ctx.app)
+          .post('/api/v1/projects')
+          .set(bearer((as ? otherBuyer : buyer).token)),
+        key,
+      ).send({ name: `Project ${variant}` }),
     count: () => ctx.prisma.project.count({ where: { buyerId: buyer.id } }),
   },
   {
     name: 'POST /golden-tasks',
     send: (key, variant, as) =>
-      withKey(request(ctx.app).post('/api/v1/golden-tasks').set(bearer((as ? otherBuyer : buyer).token)), key)
-        .send({ type: 'BINARY_CHOICE', content: `Is ${variant} even?`, options: ['yes', 'no'], goldenAnswer: variant % 2 === 0 ? 'yes' : 'no' }),
+      withKey(
+        request(ctx.app)
+          .post('/api/v1/golden-tasks')
+          .set(bearer((as ? otherBuyer : buyer).token)),
+        key,
+      ).send({ type: 'BINARY_CHOICE', content: `Is ${variant} even?`, options: ['yes', 'no'], goldenAnswer: variant % 2 === 0 ? 'yes' : 'no' }),
     count: () => ctx.prisma.goldenTask.count({ where: { buyerId: buyer.id } }),
   },
   {
     name: 'POST /webhooks/configs',
     send: (key, variant, as) =>
-      withKey(request(ctx.app).post('/api/v1/webhooks/configs').set(bearer((as ? otherBuyer : buyer).token)), key)
-        .send({ url: `http://127.0.0.1:9/hook-${variant}`, events: ['task.completed'], secret: 'a-secret-of-sixteen-chars' }),
+      withKey(
+        request(ctx.app)
+          .post('/api/v1/webhooks/configs')
+          .set(bearer((as ? otherBuyer : buyer).token)),
+        key,
+      ).send({ url: `http://127.0.0.1:9/hook-${variant}`, events: ['task.completed'], secret: 'a-secret-of-sixteen-chars' }),
     count: () => ctx.prisma.webhookConfig.count({ where: { buyerId: buyer.id } }),
   },
   {
     name: 'POST /billing/deposits',
     send: (key, variant, as) =>
-      withKey(request(ctx.app).post('/api/v1/billing/deposits').set(bearer((as ? otherBuyer : buyer).token)), key).send({ amountCents: 1_000 + variant, method: 'card' }),
+      withKey(
+        request(ctx.app)
+          .post('/api/v1/billing/deposits')
+          .set(bearer((as ? otherBuyer : buyer).token)),
+        key,
+      ).send({ amountCents: 1_000 + variant, method: 'card' }),
     count: () => ctx.prisma.deposit.count({ where: { buyerId: buyer.id } }),
   },
   {
     name: 'POST /sdk/annotators/:annotatorId/payouts',
     send: (key, variant) =>
-      withKey(request(ctx.app).post(`/api/v1/sdk/annotators/${annotatorId}/payouts`).set(bearer(developer.apiKey)), key)
-        .send({ amountCents: 500 + variant, method: 'paypal', destination: 'me@example.test' }),
+      withKey(request(ctx.app).post(`/api/v1/sdk/annotators/${annotatorId}/payouts`).set(bearer(developer.apiKey)), key).send({
+        amountCents: 500 + variant,
+        method: 'paypal',
+        destination: 'me@example.test',
+      }),
     count: () => ctx.prisma.payout.count({ where: { annotator: { externalId: annotatorId } } }),
   },
   {
     name: 'POST /admin/developers',
     send: (key, variant) =>
-      withKey(request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)), key)
-        .send({ email: `idem-${(key ?? '').replace(/[^a-z0-9]/gi, '').slice(-24)}-${variant}@example.test`, appName: `App ${variant}`, appUrl: 'https://app.example.test' }),
+      withKey(request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)), key).send({
+        email: `idem-${(key ?? '').replace(/[^a-z0-9]/gi, '').slice(-24)}-${variant}@example.test`,
+        appName: `App ${variant}`,
+        appUrl: 'https://app.example.test',
+      }),
     count: () => ctx.prisma.developer.count(),
   },
   {
     name: 'POST /admin/buyers/:id/credits',
-    send: (key, variant) => withKey(request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(admin)), key).send({ amountCents: 1_000 + variant, reason: 'goodwill' }),
+    send: (key, variant) =>
+      withKey(request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(admin)), key).send({
+        amountCents: 1_000 + variant,
+        reason: 'goodwill',
+      }),
     count: () => ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id } }),
   },
 ];
@@ -140,7 +169,9 @@ describe('idempotency keys across requests', () => {
   it('include the path: the same key and body crediting another buyer is a different request', async () => {
     const key = `path-${Math.random()}`;
     const body = { amountCents: 700, reason: 'goodwill' };
-    expect((await request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(admin)).set('Idempotency-Key', key).send(body)).status).toBe(201);
+    expect((await request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(admin)).set('Idempotency-Key', key).send(body)).status).toBe(
+      201,
+    );
     const other = await request(ctx.app).post(`/api/v1/admin/buyers/${otherBuyer.id}/credits`).set(bearer(admin)).set('Idempotency-Key', key).send(body);
     expect([other.status, other.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
   });
@@ -158,8 +189,15 @@ describe('idempotency keys across requests', () => {
     const key = `race-credit-${Math.random()}`;
     const before = await ctx.prisma.ledgerEntry.count({ where: { buyerId: otherBuyer.id } });
     const balance = (await ctx.prisma.buyer.findUniqueOrThrow({ where: { id: otherBuyer.id } })).creditBalance;
-    const results = await Promise.all(Array.from({ length: 4 }, () =>
-      request(ctx.app).post(`/api/v1/admin/buyers/${otherBuyer.id}/credits`).set(bearer(admin)).set('Idempotency-Key', key).send({ amountCents: 300, reason: 'race' })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        request(ctx.app)
+          .post(`/api/v1/admin/buyers/${otherBuyer.id}/credits`)
+          .set(bearer(admin))
+          .set('Idempotency-Key', key)
+          .send({ amountCents: 300, reason: 'race' }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(3);
@@ -174,14 +212,24 @@ describe('idempotency keys across requests', () => {
       components: { parameters: Record<string, Parameter> };
     };
     // The header is one reusable parameter, referenced by each route.
-    const resolve = (parameter: Parameter) => (parameter.$ref ? doc.components.parameters[parameter.$ref.split('/').at(-1) ?? ''] ?? parameter : parameter);
+    const resolve = (parameter: Parameter) => (parameter.$ref ? (doc.components.parameters[parameter.$ref.split('/').at(-1) ?? ''] ?? parameter) : parameter);
     // Registration creates an account (its repeat is EMAIL_TAKEN) and an SDK answer's repeat is ALREADY_ANSWERED (contract §4).
     const exempt = ['/auth/register', '/sdk/tasks/{id}/complete'];
     const creating = Object.entries(doc.paths).filter(([path, operations]) => operations.post?.responses['201'] && !exempt.includes(path));
-    expect(creating.map(([path]) => path)).toEqual(expect.arrayContaining([
-      '/tasks', '/tasks/batch', '/tasks/batch/csv', '/projects', '/golden-tasks', '/webhooks/configs', '/billing/deposits',
-      '/sdk/annotators/{annotatorId}/payouts', '/admin/developers', '/admin/buyers/{id}/credits',
-    ]));
+    expect(creating.map(([path]) => path)).toEqual(
+      expect.arrayContaining([
+        '/tasks',
+        '/tasks/batch',
+        '/tasks/batch/csv',
+        '/projects',
+        '/golden-tasks',
+        '/webhooks/configs',
+        '/billing/deposits',
+        '/sdk/annotators/{annotatorId}/payouts',
+        '/admin/developers',
+        '/admin/buyers/{id}/credits',
+      ]),
+    );
     for (const [path, operations] of creating) {
       const header = operations.post?.parameters?.map(resolve).find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
       expect(header?.schema?.maxLength, path).toBe(255);
@@ -191,8 +239,12 @@ describe('idempotency keys across requests', () => {
 
   it('are stored so that the table reveals neither the key nor a secret the response carried (a new API key)', async () => {
     const key = `secret-${Math.random()}`;
-    const send = () => request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)).set('Idempotency-Key', key)
-      .send({ email: `sealed-${Math.random().toString(36).slice(2)}@example.test`, appName: 'Sealed', appUrl: 'https://app.example.test' });
+    const send = () =>
+      request(ctx.app)
+        .post('/api/v1/admin/developers')
+        .set(bearer(admin))
+        .set('Idempotency-Key', key)
+        .send({ email: `sealed-${Math.random().toString(36).slice(2)}@example.test`, appName: 'Sealed', appUrl: 'https://app.example.test' });
     const first = await send();
     expect(first.status).toBe(201);
     const rows = await ctx.prisma.idempotencyKey.findMany({ where: { key: idempotencyKeyDigest(key) } });
@@ -205,11 +257,17 @@ describe('idempotency keys across requests', () => {
 
   it('do not store a failure: the same key runs again after a refused request', async () => {
     const key = `fail-${Math.random()}`;
-    const taken = await request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)).set('Idempotency-Key', key)
+    const taken = await request(ctx.app)
+      .post('/api/v1/admin/developers')
+      .set(bearer(admin))
+      .set('Idempotency-Key', key)
       .send({ email: developer.email, appName: 'Dup', appUrl: 'https://app.example.test' });
     expect([taken.status, taken.body.code]).toEqual([409, 'EMAIL_TAKEN']);
     expect(await ctx.prisma.idempotencyKey.count({ where: { key: idempotencyKeyDigest(key) } })).toBe(0);
-    const fresh = await request(ctx.app).post('/api/v1/admin/developers').set(bearer(admin)).set('Idempotency-Key', key)
+    const fresh = await request(ctx.app)
+      .post('/api/v1/admin/developers')
+      .set(bearer(admin))
+      .set('Idempotency-Key', key)
       .send({ email: developer.email, appName: 'Dup', appUrl: 'https://app.example.test' });
     expect(fresh.status).toBe(409);
   });

@@ -16,13 +16,15 @@ import { prng } from '../../bench/quality/random.ts';
 // A database of its own: the work queue is global. GOLDEN_RATE 0: no golden task is served by chance.
 const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
 
-
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
 const fundedBuyer = () => createFundedBuyer(world.ctx, world.adminToken, 100_000);
 
 async function createProject(buyer: TestBuyer): Promise<string> {
-  const res = await request(world.ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: unique('Birds') });
+  const res = await request(world.ctx.app)
+    .post('/api/v1/projects')
+    .set(bearer(buyer.token))
+    .send({ name: unique('Birds') });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -45,7 +47,12 @@ const plain: Send = async (_label, call) => call;
  * The only open task answered by `annotators` in order, each after `next` handed it to them, until `next`
  * finds nothing (the task is decided) or the list ends. Returns those who answered.
  */
-async function answerUntilDecided(taskId: string, annotators: readonly string[], answerOf: (annotatorId: string, content: string) => string, send: Send = plain): Promise<string[]> {
+async function answerUntilDecided(
+  taskId: string,
+  annotators: readonly string[],
+  answerOf: (annotatorId: string, content: string) => string,
+  send: Send = plain,
+): Promise<string[]> {
   const client = sdk(world.ctx, world.developer.apiKey);
   const answered: string[] = [];
   for (const annotatorId of annotators) {
@@ -138,11 +145,17 @@ describe('a re-fit of a project answered by a mixed crowd', () => {
         const content = `Is item ${phase}.${t} a bird?`;
         truthOf.set(content, random() < 0.5 ? 'yes' : 'no');
         const taskId = await createTask(buyer, { content, options: ['yes', 'no'], projectId });
-        const order = crowd.map((a) => ({ id: a.id, key: random() })).sort((x, y) => x.key - y.key).map((a) => a.id);
+        const order = crowd
+          .map((a) => ({ id: a.id, key: random() }))
+          .sort((x, y) => x.key - y.key)
+          .map((a) => a.id);
         answers += (await answerUntilDecided(taskId, order, answerOf)).length;
         taskIds.push(taskId);
       }
-      const tasks = await world.ctx.prisma.task.findMany({ where: { id: { in: taskIds } }, select: { content: true, status: true, result: true, maxResponses: true } });
+      const tasks = await world.ctx.prisma.task.findMany({
+        where: { id: { in: taskIds } },
+        select: { content: true, status: true, result: true, maxResponses: true },
+      });
       expect(tasks.every((task) => (task.status === 'COMPLETED' || task.status === 'FAILED') && task.maxResponses === MAX_RESPONSES)).toBe(true);
       const completed = tasks.filter((task) => task.status === 'COMPLETED');
       return { completed: completed.length, correct: completed.filter((task) => task.result === truthOf.get(task.content)).length, answers };
@@ -163,18 +176,22 @@ describe('a re-fit of a project answered by a mixed crowd', () => {
     return { before, after, good, adversarial };
   }
 
-  it("a project's tasks answered by a mix of good, weak and adversarial simulated annotators end with more correct results after a re-fit than before it", { timeout: 180_000 }, async () => {
-    const runs: Array<Awaited<ReturnType<typeof runProject>>> = [];
-    // One after another: each phase answers the only open task of the queue.
-    for (let p = 0; p < PROJECTS; p++) runs.push(await runProject(SEED + p));
-    for (const run of runs) {
-      expect(run.good).toHaveLength(4);
-      expect(diagonal(run.good)).toBeGreaterThan(antiDiagonal(run.good));
-      expect(antiDiagonal(run.adversarial)).toBeGreaterThan(diagonal(run.adversarial));
-    }
-    const total = (phase: 'before' | 'after') => runs.reduce((sum, run) => sum + run[phase].correct, 0);
-    expect(total('after')).toBeGreaterThan(total('before'));
-  });
+  it(
+    "a project's tasks answered by a mix of good, weak and adversarial simulated annotators end with more correct results after a re-fit than before it",
+    { timeout: 180_000 },
+    async () => {
+      const runs: Array<Awaited<ReturnType<typeof runProject>>> = [];
+      // One after another: each phase answers the only open task of the queue.
+      for (let p = 0; p < PROJECTS; p++) runs.push(await runProject(SEED + p));
+      for (const run of runs) {
+        expect(run.good).toHaveLength(4);
+        expect(diagonal(run.good)).toBeGreaterThan(antiDiagonal(run.good));
+        expect(antiDiagonal(run.adversarial)).toBeGreaterThan(diagonal(run.adversarial));
+      }
+      const total = (phase: 'before' | 'after') => runs.reduce((sum, run) => sum + run[phase].correct, 0);
+      expect(total('after')).toBeGreaterThan(total('before'));
+    },
+  );
 });
 
 describe('answers given while a re-fit of their scope runs', () => {
@@ -273,7 +290,12 @@ describe('answers given while a re-fit of their scope runs', () => {
     expect(responses.filter((r) => r.status === 201)).toHaveLength(answersDuringPause);
     expect(responses.filter((r) => r.status !== 200 && r.status !== 201 && r.status !== 204)).toEqual([]);
     const decided = await world.ctx.prisma.task.findMany({ where: { id: { in: duringPause } }, select: { status: true, result: true } });
-    expect(decided).toEqual(expect.arrayContaining([{ status: 'COMPLETED', result: 'yes' }, { status: 'COMPLETED', result: 'no' }]));
+    expect(decided).toEqual(
+      expect.arrayContaining([
+        { status: 'COMPLETED', result: 'yes' },
+        { status: 'COMPLETED', result: 'no' },
+      ]),
+    );
 
     const counts = await readCounts(scopeKey);
     // Those who answered only during the pause: their rows hold exactly what the decisions added.
@@ -318,7 +340,11 @@ describe('golden answers', () => {
     expect((await client.complete(golden.body.id, annotatorId, 'no')).status).toBe(201);
 
     const scopeKey = `project:${projectId}`;
-    expect(await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } })).toMatchObject({ buyerId: buyer.id, projectId, options: ['no', 'yes'] });
+    expect(await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scopeKey } })).toMatchObject({
+      buyerId: buyer.id,
+      projectId,
+      options: ['no', 'yes'],
+    });
     const counts = await readCounts(scopeKey);
     expect(counts.size).toBe(1);
     // Rows: truth no, yes; columns: answer no, yes. Truth "yes", answer "no": cell 1·2 + 0.
@@ -329,9 +355,16 @@ describe('golden answers', () => {
 describe('the scope of a task without a project', () => {
   async function decide(buyer: TestBuyer, options: string[], answer: string): Promise<string[]> {
     const taskId = await createTask(buyer, { content: `Pick ${answer} of ${options.join('/')}`, options });
-    const answerers = await answerUntilDecided(taskId, Array.from({ length: 5 }, (_, i) => unique(`scoped-${i}`)), () => answer);
+    const answerers = await answerUntilDecided(
+      taskId,
+      Array.from({ length: 5 }, (_, i) => unique(`scoped-${i}`)),
+      () => answer,
+    );
     expect(answerers).toHaveLength(4);
-    expect(await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { status: true, result: true } })).toEqual({ status: 'COMPLETED', result: answer });
+    expect(await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { status: true, result: true } })).toEqual({
+      status: 'COMPLETED',
+      result: answer,
+    });
     return Promise.all(answerers.map(internalId));
   }
 

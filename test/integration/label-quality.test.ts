@@ -48,11 +48,21 @@ async function answerAll(annotators: readonly string[], answerOf: (annotatorId: 
 }
 
 describe('GET /projects/:id/quality', () => {
-  it("reports the completed share, the expected accuracy with its interval, answers and cost per label, and the golden evidence with a warning while it is thin", async () => {
+  it('reports the completed share, the expected accuracy with its interval, answers and cost per label, and the golden evidence with a warning while it is thin', async () => {
     const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
     const projectId = await createProject(buyer);
     for (const content of ['Is 2 + 2 = 4?', 'Is water dry?']) {
-      expect((await post(buyer, '/golden-tasks', { type: 'BINARY_CHOICE', content, options: ['yes', 'no'], goldenAnswer: content.includes('4') ? 'yes' : 'no', projectId })).status).toBe(201);
+      expect(
+        (
+          await post(buyer, '/golden-tasks', {
+            type: 'BINARY_CHOICE',
+            content,
+            options: ['yes', 'no'],
+            goldenAnswer: content.includes('4') ? 'yes' : 'no',
+            projectId,
+          })
+        ).status,
+      ).toBe(201);
     }
     const fresh = await get(buyer, `/projects/${projectId}/quality`);
     expect(fresh.status).toBe(200);
@@ -61,12 +71,17 @@ describe('GET /projects/:id/quality', () => {
 
     await createTasks(buyer, ['a', 'b', 'c'], { projectId });
     // Five annotators: each answers the two golden tasks first (one gets the dry water wrong), then the tasks, all "yes".
-    await answerAll(['q1', 'q2', 'q3', 'q4', 'q5'].map(unique), (annotatorId, content) => (content === 'Is water dry?' && annotatorId.startsWith('q1') ? 'yes' : content.includes('dry') ? 'no' : 'yes'));
+    await answerAll(['q1', 'q2', 'q3', 'q4', 'q5'].map(unique), (annotatorId, content) =>
+      content === 'Is water dry?' && annotatorId.startsWith('q1') ? 'yes' : content.includes('dry') ? 'no' : 'yes',
+    );
     await world.ctx.services.settlementEffects.settled();
 
     const res = await get(buyer, `/projects/${projectId}/quality`);
     expect(res.status).toBe(200);
-    const tasks = await world.ctx.prisma.task.findMany({ where: { projectId }, select: { status: true, confidence: true, totalResponses: true, costCents: true } });
+    const tasks = await world.ctx.prisma.task.findMany({
+      where: { projectId },
+      select: { status: true, confidence: true, totalResponses: true, costCents: true },
+    });
     const completed = tasks.filter((task) => task.status === 'COMPLETED');
     expect(completed.length).toBe(3);
     const mean = completed.reduce((sum, task) => sum + (task.confidence ?? 0), 0) / completed.length;
@@ -159,7 +174,10 @@ describe('a skewed project', () => {
     expect(scope.classPrior[0]).toBeGreaterThan(0.8);
 
     const contents = await batch(200);
-    const tasks = await world.ctx.prisma.task.findMany({ where: { projectId, content: { in: contents } }, select: { content: true, result: true, status: true } });
+    const tasks = await world.ctx.prisma.task.findMany({
+      where: { projectId, content: { in: contents } },
+      select: { content: true, result: true, status: true },
+    });
     expect(tasks.every((task) => task.status === 'COMPLETED')).toBe(true);
     let model = 0;
     let majority = 0;

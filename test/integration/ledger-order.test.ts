@@ -28,7 +28,10 @@ async function walkLedger(buyer: TestBuyer): Promise<Entry[]> {
   const entries: Entry[] = [];
   let cursor: string | undefined;
   do {
-    const res = await request(ctx.app).get('/api/v1/billing/ledger').query({ limit: '7', ...(cursor ? { cursor } : {}) }).set(bearer(buyer.token));
+    const res = await request(ctx.app)
+      .get('/api/v1/billing/ledger')
+      .query({ limit: '7', ...(cursor ? { cursor } : {}) })
+      .set(bearer(buyer.token));
     expect(res.status).toBe(200);
     entries.push(...res.body.entries);
     cursor = res.body.nextCursor ?? undefined;
@@ -42,7 +45,9 @@ describe('the ledger under concurrency', () => {
     const credit = (amountCents: number) =>
       request(ctx.app).post(`/api/v1/admin/buyers/${buyer.id}/credits`).set(bearer(admin)).send({ amountCents, reason: 'race' });
     expect((await credit(50_000)).status).toBe(201);
-    const created = await request(ctx.app).post('/api/v1/tasks/batch').set(bearer(buyer.token))
+    const created = await request(ctx.app)
+      .post('/api/v1/tasks/batch')
+      .set(bearer(buyer.token))
       .send({ tasks: Array.from({ length: 40 }, (_, i) => ({ type: 'BINARY_CHOICE', content: `race ${i}`, options: ['yes', 'no'], validationsNeeded: 1 })) });
     expect(created.status).toBe(201);
     const deposits = await Promise.all(

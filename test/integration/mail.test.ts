@@ -130,7 +130,9 @@ describe('e-mail by SMTP', () => {
         .map((line) => JSON.parse(line) as { event?: string; to?: string; subject?: string; links?: string[]; msg: string })
         .find((line) => line.event === 'mail.kept' && line.to === developer.email);
       // The subject and the invite link lead the message; the links are also a field of their own.
-      expect(kept?.msg.split('\n')[0]).toMatch(new RegExp(`mail "${kept?.subject ?? '?'}" to ${developer.email} kept in the outbox\\. Links: http://concord\\.test/developer/setup#token=`));
+      expect(kept?.msg.split('\n')[0]).toMatch(
+        new RegExp(`mail "${kept?.subject ?? '?'}" to ${developer.email} kept in the outbox\\. Links: http://concord\\.test/developer/setup#token=`),
+      );
       expect(kept?.links).toEqual([expect.stringMatching(/^http:\/\/concord\.test\/developer\/setup#token=[A-Za-z0-9_-]+$/)]);
       expect(kept?.msg).toContain('POST /api/v1/dev/setup-password');
       // The dashboard's set-password page, with the token in the fragment (never sent to a server).

@@ -24,7 +24,10 @@ describe('GET /meta', () => {
       priceCents: 20,
       defaultTargetConfidence: 0.95,
       lowBalanceThresholdCents: 500,
-      depositBonusTiers: [{ minCents: 50_000, percent: 5 }, { minCents: 200_000, percent: 10 }],
+      depositBonusTiers: [
+        { minCents: 50_000, percent: 5 },
+        { minCents: 200_000, percent: 10 },
+      ],
       localAdmin: null,
     });
     // A credential changes nothing on a public route, even one that is not valid.
@@ -44,7 +47,11 @@ describe('GET /meta', () => {
     const configured = createTestContext({ env: { ...production, PRICE_CENTS: '35', CONSENSUS_THRESHOLD: '0.9' } });
     try {
       expect((await meta(configured)).body).toMatchObject({
-        environment: 'production', paymentProvider: 'sandbox', priceCents: 35, defaultTargetConfidence: 0.9, localAdmin: null,
+        environment: 'production',
+        paymentProvider: 'sandbox',
+        priceCents: 35,
+        defaultTargetConfidence: 0.9,
+        localAdmin: null,
       });
     } finally {
       await configured.close();
@@ -83,7 +90,10 @@ describe('GET /meta: the local admin', () => {
     const others = [
       createTestContext({ databaseUrl: development.databaseUrl }),
       createTestContext({ databaseUrl: development.databaseUrl, env: production }),
-      createTestContext({ databaseUrl: development.databaseUrl, env: { NODE_ENV: 'development', DATA_DIR: dataDir, ADMIN_EMAIL: 'ops@example.test', ADMIN_PASSWORD: PASSWORD } }),
+      createTestContext({
+        databaseUrl: development.databaseUrl,
+        env: { NODE_ENV: 'development', DATA_DIR: dataDir, ADMIN_EMAIL: 'ops@example.test', ADMIN_PASSWORD: PASSWORD },
+      }),
     ];
     try {
       for (const other of others) expect((await meta(other)).body.localAdmin).toBeNull();

@@ -24,7 +24,11 @@ describe('concurrent creation against a balance that covers only some requests',
     await fundBuyer(ctx, adminToken, buyer.id, 1_000);
     const requests = Array.from({ length: 50 }, (_, i) =>
       i % 5 < 3
-        ? request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).send(item(i)).then((res) => ({ kind: 'single' as const, res }))
+        ? request(ctx.app)
+            .post('/api/v1/tasks')
+            .set(bearer(buyer.token))
+            .send(item(i))
+            .then((res) => ({ kind: 'single' as const, res }))
         : request(ctx.app)
             .post('/api/v1/tasks/batch')
             .set(bearer(buyer.token))

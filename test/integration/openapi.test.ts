@@ -17,7 +17,10 @@ interface Doc {
   paths: Record<string, Record<string, { operationId: string }>>;
   servers: Array<{ url: string }>;
   webhooks: Record<string, unknown>;
-  components: { headers: Record<string, { schema: { pattern?: string; type: string } }>; parameters: Record<string, { name: string; schema: { pattern?: string; enum?: string[] } }> };
+  components: {
+    headers: Record<string, { schema: { pattern?: string; type: string } }>;
+    parameters: Record<string, { name: string; schema: { pattern?: string; enum?: string[] } }>;
+  };
 }
 
 let ctx: TestContext;
@@ -56,7 +59,10 @@ describe('declared headers are the headers sent', () => {
   });
 
   it('RateLimit and RateLimit-Policy on a sensitive route (IETF draft-8), none elsewhere', async () => {
-    const login = () => request(ctx.app).post('/api/v1/auth/login').send({ email: `nobody-${newId()}@example.test`, password: 'wrong password' });
+    const login = () =>
+      request(ctx.app)
+        .post('/api/v1/auth/login')
+        .send({ email: `nobody-${newId()}@example.test`, password: 'wrong password' });
     const first = await login();
     expect(first.status).toBe(401);
     expect(first.headers['retry-after']).toBeUndefined();
@@ -82,7 +88,10 @@ describe('declared headers are the headers sent', () => {
 describe('examples are requests the API accepts', () => {
   it("POST /projects with the documented example answers with the documented example's shape", async () => {
     const buyer = await createBuyer(ctx);
-    const res = await request(ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send(projectExamples.createProject?.request as object);
+    const res = await request(ctx.app)
+      .post('/api/v1/projects')
+      .set(bearer(buyer.token))
+      .send(projectExamples.createProject?.request as object);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(Object.keys(projectExamples.createProject?.response as object).sort());
     expect(res.body).toMatchObject({ targetConfidence: 0.97, maxResponses: 12 });
@@ -98,7 +107,10 @@ describe('webhook payloads are what receivers get', () => {
 
   /** A task answered by new annotators; it completes at 0.9, and fails once `answers` are in without it. */
   async function runTask(token: string, answers: string[]): Promise<string> {
-    const created = await request(ctx.app).post('/api/v1/tasks').set(bearer(token)).send({ type: 'BINARY_CHOICE', content: 'Is there a cat?', options: ['yes', 'no'], validationsNeeded: 2 });
+    const created = await request(ctx.app)
+      .post('/api/v1/tasks')
+      .set(bearer(token))
+      .send({ type: 'BINARY_CHOICE', content: 'Is there a cat?', options: ['yes', 'no'], validationsNeeded: 2 });
     expect(created.status).toBe(201);
     await ctx.prisma.task.update({ where: { id: created.body.taskId }, data: { targetConfidence: 0.9, maxResponses: answers.length } });
     for (const answer of answers) await sdk(ctx, developer.apiKey).answerNext(`oas-${newId()}`, answer);
@@ -108,7 +120,9 @@ describe('webhook payloads are what receivers get', () => {
   it('task.completed, task.failed and budget.low: each body parses exactly with its documented schema, with the documented headers', async () => {
     const buyer = await createBuyer(ctx);
     await fundBuyer(ctx, adminToken, buyer.id, 520);
-    const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token))
+    const config = await request(ctx.app)
+      .post('/api/v1/webhooks/configs')
+      .set(bearer(buyer.token))
       .send({ url: receiver.url, events: ['task.completed', 'task.failed', 'budget.low'], secret: 'openapi-test-secret-0123456789' });
     expect(config.status).toBe(201);
     // A split fails; three agreeing answers complete and charge 20 cents: 520 → 500 → 480 crosses 500.
@@ -118,7 +132,11 @@ describe('webhook payloads are what receivers get', () => {
     await ctx.services.settlementEffects.settled();
     await ctx.services.deliveryWorker.drain();
 
-    const received = receiver.requests.map((r) => ({ headers: r.headers, rawBody: r.rawBody, body: JSON.parse(r.rawBody) as { event: keyof typeof WEBHOOK_EVENTS } }));
+    const received = receiver.requests.map((r) => ({
+      headers: r.headers,
+      rawBody: r.rawBody,
+      body: JSON.parse(r.rawBody) as { event: keyof typeof WEBHOOK_EVENTS },
+    }));
     expect(new Set(received.map((r) => r.body.event))).toEqual(new Set(['task.failed', 'task.completed', 'budget.low']));
     const signature = pattern(doc.components.parameters.WebhookSignature?.schema.pattern);
     for (const { headers, rawBody, body } of received) {
@@ -139,7 +157,9 @@ describe('webhook payloads are what receivers get', () => {
   it('ping: a test send to a whsec_ configuration is the documented payload, with the documented Standard Webhooks headers', async () => {
     const buyer = await createBuyer(ctx);
     const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
-    const config = await request(ctx.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token))
+    const config = await request(ctx.app)
+      .post('/api/v1/webhooks/configs')
+      .set(bearer(buyer.token))
       .send({ url: `${receiver.url}/ping`, events: ['budget.low'], secret });
     expect(config.status).toBe(201);
     const sent = await request(ctx.app).post(`/api/v1/webhooks/configs/${config.body.id}/test`).set(bearer(buyer.token)).send({});
@@ -166,7 +186,9 @@ describe('a spent rate limit', () => {
   it('answers 429 RATE_LIMITED with Retry-After in whole seconds, as documented', async () => {
     let limited;
     for (let i = 0; i < 10; i++) {
-      limited = await request(ctx.app).post('/api/v1/auth/login').send({ email: `nobody-${newId()}@example.test`, password: 'wrong password' });
+      limited = await request(ctx.app)
+        .post('/api/v1/auth/login')
+        .send({ email: `nobody-${newId()}@example.test`, password: 'wrong password' });
       if (limited.status === 429) break;
     }
     expect(limited?.status).toBe(429);

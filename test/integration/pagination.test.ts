@@ -27,12 +27,17 @@ beforeAll(async () => {
   for (let i = 1; i < N; i++) await createDeveloper(ctx, admin);
   const as = (token: string) => ({ post: (path: string, body: object) => request(ctx.app).post(`/api/v1${path}`).set(bearer(token)).send(body) });
   const record = await ctx.services.db.repos.annotators.ensure(developer.id, annotatorId);
-  await ctx.prisma.$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: 500 * N }]))}::jsonb)`;
+  await ctx.prisma
+    .$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: 500 * N }]))}::jsonb)`;
   for (let i = 0; i < N; i++) {
     expect((await as(buyer.token).post('/projects', { name: `P${i}` })).status).toBe(201);
     expect((await as(buyer.token).post('/golden-tasks', { type: 'BINARY_CHOICE', content: `G${i}`, options: ['a', 'b'], goldenAnswer: 'a' })).status).toBe(201);
-    expect((await as(buyer.token).post('/webhooks/configs', { url: `http://127.0.0.1:9/h${i}`, events: ['task.completed'], secret: 'sixteen-characters' })).status).toBe(201);
-    expect((await as(developer.apiKey).post(`/sdk/annotators/${annotatorId}/payouts`, { amountCents: 500, method: 'paypal', destination: 'x@example.test' })).status).toBe(201);
+    expect(
+      (await as(buyer.token).post('/webhooks/configs', { url: `http://127.0.0.1:9/h${i}`, events: ['task.completed'], secret: 'sixteen-characters' })).status,
+    ).toBe(201);
+    expect(
+      (await as(developer.apiKey).post(`/sdk/annotators/${annotatorId}/payouts`, { amountCents: 500, method: 'paypal', destination: 'x@example.test' })).status,
+    ).toBe(201);
   }
   // The N-th buyer, with a delivery log of N: each fall of its balance below 500 cents is one budget.low delivery.
   hooked = await createBuyer(ctx, 'Hooked Company');
@@ -41,7 +46,8 @@ beforeAll(async () => {
   hookedConfigId = config.body.id;
   expect((await as(admin).post(`/admin/buyers/${hooked.id}/credits`, { amountCents: 600, reason: 'page' })).status).toBe(201);
   for (let i = 0; i < N; i++) {
-    for (const amountCents of [-200, 200]) expect((await as(admin).post(`/admin/buyers/${hooked.id}/credits`, { amountCents, reason: 'page' })).status).toBe(201);
+    for (const amountCents of [-200, 200])
+      expect((await as(admin).post(`/admin/buyers/${hooked.id}/credits`, { amountCents, reason: 'page' })).status).toBe(201);
   }
 });
 afterAll(() => ctx.close());
@@ -123,15 +129,40 @@ describe('the OpenAPI document', () => {
       const body = resolve(operations.get?.responses['200']?.content?.['application/json']?.schema);
       if (Object.values(body?.properties ?? {}).some((property) => resolve(property)?.maxItems !== undefined)) reports.push(path);
       // An array whose schema bounds its length (maxItems: a report's days, a distribution's buckets) is not a collection.
-      const arrays = Object.values(body?.properties ?? {}).filter((property) => resolve(property)?.type === 'array' && resolve(property)?.maxItems === undefined);
+      const arrays = Object.values(body?.properties ?? {}).filter(
+        (property) => resolve(property)?.type === 'array' && resolve(property)?.maxItems === undefined,
+      );
       // A single resource (its path ends in its id) may hold arrays (a task's options); a list is what is left.
       if (arrays.length === 0 || path.endsWith('}')) continue;
       collections.push(path);
       expect(Object.keys(body?.properties ?? {}), path).toEqual(expect.arrayContaining(['nextCursor', 'hasMore']));
-      expect(operations.get?.parameters?.map((parameter) => parameter.name), path).toEqual(expect.arrayContaining(['limit', 'cursor']));
+      expect(
+        operations.get?.parameters?.map((parameter) => parameter.name),
+        path,
+      ).toEqual(expect.arrayContaining(['limit', 'cursor']));
     }
-    expect(reports.sort()).toEqual(['/admin/stats/daily', '/billing/spend', '/meta', '/projects/{id}/distribution', '/projects/{id}/quality', '/quality/option-sets']);
-    expect(collections).toEqual(expect.arrayContaining(['/events', '/admin/annotators', '/admin/mail-outbox', '/projects', '/golden-tasks', '/webhooks/configs', '/webhooks/configs/{id}/deliveries', '/admin/developers', '/admin/buyers', '/admin/payouts']));
+    expect(reports.sort()).toEqual([
+      '/admin/stats/daily',
+      '/billing/spend',
+      '/meta',
+      '/projects/{id}/distribution',
+      '/projects/{id}/quality',
+      '/quality/option-sets',
+    ]);
+    expect(collections).toEqual(
+      expect.arrayContaining([
+        '/events',
+        '/admin/annotators',
+        '/admin/mail-outbox',
+        '/projects',
+        '/golden-tasks',
+        '/webhooks/configs',
+        '/webhooks/configs/{id}/deliveries',
+        '/admin/developers',
+        '/admin/buyers',
+        '/admin/payouts',
+      ]),
+    );
   });
 });
 

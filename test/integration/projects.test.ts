@@ -21,8 +21,17 @@ const as = (buyer: TestBuyer) => ({
 async function insertTask(buyerId: string, projectId: string, status: 'PENDING' | 'COMPLETED', costCents = 20) {
   await ctx.prisma.task.create({
     data: {
-      id: newId(), buyerId, projectId, type: 'BINARY_CHOICE', content: 'Is it a cat?', options: ['yes', 'no'],
-      maxCents: 20, costCents, validationsNeeded: 3, maxResponses: 10, status,
+      id: newId(),
+      buyerId,
+      projectId,
+      type: 'BINARY_CHOICE',
+      content: 'Is it a cat?',
+      options: ['yes', 'no'],
+      maxCents: 20,
+      costCents,
+      validationsNeeded: 3,
+      maxResponses: 10,
+      status,
     },
   });
 }
@@ -34,8 +43,13 @@ describe('projects', () => {
     const created = await api.post('/projects', { name: '  Cats  ', description: 'cat pictures' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.any(String), name: 'Cats', description: 'cat pictures', targetConfidence: null, maxResponses: null,
-      createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      name: 'Cats',
+      description: 'cat pictures',
+      targetConfidence: null,
+      maxResponses: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const id = created.body.id;
     expect((await api.get('/projects')).body.projects.map((p: { id: string }) => p.id)).toEqual([id]);
@@ -124,7 +138,10 @@ describe('project quality settings', () => {
     const set = await api.patch(`/projects/${id}`, { targetConfidence: 0.5, maxResponses: 2 });
     expect(set.status).toBe(200);
     expect(settingsOf(set.body)).toEqual({ targetConfidence: 0.5, maxResponses: 2 });
-    expect(settingsOf((await api.patch(`/projects/${id}`, { targetConfidence: 0.999, maxResponses: 50 })).body)).toEqual({ targetConfidence: 0.999, maxResponses: 50 });
+    expect(settingsOf((await api.patch(`/projects/${id}`, { targetConfidence: 0.999, maxResponses: 50 })).body)).toEqual({
+      targetConfidence: 0.999,
+      maxResponses: 50,
+    });
     expect(settingsOf((await api.patch(`/projects/${id}`, { maxResponses: null })).body)).toEqual({ targetConfidence: 0.999, maxResponses: null });
     expect(settingsOf((await api.patch(`/projects/${id}`, { targetConfidence: null })).body)).toEqual({ targetConfidence: null, maxResponses: null });
     expect(settingsOf((await api.get(`/projects/${id}`)).body)).toEqual({ targetConfidence: null, maxResponses: null });

@@ -21,7 +21,10 @@ beforeAll(async () => {
   db = new pg.Pool({ connectionString: ctx.databaseUrl, max: 4 });
   buyerId = `buyer-${randomUUID()}`;
   developerId = `dev-${randomUUID()}`;
-  await db.query(`INSERT INTO accounts (id, email, role) VALUES ($1, $1 || '@example.test', 'BUYER'), ($2, $2 || '@example.test', 'DEVELOPER')`, [buyerId, developerId]);
+  await db.query(`INSERT INTO accounts (id, email, role) VALUES ($1, $1 || '@example.test', 'BUYER'), ($2, $2 || '@example.test', 'DEVELOPER')`, [
+    buyerId,
+    developerId,
+  ]);
   await db.query(`INSERT INTO buyers (id, company_name) VALUES ($1, 'Acme Labs')`, [buyerId]);
   await db.query(`INSERT INTO developers (id, app_name, app_url, api_key_hash) VALUES ($1, 'Label App', 'https://app.example.test', $1)`, [developerId]);
 });
@@ -30,7 +33,6 @@ afterAll(async () => {
   await ctx.close();
 });
 
-
 async function createAnnotators(label: string, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${label}-${i}-${randomUUID().slice(0, 8)}`);
   await db.query(`INSERT INTO annotators (id, developer_id, external_id) SELECT id, $2, id FROM unnest($1::text[]) AS id`, [ids, developerId]);
@@ -38,7 +40,10 @@ async function createAnnotators(label: string, count: number): Promise<string[]>
 }
 
 /** A project and its label scope (options sorted as label_scope_options sorts them). */
-async function createProjectScope(options: string[], scope: { refitAnswers?: number; ageMinutes?: number; refittedMinutesAgo?: number } = {}): Promise<{ projectId: string; key: string }> {
+async function createProjectScope(
+  options: string[],
+  scope: { refitAnswers?: number; ageMinutes?: number; refittedMinutesAgo?: number } = {},
+): Promise<{ projectId: string; key: string }> {
   const projectId = `project-${randomUUID()}`;
   await db.query(`INSERT INTO projects (id, buyer_id, name) VALUES ($1, $2, 'Birds')`, [projectId, buyerId]);
   const { rows } = await db.query<{ key: string }>(
@@ -61,14 +66,23 @@ interface SeedTask {
 
 /** Tasks of a project with their answers, inserted in the given order. */
 async function insertTasks(projectId: string, tasks: SeedTask[]): Promise<void> {
-  const rows = tasks.map((task, n) => ({ id: `task-${randomUUID()}`, n, options: task.options, status: task.status, total: task.answers.length, result: task.result ?? null }));
+  const rows = tasks.map((task, n) => ({
+    id: `task-${randomUUID()}`,
+    n,
+    options: task.options,
+    status: task.status,
+    total: task.answers.length,
+    result: task.result ?? null,
+  }));
   await db.query(
     `INSERT INTO tasks (id, buyer_id, project_id, type, content, options, max_cents, cost_cents, validations_needed, max_responses, status, total_responses, result)
      SELECT t.id, $2, $3, 'IMAGE_CLASSIFICATION', 'Which bird?', t.options, 2, 2, 3, 50, t.status::"TaskStatus", t.total, t.result
      FROM jsonb_to_recordset($1::jsonb) AS t(id text, n int, options text[], status text, total int, result text) ORDER BY t.n`,
     [JSON.stringify(rows), buyerId, projectId],
   );
-  const answers = tasks.flatMap((task, i) => task.answers.map(([annotatorId, answer]) => ({ id: `response-${randomUUID()}`, taskId: rows[i]?.id, annotatorId, answer })));
+  const answers = tasks.flatMap((task, i) =>
+    task.answers.map(([annotatorId, answer]) => ({ id: `response-${randomUUID()}`, taskId: rows[i]?.id, annotatorId, answer })),
+  );
   await db.query(
     `INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms)
      SELECT r.id, r."taskId", r."annotatorId", r.answer, 1500 FROM jsonb_to_recordset($1::jsonb) AS r(id text, "taskId" text, "annotatorId" text, answer text)`,
@@ -95,7 +109,10 @@ async function insertCounts(key: string, rows: Record<string, Counts>): Promise<
 }
 
 async function readCounts(key: string): Promise<Map<string, Counts>> {
-  const { rows } = await db.query<Counts & { annotator_id: string }>(`SELECT annotator_id, matrix, correct, answered FROM annotator_scope_counts WHERE scope_key = $1`, [key]);
+  const { rows } = await db.query<Counts & { annotator_id: string }>(
+    `SELECT annotator_id, matrix, correct, answered FROM annotator_scope_counts WHERE scope_key = $1`,
+    [key],
+  );
   return new Map(rows.map((r) => [r.annotator_id, { matrix: r.matrix, correct: r.correct, answered: r.answered }]));
 }
 
@@ -287,7 +304,10 @@ describe('answers given while a re-fit runs', () => {
              WHERE scope_key = $1 AND annotator_id = $2`,
             [second.key, decided],
           );
-          await client.query(`INSERT INTO annotator_scope_counts (scope_key, annotator_id, matrix, correct, answered) VALUES ($1, $2, '{0,0,0,1}', 1, 1)`, [second.key, late]);
+          await client.query(`INSERT INTO annotator_scope_counts (scope_key, annotator_id, matrix, correct, answered) VALUES ($1, $2, '{0,0,0,1}', 1, 1)`, [
+            second.key,
+            late,
+          ]);
           await client.query('COMMIT');
         } finally {
           client.release();
@@ -359,12 +379,21 @@ describe('due scopes', () => {
     ];
     const keys = new Map<string, string>();
     for (const c of cases) {
-      const { key } = await createProjectScope(['a', 'b'], { refitAnswers: c.refitAnswers, refittedMinutesAgo: c.refittedMinutesAgo, ageMinutes: c.ageMinutes });
+      const { key } = await createProjectScope(['a', 'b'], {
+        refitAnswers: c.refitAnswers,
+        refittedMinutesAgo: c.refittedMinutesAgo,
+        ageMinutes: c.ageMinutes,
+      });
       await oneRow(key, c.answered);
       keys.set(key, c.name);
     }
     const due = (await ctx.services.quality.dueScopes()).map((s) => keys.get(s.key)).filter((name) => name !== undefined);
-    expect(due.sort()).toEqual(cases.filter((c) => c.due).map((c) => c.name).sort());
+    expect(due.sort()).toEqual(
+      cases
+        .filter((c) => c.due)
+        .map((c) => c.name)
+        .sort(),
+    );
   });
 
   it('are re-fitted by refitDue, after which they are no longer due', async () => {
@@ -373,7 +402,11 @@ describe('due scopes', () => {
     const annotators = await createAnnotators('loop', 3);
     await insertTasks(
       projectId,
-      Array.from({ length: 10 }, (_, i) => ({ options, status: 'COMPLETED' as const, answers: annotators.map((id): [string, string] => [id, i % 3 === 0 ? 'b' : 'a']) })),
+      Array.from({ length: 10 }, (_, i) => ({
+        options,
+        status: 'COMPLETED' as const,
+        answers: annotators.map((id): [string, string] => [id, i % 3 === 0 ? 'b' : 'a']),
+      })),
     );
     await oneRow(key, 30);
     expect((await ctx.services.quality.dueScopes()).map((s) => s.key)).toContain(key);

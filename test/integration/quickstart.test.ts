@@ -55,8 +55,14 @@ function setExport(script: string, name: string, documented: string, value: stri
  */
 function documentedCommands(source: string): Array<{ command: string; variables: string[] }> {
   const lines = source.split('\n');
-  const header = lines.slice(0, lines.findIndex((line) => !line.startsWith('//')));
-  const joined = header.map((line) => line.slice(2)).join('\n').replace(/\\\n\s*/g, ' ');
+  const header = lines.slice(
+    0,
+    lines.findIndex((line) => !line.startsWith('//')),
+  );
+  const joined = header
+    .map((line) => line.slice(2))
+    .join('\n')
+    .replace(/\\\n\s*/g, ' ');
   return joined
     .split('\n')
     .filter((line) => line.startsWith('   '))
@@ -140,14 +146,22 @@ describe('the README quickstart and the examples, run as written', () => {
     mirror = await mkdtemp(path.join(os.tmpdir(), 'concord-quickstart-root-'));
     // The repository root as the commands see it: every directory, and the package files npx and tsx read.
     for (const entry of await readdir(root, { withFileTypes: true })) {
-      const wanted = entry.isDirectory() ? !['.git', '.data'].includes(entry.name) : ['package.json', 'package-lock.json', 'tsconfig.json'].includes(entry.name);
+      const wanted = entry.isDirectory()
+        ? !['.git', '.data'].includes(entry.name)
+        : ['package.json', 'package-lock.json', 'tsconfig.json'].includes(entry.name);
       if (wanted) await symlink(path.join(root, entry.name), path.join(mirror, entry.name));
     }
     // As `npm start` in development, but on a fresh database of its own and a temporary DATA_DIR.
     server = await spawnServer(databaseUrl, { NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     env = {};
     for (const [key, value] of Object.entries(process.env)) {
-      if (value !== undefined && !key.startsWith('VITEST') && !key.startsWith('CONCORD_') && !['DATABASE_URL', 'DATA_DIR', 'RECEIVER_PORT', 'NODE_ENV'].includes(key)) env[key] = value;
+      if (
+        value !== undefined &&
+        !key.startsWith('VITEST') &&
+        !key.startsWith('CONCORD_') &&
+        !['DATABASE_URL', 'DATA_DIR', 'RECEIVER_PORT', 'NODE_ENV'].includes(key)
+      )
+        env[key] = value;
     }
   }, 120_000);
 
@@ -191,7 +205,11 @@ describe('the README quickstart and the examples, run as written', () => {
     // What the README says the log of npm start shows: the first-run admin and the file that keeps it.
     const adminFile = path.join(dataDir, 'local-admin.json');
     const admin = JSON.parse(await readFile(adminFile, 'utf8')) as { email: string; password: string };
-    const announcement = server.output().split('\n').find((line) => line.includes('"event":"admin.local.created"')) ?? '';
+    const announcement =
+      server
+        .output()
+        .split('\n')
+        .find((line) => line.includes('"event":"admin.local.created"')) ?? '';
     for (const shown of [admin.email, admin.password, adminFile]) expect(announcement).toContain(shown);
     expect((await stat(adminFile)).mode & 0o777).toBe(0o600);
 
@@ -200,7 +218,11 @@ describe('the README quickstart and the examples, run as written', () => {
     expect(run.stdout).toContain('2 tasks created with the SDK, 40 cents reserved');
     expect(run.stdout).toMatch(/^auto-1: answered 3 tasks, has earned \d+ cents$/m);
     const results = run.stdout.split('\n').filter((line) => /^(positive|negative|neutral|yes|no)\t0\.\d+\t/.test(line));
-    expect(results.map((line) => line.split('\t')[2]).sort()).toEqual(['Arrived on time, works as described.', 'Broke after two days.', 'Is Paris the capital of France?']);
+    expect(results.map((line) => line.split('\t')[2]).sort()).toEqual([
+      'Arrived on time, works as described.',
+      'Broke after two days.',
+      'Is Paris the capital of France?',
+    ]);
 
     // Every task completed, and every webhook delivered and verified by the receiver.
     const db = new pg.Client({ connectionString: databaseUrl });
@@ -220,12 +242,27 @@ describe('the README quickstart and the examples, run as written', () => {
     expect(run.stdout).toContain(log.join('\n'));
 
     // The exports: one JSON Lines file of the three tasks, and a split holding each of them exactly once.
-    const jsonl = (await readFile(path.join(mirror, 'dataset.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { id: string; label: string });
+    const jsonl = (await readFile(path.join(mirror, 'dataset.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; label: string });
     expect(jsonl).toHaveLength(3);
     for (const record of jsonl) expect(Object.keys(record)).toEqual(['id', 'type', 'content', 'label']);
     const zip = new AdmZip(await readFile(path.join(mirror, 'dataset.zip')));
-    expect(zip.getEntries().map((entry) => entry.entryName).sort()).toEqual(['test.jsonl', 'train.jsonl', 'val.jsonl']);
-    const split = zip.getEntries().flatMap((entry) => entry.getData().toString('utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id));
+    expect(
+      zip
+        .getEntries()
+        .map((entry) => entry.entryName)
+        .sort(),
+    ).toEqual(['test.jsonl', 'train.jsonl', 'val.jsonl']);
+    const split = zip.getEntries().flatMap((entry) =>
+      entry
+        .getData()
+        .toString('utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    );
     expect(split.sort()).toEqual(jsonl.map((record) => record.id).sort());
   });
 
@@ -241,7 +278,11 @@ describe('the README quickstart and the examples, run as written', () => {
   async function appKey(): Promise<string> {
     const admin = JSON.parse(await readFile(path.join(dataDir, 'local-admin.json'), 'utf8')) as { email: string; password: string };
     const { token } = await api<{ token: string }>('POST', '/admin/login', null, admin);
-    const created = await api<{ developer: { apiKey: string } }>('POST', '/admin/developers', token, { email: uniqueEmail('app'), appName: 'Examples', appUrl: 'https://example.com' });
+    const created = await api<{ developer: { apiKey: string } }>('POST', '/admin/developers', token, {
+      email: uniqueEmail('app'),
+      appName: 'Examples',
+      appUrl: 'https://example.com',
+    });
     return created.developer.apiKey;
   }
 
@@ -263,7 +304,10 @@ describe('the README quickstart and the examples, run as written', () => {
 
   it("examples/buyer-script.ts's command gets its CSV's tasks answered by developer-app.ts --auto, and writes the export", { timeout: 120_000 }, async () => {
     const [buyerCommand] = await commandsOf('buyer-script.ts');
-    expect(buyerCommand).toEqual({ command: 'npx tsx examples/buyer-script.ts examples/tasks.csv results.jsonl', variables: ['CONCORD_URL', 'CONCORD_EMAIL', 'CONCORD_PASSWORD'] });
+    expect(buyerCommand).toEqual({
+      command: 'npx tsx examples/buyer-script.ts examples/tasks.csv results.jsonl',
+      variables: ['CONCORD_URL', 'CONCORD_EMAIL', 'CONCORD_PASSWORD'],
+    });
     const autoCommand = (await commandsOf('developer-app.ts')).find((c) => c.command.includes('--auto'));
     expect(autoCommand).toEqual({ command: 'npx tsx examples/developer-app.ts --auto 5', variables: ['CONCORD_URL', 'CONCORD_API_KEY'] });
     if (!buyerCommand || !autoCommand) return;
@@ -287,7 +331,10 @@ describe('the README quickstart and the examples, run as written', () => {
     expect(done.stdout).toContain('Created 3 tasks.');
     expect(done.stdout.match(/^task\.completed: /gm)).toHaveLength(3);
     expect(done.stdout).toContain('Wrote results.jsonl.');
-    const records = (await readFile(path.join(mirror, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { messages: unknown[] });
+    const records = (await readFile(path.join(mirror, 'results.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { messages: unknown[] });
     expect(records).toHaveLength(3);
     for (const record of records) expect(record.messages).toHaveLength(2);
   });

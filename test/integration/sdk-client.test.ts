@@ -151,7 +151,11 @@ describe('the SDK, end to end', () => {
     expect(events).toHaveLength(3);
     const taskEvents = await buyer.events.list({ taskId: created.tasks[1]?.taskId }).toArray();
     expect(taskEvents).toHaveLength(1);
-    expect(await buyer.events.get(taskEvents[0]?.id ?? '')).toMatchObject({ type: 'task.completed', taskId: created.tasks[1]?.taskId, payload: { result: 'yes' } });
+    expect(await buyer.events.get(taskEvents[0]?.id ?? '')).toMatchObject({
+      type: 'task.completed',
+      taskId: created.tasks[1]?.taskId,
+      payload: { result: 'yes' },
+    });
 
     const dir = await mkdtemp(path.join(os.tmpdir(), 'concord-sdk-'));
     try {
@@ -159,7 +163,10 @@ describe('the SDK, end to end', () => {
       expect(file).toMatchObject({ filename: 'tasks-openai.jsonl', contentType: expect.stringContaining('application/x-ndjson') });
       const text = await readFile(file.path, 'utf8');
       expect(file.bytes).toBe(Buffer.byteLength(text));
-      const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(lines.map((l) => l.messages[1].content).sort()).toEqual(['negative', 'positive', 'yes']);
       const zip = await buyer.exports.stream({ format: 'jsonl', trainRatio: 0.5, valRatio: 0.25, testRatio: 0.25, seed: 'x' });
       expect(zip.contentType).toBe('application/zip');
@@ -192,7 +199,11 @@ describe('the SDK, end to end', () => {
     let assignment = await app.nextTask('one-trip', { locale: 'de', types: ['BINARY_CHOICE'] });
     while (assignment) {
       seen.push(assignment.task.id);
-      assignment = await app.answerAndNext(assignment.task.id, { annotatorId: 'one-trip', answer: 'ja', timeSpentMs: 700 }, { locale: 'de', types: ['BINARY_CHOICE'] });
+      assignment = await app.answerAndNext(
+        assignment.task.id,
+        { annotatorId: 'one-trip', answer: 'ja', timeSpentMs: 700 },
+        { locale: 'de', types: ['BINARY_CHOICE'] },
+      );
     }
     // Tasks of one batch are equally old: the queue takes them in id order, not creation order.
     expect([...seen].sort()).toEqual(created.tasks.map((t) => t.taskId).sort());
@@ -208,7 +219,10 @@ describe('the SDK, end to end', () => {
     expect(poor).toBeInstanceOf(ConcordInsufficientCreditsError);
     expect(poor).toMatchObject({ status: 402, code: 'INSUFFICIENT_CREDITS', details: { requiredCents: 20, availableCents: 0 }, requestId: expect.any(String) });
     const invalid = await buyer.tasks
-      .createBatch([{ type: 'BINARY_CHOICE', content: 'ok', options: ['a', 'b'] }, { type: 'BINARY_CHOICE', content: '', options: ['a', 'b'] }])
+      .createBatch([
+        { type: 'BINARY_CHOICE', content: 'ok', options: ['a', 'b'] },
+        { type: 'BINARY_CHOICE', content: '', options: ['a', 'b'] },
+      ])
       .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ConcordValidationError);
     expect(invalid).toMatchObject({ code: 'INVALID_TASK', taskIndex: 1 });
@@ -278,7 +292,11 @@ describe('every buyer method', () => {
 
     const created = await buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Good?', options: ['yes', 'no'], projectId: project.id, maxCents: 25 });
     expect(created).toMatchObject({ status: 'PENDING', costCents: 20, estimatedCompletionMs: expect.any(Number) });
-    expect(await buyer.tasks.update(created.taskId, { maxCents: 40, validationsNeeded: 3 })).toMatchObject({ id: created.taskId, maxCents: 40, maxResponses: 5 });
+    expect(await buyer.tasks.update(created.taskId, { maxCents: 40, validationsNeeded: 3 })).toMatchObject({
+      id: created.taskId,
+      maxCents: 40,
+      maxResponses: 5,
+    });
     expect((await buyer.billing.balance()).reservedCents).toBe(40);
     expect(await buyer.projects.get(project.id)).toMatchObject({ stats: { tasks: { PENDING: 1 }, spentCents: 0 } });
     await expect(buyer.projects.delete(project.id)).rejects.toMatchObject({ status: 409, code: 'PROJECT_HAS_TASKS' });
@@ -303,7 +321,13 @@ describe('every buyer method', () => {
 
   it('golden tasks: create, list, delete; webhooks: create, get, list, update, delete', async () => {
     const { client: buyer } = await register('Gold Co');
-    const golden = await buyer.goldenTasks.create({ type: 'IMAGE_CLASSIFICATION', content: 'https://img.example/cat.png', options: ['cat', 'dog'], goldenAnswer: 'cat', locale: 'zh' });
+    const golden = await buyer.goldenTasks.create({
+      type: 'IMAGE_CLASSIFICATION',
+      content: 'https://img.example/cat.png',
+      options: ['cat', 'dog'],
+      goldenAnswer: 'cat',
+      locale: 'zh',
+    });
     expect(golden).toMatchObject({ goldenAnswer: 'cat', timesServed: 0, correctRate: null });
     expect((await buyer.goldenTasks.list().toArray()).map((g) => g.id)).toEqual([golden.id]);
     await buyer.goldenTasks.delete(golden.id);
@@ -334,7 +358,10 @@ describe('every buyer method', () => {
     expect((await server.auth.me()).email).toBe((await owner.auth.me()).email);
     expect(await server.tasks.list().toArray()).toEqual([]);
     await expect(server.apiKeys.create({ name: 'escalate' })).rejects.toBeInstanceOf(ConcordPermissionError);
-    await expect(server.auth.changePassword({ currentPassword: PASSWORD, newPassword: 'another password 1' })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    await expect(server.auth.changePassword({ currentPassword: PASSWORD, newPassword: 'another password 1' })).rejects.toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
 
     const listed = await owner.apiKeys.list().toArray();
     expect(listed).toEqual([{ id: key.id, name: 'ci', prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: expect.any(String) }]);
@@ -375,7 +402,13 @@ describe('webhooks: generated secrets, retry policies, test sends and secret rot
     const config = await buyer.webhooks.create({ url: `${receiver.url}/ping-ok`, events: ['task.completed'] });
     receiver.script({ status: 200, body: '{"received":true}' });
     const result = await buyer.webhooks.test(config.id);
-    expect(result).toMatchObject({ eventId: expect.stringMatching(/^evt_c[0-9a-z]{24}$/), delivered: true, statusCode: 200, latencyMs: expect.any(Number), responseExcerpt: '{"received":true}' });
+    expect(result).toMatchObject({
+      eventId: expect.stringMatching(/^evt_c[0-9a-z]{24}$/),
+      delivered: true,
+      statusCode: 200,
+      latencyMs: expect.any(Number),
+      responseExcerpt: '{"received":true}',
+    });
     expect(result).not.toHaveProperty('error');
     const ping = receiver.requests.find((r) => r.path === '/hooks/ping-ok');
     if (!ping) throw new Error('no ping arrived');
@@ -467,7 +500,13 @@ describe('events.stream()', () => {
     for (let i = 0; i < 3; i++) sent.push((await buyer.webhooks.test(config.id)).eventId);
     await until(() => live.events.length === 3, 'three events');
     expect(live.events.map((e) => e.id)).toEqual(sent);
-    expect(live.events[0]).toEqual({ id: sent[0], type: 'ping', taskId: null, payload: { event: 'ping', webhookId: config.id, sentAt: expect.any(String) }, createdAt: expect.any(String) });
+    expect(live.events[0]).toEqual({
+      id: sent[0],
+      type: 'ping',
+      taskId: null,
+      payload: { event: 'ping', webhookId: config.id, sentAt: expect.any(String) },
+      createdAt: expect.any(String),
+    });
     expect(live.stream.lastEventId).toBe(sent[2]);
     await live.stop();
     expect(live.connects).toEqual([false]);
@@ -570,8 +609,12 @@ describe('every annotation client method', () => {
     const payout = await app.requestPayout('payee', { amountCents: 600, method: 'mobile_money', destination: '+254700000000' }, { idempotencyKey: 'payout-1' });
     expect(payout).toMatchObject({ status: 'PENDING', amountCents: 600, method: 'mobile_money' });
     // The same key again: the first payout, not a second one.
-    expect(await app.requestPayout('payee', { amountCents: 600, method: 'mobile_money', destination: '+254700000000' }, { idempotencyKey: 'payout-1' })).toEqual(payout);
-    await expect(app.requestPayout('payee', { amountCents: 499, method: 'paypal', destination: 'me@example.test' })).rejects.toMatchObject({ code: 'PAYOUT_TOO_SMALL' });
+    expect(
+      await app.requestPayout('payee', { amountCents: 600, method: 'mobile_money', destination: '+254700000000' }, { idempotencyKey: 'payout-1' }),
+    ).toEqual(payout);
+    await expect(app.requestPayout('payee', { amountCents: 499, method: 'paypal', destination: 'me@example.test' })).rejects.toMatchObject({
+      code: 'PAYOUT_TOO_SMALL',
+    });
     expect(await app.payouts('payee').toArray()).toEqual([payout]);
     expect(await app.earnings('payee')).toMatchObject({ pendingPayoutCents: 600, availableCents: 200 });
   });

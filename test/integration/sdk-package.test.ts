@@ -47,8 +47,15 @@ const exercise = `
   })().catch((error) => { process.stderr.write(String(error && error.stack || error)); process.exit(1); });
 `;
 const expected = {
-  sameProject: true, names: ['From the package'], notFound: true, code: 'TASK_NOT_FOUND', hasRequestId: true,
-  environment: 'test', event: 'budget.low', network: 'NETWORK_ERROR', annotation: 'function',
+  sameProject: true,
+  names: ['From the package'],
+  notFound: true,
+  code: 'TASK_NOT_FOUND',
+  hasRequestId: true,
+  environment: 'test',
+  event: 'budget.low',
+  network: 'NETWORK_ERROR',
+  annotation: 'function',
 };
 
 describe('the built package', () => {
@@ -76,7 +83,10 @@ describe('the built package', () => {
 
   it('require("@concord/sdk") loads the CommonJS build, which works against the server', async () => {
     const file = path.join(dir, 'consumer.cjs');
-    await writeFile(file, `const sdk = require('@concord/sdk');\nif (!require.resolve('@concord/sdk').includes('/dist/cjs/')) throw new Error('not the cjs build');\n${exercise}`);
+    await writeFile(
+      file,
+      `const sdk = require('@concord/sdk');\nif (!require.resolve('@concord/sdk').includes('/dist/cjs/')) throw new Error('not the cjs build');\n${exercise}`,
+    );
     const { stdout } = await run(process.execPath, [file], { cwd: dir, env: env() });
     expect(JSON.parse(stdout)).toEqual(expected);
   });
@@ -106,7 +116,9 @@ describe('the built package', () => {
     await writeFile(path.join(dir, 'consumer-esm.mts'), `import { BuyerClient, ConcordError, ConcordRateLimitError } from '@concord/sdk';\n${usage}`);
     const compilerOptions = { module: 'Node16', moduleResolution: 'Node16', target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, types: [] };
     await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer-cjs.cts', 'consumer-esm.mts'] }));
-    const result = await run(process.execPath, [tsc, '-p', dir, '--traceResolution'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout: string }) => error);
+    const result = await run(process.execPath, [tsc, '-p', dir, '--traceResolution'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch(
+      (error: { stdout: string }) => error,
+    );
     const trace = result.stdout;
     expect(trace).not.toMatch(/error TS/);
     // Each consumer got the declarations of its own build.
@@ -114,4 +126,3 @@ describe('the built package', () => {
     expect(trace).toMatch(/'@concord\/sdk' was successfully resolved to '[^']*dist\/esm\/index\.d\.ts'/);
   }, 60_000);
 });
-

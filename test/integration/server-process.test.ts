@@ -43,7 +43,10 @@ async function startServer(extraEnv: Record<string, string> = {}): Promise<Start
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (ready === 200) return { child, output: () => output, closed };
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -81,7 +84,10 @@ describe('npm start without DATABASE_URL', () => {
     // Development with no ADMIN_EMAIL/ADMIN_PASSWORD: a local admin was created once, its credentials
     // printed and kept under DATA_DIR (contract §1).
     // The log names the dashboard's admin log-in page and the API route.
-    const created = /log in at http:\/\/localhost:\d+\/admin\/login \(or POST \/api\/v1\/admin\/login\) with e-mail (\S+) and password (\S+) \(kept in ([^)]+)\)/i.exec(firstLog);
+    const created =
+      /log in at http:\/\/localhost:\d+\/admin\/login \(or POST \/api\/v1\/admin\/login\) with e-mail (\S+) and password (\S+) \(kept in ([^)]+)\)/i.exec(
+        firstLog,
+      );
     expect(created).not.toBeNull();
     const [, adminEmail, adminPassword, file] = created as RegExpExecArray;
     expect(JSON.parse(await readFile(file as string, 'utf8'))).toEqual({ email: adminEmail, password: adminPassword });

@@ -36,7 +36,13 @@ const asBuyer = (buyer: TestBuyer) => ({
 });
 
 async function createTask(buyer: TestBuyer, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await asBuyer(buyer).post('/tasks', { type: 'BINARY_CHOICE', content: `Is this a cat? ${randomUUID()}`, options: ['yes', 'no'], validationsNeeded: 3, ...body });
+  const res = await asBuyer(buyer).post('/tasks', {
+    type: 'BINARY_CHOICE',
+    content: `Is this a cat? ${randomUUID()}`,
+    options: ['yes', 'no'],
+    validationsNeeded: 3,
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body.taskId;
 }
@@ -151,7 +157,11 @@ describe('read-your-writes through HTTP', () => {
     await answerTask(forLedger, agreeing(crowds[1]));
     expect(await settlementState(forLedger)).toEqual(PENDING);
     const ledger = await asBuyer(buyer).get('/billing/ledger');
-    expect(ledger.body.entries.filter((e: { type: string }) => e.type === 'TASK_CHARGE').map((e: { taskId: string; balanceAfterCents: number }) => [e.taskId, e.balanceAfterCents])).toEqual([
+    expect(
+      ledger.body.entries
+        .filter((e: { type: string }) => e.type === 'TASK_CHARGE')
+        .map((e: { taskId: string; balanceAfterCents: number }) => [e.taskId, e.balanceAfterCents]),
+    ).toEqual([
       [forLedger, 1_000 - 2 * COST],
       [forMe, 1_000 - COST],
     ]);
@@ -198,9 +208,11 @@ describe('an answerer whose row another transaction holds', () => {
       expect(await buyerRow(buyer)).toEqual({ creditBalance: 1_000 - COST, reservedCents: COST });
 
       let settledYet = false;
-      const settling = effects().settled().then(() => {
-        settledYet = true;
-      });
+      const settling = effects()
+        .settled()
+        .then(() => {
+          settledYet = true;
+        });
       // Another whole pass while the row is still held: the effect is still skipped, and settled() —
       // which waits for every effect committed before it — cannot have returned.
       await effects().applyAll();
@@ -225,101 +237,121 @@ describe('an answerer whose row another transaction holds', () => {
 });
 
 describe('exactly once across appliers', () => {
-  it('decisions applied by three service containers on one database, at once and while answers arrive, are each charged and paid once', { timeout: 120_000 }, async () => {
-    const others = [createTestContext({ env: ENV, databaseUrl: world.ctx.databaseUrl }), createTestContext({ env: ENV, databaseUrl: world.ctx.databaseUrl })] as [TestContext, TestContext];
-    const appliers = [world.ctx, ...others].map((ctx) => ctx.services.settlementEffects);
-    try {
-      const buyer = await fundedBuyer(2_000);
-      const created = await asBuyer(buyer).post('/tasks/batch', {
-        tasks: Array.from({ length: 32 }, (_, i) => ({ type: 'BINARY_CHOICE', content: `many ${i}`, options: ['yes', 'no'], validationsNeeded: 3 })),
-      });
-      expect(created.status).toBe(201);
-      const crowd = trio();
-      const decided: string[] = [];
-      /** The crowd agrees on the oldest open task, through `ctx`'s app (its own applier is nudged). */
-      const round = async (ctx: TestContext) => {
-        const taskId = await sdk(ctx, world.developer.apiKey).answerNext(crowd[0] as string, 'yes');
-        await answerTask(taskId, agreeing(crowd.slice(1)), ctx);
-        decided.push(taskId);
-      };
-
-      // Phase 1: the applier's lock (the product's own) is held, so decisions pile up unapplied.
-      const holder = others[1];
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked = () => {};
-      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-      const holding = holder.services.db.rawTransaction(async (repos) => {
-        await repos.settlementEffects.lock();
-        locked();
-        await released;
-      });
-      let racing: Promise<unknown> = Promise.resolve();
+  it(
+    'decisions applied by three service containers on one database, at once and while answers arrive, are each charged and paid once',
+    { timeout: 120_000 },
+    async () => {
+      const others = [
+        createTestContext({ env: ENV, databaseUrl: world.ctx.databaseUrl }),
+        createTestContext({ env: ENV, databaseUrl: world.ctx.databaseUrl }),
+      ] as [TestContext, TestContext];
+      const appliers = [world.ctx, ...others].map((ctx) => ctx.services.settlementEffects);
       try {
-        await Promise.race([lockTaken, holding]);
-        for (let i = 0; i < 15; i++) await round(world.ctx);
-        expect(await world.ctx.prisma.settlementEffect.count({ where: { buyerId: buyer.id } })).toBe(15);
-        expect(await world.ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(0);
-        expect(await eventNumbers(buyer.id)).toEqual(Array.from({ length: 15 }, () => null));
-        // Every applier of the three containers waits for the lock; all go at once when it is let go.
-        racing = Promise.all([...appliers.map((a) => a.settled()), ...appliers.map((a) => a.applyAll())]);
-      } finally {
-        release();
-        await holding;
-      }
-      await racing;
-      expect(await world.ctx.prisma.settlementEffect.count({ where: { buyerId: buyer.id } })).toBe(0);
-      expect(await world.ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(15);
+        const buyer = await fundedBuyer(2_000);
+        const created = await asBuyer(buyer).post('/tasks/batch', {
+          tasks: Array.from({ length: 32 }, (_, i) => ({ type: 'BINARY_CHOICE', content: `many ${i}`, options: ['yes', 'no'], validationsNeeded: 3 })),
+        });
+        expect(created.status).toBe(201);
+        const crowd = trio();
+        const decided: string[] = [];
+        /** The crowd agrees on the oldest open task, through `ctx`'s app (its own applier is nudged). */
+        const round = async (ctx: TestContext) => {
+          const taskId = await sdk(ctx, world.developer.apiKey).answerNext(crowd[0] as string, 'yes');
+          await answerTask(taskId, agreeing(crowd.slice(1)), ctx);
+          decided.push(taskId);
+        };
 
-      // Phase 2: two containers apply in a loop while decisions arrive through two apps (answers hold
-      // the answerers' rows, so passes skip and retry).
-      let answering = true;
-      const loop = async (run: () => Promise<void>) => {
-        while (answering) {
-          await run();
-          await new Promise((resolve) => setImmediate(resolve));
+        // Phase 1: the applier's lock (the product's own) is held, so decisions pile up unapplied.
+        const holder = others[1];
+        let release = () => {};
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let locked = () => {};
+        const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+        const holding = holder.services.db.rawTransaction(async (repos) => {
+          await repos.settlementEffects.lock();
+          locked();
+          await released;
+        });
+        let racing: Promise<unknown> = Promise.resolve();
+        try {
+          await Promise.race([lockTaken, holding]);
+          for (let i = 0; i < 15; i++) await round(world.ctx);
+          expect(await world.ctx.prisma.settlementEffect.count({ where: { buyerId: buyer.id } })).toBe(15);
+          expect(await world.ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(0);
+          expect(await eventNumbers(buyer.id)).toEqual(Array.from({ length: 15 }, () => null));
+          // Every applier of the three containers waits for the lock; all go at once when it is let go.
+          racing = Promise.all([...appliers.map((a) => a.settled()), ...appliers.map((a) => a.applyAll())]);
+        } finally {
+          release();
+          await holding;
         }
-      };
-      const loops = [loop(() => others[0].services.settlementEffects.applyAll()), loop(() => others[1].services.settlementEffects.settled())];
-      try {
-        for (let i = 0; i < 15; i++) await round(i % 2 === 0 ? world.ctx : others[0]);
-        // Two open tasks remain: one with an answer (VALIDATING), one untouched (PENDING).
-        await sdk(world.ctx, world.developer.apiKey).answerNext(crowd[0] as string, 'yes');
+        await racing;
+        expect(await world.ctx.prisma.settlementEffect.count({ where: { buyerId: buyer.id } })).toBe(0);
+        expect(await world.ctx.prisma.ledgerEntry.count({ where: { buyerId: buyer.id, type: 'TASK_CHARGE' } })).toBe(15);
+
+        // Phase 2: two containers apply in a loop while decisions arrive through two apps (answers hold
+        // the answerers' rows, so passes skip and retry).
+        let answering = true;
+        const loop = async (run: () => Promise<void>) => {
+          while (answering) {
+            await run();
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        };
+        const loops = [loop(() => others[0].services.settlementEffects.applyAll()), loop(() => others[1].services.settlementEffects.settled())];
+        try {
+          for (let i = 0; i < 15; i++) await round(i % 2 === 0 ? world.ctx : others[0]);
+          // Two open tasks remain: one with an answer (VALIDATING), one untouched (PENDING).
+          await sdk(world.ctx, world.developer.apiKey).answerNext(crowd[0] as string, 'yes');
+        } finally {
+          answering = false;
+          await Promise.all(loops);
+        }
+        await Promise.all(appliers.map((a) => a.settled()));
+
+        const tasks = await world.ctx.prisma.task.findMany({ where: { buyerId: buyer.id } });
+        expect(
+          tasks
+            .filter((t) => t.status === 'COMPLETED')
+            .map((t) => t.id)
+            .sort(),
+        ).toEqual([...decided].sort());
+        expect(tasks.map((t) => t.status).sort()).toEqual([...Array.from({ length: 30 }, () => 'COMPLETED'), 'PENDING', 'VALIDATING']);
+        const chargesPerTask = await world.ctx.prisma.ledgerEntry.groupBy({
+          by: ['taskId'],
+          where: { buyerId: buyer.id, type: 'TASK_CHARGE' },
+          _count: { _all: true },
+        });
+        expect(Object.fromEntries(chargesPerTask.map((c) => [c.taskId, c._count._all]))).toEqual(Object.fromEntries(decided.map((id) => [id, 1])));
+        const earningsPerTask = await world.ctx.prisma.ledgerEntry.groupBy({
+          by: ['taskId'],
+          where: { taskId: { in: decided }, type: 'EARNING' },
+          _count: { _all: true },
+        });
+        expect(Object.fromEntries(earningsPerTask.map((c) => [c.taskId, c._count._all]))).toEqual(Object.fromEntries(decided.map((id) => [id, 3])));
+
+        const balance = await buyerRow(buyer);
+        expect(balance.creditBalance).toBe(2_000 - 30 * COST);
+        expect(await world.ctx.services.db.repos.billing.ledgerSum(buyer.id)).toBe(balance.creditBalance);
+        const open = tasks.filter((t) => t.status === 'PENDING' || t.status === 'VALIDATING');
+        expect(balance.reservedCents).toBe(open.reduce((sum, t) => sum + t.maxCents, 0));
+
+        const rows = await world.ctx.prisma.annotator.findMany({ where: { developerId: world.developer.id, externalId: { in: crowd } } });
+        expect(rows).toHaveLength(3);
+        for (const row of rows) {
+          const earned = await world.ctx.prisma.ledgerEntry.aggregate({ where: { annotatorId: row.id, type: 'EARNING' }, _sum: { amountCents: true } });
+          expect(Number(row.earnedCents)).toBe(Number(earned._sum.amountCents ?? 0n));
+          expect(Number(row.earnedCents)).toBe(30 * EARNING);
+          expect(row.totalResponses).toBe(row.externalId === crowd[0] ? 31 : 30);
+        }
+        expect(await world.ctx.prisma.settlementEffect.count()).toBe(0);
+        // Every event of the buyer numbered once, with no gap.
+        expect((await eventNumbers(buyer.id)).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(oneTo(30));
       } finally {
-        answering = false;
-        await Promise.all(loops);
+        await Promise.all(others.map((ctx) => ctx.close()));
       }
-      await Promise.all(appliers.map((a) => a.settled()));
-
-      const tasks = await world.ctx.prisma.task.findMany({ where: { buyerId: buyer.id } });
-      expect(tasks.filter((t) => t.status === 'COMPLETED').map((t) => t.id).sort()).toEqual([...decided].sort());
-      expect(tasks.map((t) => t.status).sort()).toEqual([...Array.from({ length: 30 }, () => 'COMPLETED'), 'PENDING', 'VALIDATING']);
-      const chargesPerTask = await world.ctx.prisma.ledgerEntry.groupBy({ by: ['taskId'], where: { buyerId: buyer.id, type: 'TASK_CHARGE' }, _count: { _all: true } });
-      expect(Object.fromEntries(chargesPerTask.map((c) => [c.taskId, c._count._all]))).toEqual(Object.fromEntries(decided.map((id) => [id, 1])));
-      const earningsPerTask = await world.ctx.prisma.ledgerEntry.groupBy({ by: ['taskId'], where: { taskId: { in: decided }, type: 'EARNING' }, _count: { _all: true } });
-      expect(Object.fromEntries(earningsPerTask.map((c) => [c.taskId, c._count._all]))).toEqual(Object.fromEntries(decided.map((id) => [id, 3])));
-
-      const balance = await buyerRow(buyer);
-      expect(balance.creditBalance).toBe(2_000 - 30 * COST);
-      expect(await world.ctx.services.db.repos.billing.ledgerSum(buyer.id)).toBe(balance.creditBalance);
-      const open = tasks.filter((t) => t.status === 'PENDING' || t.status === 'VALIDATING');
-      expect(balance.reservedCents).toBe(open.reduce((sum, t) => sum + t.maxCents, 0));
-
-      const rows = await world.ctx.prisma.annotator.findMany({ where: { developerId: world.developer.id, externalId: { in: crowd } } });
-      expect(rows).toHaveLength(3);
-      for (const row of rows) {
-        const earned = await world.ctx.prisma.ledgerEntry.aggregate({ where: { annotatorId: row.id, type: 'EARNING' }, _sum: { amountCents: true } });
-        expect(Number(row.earnedCents)).toBe(Number(earned._sum.amountCents ?? 0n));
-        expect(Number(row.earnedCents)).toBe(30 * EARNING);
-        expect(row.totalResponses).toBe(row.externalId === crowd[0] ? 31 : 30);
-      }
-      expect(await world.ctx.prisma.settlementEffect.count()).toBe(0);
-      // Every event of the buyer numbered once, with no gap.
-      expect((await eventNumbers(buyer.id)).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(oneTo(30));
-    } finally {
-      await Promise.all(others.map((ctx) => ctx.close()));
-    }
-  });
+    },
+  );
 });
 
 describe('budget.low from the applier', () => {
@@ -361,7 +393,10 @@ describe('event numbers', () => {
     const noBackground = await withoutBackgroundApplier();
     const crowd = trio();
     for (const taskId of completing) await answerTask(taskId, agreeing(crowd));
-    await answerTask(failing, [[annotator(), 'yes'], [annotator(), 'no']]);
+    await answerTask(failing, [
+      [annotator(), 'yes'],
+      [annotator(), 'no'],
+    ]);
 
     // Three task.completed and a task.failed, committed and unnumbered; the buyer's counter untouched.
     expect(await eventNumbers(buyer.id)).toEqual([null, null, null, null]);
@@ -403,7 +438,10 @@ describe('a FAILED task', () => {
     const taskId = await createFailingTask(buyer);
     await withoutBackgroundApplier();
     const pair = [annotator(), annotator()];
-    await answerTask(taskId, [[pair[0] as string, 'yes'], [pair[1] as string, 'no']]);
+    await answerTask(taskId, [
+      [pair[0] as string, 'yes'],
+      [pair[1] as string, 'no'],
+    ]);
 
     expect((await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status).toBe('FAILED');
     const effect = await world.ctx.prisma.settlementEffect.findUniqueOrThrow({ where: { taskId } });

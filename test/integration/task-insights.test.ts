@@ -27,12 +27,25 @@ async function createProject(buyer: TestBuyer, name = 'Cats'): Promise<string> {
 type Status = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 
 /** A task in its final state, written directly (the annotation loop that gets it there is tested elsewhere). */
-async function insertTask(buyer: TestBuyer, fields: { status: Status; projectId?: string; type?: 'BINARY_CHOICE' | 'SENTIMENT_ANALYSIS'; locale?: string; result?: string; confidence?: number }) {
+async function insertTask(
+  buyer: TestBuyer,
+  fields: { status: Status; projectId?: string; type?: 'BINARY_CHOICE' | 'SENTIMENT_ANALYSIS'; locale?: string; result?: string; confidence?: number },
+) {
   const { status, result, confidence, ...rest } = fields;
   await ctx.prisma.task.create({
     data: {
-      id: newId(), buyerId: buyer.id, type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no', 'maybe'], maxCents: 20, costCents: 20,
-      validationsNeeded: 3, maxResponses: 10, status, totalResponses: 3, ...rest,
+      id: newId(),
+      buyerId: buyer.id,
+      type: 'BINARY_CHOICE',
+      content: 'Cat?',
+      options: ['yes', 'no', 'maybe'],
+      maxCents: 20,
+      costCents: 20,
+      validationsNeeded: 3,
+      maxResponses: 10,
+      status,
+      totalResponses: 3,
+      ...rest,
       ...(status === 'COMPLETED' ? { result: result ?? 'yes', confidence: confidence ?? 0.95, validatedAt: new Date() } : {}),
     },
   });
@@ -58,7 +71,9 @@ describe('GET /tasks/counts', () => {
     await insertTask(buyer, { status: 'COMPLETED', type: 'SENTIMENT_ANALYSIS' });
     await insertTask(buyer, { status: 'FAILED', projectId });
     // Golden tasks never count, nor do another buyer's tasks.
-    expect((await post(buyer, '/golden-tasks', { type: 'BINARY_CHOICE', content: 'g', options: ['yes', 'no'], goldenAnswer: 'yes', projectId })).status).toBe(201);
+    expect((await post(buyer, '/golden-tasks', { type: 'BINARY_CHOICE', content: 'g', options: ['yes', 'no'], goldenAnswer: 'yes', projectId })).status).toBe(
+      201,
+    );
     await insertTask(await createBuyer(ctx), { status: 'PENDING' });
   });
 
@@ -73,7 +88,10 @@ describe('GET /tasks/counts', () => {
     expect(await counts(`projectId=${projectId}`)).toEqual({ counts: { PENDING: 1, VALIDATING: 1, COMPLETED: 1, FAILED: 1 }, total: 4 });
     expect(await counts('type=SENTIMENT_ANALYSIS')).toEqual({ counts: { PENDING: 1, VALIDATING: 0, COMPLETED: 1, FAILED: 0 }, total: 2 });
     expect(await counts('locale=fr')).toEqual({ counts: { PENDING: 1, VALIDATING: 0, COMPLETED: 1, FAILED: 0 }, total: 2 });
-    expect(await counts(`projectId=${projectId}&locale=fr&type=BINARY_CHOICE`)).toEqual({ counts: { PENDING: 0, VALIDATING: 0, COMPLETED: 1, FAILED: 0 }, total: 1 });
+    expect(await counts(`projectId=${projectId}&locale=fr&type=BINARY_CHOICE`)).toEqual({
+      counts: { PENDING: 0, VALIDATING: 0, COMPLETED: 1, FAILED: 0 },
+      total: 1,
+    });
   });
 
   it('matches nothing for an unknown or foreign projectId', async () => {
@@ -106,7 +124,15 @@ describe('GET /projects/:id/distribution', () => {
     buyer = await createBuyer(ctx);
     projectId = await createProject(buyer);
     const completed: Array<[string, number]> = [
-      ['yes', 0], ['yes', 0.05], ['no', 0.1], ['yes', 0.35], ['maybe', 0.3999], ['no', 0.9], ['yes', 0.95], ['no', 0.9999], ['yes', 1],
+      ['yes', 0],
+      ['yes', 0.05],
+      ['no', 0.1],
+      ['yes', 0.35],
+      ['maybe', 0.3999],
+      ['no', 0.9],
+      ['yes', 0.95],
+      ['no', 0.9999],
+      ['yes', 1],
     ];
     for (const [result, confidence] of completed) await insertTask(buyer, { status: 'COMPLETED', projectId, result, confidence });
     // Open and failed tasks, and completed tasks of another project, are left out.
@@ -119,7 +145,11 @@ describe('GET /projects/:id/distribution', () => {
     const res = await get(buyer, `/projects/${projectId}/distribution`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      labels: [{ label: 'yes', count: 5 }, { label: 'no', count: 3 }, { label: 'maybe', count: 1 }],
+      labels: [
+        { label: 'yes', count: 5 },
+        { label: 'no', count: 3 },
+        { label: 'maybe', count: 1 },
+      ],
       confidence: [
         { from: 0, to: 0.1, count: 2 },
         { from: 0.1, to: 0.2, count: 1 },
@@ -156,7 +186,12 @@ describe('GET /projects/:id/distribution', () => {
 
   it('returns 404 PROJECT_NOT_FOUND for an unknown, malformed or foreign project', async () => {
     const stranger = await createBuyer(ctx);
-    for (const [who, id] of [[buyer, newId()], [buyer, '%FF'], [buyer, 'x'.repeat(300)], [stranger, projectId]] as const) {
+    for (const [who, id] of [
+      [buyer, newId()],
+      [buyer, '%FF'],
+      [buyer, 'x'.repeat(300)],
+      [stranger, projectId],
+    ] as const) {
       const res = await get(who, `/projects/${id}/distribution`);
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('PROJECT_NOT_FOUND');
@@ -171,16 +206,19 @@ describe('GET /projects/:id/distribution', () => {
 });
 
 describe('access', () => {
-  it.each(['/tasks/counts', `/projects/${newId()}/distribution`])('%s: 401 without a credential, 403 for an admin or a developer, 405 for POST', async (path) => {
-    expect((await request(ctx.app).get(`/api/v1${path}`)).body.code).toBe('UNAUTHORIZED');
-    for (const token of [adminToken, developerKey]) {
-      const res = await request(ctx.app).get(`/api/v1${path}`).set(bearer(token));
-      expect(res.status).toBe(403);
-      expect(res.body.code).toBe('FORBIDDEN');
-    }
-    const buyer = await createBuyer(ctx);
-    const posted = await request(ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send({});
-    expect(posted.status).toBe(405);
-    expect(posted.body.code).toBe('METHOD_NOT_ALLOWED');
-  });
+  it.each(['/tasks/counts', `/projects/${newId()}/distribution`])(
+    '%s: 401 without a credential, 403 for an admin or a developer, 405 for POST',
+    async (path) => {
+      expect((await request(ctx.app).get(`/api/v1${path}`)).body.code).toBe('UNAUTHORIZED');
+      for (const token of [adminToken, developerKey]) {
+        const res = await request(ctx.app).get(`/api/v1${path}`).set(bearer(token));
+        expect(res.status).toBe(403);
+        expect(res.body.code).toBe('FORBIDDEN');
+      }
+      const buyer = await createBuyer(ctx);
+      const posted = await request(ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send({});
+      expect(posted.status).toBe(405);
+      expect(posted.body.code).toBe('METHOD_NOT_ALLOWED');
+    },
+  );
 });

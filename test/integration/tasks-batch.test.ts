@@ -120,7 +120,10 @@ describe('POST /tasks/batch/csv', () => {
     const res = await upload(buyer, await fixture('crlf-blank-lines.csv'));
     expect(res.body).toMatchObject({ created: 2, errors: [] });
     const tasks = await ctx.prisma.task.findMany({ where: { buyerId: buyer.id }, orderBy: { content: 'asc' } });
-    expect(tasks.map((t) => [t.content, t.locale])).toEqual([['first', 'fr'], ['second', 'en']]);
+    expect(tasks.map((t) => [t.content, t.locale])).toEqual([
+      ['first', 'fr'],
+      ['second', 'en'],
+    ]);
   });
 
   it('ignores a UTF-8 byte order mark and keeps multi-line and non-ASCII content', async () => {
@@ -279,8 +282,7 @@ describe('Idempotency-Key', () => {
 
   it('works on single creation and on CSV (same file bytes = same request)', async () => {
     const buyer = await fundedBuyer();
-    const single = async () =>
-      request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).set('Idempotency-Key', 'single-1').send(item(7));
+    const single = async () => request(ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).set('Idempotency-Key', 'single-1').send(item(7));
     const a = await single();
     const b = await single();
     expect(b.body).toEqual(a.body);
@@ -327,7 +329,9 @@ describe('Idempotency-Key', () => {
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
     expect(await ctx.services.idempotency.sweepExpired()).toBeGreaterThanOrEqual(1);
-    expect(await ctx.prisma.idempotencyKey.findMany({ where: { accountId: buyer.id }, select: { key: true } })).toEqual([{ key: idempotencyKeyDigest('old-key') }]);
+    expect(await ctx.prisma.idempotencyKey.findMany({ where: { accountId: buyer.id }, select: { key: true } })).toEqual([
+      { key: idempotencyKeyDigest('old-key') },
+    ]);
   });
 
   it('refuses a key longer than 255 characters', async () => {

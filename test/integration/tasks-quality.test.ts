@@ -25,7 +25,10 @@ const api = (buyer: TestBuyer) => ({
   post: (path: string, body: object) => request(ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send(body),
   patch: (path: string, body: object) => request(ctx.app).patch(`/api/v1${path}`).set(bearer(buyer.token)).send(body),
   upload: (csv: string) =>
-    request(ctx.app).post('/api/v1/tasks/batch/csv').set(bearer(buyer.token)).attach('file', Buffer.from(csv), { filename: 'tasks.csv', contentType: 'text/csv' }),
+    request(ctx.app)
+      .post('/api/v1/tasks/batch/csv')
+      .set(bearer(buyer.token))
+      .attach('file', Buffer.from(csv), { filename: 'tasks.csv', contentType: 'text/csv' }),
 });
 
 const task = (overrides: Record<string, unknown> = {}) => ({ type: 'BINARY_CHOICE', content: 'Is it a cat?', options: ['yes', 'no'], ...overrides });
@@ -55,14 +58,16 @@ describe('a new task takes its quality settings', () => {
     const single = await createOne(buyer, { projectId });
     const batch = await api(buyer).post('/tasks/batch', { tasks: [task({ projectId }), task({ projectId, validationsNeeded: 7 })] });
     expect(batch.status).toBe(201);
-    const csv = await api(buyer).upload(`type,content,options,projectId,validationsNeeded\nBINARY_CHOICE,a,yes|no,${projectId},\nBINARY_CHOICE,b,yes|no,${projectId},7\n`);
+    const csv = await api(buyer).upload(
+      `type,content,options,projectId,validationsNeeded\nBINARY_CHOICE,a,yes|no,${projectId},\nBINARY_CHOICE,b,yes|no,${projectId},7\n`,
+    );
     expect(csv.status).toBe(201);
     expect(csv.body.created).toBe(2);
     const ids = [single, ...batch.body.tasks.map((t: { taskId: string }) => t.taskId), ...csv.body.tasks.map((t: { taskId: string }) => t.taskId)];
     for (const id of ids) expect(await qualityOf(buyer, id)).toEqual({ targetConfidence: 0.99, maxResponses: 20 });
   });
 
-  it("never below its validationsNeeded: 25 answers needed in a project of maxResponses 10 gives maxResponses 25", async () => {
+  it('never below its validationsNeeded: 25 answers needed in a project of maxResponses 10 gives maxResponses 25', async () => {
     const buyer = await fundedBuyer();
     const projectId = await createProject(buyer, { maxResponses: 10 });
     const single = await createOne(buyer, { projectId, validationsNeeded: 25 });
@@ -101,7 +106,9 @@ describe('a new task takes its quality settings', () => {
     const strict = await createProject(buyer, { targetConfidence: 0.99, maxResponses: 30 });
     const loose = await createProject(buyer, { targetConfidence: 0.6 });
     const batch = await api(buyer).post('/tasks/batch', { tasks: [task({ projectId: strict }), task({ projectId: loose }), task()] });
-    const csv = await api(buyer).upload(`type,content,options,projectId\nBINARY_CHOICE,a,yes|no,${strict}\nBINARY_CHOICE,b,yes|no,${loose}\nBINARY_CHOICE,c,yes|no,\n`);
+    const csv = await api(buyer).upload(
+      `type,content,options,projectId\nBINARY_CHOICE,a,yes|no,${strict}\nBINARY_CHOICE,b,yes|no,${loose}\nBINARY_CHOICE,c,yes|no,\n`,
+    );
     const expected = [
       { targetConfidence: 0.99, maxResponses: 30 },
       { targetConfidence: 0.6, maxResponses: 10 },
@@ -177,6 +184,11 @@ describe('PATCH /tasks/:id recomputes the settings of a PENDING task as if it we
     const res = await api(buyer).patch(`/tasks/${id}`, { projectId: foreign, validationsNeeded: 9 });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_PROJECT');
-    expect((await api(buyer).get(`/tasks/${id}`)).body).toMatchObject({ projectId: null, validationsNeeded: 3, targetConfidence: CONFIGURED_TARGET, maxResponses: 10 });
+    expect((await api(buyer).get(`/tasks/${id}`)).body).toMatchObject({
+      projectId: null,
+      validationsNeeded: 3,
+      targetConfidence: CONFIGURED_TARGET,
+      maxResponses: 10,
+    });
   });
 });

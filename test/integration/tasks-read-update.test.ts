@@ -55,7 +55,22 @@ describe('GET /tasks', () => {
     expect(res.body.hasMore).toBe(true);
     const item = res.body.tasks[0];
     expect(Object.keys(item).sort()).toEqual(
-      ['confidence', 'content', 'costCents', 'createdAt', 'id', 'locale', 'maxCents', 'options', 'projectId', 'result', 'status', 'totalResponses', 'type', 'validatedAt'].sort(),
+      [
+        'confidence',
+        'content',
+        'costCents',
+        'createdAt',
+        'id',
+        'locale',
+        'maxCents',
+        'options',
+        'projectId',
+        'result',
+        'status',
+        'totalResponses',
+        'type',
+        'validatedAt',
+      ].sort(),
     );
     const created = res.body.tasks.map((t: { createdAt: string; id: string }) => [t.createdAt, t.id]);
     const sorted = [...created].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? 1 : -1) : a[0] < b[0] ? 1 : -1));
@@ -148,13 +163,29 @@ describe('GET /tasks/:id', () => {
     const buyer = await fundedBuyer();
     const [id] = await createTasks(buyer, 1);
     const developer = await ctx.prisma.account.create({
-      data: { id: newId(), email: `${newId()}@dev.test`, role: 'DEVELOPER', developer: { create: { appName: 'a', appUrl: 'https://a.test', apiKeyHash: newId() } } },
+      data: {
+        id: newId(),
+        email: `${newId()}@dev.test`,
+        role: 'DEVELOPER',
+        developer: { create: { appName: 'a', appUrl: 'https://a.test', apiKeyHash: newId() } },
+      },
     });
     const annotators = await Promise.all(
       ['ann-1', 'ann-2'].map((externalId) => ctx.prisma.annotator.create({ data: { id: newId(), developerId: developer.id, externalId } })),
     );
-    await ctx.prisma.taskResponse.create({ data: { id: newId(), taskId: id as string, annotatorId: annotators[0]?.id as string, answer: 'yes', timeSpentMs: 1200, createdAt: new Date(Date.now() - 1000) } });
-    await ctx.prisma.taskResponse.create({ data: { id: newId(), taskId: id as string, annotatorId: annotators[1]?.id as string, answer: 'no', timeSpentMs: 800 } });
+    await ctx.prisma.taskResponse.create({
+      data: {
+        id: newId(),
+        taskId: id as string,
+        annotatorId: annotators[0]?.id as string,
+        answer: 'yes',
+        timeSpentMs: 1200,
+        createdAt: new Date(Date.now() - 1000),
+      },
+    });
+    await ctx.prisma.taskResponse.create({
+      data: { id: newId(), taskId: id as string, annotatorId: annotators[1]?.id as string, answer: 'no', timeSpentMs: 800 },
+    });
     const res = await api(buyer).get(`/tasks/${id}`);
     expect(res.body.responses).toEqual([
       { answer: 'yes', timeSpentMs: 1200 },

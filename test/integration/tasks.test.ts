@@ -25,7 +25,11 @@ async function fundedBuyer(cents = 10_000): Promise<TestBuyer> {
   return buyer;
 }
 
-const post = (buyer: TestBuyer, path: string, body: unknown) => request(ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send(body as object);
+const post = (buyer: TestBuyer, path: string, body: unknown) =>
+  request(ctx.app)
+    .post(`/api/v1${path}`)
+    .set(bearer(buyer.token))
+    .send(body as object);
 const balanceOf = async (buyer: TestBuyer) => (await request(ctx.app).get('/api/v1/auth/me').set(bearer(buyer.token))).body.buyer;
 
 describe('POST /tasks', () => {
@@ -144,13 +148,20 @@ describe('POST /tasks', () => {
         const { body } = await post(buyer, '/tasks', task({ type }));
         await ctx.prisma.task.update({
           where: { id: body.taskId },
-          data: { status: 'COMPLETED', createdAt: new Date(now.getTime() - seconds * 1000), validatedAt: new Date(now.getTime() - (seconds === 25 * 3600 ? 25 * 3600_000 : 0)) },
+          data: {
+            status: 'COMPLETED',
+            createdAt: new Date(now.getTime() - seconds * 1000),
+            validatedAt: new Date(now.getTime() - (seconds === 25 * 3600 ? 25 * 3600_000 : 0)),
+          },
         });
       }
       const token = future.services.tokens.sign({ sub: buyer.id, role: 'BUYER', tv: 0 });
       const res = await request(future.app).post('/api/v1/tasks').set(bearer(token)).send(task({ type }));
       expect(res.body.estimatedCompletionMs).toBe(20_000);
-      const other = await request(future.app).post('/api/v1/tasks').set(bearer(token)).send(task({ type: 'AI_RESPONSE_RATING' }));
+      const other = await request(future.app)
+        .post('/api/v1/tasks')
+        .set(bearer(token))
+        .send(task({ type: 'AI_RESPONSE_RATING' }));
       expect(other.body.estimatedCompletionMs).toBe(300_000);
     } finally {
       await future.close();

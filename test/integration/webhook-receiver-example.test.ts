@@ -28,11 +28,15 @@ afterAll(async () => {
 });
 
 describe('examples/webhook-receiver.ts', () => {
-  it('prints a test send\'s ping as a ping that counts for nothing; --count 1 ends at the task event after it', async () => {
+  it("prints a test send's ping as a ping that counts for nothing; --count 1 ends at the task event after it", async () => {
     const port = await freePort();
     const secret = generateWebhookSecret();
     const env: NodeJS.ProcessEnv = { ...process.env, CONCORD_WEBHOOK_SECRET: secret, RECEIVER_PORT: String(port) };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/webhook-receiver.ts', '--count', '1', '--timeout', '60'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/webhook-receiver.ts', '--count', '1', '--timeout', '60'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -41,7 +45,9 @@ describe('examples/webhook-receiver.ts', () => {
     try {
       await waitFor(() => stdout.includes('Listening on'), 30_000, `the receiver to listen (${stderr})`);
       const buyer = await createBuyer(ctx);
-      const config = await request(server).post('/api/v1/webhooks/configs').set(bearer(buyer.token))
+      const config = await request(server)
+        .post('/api/v1/webhooks/configs')
+        .set(bearer(buyer.token))
         .send({ url: `http://127.0.0.1:${port}/concord`, events: ['task.completed', 'task.failed'], secret });
       expect(config.status).toBe(201);
       const sent = await request(server).post(`/api/v1/webhooks/configs/${config.body.id}/test`).set(bearer(buyer.token)).send({});
@@ -50,8 +56,14 @@ describe('examples/webhook-receiver.ts', () => {
 
       // A task event, signed as the service signs one: with a count of 1, the receiver is done after it.
       const body = JSON.stringify({
-        event: 'task.completed', taskId: 'cm3q7w1x90004lk08a1b2c3d4', type: 'BINARY_CHOICE', result: 'yes',
-        confidence: 0.93, totalResponses: 3, costCents: 20, validatedAt: new Date().toISOString(),
+        event: 'task.completed',
+        taskId: 'cm3q7w1x90004lk08a1b2c3d4',
+        type: 'BINARY_CHOICE',
+        result: 'yes',
+        confidence: 0.93,
+        totalResponses: 3,
+        costCents: 20,
+        validatedAt: new Date().toISOString(),
       });
       const response = await fetch(`http://127.0.0.1:${port}/concord`, {
         method: 'POST',

@@ -46,14 +46,21 @@ const api = (buyer: TestBuyer) => ({
 
 async function subscribed(retryPolicy?: 'spec' | 'extended'): Promise<{ buyer: TestBuyer; configId: string }> {
   const buyer = await createBuyer(ctx);
-  const res = await api(buyer).post('/webhooks/configs', { url: receiver.url, events: ['budget.low'], secret: 'retry-policy-secret-0123', ...(retryPolicy ? { retryPolicy } : {}) });
+  const res = await api(buyer).post('/webhooks/configs', {
+    url: receiver.url,
+    events: ['budget.low'],
+    secret: 'retry-policy-secret-0123',
+    ...(retryPolicy ? { retryPolicy } : {}),
+  });
   expect(res.status).toBe(201);
   expect(res.body.retryPolicy).toBe(retryPolicy ?? 'spec');
   return { buyer, configId: res.body.id };
 }
 
 const recordEvent = (buyer: TestBuyer) =>
-  ctx.services.db.transaction((repos) => repos.events.record(buyer.id, 'budget.low', { creditBalance: 400, thresholdCents: 500, at: clock.now().toISOString() }));
+  ctx.services.db.transaction((repos) =>
+    repos.events.record(buyer.id, 'budget.low', { creditBalance: 400, thresholdCents: 500, at: clock.now().toISOString() }),
+  );
 
 const deliveryOf = (eventId: string) => ctx.prisma.webhookDelivery.findFirstOrThrow({ where: { eventId } });
 const configRow = (id: string) => ctx.prisma.webhookConfig.findUniqueOrThrow({ where: { id } });

@@ -117,7 +117,8 @@ describe('event ids and Standard Webhooks signatures on real deliveries', () => 
     const stamps = receiver.requests.map((r) => Number(r.headers['webhook-timestamp']));
     expect(stamps[1]).toBeGreaterThanOrEqual((stamps[0] ?? 0) + 30);
     expect(stamps[2]).toBeGreaterThanOrEqual((stamps[1] ?? 0) + 29);
-    for (const received of receiver.requests) expect(verifyWithPackage(secret, received, new Date(Number(received.headers['webhook-timestamp']) * 1000))).toBeTruthy();
+    for (const received of receiver.requests)
+      expect(verifyWithPackage(secret, received, new Date(Number(received.headers['webhook-timestamp']) * 1000))).toBeTruthy();
   });
 
   it('an event written before the prefix keeps its plain id, as webhook-id and in GET /events/:id', async () => {
@@ -160,7 +161,10 @@ describe('whsec_ secrets are checked when saved', () => {
     expect((await api(buyer).get('/webhooks/configs')).body.webhooks).toEqual([]);
     const good = whsec();
     const { body: config } = await api(buyer).post('/webhooks/configs', { url: receiver.url, events: ['budget.low'], secret: good });
-    for (const res of [await api(buyer).patch(`/webhooks/configs/${config.id}`, { secret }), await api(buyer).post(`/webhooks/configs/${config.id}/rotate-secret`, { secret })]) {
+    for (const res of [
+      await api(buyer).patch(`/webhooks/configs/${config.id}`, { secret }),
+      await api(buyer).post(`/webhooks/configs/${config.id}/rotate-secret`, { secret }),
+    ]) {
       expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     }
     expect((await ctx.prisma.webhookConfig.findUniqueOrThrow({ where: { id: config.id } })).secret).toBe(good);
@@ -258,7 +262,12 @@ describe('POST /webhooks/configs/:id/rotate-secret', () => {
     const secret = whsec();
     const { buyer, configId } = await subscribed(secret);
     const stranger = await createBuyer(ctx);
-    for (const [who, id] of [[buyer, newId()], [buyer, '%FF'], [buyer, 'x'.repeat(300)], [stranger, configId]] as const) {
+    for (const [who, id] of [
+      [buyer, newId()],
+      [buyer, '%FF'],
+      [buyer, 'x'.repeat(300)],
+      [stranger, configId],
+    ] as const) {
       const res = await api(who).post(`/webhooks/configs/${id}/rotate-secret`, { secret: whsec() });
       expect([res.status, res.body.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
     }
@@ -298,7 +307,9 @@ describe('POST /webhooks/configs/:id/test', () => {
     // Recorded as a ping event with its one delivery, which the worker never sends again.
     const event = (await api(buyer).get(`/events/${res.body.eventId}`)).body;
     expect(event).toMatchObject({ type: 'ping', taskId: null, payload: JSON.parse(received.rawBody) });
-    expect(event.deliveries).toEqual([{ id: received.headers['x-service-delivery'], configId, status: 'DELIVERED', attempts: 1, lastStatusCode: 200, deliveredAt: expect.any(String) }]);
+    expect(event.deliveries).toEqual([
+      { id: received.headers['x-service-delivery'], configId, status: 'DELIVERED', attempts: 1, lastStatusCode: 200, deliveredAt: expect.any(String) },
+    ]);
     expect((await api(buyer).get('/events?type=ping')).body.events.map((e: { id: string }) => e.id)).toEqual([res.body.eventId]);
     const log = (await api(buyer).get(`/webhooks/configs/${configId}/deliveries`)).body.deliveries;
     expect(log).toEqual([expect.objectContaining({ event: 'ping', status: 'DELIVERED', attempts: 1 })]);
@@ -341,7 +352,9 @@ describe('POST /webhooks/configs/:id/test', () => {
     let deleted = () => {};
     receiver.script({ status: 200, until: new Promise<void>((resolve) => (deleted = resolve)) });
     // then() sends the request now (a supertest request waits to be awaited).
-    const pending = api(buyer).post(`/webhooks/configs/${configId}/test`).then((response) => response);
+    const pending = api(buyer)
+      .post(`/webhooks/configs/${configId}/test`)
+      .then((response) => response);
     while (receiver.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     expect((await request(ctx.app).delete(`/api/v1/webhooks/configs/${configId}`).set(bearer(buyer.token))).status).toBe(204);
     deleted();
@@ -370,7 +383,11 @@ describe('POST /webhooks/configs/:id/test', () => {
   it('404 WEBHOOK_NOT_FOUND for an unknown, malformed or foreign configuration; 400 for a body; nothing is sent', async () => {
     const { buyer, configId } = await subscribed(PLAIN_SECRET);
     const stranger = await createBuyer(ctx);
-    for (const [who, id] of [[buyer, newId()], [buyer, '%FF'], [stranger, configId]] as const) {
+    for (const [who, id] of [
+      [buyer, newId()],
+      [buyer, '%FF'],
+      [stranger, configId],
+    ] as const) {
       const res = await api(who).post(`/webhooks/configs/${id}/test`);
       expect([res.status, res.body.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
     }

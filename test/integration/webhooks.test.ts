@@ -57,7 +57,10 @@ async function subscribedBuyer(events = ['task.completed', 'task.failed', 'budge
  */
 async function runTask(buyer: TestBuyer, answers: string[], validationsNeeded = 3): Promise<string> {
   const created = await api(buyer).post('/tasks', { type: 'BINARY_CHOICE', content: 'Cat?', options: ['yes', 'no'], validationsNeeded });
-  await ctx.prisma.task.update({ where: { id: created.body.taskId }, data: { targetConfidence: 0.9, maxResponses: Math.max(answers.length, validationsNeeded) } });
+  await ctx.prisma.task.update({
+    where: { id: created.body.taskId },
+    data: { targetConfidence: 0.9, maxResponses: Math.max(answers.length, validationsNeeded) },
+  });
   const client = sdk(ctx, developer.apiKey);
   for (const answer of answers) await client.answerNext(`ann-${newId()}`, answer);
   return created.body.taskId;
@@ -83,7 +86,11 @@ describe('webhook configurations', () => {
     });
     const id = created.body.id;
     expect((await api(buyer).get('/webhooks/configs')).body).toEqual({ webhooks: [created.body], nextCursor: null, hasMore: false });
-    const updated = await api(buyer).patch(`/webhooks/configs/${id}`, { isActive: false, events: ['task.failed', 'budget.low'], secret: 'another-secret-0123456' });
+    const updated = await api(buyer).patch(`/webhooks/configs/${id}`, {
+      isActive: false,
+      events: ['task.failed', 'budget.low'],
+      secret: 'another-secret-0123456',
+    });
     expect(updated.body).toMatchObject({ isActive: false, events: ['task.failed', 'budget.low'] });
     for (const res of [created, updated, await api(buyer).get(`/webhooks/configs/${id}`), await api(buyer).get('/webhooks/configs')]) {
       expect(JSON.stringify(res.body)).not.toMatch(/secret/i);
@@ -304,13 +311,18 @@ describe('private addresses outside development', () => {
     try {
       const buyer = await createBuyer(strict);
       for (const url of [receiver.url, 'http://169.254.169.254/latest/meta-data', 'http://[::1]:8080/', 'http://localhost:9/x']) {
-        const res = await request(strict.app).post('/api/v1/webhooks/configs').set(bearer(buyer.token)).send({ url, events: ['budget.low'], secret: SECRET });
+        const res = await request(strict.app)
+          .post('/api/v1/webhooks/configs')
+          .set(bearer(buyer.token))
+          .send({ url, events: ['budget.low'], secret: SECRET });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('VALIDATION_ERROR');
       }
       // A configuration that slipped in before (say, DNS changed since): the send is refused too.
       await strict.prisma.webhookConfig.create({ data: { id: newId(), buyerId: buyer.id, url: receiver.url, events: ['budget.low'], secret: SECRET } });
-      await strict.services.db.transaction((repos) => repos.events.record(buyer.id, 'budget.low', { creditBalance: 1, thresholdCents: 500, at: new Date().toISOString() }));
+      await strict.services.db.transaction((repos) =>
+        repos.events.record(buyer.id, 'budget.low', { creditBalance: 1, thresholdCents: 500, at: new Date().toISOString() }),
+      );
       await strict.services.deliveryWorker.drain();
       expect(receiver.requests).toHaveLength(0);
       const delivery = await strict.prisma.webhookDelivery.findFirstOrThrow({ where: { config: { buyerId: buyer.id } } });

@@ -74,7 +74,14 @@ describe('the class prior', () => {
         answer.push(random() < 0.85 ? truth : 1 - truth);
       }
     }
-    const fit = refitScope({ optionCount: 2, itemCount: 400, annotatorCount: 12, item: Int32Array.from(item), annotator: Int32Array.from(annotator), answer: Int32Array.from(answer) });
+    const fit = refitScope({
+      optionCount: 2,
+      itemCount: 400,
+      annotatorCount: 12,
+      item: Int32Array.from(item),
+      annotator: Int32Array.from(annotator),
+      answer: Int32Array.from(answer),
+    });
     expect(fit.classPrior[0]).toBeGreaterThan(0.85);
     expect(fit.classPrior[0]).toBeLessThan(0.99);
     // Without golden tasks the calibration stays the identity.
@@ -97,7 +104,9 @@ describe('the class prior', () => {
 
 describe('the confidence map', () => {
   it('is the identity without golden evidence, so the contract’s worked examples hold', () => {
-    expect(fitCalibration({ optionCount: 2, evidence: new Float64Array(0), truth: new Int32Array(0), prefix: new Int32Array(0), goldenItems: 0 }, null)).toEqual(IDENTITY_CALIBRATION);
+    expect(
+      fitCalibration({ optionCount: 2, evidence: new Float64Array(0), truth: new Int32Array(0), prefix: new Int32Array(0), goldenItems: 0 }, null),
+    ).toEqual(IDENTITY_CALIBRATION);
     expect(calibratedPosterior([1.2, -0.4], null)).toEqual(modelPosterior([1.2, -0.4], null));
     const decide = (...values: string[]) =>
       decideWithModel({
@@ -229,7 +238,10 @@ describe('the confidence map', () => {
         prefix.push(n);
       }
     }
-    const map = fitCalibration({ optionCount: 2, evidence: Float64Array.from(evidence), truth: Int32Array.from(truth), prefix: Int32Array.from(prefix), goldenItems: 400 }, null);
+    const map = fitCalibration(
+      { optionCount: 2, evidence: Float64Array.from(evidence), truth: Int32Array.from(truth), prefix: Int32Array.from(prefix), goldenItems: 400 },
+      null,
+    );
     const p = 1 / (1 + Math.exp(-12.1));
     expect(calibrateConfidence(p, 3, map)).toBeLessThan(0.85);
     expect(calibrateConfidence(p, 10, map)).toBeGreaterThan(0.95);
@@ -240,7 +252,13 @@ describe('the confidence map', () => {
     const evidence: number[] = [];
     for (let n = 1; n <= 10; n++) evidence.push(4 + n * 0.01, 0);
     const map = fitCalibration(
-      { optionCount: 2, evidence: Float64Array.from(evidence), truth: new Int32Array(10), prefix: Int32Array.from({ length: 10 }, (_, i) => i + 1), goldenItems: 1 },
+      {
+        optionCount: 2,
+        evidence: Float64Array.from(evidence),
+        truth: new Int32Array(10),
+        prefix: Int32Array.from({ length: 10 }, (_, i) => i + 1),
+        goldenItems: 1,
+      },
       null,
     );
     const group = map.groups[ANSWER_GROUPS.indexOf(7)] as GroupMap;
@@ -260,7 +278,11 @@ describe('the confidence map', () => {
     const map = fitCalibration(goldenSamples(50, 10, 1.2, 0.9, 13), null);
     expect(readCalibration(JSON.parse(JSON.stringify(map)))).toEqual(map);
     const [first, ...rest] = map.groups as [GroupMap, ...GroupMap[]];
-    const damagedGroups = [map.groups.slice(1), [{ ...first, raw: first.raw.slice(1) }, ...rest], [{ ...first, calibrated: [...first.calibrated.slice(1), Number.NaN] }, ...rest]];
+    const damagedGroups = [
+      map.groups.slice(1),
+      [{ ...first, raw: first.raw.slice(1) }, ...rest],
+      [{ ...first, calibrated: [...first.calibrated.slice(1), Number.NaN] }, ...rest],
+    ];
     for (const damaged of [null, 'x', {}, ...damagedGroups.map((groups) => ({ ...map, groups })), { ...map, goldenItems: -1 }]) {
       expect(readCalibration(damaged)).toEqual(IDENTITY_CALIBRATION);
     }

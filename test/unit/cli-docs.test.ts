@@ -17,7 +17,12 @@ function tableAfter(text: string, header: string): string[][] {
   const rows: string[][] = [];
   for (const line of text.slice(start).split('\n').slice(2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -47,7 +52,8 @@ describe('sdk/README.md, The concord CLI', () => {
       }
       documented.add(names.join(' '));
       const allowed = new Set([...optionNames(command), ...globalOptions]);
-      for (const option of usage?.replaceAll('\\|', '|').match(/(?<=^|[\s[|])--?[a-z][a-z-]*/g) ?? []) expect(allowed, `${option} of concord ${names.join(' ')}`).toContain(option);
+      for (const option of usage?.replaceAll('\\|', '|').match(/(?<=^|[\s[|])--?[a-z][a-z-]*/g) ?? [])
+        expect(allowed, `${option} of concord ${names.join(' ')}`).toContain(option);
     }
     const leaves = (command: Command, prefix: string[]): string[] =>
       command.commands.length === 0 ? [prefix.join(' ')] : command.commands.flatMap((sub) => leaves(sub, [...prefix, sub.name()]));

@@ -25,11 +25,15 @@ const many = (n: number) => Array.from({ length: n }, (_, i) => `option ${i}`);
 /** Mostly a valid value (or none: the field left out), sometimes any of the others. */
 const field = <T>(valid: T[], others: T[]) =>
   fc.oneof({ weight: 5, arbitrary: fc.constantFrom<T | undefined>(...valid, undefined) }, { weight: 1, arbitrary: fc.constantFrom(...others) });
-const required = <T>(valid: T[], others: T[]) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...valid) }, { weight: 1, arbitrary: fc.constantFrom(...others) });
+const required = <T>(valid: T[], others: T[]) =>
+  fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...valid) }, { weight: 1, arbitrary: fc.constantFrom(...others) });
 const taskArbitrary = fc
   .record({
     type: required<unknown>(['SENTIMENT_ANALYSIS', 'BINARY_CHOICE', 'RELEVANCE_RATING'], ['NOPE', '', 7, null, undefined]),
-    content: required<unknown>(['Great product', 'x'.repeat(100_000), 'pair \uD83D\uDE00 ok'], ['', '   ', 'x'.repeat(100_001), 'nul\u0000here', 'lone \uD800 surrogate', 42, undefined]),
+    content: required<unknown>(
+      ['Great product', 'x'.repeat(100_000), 'pair \uD83D\uDE00 ok'],
+      ['', '   ', 'x'.repeat(100_001), 'nul\u0000here', 'lone \uD800 surrogate', 42, undefined],
+    ),
     options: required<unknown>(
       [['a', 'b'], ['a', ' b '], ['a', 'x'.repeat(500)], many(50)],
       [[], ['a'], ['a', 'a'], ['a', ' a '], ['a', ''], ['a', '  '], ['a', 'x'.repeat(501)], many(51), 'a|b', ['a', 5], ['a', 'b\u0000'], undefined],
@@ -67,10 +71,15 @@ describe('the CLI checks a task as the service does', () => {
 
   it('bounds the JSON size of a row from above', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 300, unit: 'binary' }), fc.array(fc.string({ maxLength: 40, unit: 'binary' }), { maxLength: 6 }), fc.integer(), (content, options, maxCents) => {
-        const task = { type: 'BINARY_CHOICE', content, options, maxCents, projectId: null };
-        expect(jsonSizeBound(task)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(task)));
-      }),
+      fc.property(
+        fc.string({ maxLength: 300, unit: 'binary' }),
+        fc.array(fc.string({ maxLength: 40, unit: 'binary' }), { maxLength: 6 }),
+        fc.integer(),
+        (content, options, maxCents) => {
+          const task = { type: 'BINARY_CHOICE', content, options, maxCents, projectId: null };
+          expect(jsonSizeBound(task)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(task)));
+        },
+      ),
       { numRuns: 200, seed: 3 },
     );
   });
@@ -97,14 +106,16 @@ describe('the CLI reads a CSV file as the service does', () => {
     const fromService: Row[] | string = await (async () => {
       const rows: Row[] = [];
       for await (const record of readTaskCsv(bytes)) {
-        rows.push(record.ok ? { row: record.row, ok: true, task: record.task } : { row: record.row, ok: false, code: 'VALIDATION_ERROR', message: record.error });
+        rows.push(
+          record.ok ? { row: record.row, ok: true, task: record.task } : { row: record.row, ok: false, code: 'VALIDATION_ERROR', message: record.error },
+        );
       }
       return rows;
     })().catch((error: { code?: string }) => `throws ${error.code}`);
     return { cli, service: fromService };
   }
 
-  it('uses the service\'s parser options', () => {
+  it("uses the service's parser options", () => {
     expect(CSV_OPTIONS).toEqual(TASK_CSV_OPTIONS);
   });
 
@@ -113,7 +124,9 @@ describe('the CLI reads a CSV file as the service does', () => {
     'bom, crlf, blank lines, optional columns': Buffer.from(
       '\uFEFF"type","content","options","locale","maxCents","projectId","validationsNeeded"\r\n\r\nBINARY_CHOICE,a,y|n,fr,25,,2\r\n,,,,,,\r\nBINARY_CHOICE,b,y|n,,x,p1,\r\n',
     ),
-    'a field over two lines, and rows of the wrong width': Buffer.from('type,content,options\nBINARY_CHOICE,"line one\nline two",y|n\nBINARY_CHOICE,short\nBINARY_CHOICE,a,y|n,extra\n'),
+    'a field over two lines, and rows of the wrong width': Buffer.from(
+      'type,content,options\nBINARY_CHOICE,"line one\nline two",y|n\nBINARY_CHOICE,short\nBINARY_CHOICE,a,y|n,extra\n',
+    ),
     'bytes that are not UTF-8, and a NUL': Buffer.concat([
       Buffer.from('type,content,options\nBINARY_CHOICE,ok,y|n\nBINARY_CHOICE,bad '),
       Buffer.from([0xff, 0xfe]),
@@ -144,7 +157,11 @@ describe('the CLI surveys a file before importing it', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'concord-cli-survey-'));
     try {
       const cases: Array<[string, Buffer, boolean]> = [];
-      for (const [name, char] of [['two', 'é'], ['three', '€'], ['four', '😀']] as const) {
+      for (const [name, char] of [
+        ['two', 'é'],
+        ['three', '€'],
+        ['four', '😀'],
+      ] as const) {
         for (const offset of [0, 1, 2, 3]) {
           const text = `${'a'.repeat(offset)}${char.repeat(200_000)}\nend\n`;
           cases.push([`${name}-${offset}`, Buffer.from(text), true]);

@@ -98,7 +98,7 @@ describe('loadConfig', () => {
     for (const value of ['0', '201', 'many']) expect(problemsOf({ DATABASE_POOL_SIZE: value })[0]).toMatch(/^DATABASE_POOL_SIZE: /);
   });
 
-  it('takes CONSENSUS_THRESHOLD from 0.5 to 0.999, the bounds of a project\'s targetConfidence', () => {
+  it("takes CONSENSUS_THRESHOLD from 0.5 to 0.999, the bounds of a project's targetConfidence", () => {
     expect(loadConfig({ CONSENSUS_THRESHOLD: '0.5' }).consensusThreshold).toBe(0.5);
     expect(loadConfig({ CONSENSUS_THRESHOLD: '0.999' }).consensusThreshold).toBe(0.999);
     for (const value of ['0.4999', '0.9991', 'abc']) expect(problemsOf({ CONSENSUS_THRESHOLD: value })[0]).toMatch(/^CONSENSUS_THRESHOLD: must be/);

@@ -23,7 +23,10 @@ describe('SandboxProvider signatures', () => {
   it('verifies what it signed and reads the decision', () => {
     const { body, signature } = provider.sign({ type: 'deposit.succeeded', depositId: 'cdep1' });
     expect(provider.parseConfirmation(body, { [SANDBOX_SIGNATURE_HEADER]: signature })).toEqual({
-      kind: 'decision', depositId: 'cdep1', status: 'SUCCEEDED', providerRef: null,
+      kind: 'decision',
+      depositId: 'cdep1',
+      status: 'SUCCEEDED',
+      providerRef: null,
     });
   });
 

@@ -19,14 +19,25 @@ const file = (format: keyof typeof FORMATS, records: ExportRecord[]) =>
 describe('export formats', () => {
   it('json: one array of {id, type, content, label, confidence, locale, validatedAt}', () => {
     expect(JSON.parse(file('json', [record, { ...record, id: 'c2' }]))).toEqual([
-      { id: 'c1', type: 'SENTIMENT_ANALYSIS', content: record.content, label: 'positive', confidence: 0.927, locale: 'en', validatedAt: '2026-01-02T03:04:05.678Z' },
+      {
+        id: 'c1',
+        type: 'SENTIMENT_ANALYSIS',
+        content: record.content,
+        label: 'positive',
+        confidence: 0.927,
+        locale: 'en',
+        validatedAt: '2026-01-02T03:04:05.678Z',
+      },
       expect.objectContaining({ id: 'c2' }),
     ]);
     expect(JSON.parse(file('json', []))).toEqual([]);
   });
 
   it('jsonl: one {id, type, content, label} per line', () => {
-    expect(file('jsonl', [record]).split('\n')).toEqual([JSON.stringify({ id: 'c1', type: 'SENTIMENT_ANALYSIS', content: record.content, label: 'positive' }), '']);
+    expect(file('jsonl', [record]).split('\n')).toEqual([
+      JSON.stringify({ id: 'c1', type: 'SENTIMENT_ANALYSIS', content: record.content, label: 'positive' }),
+      '',
+    ]);
   });
 
   it('csv: header then RFC 4180 rows (quotes doubled, commas and newlines quoted)', () => {
@@ -39,7 +50,7 @@ describe('export formats', () => {
 
   it.each([
     ['=', '=HYPERLINK("http://evil.example","click")'],
-    ['+', '+1+cmd|\' /C calc\'!A0'],
+    ['+', "+1+cmd|' /C calc'!A0"],
     ['-', '-2+3'],
     ['@', '@SUM(A1:A2)'],
     ['tab', '\t=1+1'],
@@ -60,7 +71,10 @@ describe('export formats', () => {
     const parsed = JSON.parse(file('openai', [record]));
     expect(parsed).toEqual({
       messages: [
-        { role: 'user', content: 'Classify the sentiment of the following text. Answer with one of: positive, negative, neutral.\n\nGreat, "really" great\nproduct' },
+        {
+          role: 'user',
+          content: 'Classify the sentiment of the following text. Answer with one of: positive, negative, neutral.\n\nGreat, "really" great\nproduct',
+        },
         { role: 'assistant', content: 'positive' },
       ],
     });

@@ -25,9 +25,7 @@ function answerByNewAnnotators(optionCount: number, answers: number[], { validat
   const decisions: StopDecision[] = [];
   answers.forEach((answer, i) => {
     logPosterior = addAnswer(logPosterior, answerLogLikelihoods(null, answer, optionCount));
-    decisions.push(
-      decideTask({ logPosterior, answerCount: i + 1, validationsNeeded, maxResponses: defaultMaxResponses(validationsNeeded), targetConfidence }),
-    );
+    decisions.push(decideTask({ logPosterior, answerCount: i + 1, validationsNeeded, maxResponses: defaultMaxResponses(validationsNeeded), targetConfidence }));
   });
   return decisions;
 }

@@ -35,7 +35,13 @@ describe('the migration ledger', () => {
 
   it('finds a ledger line that its history changed or removed', () => {
     const old = ledgerLine('20260102000000_b', 'ALTER TABLE a ADD b int;');
-    const patch = ['diff --git a/prisma/migrations/checksums.txt b/prisma/migrations/checksums.txt', '--- a/prisma/migrations/checksums.txt', `-${old}`, `+${ledgerLine('20260102000000_b', 'changed')}`, `+${ledgerLine('20260103000000_c', 'new')}`].join('\n');
+    const patch = [
+      'diff --git a/prisma/migrations/checksums.txt b/prisma/migrations/checksums.txt',
+      '--- a/prisma/migrations/checksums.txt',
+      `-${old}`,
+      `+${ledgerLine('20260102000000_b', 'changed')}`,
+      `+${ledgerLine('20260103000000_c', 'new')}`,
+    ].join('\n');
     expect(rewrittenLines(patch)).toEqual([`-${old}`]);
     expect(rewrittenLines(`+${old}\n`)).toEqual([]);
   });

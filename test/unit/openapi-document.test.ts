@@ -71,7 +71,8 @@ describe('operationIds', () => {
       return operation.operationId;
     });
     expect(new Set(ids).size).toBe(ids.length);
-    const verbs = /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|rotate|send|export|import)[A-Z]/;
+    const verbs =
+      /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|rotate|send|export|import)[A-Z]/;
     for (const { key, operation, endpoint } of operations) {
       expect(operation.operationId, key).toMatch(verbs);
       expect(operation.operationId, key).toBe(endpoint?.operationId);
@@ -121,7 +122,9 @@ describe('examples', () => {
     for (const endpoint of endpoints) {
       if (endpoint.response) {
         expect(endpoint.examples?.response, endpoint.operationId).toBeDefined();
-        expect(parsed(endpoint.response, endpoint.examples?.response, `${endpoint.operationId} response`), endpoint.operationId).toEqual(endpoint.examples?.response);
+        expect(parsed(endpoint.response, endpoint.examples?.response, `${endpoint.operationId} response`), endpoint.operationId).toEqual(
+          endpoint.examples?.response,
+        );
       }
       for (const [type, produced] of Object.entries(endpoint.produces ?? {})) {
         if (typeof produced === 'string') continue;
@@ -191,13 +194,23 @@ describe('headers', () => {
       for (const [status, response] of Object.entries(operation.responses)) {
         const names = Object.keys(response.headers ?? {});
         if (endpoint?.rateLimited) expect(names, `${key} ${status}`).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
-        else expect(names.filter((name) => name.startsWith('RateLimit')), `${key} ${status}`).toEqual([]);
+        else
+          expect(
+            names.filter((name) => name.startsWith('RateLimit')),
+            `${key} ${status}`,
+          ).toEqual([]);
         expect(names.includes('Retry-After'), `${key} ${status}`).toBe(status === '429' && Boolean(endpoint?.rateLimited));
       }
     }
     // contract §1: the sensitive routes.
     expect(limited.sort()).toEqual([
-      'POST /admin/login', 'POST /auth/change-password', 'POST /auth/login', 'POST /auth/regenerate-api-key', 'POST /auth/register', 'POST /dev/login', 'POST /dev/setup-password',
+      'POST /admin/login',
+      'POST /auth/change-password',
+      'POST /auth/login',
+      'POST /auth/regenerate-api-key',
+      'POST /auth/register',
+      'POST /dev/login',
+      'POST /dev/setup-password',
     ]);
     expect(Object.keys(doc.components?.headers ?? {}).sort()).toEqual(['Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
   });
@@ -217,7 +230,8 @@ describe('numbers are typed as numbers, as the API reads them', () => {
   });
 
   it('the export split ratios are numbers from 0 to 1, and the formats their list', () => {
-    for (const name of ['trainRatio', 'valRatio', 'testRatio']) expect(parameter('GET /exports', name), name).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
+    for (const name of ['trainRatio', 'valRatio', 'testRatio'])
+      expect(parameter('GET /exports', name), name).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
     expect(parameter('GET /exports', 'format')).toMatchObject({ type: 'string', enum: ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca'] });
     // Still read as text by the service, which answers INVALID_RATIOS / INVALID_FORMAT itself.
     const exportDataset = endpoints.find((e) => e.operationId === 'exportDataset');
@@ -226,7 +240,14 @@ describe('numbers are typed as numbers, as the API reads them', () => {
 });
 
 describe('webhooks', () => {
-  const HEADER_PARAMETERS = ['WebhookSignature', 'WebhookEvent', 'WebhookDelivery', 'StandardWebhookId', 'StandardWebhookTimestamp', 'StandardWebhookSignature'];
+  const HEADER_PARAMETERS = [
+    'WebhookSignature',
+    'WebhookEvent',
+    'WebhookDelivery',
+    'StandardWebhookId',
+    'StandardWebhookTimestamp',
+    'StandardWebhookSignature',
+  ];
 
   it('documents every event a URL can receive (the ping of a test send too), with its signed headers and an example the payload schema accepts', () => {
     expect(webhooks.map(({ key }) => key.replace('webhook ', '')).sort()).toEqual([...LOGGED_EVENT_TYPES].sort());
@@ -245,12 +266,15 @@ describe('webhooks', () => {
   });
 
   it('declares the Standard Webhooks headers, optional and said to come only with whsec_ secrets, with examples their patterns accept', () => {
-    const parameters = doc.components?.parameters as Record<string, { name: string; in: string; required: boolean; description: string; schema: { pattern: string }; example: string }>;
+    const parameters = doc.components?.parameters as Record<
+      string,
+      { name: string; in: string; required: boolean; description: string; schema: { pattern: string }; example: string }
+    >;
     const standard = ['StandardWebhookId', 'StandardWebhookTimestamp', 'StandardWebhookSignature'].map((name) => parameters[name]);
     expect(standard.map((parameter) => parameter?.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     for (const parameter of standard) {
       expect(parameter).toMatchObject({ in: 'header', required: false });
-      expect(parameter?.description).toContain('only when the configuration\'s secret is a Standard Webhooks secret, `whsec_`');
+      expect(parameter?.description).toContain("only when the configuration's secret is a Standard Webhooks secret, `whsec_`");
       expect(parameter?.example, parameter?.name).toMatch(new RegExp(parameter?.schema.pattern ?? '^$'));
     }
     expect(parameters.WebhookEvent?.schema).toMatchObject({ enum: [...LOGGED_EVENT_TYPES] });

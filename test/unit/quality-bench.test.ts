@@ -31,7 +31,12 @@ describe('bench/quality reads datasets whatever their line endings', () => {
     writeFileSync(path.join(dir, 'answers.csv'), 'question,worker,answer\r\n1,w1,2\n1,w2,1\r\n2,w1,2\n');
     writeFileSync(path.join(dir, 'truth.csv'), 'question,truth\n1,2\r\n2,1\r\n');
     const dataset = readDataset(dir);
-    expect(dataset.truth).toEqual(new Map([['1', '2'], ['2', '1']]));
+    expect(dataset.truth).toEqual(
+      new Map([
+        ['1', '2'],
+        ['2', '1'],
+      ]),
+    );
     const indexed = indexDataset(dataset);
     // Two classes, not four: '2' and '2\r' would have been two labels.
     expect(indexed.classes).toEqual(['1', '2']);

@@ -3,7 +3,6 @@ import { answerLogLikelihoods, oneCoinWeight, type AnnotatorCounts } from '../..
 import { refitScope, type RefitResult, type ScopeAnswers } from '../../src/consensus/refit.ts';
 import { prng } from '../../bench/quality/random.ts';
 
-
 interface Simulated {
   data: ScopeAnswers;
   truth: number[];
@@ -35,7 +34,14 @@ function simulateScope(items = 400, seed = 7): Simulated {
     answer.push(Math.floor(random() * K));
   }
   return {
-    data: { optionCount: K, itemCount: items, annotatorCount: 7, item: Int32Array.from(item), annotator: Int32Array.from(annotator), answer: Int32Array.from(answer) },
+    data: {
+      optionCount: K,
+      itemCount: items,
+      annotatorCount: 7,
+      item: Int32Array.from(item),
+      annotator: Int32Array.from(annotator),
+      answer: Int32Array.from(answer),
+    },
     truth,
   };
 }

@@ -69,12 +69,18 @@ function scriptedFetch(...steps: Step[]) {
 }
 
 const streamOf = (body: Body) => () => new Response(body.body, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
-const apiError = (status: number, code: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify({ error: `${code} happened`, code, ...extra }), { status, headers: { 'content-type': 'application/json', ...headers } });
+const apiError =
+  (status: number, code: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify({ error: `${code} happened`, code, ...extra }), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 /** An event frame as the service writes it (src/lib/sse.ts), for an event `id` of `type`. */
 const frame = (id: string, type = 'task.completed') =>
-  sseEvent(id, type, JSON.stringify({ id, type, taskId: `task-of-${id}`, payload: { event: type, taskId: `task-of-${id}` }, createdAt: '2026-03-14T09:31:27.215Z' }));
+  sseEvent(
+    id,
+    type,
+    JSON.stringify({ id, type, taskId: `task-of-${id}`, payload: { event: type, taskId: `task-of-${id}` }, createdAt: '2026-03-14T09:31:27.215Z' }),
+  );
 const opening = sseRetry(3_000) + sseComment('connected');
 
 function client(fetch: typeof globalThis.fetch, timeoutMs?: number) {
@@ -103,13 +109,20 @@ async function take(fetch: typeof globalThis.fetch, count: number, options: Even
 describe('SseParser', () => {
   const text = opening + frame('evt_1') + sseComment('ping') + frame('evt_2', 'budget.low') + sseEvent('evt_3', 'ping', 'line one\nline two');
 
-  it('reads the service\'s frames however the text is cut', () => {
+  it("reads the service's frames however the text is cut", () => {
     for (let size = 1; size <= text.length; size += size < 12 ? 1 : 17) {
       const comments: string[] = [];
       const parser = new SseParser((comment) => comments.push(comment));
       const messages: SseMessage[] = [];
       for (let i = 0; i < text.length; i += size) messages.push(...parser.push(text.slice(i, i + size)));
-      expect(messages.map((m) => [m.id, m.event]), `chunks of ${size}`).toEqual([['evt_1', 'task.completed'], ['evt_2', 'budget.low'], ['evt_3', 'ping']]);
+      expect(
+        messages.map((m) => [m.id, m.event]),
+        `chunks of ${size}`,
+      ).toEqual([
+        ['evt_1', 'task.completed'],
+        ['evt_2', 'budget.low'],
+        ['evt_3', 'ping'],
+      ]);
       expect(messages[2]?.data).toBe('line one\nline two');
       expect(JSON.parse(messages[0]?.data ?? '')).toMatchObject({ id: 'evt_1', taskId: 'task-of-evt_1' });
       expect(comments).toEqual(['connected', 'ping']);
@@ -172,7 +185,10 @@ describe('client.events.stream()', () => {
     expect(ids).toEqual(['evt_1', 'evt_2', 'evt_3', 'evt_4']);
     expect(calls.map((call) => call.headers.get('last-event-id'))).toEqual([null, 'evt_2', 'evt_3']);
     expect(connects).toEqual([false, true, true]);
-    expect(disconnects.map((d) => [d.code, d.lastEventId])).toEqual([['STREAM_ENDED', 'evt_2'], ['NETWORK_ERROR', 'evt_3']]);
+    expect(disconnects.map((d) => [d.code, d.lastEventId])).toEqual([
+      ['STREAM_ENDED', 'evt_2'],
+      ['NETWORK_ERROR', 'evt_3'],
+    ]);
   });
 
   it('waits what Retry-After says on 503 SERVER_BUSY and 429, and retries the per-buyer cap (400 LIMIT_EXCEEDED)', async () => {
@@ -277,7 +293,7 @@ describe('client.events.stream()', () => {
     }
   });
 
-  it('uses the service\'s retry: as the first reconnection delay when none is set', async () => {
+  it("uses the service's retry: as the first reconnection delay when none is set", async () => {
     const first = sseBody();
     const second = sseBody();
     const { fetch } = scriptedFetch(streamOf(first), streamOf(second));

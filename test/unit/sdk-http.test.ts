@@ -131,16 +131,25 @@ describe('retries', () => {
 
   it('stops after maxRetries (client default, or per call) and throws the last error', async () => {
     const { fetch, calls } = scriptedFetch(apiError(503, 'UNAVAILABLE'));
-    const error = await buyer(fetch, { maxRetries: 3 }).tasks.get('t1').catch((e: unknown) => e);
+    const error = await buyer(fetch, { maxRetries: 3 })
+      .tasks.get('t1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConcordServerError);
     expect(error).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
     expect(calls).toHaveLength(4);
-    await buyer(fetch, { maxRetries: 3 }).tasks.get('t1', { maxRetries: 0 }).catch(() => undefined);
+    await buyer(fetch, { maxRetries: 3 })
+      .tasks.get('t1', { maxRetries: 0 })
+      .catch(() => undefined);
     expect(calls).toHaveLength(5);
   });
 
   it('does not retry 4xx answers other than 408 and 429', async () => {
-    for (const [status, code] of [[400, 'VALIDATION_ERROR'], [401, 'UNAUTHORIZED'], [404, 'TASK_NOT_FOUND'], [409, 'IDEMPOTENCY_KEY_REUSED']] as const) {
+    for (const [status, code] of [
+      [400, 'VALIDATION_ERROR'],
+      [401, 'UNAUTHORIZED'],
+      [404, 'TASK_NOT_FOUND'],
+      [409, 'IDEMPOTENCY_KEY_REUSED'],
+    ] as const) {
       const { fetch, calls } = scriptedFetch(apiError(status, code), json(200, {}));
       await expect(buyer(fetch).tasks.create(task)).rejects.toMatchObject({ status, code });
       expect(calls).toHaveLength(1);
@@ -153,7 +162,9 @@ describe('retries', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.spyOn(Math, 'random').mockReturnValue(0); // the jitter's low end: half of each delay
     const { fetch, calls } = scriptedFetch(apiError(503, 'UNAVAILABLE'));
-    const done = buyer(fetch, { maxRetries: 5, retryDelayMs: 1_000, maxRetryDelayMs: 5_000 }).tasks.get('t1').catch((e: unknown) => e);
+    const done = buyer(fetch, { maxRetries: 5, retryDelayMs: 1_000, maxRetryDelayMs: 5_000 })
+      .tasks.get('t1')
+      .catch((e: unknown) => e);
     await vi.runAllTimersAsync();
     expect(await done).toBeInstanceOf(ConcordServerError);
     const gaps = calls.slice(1).map((call, i) => call.at - (calls[i]?.at ?? 0));
@@ -161,7 +172,9 @@ describe('retries', () => {
 
     vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
     const high = scriptedFetch(apiError(503, 'UNAVAILABLE'));
-    const again = buyer(high.fetch, { maxRetries: 2, retryDelayMs: 1_000 }).tasks.get('t1').catch((e: unknown) => e);
+    const again = buyer(high.fetch, { maxRetries: 2, retryDelayMs: 1_000 })
+      .tasks.get('t1')
+      .catch((e: unknown) => e);
     await vi.runAllTimersAsync();
     await again;
     expect(high.calls.slice(1).map((call, i) => call.at - (high.calls[i]?.at ?? 0))).toEqual([1_000, 2_000]);
@@ -185,7 +198,9 @@ describe('retries', () => {
 
   it('throws a Retry-After beyond maxRetryAfterMs at once, with retryAfter, rather than sleeping through it', async () => {
     const { fetch, calls } = scriptedFetch(apiError(429, 'RATE_LIMITED', { 'retry-after': '900', 'x-request-id': 'srv-1' }));
-    const error = await buyer(fetch).tasks.get('t').catch((e: unknown) => e);
+    const error = await buyer(fetch)
+      .tasks.get('t')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConcordRateLimitError);
     expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 900, requestId: 'srv-1' });
     expect(calls).toHaveLength(1);
@@ -204,7 +219,9 @@ describe('retries', () => {
 describe('timeouts and aborts', () => {
   it('a request without an answer in timeoutMs is a ConcordTimeoutError (a network error), retried when safe', async () => {
     const { fetch, calls } = scriptedFetch('hang');
-    const error = await buyer(fetch, { timeoutMs: 30, maxRetries: 1 }).tasks.get('t').catch((e: unknown) => e);
+    const error = await buyer(fetch, { timeoutMs: 30, maxRetries: 1 })
+      .tasks.get('t')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConcordTimeoutError);
     expect(error).toBeInstanceOf(ConcordNetworkError);
     expect(error).toMatchObject({ code: 'TIMEOUT', status: undefined, requestId: calls[0]?.headers.get('x-request-id') });
@@ -264,7 +281,10 @@ describe('timeouts and aborts', () => {
           controller.enqueue(new TextEncoder().encode('{"id":1}\n'));
         },
       });
-      return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson', 'content-disposition': 'attachment; filename="tasks-jsonl.jsonl"' } });
+      return new Response(body, {
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson', 'content-disposition': 'attachment; filename="tasks-jsonl.jsonl"' },
+      });
     });
     const controller = new AbortController();
     const download = await buyer(fetch, { timeoutMs: 20 }).exports.stream({ format: 'jsonl' }, { signal: controller.signal });
@@ -307,7 +327,9 @@ describe('errors', () => {
     ] as const;
     for (const [status, code, type] of cases) {
       const { fetch } = scriptedFetch(json(status, { error: 'nope', code, details: { requiredCents: 20 }, taskIndex: 2 }, { 'x-request-id': `srv-${status}` }));
-      const error = await buyer(fetch, { maxRetries: 0 }).tasks.create(task).catch((e: unknown) => e);
+      const error = await buyer(fetch, { maxRetries: 0 })
+        .tasks.create(task)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(type);
       expect(error).toBeInstanceOf(ConcordError);
       expect(error).toMatchObject({ status, code, message: 'nope', details: { requiredCents: 20 }, taskIndex: 2, requestId: `srv-${status}` });
@@ -317,12 +339,14 @@ describe('errors', () => {
 
   it('a non-JSON error page keeps its status and an excerpt; a response without x-request-id gets the id the SDK sent', async () => {
     const { fetch, calls } = scriptedFetch(new Response('<html>Bad gateway</html>', { status: 502 }));
-    const error = await buyer(fetch, { maxRetries: 0 }).tasks.get('t').catch((e: unknown) => e);
+    const error = await buyer(fetch, { maxRetries: 0 })
+      .tasks.get('t')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502, code: 'HTTP_502', message: '<html>Bad gateway</html>' });
     expect((error as ConcordError).requestId).toBe(calls[0]?.headers.get('x-request-id'));
   });
 
-  it('sends the caller\'s x-request-id when given (once, whatever its case) and the bearer credential', async () => {
+  it("sends the caller's x-request-id when given (once, whatever its case) and the bearer credential", async () => {
     const { fetch, calls } = scriptedFetch(json(200, { id: 't' }));
     await buyer(fetch).tasks.get('t', { headers: { 'X-Request-Id': 'mine-1' } });
     expect(calls[0]?.headers.get('x-request-id')).toBe('mine-1');

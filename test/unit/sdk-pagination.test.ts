@@ -15,7 +15,9 @@ function pagedApi(total: number) {
     const end = start + items.length;
     const hasMore = end < total;
     const key = url.pathname.split('/').at(-1) === 'payouts' ? 'payouts' : url.pathname.endsWith('/ledger') ? 'entries' : 'tasks';
-    return new Response(JSON.stringify({ [key]: items, nextCursor: hasMore ? String(end) : null, hasMore }), { headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ [key]: items, nextCursor: hasMore ? String(end) : null, hasMore }), {
+      headers: { 'content-type': 'application/json' },
+    });
   };
   return { fetch, requests };
 }

@@ -27,8 +27,16 @@ describe('sdk/README.md', () => {
         }),
       );
       const compilerOptions = {
-        module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true,
-        noUncheckedIndexedAccess: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        lib: ['ES2023', 'DOM'],
+        strict: true,
+        noEmit: true,
+        noUncheckedIndexedAccess: true,
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+        types: ['node'],
         paths: { '@concord/sdk': [path.join(root, 'sdk/src/index.ts')] },
       };
       await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));

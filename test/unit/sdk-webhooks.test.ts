@@ -15,7 +15,16 @@ import {
 } from '../../sdk/src/index.ts';
 import { signWebhookBody as serverSign } from '../../src/modules/webhooks/signature.ts';
 
-const payload = { event: 'task.completed', taskId: 'c1', type: 'BINARY_CHOICE', result: 'yes', confidence: 0.97, totalResponses: 4, costCents: 20, validatedAt: '2026-01-01T00:00:00.000Z' };
+const payload = {
+  event: 'task.completed',
+  taskId: 'c1',
+  type: 'BINARY_CHOICE',
+  result: 'yes',
+  confidence: 0.97,
+  totalResponses: 4,
+  costCents: 20,
+  validatedAt: '2026-01-01T00:00:00.000Z',
+};
 const body = JSON.stringify(payload);
 const specSecret = 'a-config-secret-of-some-length';
 const whsec = `whsec_${randomBytes(32).toString('base64')}`;
@@ -75,7 +84,9 @@ describe('Standard Webhooks, against the standardwebhooks package', () => {
     const other = new Webhook(`whsec_${randomBytes(32).toString('base64')}`);
     const seconds = String(Math.floor(now.getTime() / 1000));
     const signatures = `v2,abc ${other.sign('evt_3', now, body)} ${reference.sign('evt_3', now, body)}`;
-    await expect(verifyWebhook(body, { 'webhook-id': 'evt_3', 'webhook-timestamp': seconds, 'webhook-signature': signatures }, whsec)).resolves.toEqual(payload);
+    await expect(verifyWebhook(body, { 'webhook-id': 'evt_3', 'webhook-timestamp': seconds, 'webhook-signature': signatures }, whsec)).resolves.toEqual(
+      payload,
+    );
     await refused(
       verifyWebhook(body, { 'webhook-id': 'evt_3', 'webhook-timestamp': seconds, 'webhook-signature': other.sign('evt_3', now, body) }, whsec),
       'WEBHOOK_SIGNATURE_INVALID',
@@ -93,7 +104,11 @@ describe('Standard Webhooks, against the standardwebhooks package', () => {
     vi.useFakeTimers({ toFake: ['Date'], now });
     const at = (offsetSeconds: number) => {
       const date = new Date(now + offsetSeconds * 1000);
-      return { 'webhook-id': 'evt_4', 'webhook-timestamp': String(Math.floor(date.getTime() / 1000)), 'webhook-signature': reference.sign('evt_4', date, body) };
+      return {
+        'webhook-id': 'evt_4',
+        'webhook-timestamp': String(Math.floor(date.getTime() / 1000)),
+        'webhook-signature': reference.sign('evt_4', date, body),
+      };
     };
     await refused(verifyWebhook(body, at(-301), whsec, { now }), 'WEBHOOK_TIMESTAMP_TOO_OLD');
     expect(() => reference.verify(body, at(-301))).toThrow(WebhookVerificationError);
@@ -121,7 +136,11 @@ describe('Standard Webhooks, against the standardwebhooks package', () => {
 
   it('auto uses Standard Webhooks for a whsec_ secret (a request stripped of its headers is refused, not replayable), the spec header for any other secret', async () => {
     const now = new Date();
-    const standard = { 'webhook-id': 'evt_7', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': reference.sign('evt_7', now, body) };
+    const standard = {
+      'webhook-id': 'evt_7',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': reference.sign('evt_7', now, body),
+    };
     // A whsec_ secret on a delivery with both: Standard Webhooks decides (a stale spec header does not matter).
     await expect(verifyWebhook(body, { ...standard, 'x-service-signature': serverSign(body, 'stale-secret-0123456') }, whsec)).resolves.toEqual(payload);
     // The same delivery with the Standard Webhooks headers stripped (a replay of a captured request): the

@@ -86,12 +86,26 @@ describe('decideWithModel', () => {
 
 describe('planSettlement', () => {
   it('continue: only the answerer is counted, nothing else moves', () => {
-    const plan = planSettlement({ task: task(['A', 'B'], 2), participants: answers('A', 'A', 'A'), annotatorId: 'a2', model: model(['A', 'B']), annotatorShare: 0.5, now });
+    const plan = planSettlement({
+      task: task(['A', 'B'], 2),
+      participants: answers('A', 'A', 'A'),
+      annotatorId: 'a2',
+      model: model(['A', 'B']),
+      annotatorShare: 0.5,
+      now,
+    });
     expect(plan).toEqual({ kind: 'continue', updates: [expect.objectContaining({ annotatorId: 'a2', answered: 1, resolved: 0, earnedCents: 0 })] });
   });
 
   it('complete: the charge, the event, earnings for the agreeing, and every answerer’s counts in annotator order', () => {
-    const plan = planSettlement({ task: task(['A', 'B'], 5), participants: answers('A', 'A', 'B', 'A', 'A', 'A'), annotatorId: 'a5', model: model(['A', 'B']), annotatorShare: 0.5, now });
+    const plan = planSettlement({
+      task: task(['A', 'B'], 5),
+      participants: answers('A', 'A', 'B', 'A', 'A', 'A'),
+      annotatorId: 'a5',
+      model: model(['A', 'B']),
+      annotatorShare: 0.5,
+      now,
+    });
     expect(plan).toMatchObject({ kind: 'complete', result: 'A', confidence: 0.9674, chargeLedgerId: expect.any(String) });
     // 10 cents shared by five agreeing answers: 2 each; the dissenter earns nothing but is resolved.
     expect(plan.updates.map((u) => [u.annotatorId, u.resolved, u.agreed, u.earnedCents, u.answered])).toEqual([
@@ -110,7 +124,14 @@ describe('planSettlement', () => {
 
   it('fail at maxResponses: NO_CONSENSUS, no charge, and no count moves (the re-fit learns from failed tasks)', () => {
     const values = ['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A', 'B'];
-    const plan = planSettlement({ task: task(['A', 'B'], 9), participants: answers(...values), annotatorId: 'a9', model: model(['A', 'B']), annotatorShare: 0.5, now });
+    const plan = planSettlement({
+      task: task(['A', 'B'], 9),
+      participants: answers(...values),
+      annotatorId: 'a9',
+      model: model(['A', 'B']),
+      annotatorShare: 0.5,
+      now,
+    });
     expect(plan).toMatchObject({ kind: 'fail', failureReason: 'NO_CONSENSUS' });
     expect(plan.chargeLedgerId).toBeUndefined();
     expect(plan.model?.increments).toEqual([]);
@@ -118,7 +139,14 @@ describe('planSettlement', () => {
   });
 
   it('takes the task’s own target confidence', () => {
-    const lenient = planSettlement({ task: task(['A', 'B'], 2), participants: answers('A', 'A', 'A'), annotatorId: 'a2', model: model(['A', 'B'], 0.9), annotatorShare: 0.5, now });
+    const lenient = planSettlement({
+      task: task(['A', 'B'], 2),
+      participants: answers('A', 'A', 'A'),
+      annotatorId: 'a2',
+      model: model(['A', 'B'], 0.9),
+      annotatorShare: 0.5,
+      now,
+    });
     expect(lenient).toMatchObject({ kind: 'complete', confidence: 0.927 });
   });
 });

@@ -63,7 +63,9 @@ describe('readTaskCsv', () => {
   });
 
   it('refuses a header that is not UTF-8 as INVALID_CSV', async () => {
-    await expect(read(Buffer.concat([Buffer.from('type,cont'), Buffer.from([0xff]), Buffer.from('ent,options\n')]))).rejects.toMatchObject({ code: 'INVALID_CSV' });
+    await expect(read(Buffer.concat([Buffer.from('type,cont'), Buffer.from([0xff]), Buffer.from('ent,options\n')]))).rejects.toMatchObject({
+      code: 'INVALID_CSV',
+    });
   });
 
   it('refuses a header without the required columns, with duplicates or with unknown columns', async () => {

@@ -16,7 +16,11 @@ const now = new Date('2026-03-14T09:00:00.000Z');
 const HOUR = 3_600_000;
 const serverError: RetryContext['outcome'] = { kind: 'retryable', statusCode: 503, error: 'HTTP 503' };
 const timeout: RetryContext['outcome'] = { kind: 'retryable', statusCode: null, error: 'timeout after 10000 ms' };
-const clientError = (statusCode: number, retryAfter?: string): RetryContext['outcome'] => ({ kind: 'client-error', statusCode, ...(retryAfter ? { retryAfter } : {}) });
+const clientError = (statusCode: number, retryAfter?: string): RetryContext['outcome'] => ({
+  kind: 'client-error',
+  statusCode,
+  ...(retryAfter ? { retryAfter } : {}),
+});
 
 const next = (context: Partial<RetryContext>) =>
   nextAttemptAt({ policy: 'extended', attempts: 1, outcome: serverError, now, specRetryDelayMs: 30_000, random: () => 0.5, ...context });

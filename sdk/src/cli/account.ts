@@ -4,16 +4,7 @@ import readline from 'node:readline';
 import { Writable } from 'node:stream';
 import { BuyerClient } from '../buyer-client.ts';
 import type { Deposit } from '../types.ts';
-import {
-  API_KEY_PATTERN,
-  configFile,
-  deleteConfigFile,
-  readConfig,
-  resolveBaseUrl,
-  resolveConnection,
-  writeConfig,
-  type GlobalOptions,
-} from './config.ts';
+import { API_KEY_PATTERN, configFile, deleteConfigFile, readConfig, resolveBaseUrl, resolveConnection, writeConfig, type GlobalOptions } from './config.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
 import { formatCents, type Output } from './output.ts';
 
@@ -24,7 +15,7 @@ export function buyerClient(connection: { baseUrl: string; apiKey: string }, use
 /** The key typed at a hidden prompt on a terminal, or the first line of stdin otherwise. */
 async function readKey(output: Output): Promise<string> {
   if (process.stdin.isTTY) {
-    process.stderr.write('Buyer API key (cnc_…, from the dashboard\'s API keys page): ');
+    process.stderr.write("Buyer API key (cnc_…, from the dashboard's API keys page): ");
     const muted = new Writable({ write: (_chunk, _encoding, callback) => callback() });
     const rl = readline.createInterface({ input: process.stdin, output: muted, terminal: true });
     try {
@@ -49,7 +40,7 @@ export async function login(options: GlobalOptions, output: Output, userAgent: s
   const apiKey = (options.apiKey ?? process.env.CONCORD_API_KEY ?? (await readKey(output))).trim();
   if (!apiKey) throw usageError('No API key given (--api-key, CONCORD_API_KEY, or type it when asked)', 'API_KEY_MISSING');
   if (!API_KEY_PATTERN.test(apiKey)) {
-    throw usageError('That is not a buyer API key: they look like cnc_live_… or cnc_test_… (create one on the dashboard\'s API keys page)', 'API_KEY_MALFORMED');
+    throw usageError("That is not a buyer API key: they look like cnc_live_… or cnc_test_… (create one on the dashboard's API keys page)", 'API_KEY_MALFORMED');
   }
   const buyer = await buyerClient({ baseUrl, apiKey }, userAgent).auth.me();
   const file = await writeConfig({
@@ -146,7 +137,10 @@ export async function topUp(amount: string, options: TopUpOptions, output: Outpu
     throw new CliError(EXIT.API_ERROR, `DEPOSIT_${final.status}`, `The deposit ended ${final.status}: nothing was credited`, { deposit: final });
   }
   const money = await client.billing.balance();
-  output.result({ deposit: final, opened, balance: money }, `Paid: ${formatCents(final.amountCents + final.bonusCents)} credited. Available now: ${formatCents(money.availableCents)}.`);
+  output.result(
+    { deposit: final, opened, balance: money },
+    `Paid: ${formatCents(final.amountCents + final.bonusCents)} credited. Available now: ${formatCents(money.availableCents)}.`,
+  );
 }
 
 async function waitForDeposit(client: BuyerClient, deposit: Deposit, timeoutSeconds: number): Promise<Deposit> {
@@ -154,7 +148,9 @@ async function waitForDeposit(client: BuyerClient, deposit: Deposit, timeoutSeco
   let current = deposit;
   while (current.status === 'PENDING') {
     if (Date.now() > deadline) {
-      throw new CliError(EXIT.API_ERROR, 'DEPOSIT_PENDING', `The deposit is still PENDING after ${timeoutSeconds} s; pay at ${deposit.checkoutUrl}`, { deposit: current });
+      throw new CliError(EXIT.API_ERROR, 'DEPOSIT_PENDING', `The deposit is still PENDING after ${timeoutSeconds} s; pay at ${deposit.checkoutUrl}`, {
+        deposit: current,
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     current = await client.deposits.get(deposit.id);

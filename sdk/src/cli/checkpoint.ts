@@ -89,7 +89,21 @@ export class Checkpoint {
   /** A new checkpoint, written at the first change. */
   static create(
     file: string,
-    fresh: Omit<CheckpointData, 'version' | 'startedAt' | 'updatedAt' | 'complete' | 'doneBelow' | 'doneBelowRow' | 'done' | 'doneRows' | 'created' | 'refusedByService' | 'refusedByLookup' | 'inFlight'>,
+    fresh: Omit<
+      CheckpointData,
+      | 'version'
+      | 'startedAt'
+      | 'updatedAt'
+      | 'complete'
+      | 'doneBelow'
+      | 'doneBelowRow'
+      | 'done'
+      | 'doneRows'
+      | 'created'
+      | 'refusedByService'
+      | 'refusedByLookup'
+      | 'inFlight'
+    >,
   ): Checkpoint {
     const now = new Date().toISOString();
     return new Checkpoint(file, {
@@ -174,19 +188,21 @@ export class Checkpoint {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.writing = this.writing.catch(() => undefined).then(async () => {
-      if (!this.dirty) return;
-      this.dirty = false;
-      this.lastWrite = Date.now();
-      this.data.updatedAt = new Date().toISOString();
-      this.data.done = [...this.doneAbove].sort((a, b) => a - b);
-      try {
-        await writeFileAtomic(this.file, `${JSON.stringify(this.data)}\n`, 0o600);
-      } catch (error) {
-        this.dirty = true;
-        throw error;
-      }
-    });
+    this.writing = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        if (!this.dirty) return;
+        this.dirty = false;
+        this.lastWrite = Date.now();
+        this.data.updatedAt = new Date().toISOString();
+        this.data.done = [...this.doneAbove].sort((a, b) => a - b);
+        try {
+          await writeFileAtomic(this.file, `${JSON.stringify(this.data)}\n`, 0o600);
+        } catch (error) {
+          this.dirty = true;
+          throw error;
+        }
+      });
     return this.writing;
   }
 }

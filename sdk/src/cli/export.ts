@@ -41,7 +41,8 @@ export function parseSplit(text: string): Pick<ExportParams, 'trainRatio' | 'val
   }
   const [trainRatio, valRatio, testRatio] = ratios as [number, number?, number?];
   if (valRatio === undefined || testRatio === undefined) return { trainRatio };
-  if (Math.abs(trainRatio + valRatio + testRatio - 1) > 1e-9) throw usageError(`--split ratios must sum to 1 (${text} sums to ${trainRatio + valRatio + testRatio})`, 'INVALID_RATIOS');
+  if (Math.abs(trainRatio + valRatio + testRatio - 1) > 1e-9)
+    throw usageError(`--split ratios must sum to 1 (${text} sums to ${trainRatio + valRatio + testRatio})`, 'INVALID_RATIOS');
   return { trainRatio, valRatio, testRatio };
 }
 
@@ -79,7 +80,9 @@ export async function exportDataset(options: ExportOptions, output: Output, user
     },
   });
   try {
-    await pipeline(Readable.fromWeb(download.body as Parameters<typeof Readable.fromWeb>[0]), counter, createWriteStream(partial), { signal: controller.signal });
+    await pipeline(Readable.fromWeb(download.body as Parameters<typeof Readable.fromWeb>[0]), counter, createWriteStream(partial), {
+      signal: controller.signal,
+    });
     await rename(partial, target);
   } catch (error) {
     await rm(partial, { force: true });
@@ -91,7 +94,14 @@ export async function exportDataset(options: ExportOptions, output: Output, user
   }
   const seconds = (performance.now() - started) / 1000;
   output.result(
-    { file: target, filename: download.filename, contentType: download.contentType, bytes, seconds: Math.round(seconds * 100) / 100, requestId: download.requestId ?? null },
+    {
+      file: target,
+      filename: download.filename,
+      contentType: download.contentType,
+      bytes,
+      seconds: Math.round(seconds * 100) / 100,
+      requestId: download.requestId ?? null,
+    },
     `Exported ${formatBytes(bytes)} (${download.contentType.split(';')[0]}) to ${target} in ${formatSeconds(seconds)}`,
   );
 }

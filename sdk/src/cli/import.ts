@@ -117,7 +117,10 @@ const PARAMETER_LABELS: Record<keyof ImportParameters, string> = {
 
 /** How a stored checkpoint's parameters differ from this run's. */
 function parameterDifferences(stored: Partial<CheckpointData>, now: ImportParameters): Array<{ parameter: string; was: unknown; now: unknown }> {
-  if (stored.version !== 2) return [{ parameter: 'concord version (the checkpoint was written by an earlier one, which cut batches differently)', was: stored.version ?? null, now: 2 }];
+  if (stored.version !== 2)
+    return [
+      { parameter: 'concord version (the checkpoint was written by an earlier one, which cut batches differently)', was: stored.version ?? null, now: 2 },
+    ];
   const differences: Array<{ parameter: string; was: unknown; now: unknown }> = [];
   for (const key of Object.keys(PARAMETER_LABELS) as Array<keyof ImportParameters>) {
     if (stored[key] !== now[key]) differences.push({ parameter: PARAMETER_LABELS[key], was: stored[key] ?? null, now: now[key] });
@@ -125,7 +128,8 @@ function parameterDifferences(stored: Partial<CheckpointData>, now: ImportParame
   return differences;
 }
 
-const RESTART_HINT = 'pass --restart to discard the checkpoint and start over (--restart sends every row again: the tasks the earlier run created are created a second time)';
+const RESTART_HINT =
+  'pass --restart to discard the checkpoint and start over (--restart sends every row again: the tasks the earlier run created are created a second time)';
 
 /** The CSV line of the error report. */
 function reportLine(row: RefusedRow): string {
@@ -201,7 +205,9 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
   const survey = await surveyFile(file);
   const estimatedRows = Math.max(0, format === 'csv' ? survey.lines - 1 : survey.lines);
   const parameters: ImportParameters = { format, batchSize: options.batchSize, projectId: options.project ?? null, priceCents };
-  const parametersId = hash(JSON.stringify({ v: 1, sha256: survey.sha256, format, batchSize: options.batchSize, projectId: options.project ?? null, buyerId, priceCents })).slice(0, 32);
+  const parametersId = hash(
+    JSON.stringify({ v: 1, sha256: survey.sha256, format, batchSize: options.batchSize, projectId: options.project ?? null, buyerId, priceCents }),
+  ).slice(0, 32);
   let importId = parametersId;
 
   let checkpoint: Checkpoint | undefined;
@@ -210,18 +216,23 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     // The checkpoint: at --checkpoint or <import id>.json, or wherever the index of this file (its
     // content and the buyer) points, whatever the parameters it was started with.
     const importsDir = await stateSubdir('imports');
-    const indexFile = path.join(await stateSubdir(path.join('imports', 'files')), `${hash(JSON.stringify({ v: 1, sha256: survey.sha256, buyerId })).slice(0, 32)}.json`);
+    const indexFile = path.join(
+      await stateSubdir(path.join('imports', 'files')),
+      `${hash(JSON.stringify({ v: 1, sha256: survey.sha256, buyerId })).slice(0, 32)}.json`,
+    );
     const ownFile = options.checkpoint ? path.resolve(options.checkpoint) : path.join(importsDir, `${parametersId}.json`);
     const indexed = (await Checkpoint.read(indexFile)) as { checkpoint?: unknown } | undefined;
     const candidates = [...new Set([ownFile, ...(typeof indexed?.checkpoint === 'string' ? [indexed.checkpoint] : [])])];
     const found: Array<{ file: string; data: Partial<CheckpointData>; differences: ReturnType<typeof parameterDifferences> }> = [];
     for (const candidate of candidates) {
       const data = await Checkpoint.read(candidate);
-      if (data?.sha256 === survey.sha256 && data.buyerId === buyerId) found.push({ file: candidate, data, differences: parameterDifferences(data, parameters) });
+      if (data?.sha256 === survey.sha256 && data.buyerId === buyerId)
+        found.push({ file: candidate, data, differences: parameterDifferences(data, parameters) });
     }
     if (options.restart) {
       for (const old of found) await rm(old.file, { force: true });
-      if (found.length > 0) output.note(`--restart: discarded the checkpoint${found.length > 1 ? 's' : ''} ${found.map((old) => old.file).join(', ')}; every row is sent again.`);
+      if (found.length > 0)
+        output.note(`--restart: discarded the checkpoint${found.length > 1 ? 's' : ''} ${found.map((old) => old.file).join(', ')}; every row is sent again.`);
       importId = hash(`${parametersId}:restart:${randomUUID()}`).slice(0, 32);
     } else {
       const conflict = found.find((old) => old.differences.length > 0 && old.data.complete !== true);
@@ -262,7 +273,8 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     await writeFileAtomic(indexFile, `${JSON.stringify({ checkpoint: checkpoint.file })}\n`, 0o600);
     if (resumed) {
       const data = checkpoint.data;
-      if (data.complete) output.note(`This file was already imported (${formatCount(data.created)} tasks, checkpoint ${checkpoint.file}); nothing is sent again.`);
+      if (data.complete)
+        output.note(`This file was already imported (${formatCount(data.created)} tasks, checkpoint ${checkpoint.file}); nothing is sent again.`);
       else output.note(`Resuming: ${formatCount(data.doneBelow + data.done.length)} batches were committed by an earlier run (checkpoint ${checkpoint.file}).`);
       const stale = checkpoint.staleInFlight(KEY_LIFETIME_MS - 60 * 60 * 1000);
       if (stale.length > 0 && !data.complete) {
@@ -485,7 +497,10 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
       let bytes = 0;
       if (!row.ok) entry = { row: row.row, refused: { row: row.row, code: row.code, message: row.message } };
       else {
-        const task = options.project !== undefined && (row.task.projectId === undefined || row.task.projectId === null) ? { ...row.task, projectId: options.project } : row.task;
+        const task =
+          options.project !== undefined && (row.task.projectId === undefined || row.task.projectId === null)
+            ? { ...row.task, projectId: options.project }
+            : row.task;
         bytes = jsonSizeBound(task);
         if (bytes > EXACT_SIZE_ABOVE) bytes = Buffer.byteLength(JSON.stringify(task));
         const check = checkTask(task, priceCents);
@@ -538,9 +553,13 @@ export async function runImport(file: string, options: ImportOptions, output: Ou
     priceCents,
     checkedAgainstService: client !== undefined,
   };
-  if (stop.received) throw interruptedError(stop.received, `Interrupted after ${formatCount(summary.created)} tasks; run the same command again to resume`, { summary });
+  if (stop.received)
+    throw interruptedError(stop.received, `Interrupted after ${formatCount(summary.created)} tasks; run the same command again to resume`, { summary });
   if (fatal) {
-    const resume = summary.checkpointFile && (counters.batchesSent > 0 || resumed) && fatal.code !== 'IMPORT_BATCHES_CHANGED' ? ' Run the same command again to resume once this is fixed.' : '';
+    const resume =
+      summary.checkpointFile && (counters.batchesSent > 0 || resumed) && fatal.code !== 'IMPORT_BATCHES_CHANGED'
+        ? ' Run the same command again to resume once this is fixed.'
+        : '';
     throw new CliError(fatal.exitCode, fatal.code, `${fatal.message}.${resume}`, { ...fatal.extra, summary });
   }
   return summary;
@@ -561,7 +580,10 @@ function describeFailure(error: unknown, batch: number): CliError {
 
 export function describeImport(summary: ImportSummary): string {
   const lines: string[] = [];
-  const refused = summary.refused > 0 ? `, ${formatCount(summary.refused)} row${summary.refused === 1 ? '' : 's'} refused (${summary.errorsFile ?? 'see the error report'})` : '';
+  const refused =
+    summary.refused > 0
+      ? `, ${formatCount(summary.refused)} row${summary.refused === 1 ? '' : 's'} refused (${summary.errorsFile ?? 'see the error report'})`
+      : '';
   if (summary.dryRun) {
     lines.push(
       `Dry run of ${summary.file}: ${formatCount(summary.rows)} rows, ${formatCount(summary.rows - summary.refused)} valid in ${formatCount(summary.batches)} batches` +
@@ -569,8 +591,12 @@ export function describeImport(summary: ImportSummary): string {
     );
     return lines.join('\n');
   }
-  lines.push(`Imported ${summary.file}: ${formatCount(summary.created)} tasks created${refused}, in ${formatSeconds(summary.seconds)} (${formatCount(summary.rowsPerSec)} rows/s).`);
-  if (summary.resumed && summary.batchesSkipped > 0) lines.push(`Resumed: ${formatCount(summary.batchesSkipped)} batches committed by an earlier run were skipped.`);
-  if (summary.batchesReplayed > 0) lines.push(`${formatCount(summary.batchesReplayed)} batches had been committed already; the service replayed their answers (nothing created twice).`);
+  lines.push(
+    `Imported ${summary.file}: ${formatCount(summary.created)} tasks created${refused}, in ${formatSeconds(summary.seconds)} (${formatCount(summary.rowsPerSec)} rows/s).`,
+  );
+  if (summary.resumed && summary.batchesSkipped > 0)
+    lines.push(`Resumed: ${formatCount(summary.batchesSkipped)} batches committed by an earlier run were skipped.`);
+  if (summary.batchesReplayed > 0)
+    lines.push(`${formatCount(summary.batchesReplayed)} batches had been committed already; the service replayed their answers (nothing created twice).`);
   return lines.join('\n');
 }

@@ -51,7 +51,14 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
     throw usageError(`--forward-to is a URL, like http://localhost:4000/webhooks (not ${options.forwardTo})`, 'INVALID_URL');
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw usageError('--forward-to must be an http(s) URL', 'INVALID_URL');
-  const only = options.events ? new Set(options.events.split(',').map((type) => type.trim()).filter(Boolean)) : undefined;
+  const only = options.events
+    ? new Set(
+        options.events
+          .split(',')
+          .map((type) => type.trim())
+          .filter(Boolean),
+      )
+    : undefined;
   const connection = await resolveConnection(options);
   const secret = await signingSecret(options.secret, output);
   const client = buyerClient(connection, userAgent);
@@ -83,7 +90,7 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
       await response.body?.cancel().catch(() => undefined);
     } catch (cause) {
       if (controller.signal.aborted) return;
-      const reason = request.signal.aborted ? request.signal.reason : (cause as { cause?: unknown }).cause ?? cause;
+      const reason = request.signal.aborted ? request.signal.reason : ((cause as { cause?: unknown }).cause ?? cause);
       const code = (reason as { code?: unknown } | null)?.code;
       error = typeof code === 'string' ? code : reason instanceof Error ? reason.message : String(reason);
     } finally {
@@ -93,7 +100,12 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
     const ms = Math.round(performance.now() - started);
     forwarded += 1;
     output.result(
-      { event: { id: event.id, type: event.type, taskId: typeof event.payload.taskId === 'string' ? event.payload.taskId : null, createdAt: event.createdAt }, status, ms, error },
+      {
+        event: { id: event.id, type: event.type, taskId: typeof event.payload.taskId === 'string' ? event.payload.taskId : null, createdAt: event.createdAt },
+        status,
+        ms,
+        error,
+      },
       `${new Date().toISOString().slice(11, 19)}  ${event.type.padEnd(15)} ${event.id}  → ${status ?? `failed: ${error}`}${status !== null ? ` (${ms} ms)` : ''}`,
     );
   };
@@ -142,11 +154,13 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
       }
     }
   } catch (error) {
-    if (streamUnavailable(error)) throw new CliError(EXIT.API_ERROR, 'STREAM_UNAVAILABLE', `${connection.baseUrl} has no event stream (GET /events/stream): it needs a newer Concord`);
+    if (streamUnavailable(error))
+      throw new CliError(EXIT.API_ERROR, 'STREAM_UNAVAILABLE', `${connection.baseUrl} has no event stream (GET /events/stream): it needs a newer Concord`);
     if (!controller.signal.aborted) throw error;
   } finally {
     controller.abort();
     controller.dispose();
   }
-  if (controller.received) throw interruptedError(controller.received, `Stopped listening after ${forwarded} event${forwarded === 1 ? '' : 's'}`, { forwarded });
+  if (controller.received)
+    throw interruptedError(controller.received, `Stopped listening after ${forwarded} event${forwarded === 1 ? '' : 's'}`, { forwarded });
 }

@@ -124,7 +124,7 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
   tasks
     .command('watch')
     .description('live task counts by status until none is PENDING or VALIDATING')
-    .option('--project <id>', 'only this project\'s tasks')
+    .option('--project <id>', "only this project's tasks")
     .addOption(new Option('--type <type>', 'only this type'))
     .addOption(new Option('--locale <locale>', 'only this locale'))
     .option('--once', 'print the counts once and exit')
@@ -137,13 +137,15 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .description('download a dataset (streamed to a file)')
     .addOption(new Option('--format <format>', 'the dataset format').choices([...EXPORT_FORMATS]).makeOptionMandatory())
     .addOption(new Option('--status <status>', 'tasks in this status (default COMPLETED)'))
-    .option('--project <id>', 'only this project\'s tasks')
+    .option('--project <id>', "only this project's tasks")
     .addOption(new Option('--type <type>', 'only this type'))
     .addOption(new Option('--locale <locale>', 'only this locale'))
     .option('--split <ratios>', 'train,val,test ratios (a ZIP of three files), or a train ratio alone')
     .option('--seed <seed>', 'changes the deterministic shuffle of a split')
-    .option('-o, --output <file>', 'where to write (default: the service\'s file name, in this directory)')
-    .action(run(async (_options: unknown, command: Command) => exportDataset(globals(command) as unknown as ExportOptions, output(globals(command)), USER_AGENT)));
+    .option('-o, --output <file>', "where to write (default: the service's file name, in this directory)")
+    .action(
+      run(async (_options: unknown, command: Command) => exportDataset(globals(command) as unknown as ExportOptions, output(globals(command)), USER_AGENT)),
+    );
 
   program
     .command('balance')
@@ -160,7 +162,9 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .option('--wait', 'wait until the payment is confirmed, then print the new balance')
     .option('--wait-timeout <seconds>', 'how long --wait waits', positive('--wait-timeout'), 900)
     .action(
-      run(async (amount: string, _options: unknown, command: Command) => topUp(amount, globals(command) as unknown as TopUpOptions, output(globals(command)), USER_AGENT)),
+      run(async (amount: string, _options: unknown, command: Command) =>
+        topUp(amount, globals(command) as unknown as TopUpOptions, output(globals(command)), USER_AGENT),
+      ),
     );
 
   const webhooks = program.command('webhooks').description('webhooks');
@@ -175,8 +179,10 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
   webhooks
     .command('test')
     .argument('<configId>', 'the webhook configuration (its id, as GET /webhooks/configs lists it)')
-    .description('send a signed ping to the configuration\'s URL now and show how it answered (exit 1 when not a 2xx)')
-    .action(run(async (configId: string, _options: unknown, command: Command) => testWebhook(configId, globals(command), output(globals(command)), USER_AGENT)));
+    .description("send a signed ping to the configuration's URL now and show how it answered (exit 1 when not a 2xx)")
+    .action(
+      run(async (configId: string, _options: unknown, command: Command) => testWebhook(configId, globals(command), output(globals(command)), USER_AGENT)),
+    );
   webhooks
     .command('rotate-secret')
     .argument('<configId>', 'the webhook configuration')

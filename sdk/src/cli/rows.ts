@@ -93,7 +93,10 @@ export async function detectFormat(file: string, given: string | undefined): Pro
   if (lower.endsWith('.csv')) return 'csv';
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
   for await (const chunk of createReadStream(file, { start: 0, end: 4095 }) as AsyncIterable<Buffer>) {
-    const text = chunk.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    const text = chunk
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart();
     return text.startsWith('{') ? 'jsonl' : 'csv';
   }
   return 'csv';
@@ -174,7 +177,10 @@ export async function* readCsv(file: string, utf8: boolean): AsyncGenerator<Row>
     }
   } catch (error) {
     if ((error as { exitCode?: unknown }).exitCode !== undefined) throw error;
-    throw usageError(`The file is not valid CSV${row > 0 ? ` after row ${row}` : ''}: ${error instanceof Error ? error.message : String(error)}`, 'INVALID_CSV');
+    throw usageError(
+      `The file is not valid CSV${row > 0 ? ` after row ${row}` : ''}: ${error instanceof Error ? error.message : String(error)}`,
+      'INVALID_CSV',
+    );
   }
   if (!header) throw usageError(`The CSV file is empty; its header needs: ${CSV_REQUIRED_COLUMNS.join(', ')}`, 'INVALID_CSV');
 }

@@ -31,8 +31,10 @@ export function describeCounts(counts: TaskCounts): string {
 }
 
 export async function watchTasks(options: WatchOptions, output: Output, userAgent: string): Promise<void> {
-  if (options.type !== undefined && !(TASK_TYPES as readonly string[]).includes(options.type)) throw usageError(`--type must be one of ${TASK_TYPES.join(', ')}`);
-  if (options.locale !== undefined && !(LOCALES as readonly string[]).includes(options.locale)) throw usageError(`--locale must be one of ${LOCALES.join(', ')}`);
+  if (options.type !== undefined && !(TASK_TYPES as readonly string[]).includes(options.type))
+    throw usageError(`--type must be one of ${TASK_TYPES.join(', ')}`);
+  if (options.locale !== undefined && !(LOCALES as readonly string[]).includes(options.locale))
+    throw usageError(`--locale must be one of ${LOCALES.join(', ')}`);
   if (!Number.isFinite(options.interval) || options.interval < 0.2) throw usageError('--interval is at least 0.2 seconds');
   const filters: TaskCountFilters = {
     projectId: options.project,
@@ -53,9 +55,17 @@ export async function watchTasks(options: WatchOptions, output: Output, userAgen
       if (key !== last || final) output.result({ ...counts, open: open(counts), done, mode, at: new Date().toISOString() }, '');
     } else if (output.interactive && !options.once) {
       const closed = counts.counts.COMPLETED + counts.counts.FAILED;
-      const payload = { pending: formatCount(counts.counts.PENDING), validating: formatCount(counts.counts.VALIDATING), completed: formatCount(counts.counts.COMPLETED), failed: formatCount(counts.counts.FAILED) };
+      const payload = {
+        pending: formatCount(counts.counts.PENDING),
+        validating: formatCount(counts.counts.VALIDATING),
+        completed: formatCount(counts.counts.COMPLETED),
+        failed: formatCount(counts.counts.FAILED),
+      };
       if (!bar) {
-        bar = output.progress({ format: 'tasks {bar} {percentage}% | PENDING {pending} · VALIDATING {validating} · COMPLETED {completed} · FAILED {failed}', plain: () => '' });
+        bar = output.progress({
+          format: 'tasks {bar} {percentage}% | PENDING {pending} · VALIDATING {validating} · COMPLETED {completed} · FAILED {failed}',
+          plain: () => '',
+        });
         bar.start(counts.total, payload);
       }
       bar.update(closed, payload, counts.total);

@@ -27,7 +27,9 @@ const invite = developerInviteMail(
 export const adminExamples: Record<string, EndpointExamples> = {
   createDeveloper: {
     request: { email: EXAMPLE.developerEmail, appName: EXAMPLE.appName, appUrl: EXAMPLE.appUrl },
-    response: { developer: { id: EXAMPLE.developerId, email: EXAMPLE.developerEmail, appName: EXAMPLE.appName, appUrl: EXAMPLE.appUrl, apiKey: EXAMPLE.developerApiKey } },
+    response: {
+      developer: { id: EXAMPLE.developerId, email: EXAMPLE.developerEmail, appName: EXAMPLE.appName, appUrl: EXAMPLE.appUrl, apiKey: EXAMPLE.developerApiKey },
+    },
   },
   listDevelopers: { response: { developers: [developer], nextCursor: EXAMPLE_CURSOR, hasMore: true } },
   updateDeveloper: { request: { isActive: false }, response: { developer: { ...developer, isActive: false } } },

@@ -47,7 +47,11 @@ export const annotationExamples: Record<string, EndpointExamples> = {
     request: { annotatorId: EXAMPLE.annotatorId, answer: 'positive', timeSpentMs: 4210, next: { locale: 'en', types: ['SENTIMENT_ANALYSIS'] } },
     response: {
       accepted: true,
-      next: { ...assignment, assignmentId: 'cm3q7wbj2000glk08w5x6y7z8', task: { ...assignment.task, id: EXAMPLE.pendingTaskId, content: 'Stopped charging after a week.' } },
+      next: {
+        ...assignment,
+        assignmentId: 'cm3q7wbj2000glk08w5x6y7z8',
+        task: { ...assignment.task, id: EXAMPLE.pendingTaskId, content: 'Stopped charging after a week.' },
+      },
     },
   },
   getAnnotatorReputation: { response: reputation },

@@ -3,9 +3,7 @@ import { cursorSchema, limitSchema, timestamp } from '../../lib/schemas.ts';
 import { LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
 
 /** contract: 1–128 characters of A–Z a–z 0–9 _ . : @ - */
-export const annotatorIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1–128 characters of A–Z a–z 0–9 _ . : @ -' });
+export const annotatorIdSchema = z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1–128 characters of A–Z a–z 0–9 _ . : @ -' });
 
 export const annotatorParams = z.strictObject({ annotatorId: annotatorIdSchema });
 export const taskIdParams = z.strictObject({ id: z.string().min(1).max(64) });
@@ -63,7 +61,7 @@ export const completeResponse = z.object({
   accepted: z.literal(true),
   next: assignmentResponse.nullable().optional().meta({
     description:
-      "Only when the request had `next`: what GET /sdk/tasks/next with those filters returns right after this answer (its 200 body), or null where it would answer 204 (or 403: the annotator was suspended by this answer)",
+      'Only when the request had `next`: what GET /sdk/tasks/next with those filters returns right after this answer (its 200 body), or null where it would answer 204 (or 403: the annotator was suspended by this answer)',
   }),
 });
 
@@ -105,9 +103,7 @@ export const payoutSchema = z
   })
   .meta({ id: 'Payout' });
 
-export const adminPayoutSchema = payoutSchema
-  .extend({ developerId: z.string(), annotatorId: z.string() })
-  .meta({ id: 'AdminPayout' });
+export const adminPayoutSchema = payoutSchema.extend({ developerId: z.string(), annotatorId: z.string() }).meta({ id: 'AdminPayout' });
 
 export const adminAnnotatorsQuery = z.strictObject({
   suspended: z

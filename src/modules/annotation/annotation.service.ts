@@ -10,14 +10,7 @@ import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { SettlementEffects } from '../billing/settlement-effects.ts';
-import {
-  type AnswerOutcome,
-  type AnswerRequest,
-  type NextOutcome,
-  type NextRequest,
-  type QueueFilters,
-  type ServableTask,
-} from './assignments.repository.ts';
+import { type AnswerOutcome, type AnswerRequest, type NextOutcome, type NextRequest, type QueueFilters, type ServableTask } from './assignments.repository.ts';
 import { planSettlement } from './settlement.ts';
 
 export interface Answer {
@@ -36,10 +29,8 @@ const suspendedError = () => new AppError(403, 'ANNOTATOR_SUSPENDED', 'This anno
 export const annotatorNotFound = () => new NotFoundError('ANNOTATOR_NOT_FOUND', 'No annotator with this annotatorId for this app');
 const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const alreadyAnswered = () => new ConflictError('ALREADY_ANSWERED', 'This annotator already answered this task');
-const noAssignment = () =>
-  new ConflictError('NO_ASSIGNMENT', 'This annotator holds no live assignment of this task; call GET /sdk/tasks/next first');
-const invalidAnswer = (options: string[]) =>
-  new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
+const noAssignment = () => new ConflictError('NO_ASSIGNMENT', 'This annotator holds no live assignment of this task; call GET /sdk/tasks/next first');
+const invalidAnswer = (options: string[]) => new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
 
 /** A claim as the routes return it: an assignment, nothing to hand out (null), or a suspended annotator. */
 function servedOf(claimed: NextOutcome): ServedAssignment | null | 'SUSPENDED' {

@@ -176,8 +176,12 @@ export class AnnotatorsRepository {
       INSERT INTO reputation_snapshots AS s (annotator_id, snapshot, as_of) VALUES (${annotatorId}, ${JSON.stringify(live)}::jsonb, ${now})
       ON CONFLICT (annotator_id) DO UPDATE SET snapshot = EXCLUDED.snapshot, as_of = EXCLUDED.as_of WHERE s.as_of <= ${expiredBefore}
       RETURNING snapshot, as_of AS "asOf"`;
-    const row = taken[0] ?? (await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
-      SELECT snapshot, as_of AS "asOf" FROM reputation_snapshots WHERE annotator_id = ${annotatorId}`)[0];
+    const row =
+      taken[0] ??
+      (
+        await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
+      SELECT snapshot, as_of AS "asOf" FROM reputation_snapshots WHERE annotator_id = ${annotatorId}`
+      )[0];
     if (!row) throw new Error('reputation snapshot vanished');
     return row;
   }

@@ -100,7 +100,11 @@ export class AnnotatorsService {
   }
 
   /** Every app's annotators for the admin, newest first; `q` matches the app's annotator id (any case). */
-  async adminListAnnotators(limit: number, cursor: string | undefined, filter: { suspended?: boolean; q?: string }): Promise<Page<AdminAnnotatorRecord, 'annotators'>> {
+  async adminListAnnotators(
+    limit: number,
+    cursor: string | undefined,
+    filter: { suspended?: boolean; q?: string },
+  ): Promise<Page<AdminAnnotatorRecord, 'annotators'>> {
     return toPage('annotators', await this.db.repos.annotators.listForAdmin(pageRequest(limit, cursor), filter), limit);
   }
 

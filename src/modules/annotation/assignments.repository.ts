@@ -27,9 +27,7 @@ export interface ServableTask {
 }
 
 export type NextOutcome =
-  | { outcome: 'SERVED'; assignmentId: string; expiresAt: Date; task: ServableTask }
-  | { outcome: 'NONE' }
-  | { outcome: 'ANNOTATOR_SUSPENDED' };
+  { outcome: 'SERVED'; assignmentId: string; expiresAt: Date; task: ServableTask } | { outcome: 'NONE' } | { outcome: 'ANNOTATOR_SUSPENDED' };
 
 /** The answered task as settlement needs it. */
 export interface AnsweredTask {

@@ -92,7 +92,9 @@ export function planSettlement({ task, participants, annotatorId, model, annotat
   const counts = {
     scopeKey: model.scopeKey,
     scopeOptions: model.scopeOptions,
-    increments: decision.increments.map(({ annotatorId: id, increment }) => countsRow(id, increment, K)).sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
+    increments: decision.increments
+      .map(({ annotatorId: id, increment }) => countsRow(id, increment, K))
+      .sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
   };
   if (decision.kind === 'fail' || decision.result === null) {
     return {

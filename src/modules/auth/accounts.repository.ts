@@ -88,7 +88,14 @@ export class AccountsRepository {
   async listBuyers(page: PageRequest, q?: string): Promise<BuyerRecord[]> {
     const { where, ...rest } = keysetArgs(page);
     // Prisma's `contains` is a LIKE: escape % and _ so a search matches them literally.
-    const search = q ? { OR: [{ companyName: { contains: likeLiteral(q), mode: 'insensitive' as const } }, { account: { email: { contains: likeLiteral(q), mode: 'insensitive' as const } } }] } : {};
+    const search = q
+      ? {
+          OR: [
+            { companyName: { contains: likeLiteral(q), mode: 'insensitive' as const } },
+            { account: { email: { contains: likeLiteral(q), mode: 'insensitive' as const } } },
+          ],
+        }
+      : {};
     const buyers = await this.db.buyer.findMany({ where: { AND: [where, search] }, include: { account: true }, ...rest });
     return buyers.map(toBuyerRecord);
   }

@@ -48,8 +48,4 @@ export const adminSchema = z.object({ id: z.string(), email: z.string() }).meta(
 export const tokenResponse = z.object({ token: z.string() });
 export const apiKeyResponse = z.object({ apiKey: z.string() });
 export const registerResponse = z.object({ token: z.string(), buyer: buyerSchema });
-export const meResponse = z.union([
-  z.object({ buyer: buyerAccountSchema }),
-  z.object({ developer: developerProfileSchema }),
-  z.object({ admin: adminSchema }),
-]);
+export const meResponse = z.union([z.object({ buyer: buyerAccountSchema }), z.object({ developer: developerProfileSchema }), z.object({ admin: adminSchema })]);

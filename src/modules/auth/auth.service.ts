@@ -28,9 +28,7 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export type Principal = UserPrincipal | ApiKeyPrincipal;
 
 export type Me =
-  | { role: 'BUYER'; buyer: BuyerRecord }
-  | { role: 'DEVELOPER'; developer: DeveloperRecord }
-  | { role: 'ADMIN'; admin: { id: string; email: string } };
+  { role: 'BUYER'; buyer: BuyerRecord } | { role: 'DEVELOPER'; developer: DeveloperRecord } | { role: 'ADMIN'; admin: { id: string; email: string } };
 
 export class AuthService {
   constructor(

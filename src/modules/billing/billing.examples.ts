@@ -7,8 +7,24 @@ export const billingExamples: Record<string, EndpointExamples> = {
   listLedgerEntries: {
     response: {
       entries: [
-        { id: EXAMPLE.ledgerEntryId, type: 'TASK_CHARGE', amountCents: -20, balanceAfterCents: 48200, taskId: EXAMPLE.taskId, reason: null, createdAt: EXAMPLE.later },
-        { id: 'cm3q7w5d5000alk08x0y1z2a3', type: 'DEPOSIT', amountCents: 45000, balanceAfterCents: 48220, taskId: null, reason: null, createdAt: EXAMPLE.createdAt },
+        {
+          id: EXAMPLE.ledgerEntryId,
+          type: 'TASK_CHARGE',
+          amountCents: -20,
+          balanceAfterCents: 48200,
+          taskId: EXAMPLE.taskId,
+          reason: null,
+          createdAt: EXAMPLE.later,
+        },
+        {
+          id: 'cm3q7w5d5000alk08x0y1z2a3',
+          type: 'DEPOSIT',
+          amountCents: 45000,
+          balanceAfterCents: 48220,
+          taskId: null,
+          reason: null,
+          createdAt: EXAMPLE.createdAt,
+        },
       ],
       nextCursor: EXAMPLE_CURSOR,
       hasMore: true,

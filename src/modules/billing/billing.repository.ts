@@ -25,9 +25,7 @@ export interface BalanceRecord {
 }
 
 export type BalanceChange =
-  | { ok: true; before: number; after: number }
-  | { ok: false; reason: 'NOT_FOUND' }
-  | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
+  { ok: true; before: number; after: number } | { ok: false; reason: 'NOT_FOUND' } | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
 
 /** One UTC day of a buyer's spending, as GET /billing/spend shows it. */
 export interface SpendDay {

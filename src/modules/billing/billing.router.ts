@@ -7,16 +7,30 @@ import { billingExamples } from './billing.examples.ts';
 export function billingEndpoints({ billing }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/billing/ledger', operationId: 'listLedgerEntries', examples: billingExamples.listLedgerEntries, tag: 'Billing', summary: "The buyer's ledger, newest first", access: 'buyer',
-      query: ledgerQuery, response: ledgerResponse,
+      method: 'get',
+      path: '/billing/ledger',
+      operationId: 'listLedgerEntries',
+      examples: billingExamples.listLedgerEntries,
+      tag: 'Billing',
+      summary: "The buyer's ledger, newest first",
+      access: 'buyer',
+      query: ledgerQuery,
+      response: ledgerResponse,
       handler: async ({ principal, query }) => {
         const page = await billing.listLedger(principal.accountId, query.limit, query.cursor);
         return { ...page, entries: page.entries.map(toLedgerEntry) };
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/billing/spend', operationId: 'getSpend', examples: billingExamples.getSpend, tag: 'Billing', summary: 'Charges, deposits and completed tasks per UTC day', access: 'buyer',
-      query: spendQuery, response: spendResponse,
+      method: 'get',
+      path: '/billing/spend',
+      operationId: 'getSpend',
+      examples: billingExamples.getSpend,
+      tag: 'Billing',
+      summary: 'Charges, deposits and completed tasks per UTC day',
+      access: 'buyer',
+      query: spendQuery,
+      response: spendResponse,
       handler: ({ principal, query }) => billing.spend(principal.accountId, query.days),
     }),
   ];

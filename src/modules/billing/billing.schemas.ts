@@ -30,10 +30,7 @@ const spendDaySchema = z.object({
 
 export const spendResponse = z
   .object({
-    days: z
-      .array(spendDaySchema)
-      .max(MAX_REPORT_DAYS)
-      .meta({ description: 'Every UTC day of the period, oldest first; days without activity are zeros' }),
+    days: z.array(spendDaySchema).max(MAX_REPORT_DAYS).meta({ description: 'Every UTC day of the period, oldest first; days without activity are zeros' }),
     totalChargedCents: cents,
     totalDepositedCents: cents,
     totalAdjustedCents: cents,

@@ -39,7 +39,10 @@ export class BillingService {
    * there is one, a BONUS row for the bonus.
    */
   async creditDeposit(repos: Repositories, deposit: { id: string; buyerId: string; amountCents: number; bonusCents: number }): Promise<void> {
-    const credits = [['DEPOSIT', deposit.amountCents], ['BONUS', deposit.bonusCents]] as const;
+    const credits = [
+      ['DEPOSIT', deposit.amountCents],
+      ['BONUS', deposit.bonusCents],
+    ] as const;
     for (const [type, amountCents] of credits) {
       if (amountCents === 0) continue;
       const moved = await this.move(repos, { buyerId: deposit.buyerId, type, amountCents, depositId: deposit.id, reason: `deposit ${deposit.id}` });
@@ -73,7 +76,10 @@ export class BillingService {
    * What the buyer spent, deposited and was adjusted by per UTC day over the last `days` days (today
    * included), with totals: every credit and debit of the balance but annotator-side rows appears.
    */
-  async spend(buyerId: string, days: number): Promise<{ days: SpendDay[]; totalChargedCents: number; totalDepositedCents: number; totalAdjustedCents: number }> {
+  async spend(
+    buyerId: string,
+    days: number,
+  ): Promise<{ days: SpendDay[]; totalChargedCents: number; totalDepositedCents: number; totalAdjustedCents: number }> {
     const perDay = await this.db.repos.billing.dailySpend(buyerId, dayWindow(this.clock.now(), days));
     return {
       days: perDay,

@@ -86,7 +86,9 @@ export class SettlementEffects {
     if (this.nudgeTimer) return;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = null;
-      this.applyAll().catch((error: unknown) => this.logger.error({ event: 'settlement.effects.failed', err: error }, 'applying settlement effects failed; the next run retries'));
+      this.applyAll().catch((error: unknown) =>
+        this.logger.error({ event: 'settlement.effects.failed', err: error }, 'applying settlement effects failed; the next run retries'),
+      );
     }, NUDGE_DELAY_MS);
     this.nudgeTimer.unref();
   }
@@ -106,10 +108,12 @@ export class SettlementEffects {
   applyAll(): Promise<void> {
     if (this.queued) return this.queued;
     if (!this.current) return this.start();
-    const queued = this.current.catch(() => undefined).then(() => {
-      this.queued = null;
-      return this.start();
-    });
+    const queued = this.current
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.start();
+      });
     this.queued = queued;
     return queued;
   }
@@ -125,7 +129,11 @@ export class SettlementEffects {
   private async drain(): Promise<void> {
     for (;;) {
       const { selected, applied, failed } = await this.db.rawTransaction((repos) => this.applyBatch(repos));
-      if (failed.length > 0) this.logger.error({ event: 'settlement.effects.failed', failed }, `${failed.length} settlement effects failed to apply; they are retried after the others`);
+      if (failed.length > 0)
+        this.logger.error(
+          { event: 'settlement.effects.failed', failed },
+          `${failed.length} settlement effects failed to apply; they are retried after the others`,
+        );
       // A full batch with nothing applied (every answerer busy, or every effect failing) ends the run: the
       // next nudge, sweep or reader retries.
       if (selected < BATCH || applied === 0) break;

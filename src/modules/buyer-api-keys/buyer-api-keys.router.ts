@@ -20,8 +20,18 @@ const toApiKey = (key: BuyerApiKeyRecord) => ({
 export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
   return [
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/api-keys', operationId: 'createApiKey', examples: buyerApiKeyExamples.createApiKey, tag: 'API keys', summary: 'Create an API key (its secret is in this response only)',
-      access: 'buyer', sessionOnly: true, body: createApiKeyBody, status: 201, response: z.object({ apiKey: createdApiKeySchema }),
+      method: 'post',
+      idempotent: 'router',
+      path: '/api-keys',
+      operationId: 'createApiKey',
+      examples: buyerApiKeyExamples.createApiKey,
+      tag: 'API keys',
+      summary: 'Create an API key (its secret is in this response only)',
+      access: 'buyer',
+      sessionOnly: true,
+      body: createApiKeyBody,
+      status: 201,
+      response: z.object({ apiKey: createdApiKeySchema }),
       errors: { 400: `VALIDATION_ERROR or LIMIT_EXCEEDED (${MAX_LIVE_API_KEYS} live keys per buyer)` },
       handler: async ({ principal, body }) => {
         const { key, secret } = await buyerApiKeys.create(principal.accountId, body.name);
@@ -29,8 +39,15 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/api-keys', operationId: 'listApiKeys', examples: buyerApiKeyExamples.listApiKeys, tag: 'API keys', summary: "The buyer's live API keys, newest first (never their secrets)",
-      access: 'buyer', sessionOnly: true, query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+      method: 'get',
+      path: '/api-keys',
+      operationId: 'listApiKeys',
+      examples: buyerApiKeyExamples.listApiKeys,
+      tag: 'API keys',
+      summary: "The buyer's live API keys, newest first (never their secrets)",
+      access: 'buyer',
+      sessionOnly: true,
+      query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ apiKeys: z.array(buyerApiKeySchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
         const page = await buyerApiKeys.list(principal.accountId, query.limit, query.cursor);
@@ -38,8 +55,16 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'delete', path: '/api-keys/:id', operationId: 'revokeApiKey', notFound: 'API_KEY_NOT_FOUND', tag: 'API keys', summary: 'Revoke an API key: refused at once by every server process',
-      access: 'buyer', sessionOnly: true, params: idParams, status: 204,
+      method: 'delete',
+      path: '/api-keys/:id',
+      operationId: 'revokeApiKey',
+      notFound: 'API_KEY_NOT_FOUND',
+      tag: 'API keys',
+      summary: 'Revoke an API key: refused at once by every server process',
+      access: 'buyer',
+      sessionOnly: true,
+      params: idParams,
+      status: 204,
       handler: ({ principal, params }) => buyerApiKeys.revoke(principal.accountId, params.id),
     }),
   ];

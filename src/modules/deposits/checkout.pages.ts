@@ -10,8 +10,7 @@ import type { DepositsService } from './deposits.service.ts';
 import type { DepositRecord } from './deposits.repository.ts';
 import { SANDBOX_SIGNATURE_HEADER, type SandboxProvider } from './sandbox.provider.ts';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
@@ -20,7 +19,8 @@ function page(deposit: DepositRecord, checkoutId: string, options: { sandbox: bo
   const id = escapeHtml(deposit.id);
   const action = `/sandbox/checkout/${encodeURIComponent(checkoutId)}`;
   const buttons = options.sandbox && deposit.status === 'PENDING';
-  const note = options.note ?? (deposit.status === 'PENDING' && !options.sandbox ? 'Waiting for the payment provider to confirm; reload in a moment.' : undefined);
+  const note =
+    options.note ?? (deposit.status === 'PENDING' && !options.sandbox ? 'Waiting for the payment provider to confirm; reload in a moment.' : undefined);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Concord checkout</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.5rem 1.5rem;margin-right:.5rem}</style>
@@ -31,8 +31,12 @@ ${options.sandbox ? '<p>No money moves here: this page stands in for a payment p
 <dt>Bonus</dt><dd>${dollars(deposit.bonusCents)}</dd><dt>Status</dt><dd id="status">${deposit.status}</dd></dl>
 ${note ? `<p role="status">${escapeHtml(note)}</p>` : ''}
 <p><a href="/billing/deposits/${encodeURIComponent(deposit.id)}" id="back">Back to your Concord dashboard</a></p>
-${buttons ? `<form method="post" action="${action}/pay" style="display:inline"><button type="submit" id="pay">Pay ${dollars(deposit.amountCents)}</button></form>
-<form method="post" action="${action}/cancel" style="display:inline"><button type="submit" id="cancel">Cancel</button></form>` : ''}
+${
+  buttons
+    ? `<form method="post" action="${action}/pay" style="display:inline"><button type="submit" id="pay">Pay ${dollars(deposit.amountCents)}</button></form>
+<form method="post" action="${action}/cancel" style="display:inline"><button type="submit" id="cancel">Cancel</button></form>`
+    : ''
+}
 </body></html>`;
 }
 
@@ -47,7 +51,10 @@ export function checkoutPagesRouter(deposits: DepositsService, sandbox: SandboxP
   router.get('/checkout/:checkoutId', (req, res) => show(req, res, { sandbox: false }));
   if (!sandbox) return router;
   router.get('/sandbox/checkout/:checkoutId', (req, res) => show(req, res, { sandbox: true }));
-  for (const [action, type] of [['pay', 'deposit.succeeded'], ['cancel', 'deposit.cancelled']] as const) {
+  for (const [action, type] of [
+    ['pay', 'deposit.succeeded'],
+    ['cancel', 'deposit.cancelled'],
+  ] as const) {
     // The address bar after paying shows …/pay: reloading it, or opening it again, lands on the page.
     router.get(`/sandbox/checkout/:checkoutId/${action}`, (req: Request<{ checkoutId: string }>, res) => {
       res.redirect(303, `/sandbox/checkout/${encodeURIComponent(req.params.checkoutId)}`);

@@ -37,12 +37,27 @@ export const toDeposit = (deposit: DepositRecord) => ({
 export function depositEndpoints({ deposits }: Services) {
   return [
     defineEndpoint({
-      method: 'post', idempotent: 'router', path: '/billing/deposits', operationId: 'createDeposit', examples: depositExamples.createDeposit, tag: 'Billing', summary: "Start a top-up: returns the provider's checkoutUrl", access: 'buyer',
-      body: createBody, status: 201, response: depositSchema,
+      method: 'post',
+      idempotent: 'router',
+      path: '/billing/deposits',
+      operationId: 'createDeposit',
+      examples: depositExamples.createDeposit,
+      tag: 'Billing',
+      summary: "Start a top-up: returns the provider's checkoutUrl",
+      access: 'buyer',
+      body: createBody,
+      status: 201,
+      response: depositSchema,
       handler: async ({ principal, body }) => toDeposit(await deposits.create(principal.accountId, body)),
     }),
     defineEndpoint({
-      method: 'get', path: '/billing/deposits', operationId: 'listDeposits', examples: depositExamples.listDeposits, tag: 'Billing', summary: "The buyer's deposits, newest first", access: 'buyer',
+      method: 'get',
+      path: '/billing/deposits',
+      operationId: 'listDeposits',
+      examples: depositExamples.listDeposits,
+      tag: 'Billing',
+      summary: "The buyer's deposits, newest first",
+      access: 'buyer',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ deposits: z.array(depositSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
@@ -51,13 +66,28 @@ export function depositEndpoints({ deposits }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/billing/deposits/:id', operationId: 'getDeposit', examples: depositExamples.getDeposit, notFound: 'DEPOSIT_NOT_FOUND', tag: 'Billing', summary: 'One deposit', access: 'buyer',
-      params: idParams, response: depositSchema, errors: { 404: 'DEPOSIT_NOT_FOUND' },
+      method: 'get',
+      path: '/billing/deposits/:id',
+      operationId: 'getDeposit',
+      examples: depositExamples.getDeposit,
+      notFound: 'DEPOSIT_NOT_FOUND',
+      tag: 'Billing',
+      summary: 'One deposit',
+      access: 'buyer',
+      params: idParams,
+      response: depositSchema,
+      errors: { 404: 'DEPOSIT_NOT_FOUND' },
       handler: async ({ principal, params }) => toDeposit(await deposits.get(principal.accountId, params.id)),
     }),
     defineEndpoint({
-      method: 'post', path: '/billing/providers/:provider/webhook', operationId: 'receivePaymentWebhook', examples: depositExamples.receivePaymentWebhook, notFound: 'NOT_FOUND', tag: 'Billing',
-      summary: "The payment provider's signed confirmation (Stripe: stripe-signature; sandbox: x-sandbox-signature)", access: 'public',
+      method: 'post',
+      path: '/billing/providers/:provider/webhook',
+      operationId: 'receivePaymentWebhook',
+      examples: depositExamples.receivePaymentWebhook,
+      notFound: 'NOT_FOUND',
+      tag: 'Billing',
+      summary: "The payment provider's signed confirmation (Stripe: stripe-signature; sandbox: x-sandbox-signature)",
+      access: 'public',
       bodyBytes: true,
       params: z.strictObject({ provider: z.string().min(1).max(32) }),
       rawBody: z.unknown().meta({ description: "The provider's event, verified against its exact bytes" }),
@@ -70,4 +100,3 @@ export function depositEndpoints({ deposits }: Services) {
     }),
   ];
 }
-

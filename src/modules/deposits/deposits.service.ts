@@ -37,7 +37,13 @@ export class DepositsService {
     const id = newId();
     const checkoutId = newCheckoutId();
     const contact = await this.db.repos.accounts.findBuyerContact(buyerId);
-    const checkout = await this.provider.createCheckout({ depositId: id, checkoutId, amountCents: input.amountCents, method: input.method, buyerEmail: contact?.email ?? null });
+    const checkout = await this.provider.createCheckout({
+      depositId: id,
+      checkoutId,
+      amountCents: input.amountCents,
+      method: input.method,
+      buyerEmail: contact?.email ?? null,
+    });
     return this.db.repos.deposits.create({
       id,
       buyerId,

@@ -20,8 +20,7 @@ export interface Checkout {
 
 /** What a verified confirmation says about a deposit; `ignored` for events that decide nothing. */
 export type Confirmation =
-  | { kind: 'decision'; depositId: string; status: 'SUCCEEDED' | 'CANCELLED' | 'FAILED'; providerRef: string | null }
-  | { kind: 'ignored'; reason: string };
+  { kind: 'decision'; depositId: string; status: 'SUCCEEDED' | 'CANCELLED' | 'FAILED'; providerRef: string | null } | { kind: 'ignored'; reason: string };
 
 export class InvalidSignatureError extends Error {
   constructor(message = 'The confirmation signature does not verify') {

@@ -37,9 +37,7 @@ export class SandboxProvider implements PaymentProvider {
 
   parseConfirmation(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Confirmation {
     const header = headers[SANDBOX_SIGNATURE_HEADER];
-    const parts = new Map(
-      (typeof header === 'string' ? header : '').split(',').map((part) => part.trim().split('=', 2) as [string, string | undefined]),
-    );
+    const parts = new Map((typeof header === 'string' ? header : '').split(',').map((part) => part.trim().split('=', 2) as [string, string | undefined]));
     const t = Number(parts.get('t'));
     const given = parts.get('v1') ?? '';
     if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(given)) throw new InvalidSignatureError('Missing or malformed x-sandbox-signature');

@@ -62,8 +62,10 @@ export class MailWorker {
         if (this.config.env === 'development') {
           // The subject and links first (a developer's invite link is how they set a password), then the text.
           const links = linksIn(mail.body);
-          const message = `SMTP_URL is not set: mail "${mail.subject}" to ${mail.toAddress} kept in the outbox.` +
-            (links.length > 0 ? ` Links: ${links.join(' ')}` : '') + `\nIt reads:\n${mail.body}`;
+          const message =
+            `SMTP_URL is not set: mail "${mail.subject}" to ${mail.toAddress} kept in the outbox.` +
+            (links.length > 0 ? ` Links: ${links.join(' ')}` : '') +
+            `\nIt reads:\n${mail.body}`;
           this.logger.info({ ...log, event: 'mail.kept', subject: mail.subject, links }, message);
         } else {
           this.logger.info({ ...log, event: 'mail.kept', subject: mail.subject }, 'SMTP_URL is not set: mail kept in the outbox');

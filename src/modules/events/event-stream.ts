@@ -177,7 +177,16 @@ export class EventStreamHub {
     }
     // An event numbered `start` has committed, and so has every one before it: a channel may begin there.
     const channel = existing ?? this.createChannel(request.buyerId, start);
-    const stream: Stream = { buyerId: request.buyerId, credential: request.credential, res, cursor: start, pumping: false, draining: false, closed: false, checkedAt: Date.now() };
+    const stream: Stream = {
+      buyerId: request.buyerId,
+      credential: request.credential,
+      res,
+      cursor: start,
+      pumping: false,
+      draining: false,
+      closed: false,
+      checkedAt: Date.now(),
+    };
     channel.streams.add(stream);
     this.size += 1;
     res.on('close', () => this.remove(stream));
@@ -265,7 +274,7 @@ export class EventStreamHub {
     const positions = [...this.channels.values()].map((channel) => ({ buyerId: channel.buyerId, after: channel.latest }));
     const events = await this.db.rawRepos.events.numberedAfter(positions, READ_LIMIT);
     let more = false;
-    for (let i = 0; i < events.length; ) {
+    for (let i = 0; i < events.length;) {
       const buyerId = (events[i] as StreamedEventRecord).buyerId;
       let j = i;
       while (j < events.length && (events[j] as StreamedEventRecord).buyerId === buyerId) j += 1;
@@ -320,7 +329,10 @@ export class EventStreamHub {
         if (!stream.res.write(frames.length === 1 ? (last.bytes as Buffer) : Buffer.concat(frames.map((frame) => frame.bytes)))) await this.drained(stream);
       }
     } catch (error) {
-      this.logger.error({ event: 'events.stream.write_failed', err: error, buyerId: stream.buyerId }, 'an event stream failed; it is closed (its client resumes)');
+      this.logger.error(
+        { event: 'events.stream.write_failed', err: error, buyerId: stream.buyerId },
+        'an event stream failed; it is closed (its client resumes)',
+      );
       this.end(stream);
     } finally {
       stream.pumping = false;

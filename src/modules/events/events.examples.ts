@@ -11,7 +11,9 @@ const event = {
   taskId: EXAMPLE.taskId,
   payload: WEBHOOK_EVENTS['task.completed'].example,
   createdAt: EXAMPLE.later,
-  deliveries: [{ id: EXAMPLE.deliveryId, configId: EXAMPLE.webhookId, status: 'DELIVERED', attempts: 1, lastStatusCode: 200, deliveredAt: '2026-03-14T09:31:27.642Z' }],
+  deliveries: [
+    { id: EXAMPLE.deliveryId, configId: EXAMPLE.webhookId, status: 'DELIVERED', attempts: 1, lastStatusCode: 200, deliveredAt: '2026-03-14T09:31:27.642Z' },
+  ],
 };
 
 const { id, type, taskId, payload, createdAt } = event;

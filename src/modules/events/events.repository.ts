@@ -106,7 +106,10 @@ export class EventsRepository {
 
   /** One of the buyer's events created at or after `since`, or null. */
   async findForBuyer(buyerId: string, id: string, since: Date): Promise<EventRecord | null> {
-    const event = await this.db.event.findFirst({ where: { id, buyerId, createdAt: { gte: since } }, select: { id: true, type: true, payload: true, createdAt: true } });
+    const event = await this.db.event.findFirst({
+      where: { id, buyerId, createdAt: { gte: since } },
+      select: { id: true, type: true, payload: true, createdAt: true },
+    });
     if (!event) return null;
     const [found] = await this.withDeliveries([{ ...event, type: event.type as LoggedEventType }]);
     return found ?? null;

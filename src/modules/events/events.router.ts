@@ -13,8 +13,15 @@ const lastEventIdHeader = (value: string | string[] | undefined) => (typeof valu
 export function eventEndpoints({ events, eventStream }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/events', operationId: 'listEvents', examples: eventExamples.listEvents, tag: 'Events', summary: "The buyer's events of the last 30 days, newest first", access: 'buyer',
-      query: listEventsQuery, response: listEventsResponse,
+      method: 'get',
+      path: '/events',
+      operationId: 'listEvents',
+      examples: eventExamples.listEvents,
+      tag: 'Events',
+      summary: "The buyer's events of the last 30 days, newest first",
+      access: 'buyer',
+      query: listEventsQuery,
+      response: listEventsResponse,
       handler: async ({ principal, query }) => {
         const { limit, cursor, ...filter } = query;
         const page = await events.list(principal.accountId, filter, limit, cursor);
@@ -23,9 +30,15 @@ export function eventEndpoints({ events, eventStream }: Services) {
     }),
     // Before /events/:id, which would take `stream` for an id.
     defineEndpoint({
-      method: 'get', path: '/events/stream', operationId: 'getEventStream', examples: eventExamples.getEventStream, tag: 'Events',
-      summary: "Server-sent events: the buyer's new events as they commit, in order; Last-Event-ID resumes after an event", access: 'buyer',
-      query: streamEventsQuery, produces: eventStreamFrames,
+      method: 'get',
+      path: '/events/stream',
+      operationId: 'getEventStream',
+      examples: eventExamples.getEventStream,
+      tag: 'Events',
+      summary: "Server-sent events: the buyer's new events as they commit, in order; Last-Event-ID resumes after an event",
+      access: 'buyer',
+      query: streamEventsQuery,
+      produces: eventStreamFrames,
       errors: {
         400: 'VALIDATION_ERROR (the Last-Event-ID, or lastEventId, is not one of your events of the last 30 days) or LIMIT_EXCEEDED (the buyer holds 20 open streams on this server process already)',
         503: 'SERVER_BUSY: this server process holds as many open streams as it may; another may not',
@@ -42,8 +55,17 @@ export function eventEndpoints({ events, eventStream }: Services) {
       },
     }),
     defineEndpoint({
-      method: 'get', path: '/events/:id', operationId: 'getEvent', examples: eventExamples.getEvent, notFound: 'EVENT_NOT_FOUND', tag: 'Events', summary: 'One event of the last 30 days with its deliveries', access: 'buyer',
-      params: idParams, query: noQuery, response: eventSchema,
+      method: 'get',
+      path: '/events/:id',
+      operationId: 'getEvent',
+      examples: eventExamples.getEvent,
+      notFound: 'EVENT_NOT_FOUND',
+      tag: 'Events',
+      summary: 'One event of the last 30 days with its deliveries',
+      access: 'buyer',
+      params: idParams,
+      query: noQuery,
+      response: eventSchema,
       handler: async ({ principal, params }) => presentEvent(await events.get(principal.accountId, params.id)),
     }),
   ];

@@ -37,15 +37,10 @@ export const eventSchema = z
 export const listEventsResponse = z.object({ events: z.array(eventSchema), ...pageInfo });
 
 export const streamEventsQuery = z.strictObject({
-  lastEventId: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .meta({
-      description:
-        'Resume after this event, like the Last-Event-ID header (for clients that cannot set headers; the header wins when both are sent). It must be one of your events of the last 30 days.',
-    }),
+  lastEventId: z.string().min(1).max(64).optional().meta({
+    description:
+      'Resume after this event, like the Last-Event-ID header (for clients that cannot set headers; the header wins when both are sent). It must be one of your events of the last 30 days.',
+  }),
 });
 
 export const eventStreamFrames = {

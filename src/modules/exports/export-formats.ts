@@ -87,7 +87,13 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     extension: 'jsonl',
     contentType: ndjson,
     begin: '',
-    record: (r) => line({ messages: [{ role: 'user', content: promptFor(r) }, { role: 'assistant', content: r.label ?? '' }] }),
+    record: (r) =>
+      line({
+        messages: [
+          { role: 'user', content: promptFor(r) },
+          { role: 'assistant', content: r.label ?? '' },
+        ],
+      }),
     end: '',
   },
   huggingface: {

@@ -27,7 +27,8 @@ const records: ExportRecord[] = [
   },
 ];
 
-const file = (format: ExportFormat) => FORMATS[format].begin + records.map((record, index) => FORMATS[format].record(record, index)).join('') + FORMATS[format].end;
+const file = (format: ExportFormat) =>
+  FORMATS[format].begin + records.map((record, index) => FORMATS[format].record(record, index)).join('') + FORMATS[format].end;
 
 export const exportExamples: Record<string, EndpointExamples> = {
   exportDataset: {

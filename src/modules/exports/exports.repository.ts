@@ -101,7 +101,10 @@ export class ExportSession {
     if (this.closed) return;
     this.closed = true;
     await this.inFlight.catch(() => undefined);
-    const failure = await this.client.query('ROLLBACK').then(() => undefined, (error: unknown) => error);
+    const failure = await this.client.query('ROLLBACK').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     this.client.release(failure instanceof Error ? failure : undefined);
   }
 

@@ -15,7 +15,10 @@ const ratio = (description: string) => z.string().optional().meta({ type: 'numbe
 
 const exportQuery = z.strictObject({
   // Any text is taken (the service answers INVALID_FORMAT, in the contract's order); documented as the list it must be one of.
-  format: z.string().optional().meta({ type: 'string', enum: [...EXPORT_FORMATS], description: 'Required: json, jsonl, csv, openai, huggingface or alpaca (INVALID_FORMAT otherwise)' }),
+  format: z
+    .string()
+    .optional()
+    .meta({ type: 'string', enum: [...EXPORT_FORMATS], description: 'Required: json, jsonl, csv, openai, huggingface or alpaca (INVALID_FORMAT otherwise)' }),
   status: z.enum(TASK_STATUSES).optional().meta({ description: 'Default COMPLETED' }),
   projectId: z.string().max(64).optional(),
   type: z.enum(TASK_TYPES).optional(),
@@ -36,7 +39,7 @@ const exportQuery = z.strictObject({
       maximum: 1,
       description:
         'Only tasks whose confidence is at least this (0–1; VALIDATION_ERROR otherwise); tasks without a confidence are left out. ' +
-        'The confidence is calibrated on the project\'s golden tasks: GET /projects/{id}/quality says how far it is measured.',
+        "The confidence is calibrated on the project's golden tasks: GET /projects/{id}/quality says how far it is measured.",
     }),
 });
 
@@ -58,8 +61,15 @@ const exportJsonSchema = z
 export function exportEndpoints({ exports }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/exports', operationId: 'exportDataset', examples: exportExamples.exportDataset, tag: 'Exports', summary: 'Download results as a training dataset (streamed)', access: 'buyer',
-      query: exportQuery, errors: { 400: 'INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR' },
+      method: 'get',
+      path: '/exports',
+      operationId: 'exportDataset',
+      examples: exportExamples.exportDataset,
+      tag: 'Exports',
+      summary: 'Download results as a training dataset (streamed)',
+      access: 'buyer',
+      query: exportQuery,
+      errors: { 400: 'INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR' },
       produces: {
         'application/json': { description: 'json: one array of records', schema: exportJsonSchema },
         'application/x-ndjson': 'jsonl, openai, huggingface, alpaca: one object per line',

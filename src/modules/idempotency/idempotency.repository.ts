@@ -1,8 +1,6 @@
 import type { DbClient } from '../../db/client.ts';
 
-export type Claim =
-  | { claimed: true }
-  | { claimed: false; requestHash: string; statusCode: number | null; response: string | null };
+export type Claim = { claimed: true } | { claimed: false; requestHash: string; statusCode: number | null; response: string | null };
 
 export class IdempotencyRepository {
   constructor(private readonly db: DbClient) {}

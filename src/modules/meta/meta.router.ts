@@ -28,8 +28,15 @@ const metaSchema = z
 export function metaEndpoints({ meta }: Services) {
   return [
     defineEndpoint({
-      method: 'get', path: '/meta', operationId: 'getMeta', examples: metaExamples.getMeta, tag: 'Meta', summary: 'How this service runs: environment, payments, prices', access: 'public',
-      query: noQuery, response: metaSchema,
+      method: 'get',
+      path: '/meta',
+      operationId: 'getMeta',
+      examples: metaExamples.getMeta,
+      tag: 'Meta',
+      summary: 'How this service runs: environment, payments, prices',
+      access: 'public',
+      query: noQuery,
+      response: metaSchema,
       handler: () => meta.describe(),
     }),
   ];

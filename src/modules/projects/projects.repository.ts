@@ -22,7 +22,13 @@ export interface ProjectChanges {
 }
 
 const select = {
-  id: true, name: true, description: true, targetConfidence: true, maxResponses: true, createdAt: true, updatedAt: true,
+  id: true,
+  name: true,
+  description: true,
+  targetConfidence: true,
+  maxResponses: true,
+  createdAt: true,
+  updatedAt: true,
 } as const;
 export const projectNotFound = () => new NotFoundError('PROJECT_NOT_FOUND', 'Project not found');
 

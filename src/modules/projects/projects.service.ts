@@ -28,10 +28,7 @@ export class ProjectsService {
 
   async get(buyerId: string, id: string): Promise<ProjectWithStats> {
     const project = await this.db.repos.projects.get(buyerId, id);
-    const [tasks, spentCents] = await Promise.all([
-      this.db.repos.tasks.countByStatus({ projectId: id }),
-      this.db.repos.tasks.sumCompletedCost(id),
-    ]);
+    const [tasks, spentCents] = await Promise.all([this.db.repos.tasks.countByStatus({ projectId: id }), this.db.repos.tasks.sumCompletedCost(id)]);
     return { ...project, stats: { tasks, spentCents } };
   }
 

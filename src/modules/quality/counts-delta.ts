@@ -23,7 +23,11 @@ export interface CountsWrite extends CountsDeltas {
  * Turns the fit's counts into fitted − snapshot, in place (the worker does this, off the event loop).
  * The snapshot covers annotators 0 … n − 1; the others had no stored row.
  */
-export function subtractSnapshot(fit: { matrices: Float64Array; correct: Float64Array; answered: Float64Array }, snapshot: SnapshotCounts, optionCount: number): CountsDeltas {
+export function subtractSnapshot(
+  fit: { matrices: Float64Array; correct: Float64Array; answered: Float64Array },
+  snapshot: SnapshotCounts,
+  optionCount: number,
+): CountsDeltas {
   const cells = optionCount * optionCount;
   const changed = new Uint8Array(fit.correct.length);
   for (let a = 0; a < fit.correct.length; a++) {

@@ -35,12 +35,13 @@ export const labelQualityExamples = {
         {
           ...report,
           options: ['negative', 'neutral', 'positive'],
-          golden: { tasks: 2, answers: 9, correct: 7, shareCorrect: 0.7778, interval: { low: 0.4530, high: 0.9368 } },
+          golden: { tasks: 2, answers: 9, correct: 7, shareCorrect: 0.7778, interval: { low: 0.453, high: 0.9368 } },
           calibration: { goldenTasks: 2, refittedAt: EXAMPLE.createdAt, reliability: [] },
           warnings: [
             {
               code: 'THIN_GOLDEN_EVIDENCE',
-              message: "Only 9 golden answers so far (100 are needed to check the confidence): take the expected accuracy as the model's estimate, not a measurement.",
+              message:
+                "Only 9 golden answers so far (100 are needed to check the confidence): take the expected accuracy as the model's estimate, not a measurement.",
             },
           ],
         },

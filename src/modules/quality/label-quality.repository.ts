@@ -31,7 +31,8 @@ const GOLDEN_FIGURES = Prisma.sql`
 const NO_GOLDEN: GoldenFigures = { goldenTasks: 0, goldenAnswers: 0, goldenCorrect: 0 };
 const NO_MAP: ScopeMap = { calibration: null, refittedAt: null };
 /** A stored map read as the answer path reads it (a damaged one is the identity). */
-const scopeMap = (row: StoredMap | undefined): ScopeMap => (row ? { calibration: row.calibration === null ? null : readCalibration(row.calibration), refittedAt: row.refittedAt } : NO_MAP);
+const scopeMap = (row: StoredMap | undefined): ScopeMap =>
+  row ? { calibration: row.calibration === null ? null : readCalibration(row.calibration), refittedAt: row.refittedAt } : NO_MAP;
 const EMPTY_TASKS: TaskFigures = { completed: 0, failed: 0, open: 0, confidenceSum: 0, confidenceVariance: 0, answersSum: 0, costSum: 0 };
 
 export class LabelQualityRepository {

@@ -17,9 +17,9 @@ export const qualityReportSchema = z
     expectedAccuracy: share
       .nullable()
       .meta({ description: 'The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed' }),
-    expectedAccuracyInterval: interval
-      .nullable()
-      .meta({ description: 'A 95 % interval of the share right, if each completed label is right with its confidence (the golden evidence says how far to trust that)' }),
+    expectedAccuracyInterval: interval.nullable().meta({
+      description: 'A 95 % interval of the share right, if each completed label is right with its confidence (the golden evidence says how far to trust that)',
+    }),
     meanAnswersPerCompleted: z.number().min(0).nullable().meta({ description: 'Answers per COMPLETED task' }),
     costPerCompletedCents: z.number().min(0).nullable().meta({ description: 'Cents charged per COMPLETED task (failed tasks cost nothing)' }),
     golden: z
@@ -32,7 +32,7 @@ export const qualityReportSchema = z
       })
       .meta({ description: 'The golden evidence the confidence is calibrated on' }),
     calibration: z.object({
-      goldenTasks: count.meta({ description: 'Golden tasks behind the confidence map at the last re-fit (0: the model\'s own confidence, uncalibrated)' }),
+      goldenTasks: count.meta({ description: "Golden tasks behind the confidence map at the last re-fit (0: the model's own confidence, uncalibrated)" }),
       refittedAt: z.iso.datetime().nullable().meta({ description: 'When the label model was last re-fitted on this scope' }),
       reliability: z
         .array(z.object({ confidence: share, accuracy: share, samples: count }))

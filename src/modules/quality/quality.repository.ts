@@ -98,7 +98,8 @@ const ITEM_OPTIONS = `
  * else the buyer's project-less ones; label_scope_key then picks the scope's exactly. Two texts rather
  * than one with `$3 IS NULL OR …`, which a generic plan could not use an index for.
  */
-const scopeFilter = (projectId: string | null) => (projectId !== null ? 'x.project_id = $3 AND x.buyer_id = $4' : 'x.project_id IS NULL AND $3::text IS NULL AND x.buyer_id = $4');
+const scopeFilter = (projectId: string | null) =>
+  projectId !== null ? 'x.project_id = $3 AND x.buyer_id = $4' : 'x.project_id IS NULL AND $3::text IS NULL AND x.buyer_id = $4';
 
 /**
  * An item's answers as one row: the annotator ids and the answers' option indices, each list joined into

@@ -25,5 +25,7 @@ const message: FitMessage = {
   start: fit.start,
   decidedAgreement: fit.decidedAgreement,
 };
-const transfer = [write.matrices, write.correct, write.answered, write.changed, write.order, ...(shape ? [shape] : [])].map((array) => array.buffer as ArrayBuffer);
+const transfer = [write.matrices, write.correct, write.answered, write.changed, write.order, ...(shape ? [shape] : [])].map(
+  (array) => array.buffer as ArrayBuffer,
+);
 parentPort?.postMessage(message, transfer);

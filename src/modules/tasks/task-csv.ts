@@ -16,9 +16,7 @@ export const OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validations
 const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
 const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(['maxCents', 'validationsNeeded']);
 
-export type CsvRecord =
-  | { row: number; ok: true; task: Record<string, unknown> }
-  | { row: number; ok: false; error: string };
+export type CsvRecord = { row: number; ok: true; task: Record<string, unknown> } | { row: number; ok: false; error: string };
 
 const invalidCsv = (message: string) => new BadRequestError('INVALID_CSV', message);
 
@@ -91,7 +89,8 @@ export async function* readTaskCsv(file: Buffer): AsyncGenerator<CsvRecord> {
     for await (const fields of parser as AsyncIterable<Array<Buffer | string>>) {
       const decoded = decodeRecord(fields);
       if (!header) {
-        if (!decoded.ok) throw invalidCsv(`The header is unreadable: ${decoded.error.replace(/^The row holds/, 'it holds').replace(/^A field/, 'a column name')}`);
+        if (!decoded.ok)
+          throw invalidCsv(`The header is unreadable: ${decoded.error.replace(/^The row holds/, 'it holds').replace(/^A field/, 'a column name')}`);
         // A UTF-8 byte order mark can only open the file, so only the header's first cell holds one.
         header = decoded.cells.map((column, index) => (index === 0 ? column.replace(/^\uFEFF/, '') : column).trim());
         checkHeader(header);

@@ -37,7 +37,10 @@ export const projectIdSchema = z.string().min(1).max(64);
 export const taskInputSchema = z
   .strictObject({
     type: z.enum(TASK_TYPES),
-    content: z.string().min(1).max(MAX_CONTENT_LENGTH, { error: `content is at most ${MAX_CONTENT_LENGTH} characters` }),
+    content: z
+      .string()
+      .min(1)
+      .max(MAX_CONTENT_LENGTH, { error: `content is at most ${MAX_CONTENT_LENGTH} characters` }),
     options: optionsSchema,
     locale: localeSchema.default('en'),
     maxCents: maxCentsSchema.default(DEFAULT_MAX_CENTS),

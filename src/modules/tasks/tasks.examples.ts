@@ -64,7 +64,15 @@ const batchTasks = [
 
 export const taskExamples: Record<string, EndpointExamples> = {
   createTask: {
-    request: { type: 'SENTIMENT_ANALYSIS', content: review, options: sentimentOptions, locale: 'en', maxCents: 40, projectId: EXAMPLE.projectId, validationsNeeded: 3 },
+    request: {
+      type: 'SENTIMENT_ANALYSIS',
+      content: review,
+      options: sentimentOptions,
+      locale: 'en',
+      maxCents: 40,
+      projectId: EXAMPLE.projectId,
+      validationsNeeded: 3,
+    },
     response: { taskId: EXAMPLE.taskId, status: 'PENDING', type: 'SENTIMENT_ANALYSIS', costCents: 20, estimatedCompletionMs: 184000 },
   },
   createTaskBatch: {

@@ -59,9 +59,25 @@ export interface CreatedTask {
 }
 
 const select = {
-  id: true, buyerId: true, projectId: true, type: true, content: true, options: true, locale: true,
-  maxCents: true, costCents: true, validationsNeeded: true, maxResponses: true, targetConfidence: true, status: true, result: true,
-  confidence: true, failureReason: true, totalResponses: true, createdAt: true, validatedAt: true,
+  id: true,
+  buyerId: true,
+  projectId: true,
+  type: true,
+  content: true,
+  options: true,
+  locale: true,
+  maxCents: true,
+  costCents: true,
+  validationsNeeded: true,
+  maxResponses: true,
+  targetConfidence: true,
+  status: true,
+  result: true,
+  confidence: true,
+  failureReason: true,
+  totalResponses: true,
+  createdAt: true,
+  validatedAt: true,
 } as const;
 
 interface TaskRow {

@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { CONFIDENCE_DESCRIPTION, cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
-import {
-  LOCALES,
-  TASK_STATUSES,
-  TASK_TYPES,
-  localeSchema,
-  maxCentsSchema,
-  projectIdSchema,
-  taskInputSchema,
-  validationsNeededSchema,
-} from './task-rules.ts';
+import { LOCALES, TASK_STATUSES, TASK_TYPES, localeSchema, maxCentsSchema, projectIdSchema, taskInputSchema, validationsNeededSchema } from './task-rules.ts';
 
 export const createTaskBody = taskInputSchema;
 export const batchBody = z.strictObject({ tasks: z.array(taskInputSchema).min(1).max(1_000) }).meta({ id: 'TaskBatch' });
 export const csvUpload = z.object({
-  file: z.string().meta({ format: 'binary', description: 'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options separated by |' }),
+  file: z
+    .string()
+    .meta({ format: 'binary', description: 'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options separated by |' }),
 });
 
 const recomputesQuality = "Changing it recomputes the task's maxResponses and targetConfidence from its project (or the defaults), as at creation";
@@ -69,15 +62,18 @@ export const taskSchema = z
   .object({
     ...taskFields,
     validationsNeeded: z.number().int(),
-    maxResponses: z.number().int().meta({
-      description:
-        'The most answers the task collects before it fails with NO_CONSENSUS: its project\'s maxResponses when the task was created, ' +
-        'else max(10, 2 × validationsNeeded); never below validationsNeeded',
-    }),
+    maxResponses: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "The most answers the task collects before it fails with NO_CONSENSUS: its project's maxResponses when the task was created, " +
+          'else max(10, 2 × validationsNeeded); never below validationsNeeded',
+      }),
     targetConfidence: z.number().meta({
       description:
-        'The confidence at which the task completes (0.5–0.999): its project\'s targetConfidence when the task was created, ' +
-        'else the service\'s CONSENSUS_THRESHOLD (0.95 by default)',
+        "The confidence at which the task completes (0.5–0.999): its project's targetConfidence when the task was created, " +
+        "else the service's CONSENSUS_THRESHOLD (0.95 by default)",
     }),
     failureReason: z.string().nullable(),
     responses: z.array(z.object({ answer: z.string(), timeSpentMs: z.number().int() })),

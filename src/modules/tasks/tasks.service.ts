@@ -73,20 +73,18 @@ export class TasksService {
       if (!validation.ok) throw invalidTask(index, validation.error);
       return validation.task;
     });
-    return this.idempotency.run(
-      buyerId,
-      idempotencyKey,
-      requestFingerprint('POST /tasks/batch', raw),
-      201,
-      async (repos) => {
-        // One read of the batch's projects: ownership and quality settings together.
-        const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf(tasks));
-        const foreign = tasks.findIndex((task) => task.projectId !== null && !projects.has(task.projectId));
-        if (foreign >= 0) throw invalidTask(foreign, { code: 'INVALID_PROJECT', message: 'projectId is not one of your projects' });
-        const created = await this.insertAndReserve(repos, buyerId, tasks.map((task) => withQuality(task, projects, this.config.consensusThreshold)));
-        return { created: created.length, tasks: created, totalCostCents: sumCost(created) };
-      },
-    );
+    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch', raw), 201, async (repos) => {
+      // One read of the batch's projects: ownership and quality settings together.
+      const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf(tasks));
+      const foreign = tasks.findIndex((task) => task.projectId !== null && !projects.has(task.projectId));
+      if (foreign >= 0) throw invalidTask(foreign, { code: 'INVALID_PROJECT', message: 'projectId is not one of your projects' });
+      const created = await this.insertAndReserve(
+        repos,
+        buyerId,
+        tasks.map((task) => withQuality(task, projects, this.config.consensusThreshold)),
+      );
+      return { created: created.length, tasks: created, totalCostCents: sumCost(created) };
+    });
   }
 
   /**
@@ -95,32 +93,26 @@ export class TasksService {
    * in chunks while the rest of the file is still being parsed, so parsing and PostgreSQL overlap.
    */
   async importCsv(buyerId: string, file: Buffer, idempotencyKey?: string): Promise<Outcome<CsvImportResult>> {
-    return this.idempotency.run(
-      buyerId,
-      idempotencyKey,
-      requestFingerprint('POST /tasks/batch/csv', file),
-      201,
-      async (repos) => {
-        const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
-        for await (const record of readTaskCsv(file)) {
-          if (!record.ok) {
-            importer.reject(record.row, record.error, 'VALIDATION_ERROR');
-            continue;
-          }
-          const validation = validateTaskInput(record.task, this.config.priceCents);
-          if (validation.ok) await importer.add(record.row, validation.task);
-          else importer.reject(record.row, validation.error.message, validation.error.code);
+    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch/csv', file), 201, async (repos) => {
+      const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
+      for await (const record of readTaskCsv(file)) {
+        if (!record.ok) {
+          importer.reject(record.row, record.error, 'VALIDATION_ERROR');
+          continue;
         }
-        const result = await importer.finish();
-        if (result.created.length > 0) await this.reserve(repos, buyerId, result.budgetCents);
-        return {
-          created: result.created.length,
-          tasks: result.created.map(({ taskId, type, status }) => ({ taskId, type, status })),
-          errors: result.errors,
-          totalCostCents: sumCost(result.created),
-        };
-      },
-    );
+        const validation = validateTaskInput(record.task, this.config.priceCents);
+        if (validation.ok) await importer.add(record.row, validation.task);
+        else importer.reject(record.row, validation.error.message, validation.error.code);
+      }
+      const result = await importer.finish();
+      if (result.created.length > 0) await this.reserve(repos, buyerId, result.budgetCents);
+      return {
+        created: result.created.length,
+        tasks: result.created.map(({ taskId, type, status }) => ({ taskId, type, status })),
+        errors: result.errors,
+        totalCostCents: sumCost(result.created),
+      };
+    });
   }
 
   async list(buyerId: string, filters: TaskFilters, limit: number, cursor?: string): Promise<Page<TaskRecord, 'tasks'>> {
@@ -175,7 +167,11 @@ export class TasksService {
     const projectId = changes.projectId === undefined ? task.projectId : changes.projectId;
     const projects = await repos.projects.qualitySettings(buyerId, projectId ? [projectId] : []);
     if (projectId && !projects.has(projectId)) throw invalidProject();
-    return taskQualityFor(changes.validationsNeeded ?? task.validationsNeeded, projectId ? (projects.get(projectId) ?? null) : null, this.config.consensusThreshold);
+    return taskQualityFor(
+      changes.validationsNeeded ?? task.validationsNeeded,
+      projectId ? (projects.get(projectId) ?? null) : null,
+      this.config.consensusThreshold,
+    );
   }
 
   /** Deletes a PENDING task and releases its reservation. */

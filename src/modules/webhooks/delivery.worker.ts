@@ -85,14 +85,16 @@ export class DeliveryWorker {
       return;
     }
     const error = outcome.kind === 'client-error' ? (delivery.isActive ? `HTTP ${outcome.statusCode}` : 'configuration inactive') : outcome.error;
-    const retryAt = ping ? null : nextAttemptAt({
-      policy: delivery.retryPolicy,
-      attempts: delivery.attempts,
-      outcome,
-      now,
-      specRetryDelayMs: this.config.webhookRetryDelayMs,
-      random: this.random,
-    });
+    const retryAt = ping
+      ? null
+      : nextAttemptAt({
+          policy: delivery.retryPolicy,
+          attempts: delivery.attempts,
+          outcome,
+          now,
+          specRetryDelayMs: this.config.webhookRetryDelayMs,
+          random: this.random,
+        });
     // Only the receiver's failures run the extended policy's failure clock (not a configuration switched off).
     const failureAt = extended && delivery.isActive ? now : null;
     const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery.id, { statusCode: outcome.statusCode, error }, retryAt, failureAt);

@@ -93,7 +93,15 @@ export class WebhooksService {
     const eventId = newEventId();
     const deliveryId = newId();
     const body = JSON.stringify({ event: PING_EVENT, webhookId: config.id, sentAt: sentAt.toISOString() });
-    const headers = signedWebhookHeaders({ eventId, event: PING_EVENT, deliveryId, body, secret: config.secret, previousSecret: config.previousSecret, now: sentAt });
+    const headers = signedWebhookHeaders({
+      eventId,
+      event: PING_EVENT,
+      deliveryId,
+      body,
+      secret: config.secret,
+      previousSecret: config.previousSecret,
+      now: sentAt,
+    });
     const started = performance.now();
     const outcome = await sendWebhook(config.url, body, headers, {
       timeoutMs: this.config.webhookTimeoutMs,
@@ -103,7 +111,8 @@ export class WebhooksService {
     const latencyMs = Math.round(performance.now() - started);
     const delivered = outcome.kind === 'success';
     const statusCode = outcome.statusCode === 0 ? null : outcome.statusCode;
-    const error = outcome.kind === 'success' ? undefined : outcome.kind === 'retryable' ? outcome.error : statusCode === null ? 'invalid URL' : `HTTP ${statusCode}`;
+    const error =
+      outcome.kind === 'success' ? undefined : outcome.kind === 'retryable' ? outcome.error : statusCode === null ? 'invalid URL' : `HTTP ${statusCode}`;
     const recorded = await this.db.repos.webhooks.recordTestSend({
       eventId,
       buyerId,

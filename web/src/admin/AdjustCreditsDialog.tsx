@@ -128,13 +128,12 @@ function AdjustCredits({ buyer, onClose, onDone }: AdjustProps & { buyer: AdminB
             </strong>
           </p>
           <p>
-            Balance {formatCents(buyer.creditBalance)} → {formatCents(buyer.creditBalance + review.amountCents)}. Reason, kept in the ledger: “
-            {review.reason}”
+            Balance {formatCents(buyer.creditBalance)} → {formatCents(buyer.creditBalance + review.amountCents)}. Reason, kept in the ledger: “{review.reason}”
           </p>
           {beyondAvailable ? (
             <p className="error-note" role="alert">
-              This debit cannot be made: {buyer.companyName} can spend only {formatCents(buyer.availableCents)} (a balance of {formatCents(buyer.creditBalance)} less{' '}
-              {formatCents(buyer.reservedCents)} reserved by open tasks), and a debit may not take more than that. Go back and debit at most{' '}
+              This debit cannot be made: {buyer.companyName} can spend only {formatCents(buyer.availableCents)} (a balance of {formatCents(buyer.creditBalance)}{' '}
+              less {formatCents(buyer.reservedCents)} reserved by open tasks), and a debit may not take more than that. Go back and debit at most{' '}
               {formatCents(buyer.availableCents)}.
             </p>
           ) : null}

@@ -47,15 +47,7 @@ function Totals({ stats }: { stats: PlatformStats }) {
             label="Pending payouts"
             value={formatCents(pendingPayouts.cents)}
             tone={pendingPayouts.count > 0 ? 'warning' : undefined}
-            hint={
-              pendingPayouts.count > 0 ? (
-                <Link to="/admin/payouts">
-                  {formatCount(pendingPayouts.count)} to decide
-                </Link>
-              ) : (
-                'Nothing to decide'
-              )
-            }
+            hint={pendingPayouts.count > 0 ? <Link to="/admin/payouts">{formatCount(pendingPayouts.count)} to decide</Link> : 'Nothing to decide'}
           />
         </div>
       </section>
@@ -106,7 +98,11 @@ function AnswersChart({ days }: { days: PlatformDay[] }) {
   const total = sum(days, (d) => d.answers);
   return (
     <>
-      <BarChart title="Answers per day" series={[{ name: 'Answers', color: '#4338ca' }]} data={days.map((d) => ({ label: shortDay(d.date), values: [d.answers] }))} />
+      <BarChart
+        title="Answers per day"
+        series={[{ name: 'Answers', color: '#4338ca' }]}
+        data={days.map((d) => ({ label: shortDay(d.date), values: [d.answers] }))}
+      />
       <p className="chart-totals">
         <span>
           <strong>{formatCount(total)}</strong> answers to regular tasks

@@ -76,7 +76,11 @@ function AnnotatorResults({ suspendedOnly, q, onShowAll, onReinstated }: Results
   return (
     <Card>
       {rows.length === 0 && pages.page === 1 ? (
-        <EmptyState title={suspendedOnly ? (q ? `No suspended annotator matches “${q}”` : 'No suspended annotators') : q ? `No annotator matches “${q}”` : 'No annotators yet'}>
+        <EmptyState
+          title={
+            suspendedOnly ? (q ? `No suspended annotator matches “${q}”` : 'No suspended annotators') : q ? `No annotator matches “${q}”` : 'No annotators yet'
+          }
+        >
           {suspendedOnly ? (
             <p>
               <button type="button" className="link-button" onClick={onShowAll}>
@@ -95,14 +99,28 @@ function AnnotatorResults({ suspendedOnly, q, onShowAll, onReinstated }: Results
               onReinstated(a);
             }}
           />
-          <Pager page={pages.page} hasMore={annotators.data.hasMore} busy={annotators.isFetching} onPrevious={pages.previous} onNext={() => pages.next(annotators.data.nextCursor)} />
+          <Pager
+            page={pages.page}
+            hasMore={annotators.data.hasMore}
+            busy={annotators.isFetching}
+            onPrevious={pages.previous}
+            onNext={() => pages.next(annotators.data.nextCursor)}
+          />
         </>
       )}
     </Card>
   );
 }
 
-function AnnotatorTable({ caption, annotators, onReinstate }: { caption: string; annotators: AdminAnnotator[]; onReinstate: (a: AdminAnnotator) => Promise<unknown> }) {
+function AnnotatorTable({
+  caption,
+  annotators,
+  onReinstate,
+}: {
+  caption: string;
+  annotators: AdminAnnotator[];
+  onReinstate: (a: AdminAnnotator) => Promise<unknown>;
+}) {
   const columns: Column<AdminAnnotator>[] = [
     { header: 'Annotator', cell: (a) => <span className="mono">{a.annotatorId}</span> },
     { header: 'App', cell: (a) => a.appName },
@@ -131,7 +149,11 @@ function AnnotatorTable({ caption, annotators, onReinstate }: { caption: string;
     },
     {
       header: 'Status',
-      cell: (a) => <span className="nowrap">{a.suspended ? <span className="badge badge-danger">Suspended</span> : <span className="badge badge-success">Active</span>}</span>,
+      cell: (a) => (
+        <span className="nowrap">
+          {a.suspended ? <span className="badge badge-danger">Suspended</span> : <span className="badge badge-success">Active</span>}
+        </span>
+      ),
     },
     {
       header: 'Actions',

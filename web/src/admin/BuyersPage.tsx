@@ -36,9 +36,8 @@ export function BuyersPage() {
       </div>
       {done ? (
         <Notice tone="success">
-          {done.entry.amountCents > 0 ? 'Credited' : 'Debited'} {formatCents(Math.abs(done.entry.amountCents))}{' '}
-          {done.entry.amountCents > 0 ? 'to' : 'from'} {done.buyer.companyName} ({done.buyer.email}). Their balance is now{' '}
-          {formatCents(done.entry.balanceAfterCents)}.
+          {done.entry.amountCents > 0 ? 'Credited' : 'Debited'} {formatCents(Math.abs(done.entry.amountCents))} {done.entry.amountCents > 0 ? 'to' : 'from'}{' '}
+          {done.buyer.companyName} ({done.buyer.email}). Their balance is now {formatCents(done.entry.balanceAfterCents)}.
         </Notice>
       ) : null}
       {/* A new search starts from the first page: the list (and its cursor stack) is remounted. */}
@@ -68,7 +67,13 @@ function BuyerResults({ q, onAdjust }: { q: string; onAdjust: (buyer: AdminBuyer
       ) : (
         <>
           <BuyerTable buyers={rows} onAdjust={onAdjust} />
-          <Pager page={pages.page} hasMore={buyers.data.hasMore} busy={buyers.isFetching} onPrevious={pages.previous} onNext={() => pages.next(buyers.data.nextCursor)} />
+          <Pager
+            page={pages.page}
+            hasMore={buyers.data.hasMore}
+            busy={buyers.isFetching}
+            onPrevious={pages.previous}
+            onNext={() => pages.next(buyers.data.nextCursor)}
+          />
         </>
       )}
     </Card>

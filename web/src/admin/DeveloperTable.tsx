@@ -80,8 +80,8 @@ function DeveloperActions({ developer, onRegenerate, onSetActive }: { developer:
         title={`Regenerate the API key of ${developer.appName}?`}
         message={
           <p>
-            A new key is made and shown once. <strong>The old key stops working at once</strong>: {developer.appName} fails every SDK call until
-            it is given the new one.
+            A new key is made and shown once. <strong>The old key stops working at once</strong>: {developer.appName} fails every SDK call until it is given the
+            new one.
           </p>
         }
         confirmLabel="Regenerate key"
@@ -93,8 +93,8 @@ function DeveloperActions({ developer, onRegenerate, onSetActive }: { developer:
           title={`Disable ${developer.appName}?`}
           message={
             <p>
-              Its API key gets 401 from now on, so its annotators cannot fetch or answer tasks, and {developer.email} cannot log in. You can
-              enable it again later; the key stays the same.
+              Its API key gets 401 from now on, so its annotators cannot fetch or answer tasks, and {developer.email} cannot log in. You can enable it again
+              later; the key stays the same.
             </p>
           }
           confirmLabel="Disable developer"

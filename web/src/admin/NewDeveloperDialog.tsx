@@ -54,7 +54,11 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
       appUrl: String(form.get('appUrl') ?? '').trim(),
     };
     const errors: Partial<Record<keyof NewDeveloper, string>> = {};
-    const long = { email: tooLong(body.email, EMAIL_MAX, 'The e-mail'), appName: tooLong(body.appName, APP_NAME_MAX, 'The name'), appUrl: tooLong(body.appUrl, APP_URL_MAX, 'The address') };
+    const long = {
+      email: tooLong(body.email, EMAIL_MAX, 'The e-mail'),
+      appName: tooLong(body.appName, APP_NAME_MAX, 'The name'),
+      appUrl: tooLong(body.appUrl, APP_URL_MAX, 'The address'),
+    };
     if (long.email) errors.email = long.email;
     else if (!/^[^\s@]+@[^\s@]+$/.test(body.email)) errors.email = 'Enter the developer’s e-mail address.';
     if (!body.appName) errors.appName = 'Enter the app’s name.';

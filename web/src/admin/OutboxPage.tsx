@@ -35,8 +35,8 @@ export function OutboxPage() {
         <Loading label="Loading the outbox…" />
       ) : production ? (
         <Notice tone="info">
-          The e-mail outbox is only shown in development. Here mail goes out through the SMTP server (<code>SMTP_URL</code>): ask the recipient to look in
-          their mailbox.
+          The e-mail outbox is only shown in development. Here mail goes out through the SMTP server (<code>SMTP_URL</code>): ask the recipient to look in their
+          mailbox.
         </Notice>
       ) : outbox.isError ? (
         <ErrorNote error={outbox.error} />
@@ -49,7 +49,13 @@ export function OutboxPage() {
       ) : (
         <Card>
           <MessageTable messages={outbox.data.messages} keptWhenPending={environment !== undefined && environment !== 'production'} />
-          <Pager page={pages.page} hasMore={outbox.data.hasMore} busy={outbox.isFetching} onPrevious={pages.previous} onNext={() => pages.next(outbox.data.nextCursor)} />
+          <Pager
+            page={pages.page}
+            hasMore={outbox.data.hasMore}
+            busy={outbox.isFetching}
+            onPrevious={pages.previous}
+            onNext={() => pages.next(outbox.data.nextCursor)}
+          />
         </Card>
       )}
     </>

@@ -86,7 +86,13 @@ function PayoutResults({ status }: { status: PayoutStatus }) {
             developers={directory.data}
             onDecide={(payout, approve, note) => decide.mutateAsync({ id: payout.id, approve, note })}
           />
-          <Pager page={pages.page} hasMore={payouts.data.hasMore} busy={payouts.isFetching} onPrevious={pages.previous} onNext={() => pages.next(payouts.data.nextCursor)} />
+          <Pager
+            page={pages.page}
+            hasMore={payouts.data.hasMore}
+            busy={payouts.isFetching}
+            onPrevious={pages.previous}
+            onNext={() => pages.next(payouts.data.nextCursor)}
+          />
         </>
       )}
     </Card>
@@ -110,11 +116,7 @@ function PayoutTable({ caption, payouts, developers, onDecide }: PayoutTableProp
       header: 'App',
       cell: (p) => {
         const developer = developers?.get(p.developerId);
-        return developer ? (
-          <span title={developer.email}>{developer.appName}</span>
-        ) : (
-          <span className="mono small">{p.developerId}</span>
-        );
+        return developer ? <span title={developer.email}>{developer.appName}</span> : <span className="mono small">{p.developerId}</span>;
       },
     },
     { header: 'Amount', align: 'right', cell: (p) => <strong>{formatCents(p.amountCents)}</strong> },
@@ -150,7 +152,8 @@ function PayoutTable({ caption, payouts, developers, onDecide }: PayoutTableProp
     columns.push({
       header: 'Actions',
       align: 'right',
-      cell: (p) => (p.status === 'PENDING' ? <PayoutActions payout={p} developer={developers?.get(p.developerId)} onDecide={onDecide} /> : <div className="row-actions" />),
+      cell: (p) =>
+        p.status === 'PENDING' ? <PayoutActions payout={p} developer={developers?.get(p.developerId)} onDecide={onDecide} /> : <div className="row-actions" />,
     });
   }
   return <AdminTable caption={caption} columns={columns} rows={payouts} rowKey={(p) => p.id} />;

@@ -31,8 +31,7 @@ export const adminKeys = {
   payouts: ['admin', 'payouts'] as const,
   payoutList: (status: PayoutStatus, cursor: string | undefined) => ['admin', 'payouts', 'list', status, cursor ?? null] as const,
   annotators: ['admin', 'annotators'] as const,
-  annotatorList: (suspendedOnly: boolean, q: string, cursor: string | undefined) =>
-    ['admin', 'annotators', 'list', suspendedOnly, q, cursor ?? null] as const,
+  annotatorList: (suspendedOnly: boolean, q: string, cursor: string | undefined) => ['admin', 'annotators', 'list', suspendedOnly, q, cursor ?? null] as const,
   outbox: ['admin', 'outbox'] as const,
   outboxList: (cursor: string | undefined) => ['admin', 'outbox', 'list', cursor ?? null] as const,
 };

@@ -60,8 +60,8 @@ export function ApiKeysPage() {
           }}
           message={
             <p>
-              “{key.name}” (<code className="mono">{key.prefix}…</code>) stops working at once, on every server: whatever uses it gets 401 from
-              its next request. This cannot be undone; create a new key to replace it.
+              “{key.name}” (<code className="mono">{key.prefix}…</code>) stops working at once, on every server: whatever uses it gets 401 from its next
+              request. This cannot be undone; create a new key to replace it.
             </p>
           }
         />
@@ -100,7 +100,13 @@ export function ApiKeysPage() {
           </EmptyState>
         ) : null}
         {keys.length > 0 ? <Table caption="Your API keys" columns={columns} rows={keys} rowKey={(key) => key.id} /> : null}
-        <Pager page={pages.page} hasMore={list.data?.hasMore ?? false} busy={list.isFetching} onPrevious={pages.previous} onNext={() => pages.next(list.data?.nextCursor)} />
+        <Pager
+          page={pages.page}
+          hasMore={list.data?.hasMore ?? false}
+          busy={list.isFetching}
+          onPrevious={pages.previous}
+          onNext={() => pages.next(list.data?.nextCursor)}
+        />
         {list.data && allShown ? (
           <p className="field-hint">
             {keys.length} of {MAX_API_KEYS} keys used. “Last used” is updated at most once a minute.
@@ -197,15 +203,14 @@ function KeyUsage() {
     <div className="key-usage">
       <p>
         Send the key as a bearer token, exactly like a session token. Keys start with <code className="mono">{prefix}</code>
-        {sandbox ? ' on this service (sandbox payments; with Stripe they start with cnc_live_)' : ''}, so secret scanners can spot one
-        committed by mistake.
+        {sandbox ? ' on this service (sandbox payments; with Stripe they start with cnc_live_)' : ''}, so secret scanners can spot one committed by mistake.
       </p>
       <pre className="key-curl mono">{curl}</pre>
       <ul>
         <li>A key keeps working when your password changes; revoke it here when a server no longer needs it or it may have leaked.</li>
         <li>
-          A key cannot manage the account: changing the password and creating, listing or revoking keys need this signed-in session (the API
-          answers a key with 403).
+          A key cannot manage the account: changing the password and creating, listing or revoking keys need this signed-in session (the API answers a key with
+          403).
         </li>
       </ul>
     </div>

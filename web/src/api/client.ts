@@ -60,7 +60,8 @@ export async function call<T>(request: Promise<Outcome<T>>): Promise<T> {
     throw new ApiError(0, NETWORK_ERROR);
   }
   const { data, error, response } = outcome;
-  if (!response.ok) throw new ApiError(response.status, toErrorBody(error, response.status, response.statusText), parseRetryAfter(response.headers.get('retry-after')));
+  if (!response.ok)
+    throw new ApiError(response.status, toErrorBody(error, response.status, response.statusText), parseRetryAfter(response.headers.get('retry-after')));
   return data as T;
 }
 

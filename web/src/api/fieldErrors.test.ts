@@ -84,7 +84,7 @@ describe('describeError', () => {
   });
 });
 
-describe('plain words for zod\'s messages', () => {
+describe("plain words for zod's messages", () => {
   it('says the messages people met in plain sentences, next to a field or naming it', () => {
     expect(plainSentence('Too small: expected string to have >=1 characters')).toBe('Must not be empty.');
     expect(plainSentence('Too big: expected string to have <=2048 characters')).toBe('Must have at most 2,048 characters.');
@@ -106,16 +106,19 @@ describe('plain words for zod\'s messages', () => {
     expect(issueSentence('options.2', 'Too big: expected string to have <=500 characters')).toBe('Option 3 must have at most 500 characters.');
   });
 
-  it('words a webhook URL that is too long without zod\'s prefix', () => {
+  it("words a webhook URL that is too long without zod's prefix", () => {
     const error = validation([{ path: ['appUrl'], message: 'Too big: expected string to have <=2048 characters' }]);
     expect(mapFieldErrors(error, { fields: ['appUrl'] }).fields.appUrl).toBe('Must have at most 2,048 characters.');
   });
 });
 
 describe('taskErrorSentence', () => {
-  it('words a CSV row\'s or a batch item\'s refusal, every issue of it', () => {
+  it("words a CSV row's or a batch item's refusal, every issue of it", () => {
     expect(
-      taskErrorSentence('Invalid task: locale: Invalid option: expected one of "fr"|"en"|"de"|"zh"|"es"|"ar"; maxCents: Too small: expected number to be >=20', 'VALIDATION_ERROR'),
+      taskErrorSentence(
+        'Invalid task: locale: Invalid option: expected one of "fr"|"en"|"de"|"zh"|"es"|"ar"; maxCents: Too small: expected number to be >=20',
+        'VALIDATION_ERROR',
+      ),
     ).toBe(
       'The locale must be one of the six locales: English (en), French (fr), German (de), Spanish (es), Chinese (zh), Arabic (ar). The budget (maxCents) must be at least 20.',
     );
@@ -123,12 +126,14 @@ describe('taskErrorSentence', () => {
       'The type "NOT_A_TYPE" is not a task type: use one of SENTIMENT_ANALYSIS, BINARY_CHOICE.',
     );
     expect(taskErrorSentence('Missing required fields: content', 'MISSING_FIELDS')).toBe('The content field is empty: type, content and options are required.');
-    expect(taskErrorSentence('Expected 3 fields, found 4', 'VALIDATION_ERROR')).toBe('This row has 4 cells where the header has 3: check its commas and quotes.');
+    expect(taskErrorSentence('Expected 3 fields, found 4', 'VALIDATION_ERROR')).toBe(
+      'This row has 4 cells where the header has 3: check its commas and quotes.',
+    );
     expect(taskErrorSentence('Task 3 is invalid: Invalid task: foo: Unknown field', 'VALIDATION_ERROR')).toBe('Foo is not a field the service knows.');
   });
 });
 
-describe('a 429\'s wait', () => {
+describe("a 429's wait", () => {
   it('reads Retry-After in seconds or as a date, and says it in words', () => {
     expect(parseRetryAfter('125')).toBe(125);
     expect(parseRetryAfter('Wed, 25 Nov 2026 10:00:30 GMT', Date.parse('2026-11-25T10:00:00Z'))).toBe(30);

@@ -104,4 +104,3 @@ export function mapFieldErrors<F extends string>(error: unknown, options: FieldE
   }
   return { fields, general: error };
 }
-

@@ -27,7 +27,11 @@ describe('keyForBody', () => {
   });
 
   it('follows the rule on any sequence of bodies: a key changes exactly when the body does', () => {
-    const body = fc.record({ name: fc.constantFrom('a', 'b'), tags: fc.array(fc.constantFrom('x', 'y'), { maxLength: 2 }), n: fc.option(fc.integer({ min: 0, max: 2 })) });
+    const body = fc.record({
+      name: fc.constantFrom('a', 'b'),
+      tags: fc.array(fc.constantFrom('x', 'y'), { maxLength: 2 }),
+      n: fc.option(fc.integer({ min: 0, max: 2 })),
+    });
     fc.assert(
       fc.property(fc.array(body, { minLength: 1, maxLength: 12 }), (bodies) => {
         const make = counter();

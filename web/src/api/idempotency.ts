@@ -22,11 +22,13 @@ export interface KeyedBody {
 
 /** A body as text, its object keys sorted, so the same content always reads the same. */
 export function serializeBody(body: unknown): string {
-  return JSON.stringify(body, (_key, value: unknown) =>
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : value,
-  ) ?? 'undefined';
+  return (
+    JSON.stringify(body, (_key, value: unknown) =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : value,
+    ) ?? 'undefined'
+  );
 }
 
 /** The rule: the same body keeps the previous key; any other body gets a new one. */
@@ -91,7 +93,9 @@ function readImports(now: number): Record<string, string> {
     const stored = JSON.parse(sessionStorage.getItem(IMPORTS_KEY) ?? '{}') as unknown;
     if (!stored || typeof stored !== 'object') return {};
     return Object.fromEntries(
-      Object.entries(stored as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && now - Date.parse(entry[1]) < KEY_LIFETIME_MS),
+      Object.entries(stored as Record<string, unknown>).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string' && now - Date.parse(entry[1]) < KEY_LIFETIME_MS,
+      ),
     );
   } catch {
     return {};

@@ -117,7 +117,8 @@ export function issueSentence(path: string, message: string, labels: Record<stri
   const phrase = plainPhrase(message);
   const field = path && path !== '(root)' ? fieldWords(path, labels) : '';
   // The service's own messages often name the field already ("options must be distinct").
-  if (!field || phrase.toLowerCase().startsWith(field.toLowerCase()) || phrase.toLowerCase().startsWith((path.split('.')[0] ?? '').toLowerCase())) return sentence(phrase);
+  if (!field || phrase.toLowerCase().startsWith(field.toLowerCase()) || phrase.toLowerCase().startsWith((path.split('.')[0] ?? '').toLowerCase()))
+    return sentence(phrase);
   return sentence(/^(must|is|are)\b/.test(phrase) ? `${field} ${phrase}` : `${field}: ${phrase}`);
 }
 

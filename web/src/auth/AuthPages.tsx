@@ -131,7 +131,14 @@ export function RegisterPage() {
     }
   };
   return (
-    <AuthFrame title="Create your account" footer={<p>Already have an account? <Link to="/login">Log in</Link></p>}>
+    <AuthFrame
+      title="Create your account"
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Log in</Link>
+        </p>
+      }
+    >
       <form onSubmit={submit} noValidate>
         <TextField
           label="Company name"
@@ -165,11 +172,18 @@ export function RegisterPage() {
 export function AdminLoginPage() {
   const localAdmin = useMeta().data?.localAdmin;
   return (
-    <AuthFrame title="Administrator log-in" footer={<p><Link to="/login">Buyer log-in</Link></p>}>
+    <AuthFrame
+      title="Administrator log-in"
+      footer={
+        <p>
+          <Link to="/login">Buyer log-in</Link>
+        </p>
+      }
+    >
       {localAdmin ? (
         <Notice>
-          First run in development: the service created <strong>{localAdmin.email}</strong>. Its password is printed in
-          the start-up log and kept in <code>{localAdmin.file}</code>.
+          First run in development: the service created <strong>{localAdmin.email}</strong>. Its password is printed in the start-up log and kept in{' '}
+          <code>{localAdmin.file}</code>.
         </Notice>
       ) : null}
       <SessionEndedNotice />

@@ -45,15 +45,20 @@ export function DeveloperSetupPage() {
     <AuthFrame title="Set your developer password">
       {done ? (
         <Notice tone="success">
-          Your password is set. Log in with <code>POST /api/v1/dev/login</code> to get a developer token, and replace your API key
-          yourself with <code>POST /api/v1/auth/regenerate-api-key</code>. The <a href="/docs">API reference</a> has the details.
+          Your password is set. Log in with <code>POST /api/v1/dev/login</code> to get a developer token, and replace your API key yourself with{' '}
+          <code>POST /api/v1/auth/regenerate-api-key</code>. The <a href="/docs">API reference</a> has the details.
         </Notice>
       ) : !token ? (
         <Notice tone="warning">This link has no invite token. Open the link from your invite e-mail again.</Notice>
       ) : (
         <form onSubmit={submit} noValidate>
           <p>Your application's API key was handed to the administrator who invited you. With a password you can log in and rotate it yourself.</p>
-          <NewPasswordFields names={{ password: 'password', confirm: 'confirm' }} confirmLabel="Repeat the password" problems={problems} serviceError={apiErrors.fields.password} />
+          <NewPasswordFields
+            names={{ password: 'password', confirm: 'confirm' }}
+            confirmLabel="Repeat the password"
+            problems={problems}
+            serviceError={apiErrors.fields.password}
+          />
           <ErrorNote error={apiErrors.general} />
           <Button type="submit" variant="primary" busy={busy} className="wide">
             Set password

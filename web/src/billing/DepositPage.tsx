@@ -59,7 +59,11 @@ export function DepositPage() {
     <>
       <PageHeader title="Deposit" description={data ? <span className="mono">{data.id}</span> : undefined} actions={back} />
       {!data ? (
-        deposit.error ? <ErrorNote error={deposit.error} /> : <Loading label="Loading the deposit…" />
+        deposit.error ? (
+          <ErrorNote error={deposit.error} />
+        ) : (
+          <Loading label="Loading the deposit…" />
+        )
       ) : (
         <>
           <Card title="Status">
@@ -130,7 +134,9 @@ function Outcome({ deposit, newBalance }: { deposit: Deposit; newBalance: number
       return (
         <Notice tone="success">
           <strong>{formatCents(credited)} credited</strong>
-          {deposit.bonusCents > 0 ? ` — your ${formatCents(deposit.amountCents)} deposit plus a ${formatCents(deposit.bonusCents)} bonus.` : ` — your ${formatCents(deposit.amountCents)} deposit.`}{' '}
+          {deposit.bonusCents > 0
+            ? ` — your ${formatCents(deposit.amountCents)} deposit plus a ${formatCents(deposit.bonusCents)} bonus.`
+            : ` — your ${formatCents(deposit.amountCents)} deposit.`}{' '}
           {balanceText}
         </Notice>
       );

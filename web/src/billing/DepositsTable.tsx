@@ -12,7 +12,10 @@ const columns: Column<Deposit>[] = [
   {
     header: 'Started',
     cell: (deposit) => (
-      <Link to={`/billing/deposits/${encodeURIComponent(deposit.id)}`} aria-label={`Deposit of ${formatCents(deposit.amountCents)} started ${formatDateTime(deposit.createdAt)}`}>
+      <Link
+        to={`/billing/deposits/${encodeURIComponent(deposit.id)}`}
+        aria-label={`Deposit of ${formatCents(deposit.amountCents)} started ${formatDateTime(deposit.createdAt)}`}
+      >
         {formatDateTime(deposit.createdAt)}
       </Link>
     ),

@@ -41,10 +41,12 @@ export function TopUpForm({ tiers, tiersError, onSubmit, busy, error }: TopUpFor
   const apiFields = error instanceof ApiError && error.code === 'VALIDATION_ERROR' ? error.fieldErrors() : {};
   const clientError = showProblems ? (amountText.trim() === '' ? 'Enter the amount to add.' : problem) : null;
   // The API's own wording is technical ("Too small: expected number to be >=500"): say it as the hint does.
-  const amountError = clientError ?? (apiFields.amountCents ? `Enter an amount from ${formatCents(MIN_DEPOSIT_CENTS)} to ${formatCents(MAX_DEPOSIT_CENTS)}.` : undefined);
+  const amountError =
+    clientError ?? (apiFields.amountCents ? `Enter an amount from ${formatCents(MIN_DEPOSIT_CENTS)} to ${formatCents(MAX_DEPOSIT_CENTS)}.` : undefined);
   const methodError = apiFields.method ? 'Choose card or mobile money.' : undefined;
   // An amount refused here hides what the service said of the try before.
-  const formError = clientError || (error instanceof ApiError && error.code === 'VALIDATION_ERROR' && (apiFields.amountCents || apiFields.method)) ? null : error;
+  const formError =
+    clientError || (error instanceof ApiError && error.code === 'VALIDATION_ERROR' && (apiFields.amountCents || apiFields.method)) ? null : error;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

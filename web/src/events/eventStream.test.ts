@@ -4,10 +4,20 @@ import { sseComment, sseEvent, sseRetry } from '../../../src/lib/sse.ts';
 import { EventStreamReader } from './eventStream';
 import { queriesChangedBy } from './invalidation';
 
-const completed = { id: 'evt_c1', type: 'task.completed', taskId: 't1', payload: { event: 'task.completed', taskId: 't1', note: 'ünïcode' }, createdAt: '2026-03-14T09:31:26.000Z' };
+const completed = {
+  id: 'evt_c1',
+  type: 'task.completed',
+  taskId: 't1',
+  payload: { event: 'task.completed', taskId: 't1', note: 'ünïcode' },
+  createdAt: '2026-03-14T09:31:26.000Z',
+};
 const low = { id: 'evt_c2', type: 'budget.low', taskId: null, payload: { event: 'budget.low', creditBalance: 380 }, createdAt: '2026-03-14T09:32:00.000Z' };
 const text =
-  sseRetry(3_000) + sseComment('connected') + sseEvent(completed.id, completed.type, JSON.stringify(completed)) + sseComment('ping') + sseEvent(low.id, low.type, JSON.stringify(low));
+  sseRetry(3_000) +
+  sseComment('connected') +
+  sseEvent(completed.id, completed.type, JSON.stringify(completed)) +
+  sseComment('ping') +
+  sseEvent(low.id, low.type, JSON.stringify(low));
 
 describe('EventStreamReader', () => {
   it("reads the service's frames, however the text is cut, and remembers the last event id", () => {
@@ -31,7 +41,15 @@ describe('EventStreamReader', () => {
 describe('queriesChangedBy', () => {
   it('refreshes the task views and the balance on a completed or failed task, the balance and the ledger on budget.low', () => {
     expect(queriesChangedBy({ type: 'task.completed', taskId: 't1' })).toEqual(
-      expect.arrayContaining([['overview'], ['tasks', 'list'], ['tasks', 'counts'], ['tasks', 'detail', 't1'], ['projects', 'detail'], ['me'], ['billing', 'ledger']]),
+      expect.arrayContaining([
+        ['overview'],
+        ['tasks', 'list'],
+        ['tasks', 'counts'],
+        ['tasks', 'detail', 't1'],
+        ['projects', 'detail'],
+        ['me'],
+        ['billing', 'ledger'],
+      ]),
     );
     expect(queriesChangedBy({ type: 'task.failed', taskId: 't2' })).toEqual(expect.arrayContaining([['tasks', 'detail', 't2'], ['me']]));
     expect(queriesChangedBy({ type: 'task.failed', taskId: 't2' })).not.toContainEqual(['billing', 'ledger']);

@@ -2,7 +2,12 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { StreamedEvent } from './eventStream';
 
-const TASK_VIEWS: QueryKey[] = [['tasks', 'list'], ['tasks', 'counts'], ['projects', 'detail'], ['projects', 'distribution']];
+const TASK_VIEWS: QueryKey[] = [
+  ['tasks', 'list'],
+  ['tasks', 'counts'],
+  ['projects', 'detail'],
+  ['projects', 'distribution'],
+];
 /** Everything the stream keeps fresh: refreshed whole when it (re)opens, since events may have been missed. */
 export const STREAMED_QUERIES: QueryKey[] = [...TASK_VIEWS, ['tasks', 'detail'], ['overview'], ['me'], ['billing', 'ledger'], ['webhooks']];
 

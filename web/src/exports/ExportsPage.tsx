@@ -93,9 +93,7 @@ function ExportForm({ params }: { params: URLSearchParams }) {
           </Card>
           <Card title="Split">
             {initial.trainRatioAlone ? (
-              <Notice>
-                The link asked for a train ratio alone. The API answers that with the same single file as no split, so the ratio is left out.
-              </Notice>
+              <Notice>The link asked for a train ratio alone. The API answers that with the same single file as no split, so the ratio is left out.</Notice>
             ) : null}
             <SplitSettings
               request={request}

@@ -49,8 +49,8 @@ export function SplitSettings({ request, split, revealed, onReveal, onChange, ap
       </fieldset>
       {request.mode === 'none' ? (
         <p className="field-hint">
-          Want only a training file? Export without a split: the API answers a train ratio given alone with this same single file of every record, so
-          there is no ratio to choose.
+          Want only a training file? Export without a split: the API answers a train ratio given alone with this same single file of every record, so there is
+          no ratio to choose.
         </p>
       ) : (
         <div className="ratio-grid" onBlur={onReveal}>
@@ -85,7 +85,19 @@ export function SplitSettings({ request, split, revealed, onReveal, onChange, ap
   );
 }
 
-function SplitOption({ mode, current, label, hint, onChange }: { mode: SplitMode; current: SplitMode; label: string; hint: string; onChange: (mode: SplitMode) => void }) {
+function SplitOption({
+  mode,
+  current,
+  label,
+  hint,
+  onChange,
+}: {
+  mode: SplitMode;
+  current: SplitMode;
+  label: string;
+  hint: string;
+  onChange: (mode: SplitMode) => void;
+}) {
   const hintId = useId();
   return (
     <label className={`split-option${mode === current ? ' checked' : ''}`}>

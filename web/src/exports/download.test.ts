@@ -37,14 +37,19 @@ function chunks(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 describe('recordCounter', () => {
   it('counts the records of every format as the service writes them, however the bytes arrive', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...EXPORT_FORMATS), fc.array(exportRecord, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 }), (format, records, cuts) => {
-        const file = FORMATS[format];
-        const body = file.begin + records.map((record, index) => file.record(record, index)).join('') + file.end;
-        const count = recordCounter(format);
-        let last = 0;
-        for (const chunk of chunks(Buffer.from(body, 'utf8'), cuts)) last = count(chunk);
-        expect(last).toBe(records.length);
-      }),
+      fc.property(
+        fc.constantFrom(...EXPORT_FORMATS),
+        fc.array(exportRecord, { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (format, records, cuts) => {
+          const file = FORMATS[format];
+          const body = file.begin + records.map((record, index) => file.record(record, index)).join('') + file.end;
+          const count = recordCounter(format);
+          let last = 0;
+          for (const chunk of chunks(Buffer.from(body, 'utf8'), cuts)) last = count(chunk);
+          expect(last).toBe(records.length);
+        },
+      ),
       { numRuns: 1500 },
     );
   });

@@ -8,16 +8,39 @@ import { checkSplit, exportQuery, requestFromUrl, splitSizes, type Ratios } from
 
 /** Ratio texts people type, and texts near the edges of what the service's pattern allows. */
 const ratioText = fc.oneof(
-  fc.constantFrom('0.8', '0.1', '.1', '0', '1', '1.0', '0.70', '0.2', '0.15', ' 0.5 ', '', '1e-1', '-0.1', '+0.1', '80%', '0,8', '1.', '0.333333333333', '0.3333333333333333'),
+  fc.constantFrom(
+    '0.8',
+    '0.1',
+    '.1',
+    '0',
+    '1',
+    '1.0',
+    '0.70',
+    '0.2',
+    '0.15',
+    ' 0.5 ',
+    '',
+    '1e-1',
+    '-0.1',
+    '+0.1',
+    '80%',
+    '0,8',
+    '1.',
+    '0.333333333333',
+    '0.3333333333333333',
+  ),
   fc.double({ min: 0, max: 1.2, noNaN: true }).map((n) => String(Number(n.toFixed(3)))),
   fc.string({ unit: fc.constantFrom('0', '1', '2', '5', '.', ' ', '-', 'e'), maxLength: 6 }),
 );
 
 /** Triples that add up to 1 in decimal but not always in binary. */
-const summingTriple = fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 1000 })).filter(([a, b]) => a + b <= 1000).map(([a, b]) => {
-  const text = (n: number) => String(n / 1000);
-  return { trainRatio: text(a), valRatio: text(b), testRatio: text(1000 - a - b) };
-});
+const summingTriple = fc
+  .tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 1000 }))
+  .filter(([a, b]) => a + b <= 1000)
+  .map(([a, b]) => {
+    const text = (n: number) => String(n / 1000);
+    return { trainRatio: text(a), valRatio: text(b), testRatio: text(1000 - a - b) };
+  });
 
 function serviceOutcome(ratios: Partial<Ratios>): { ok: true; split: boolean; values?: { train: number; val: number; test: number } } | { ok: false } {
   try {

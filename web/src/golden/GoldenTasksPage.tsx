@@ -38,7 +38,13 @@ export function GoldenTasksPage() {
           </EmptyState>
         ) : null}
         {golden.data && golden.data.goldenTasks.length > 0 ? <GoldenTable rows={golden.data.goldenTasks} projectName={projectName} /> : null}
-        <Pager page={pages.page} hasMore={golden.data?.hasMore ?? false} busy={golden.isFetching} onPrevious={pages.previous} onNext={() => pages.next(golden.data?.nextCursor)} />
+        <Pager
+          page={pages.page}
+          hasMore={golden.data?.hasMore ?? false}
+          busy={golden.isFetching}
+          onPrevious={pages.previous}
+          onNext={() => pages.next(golden.data?.nextCursor)}
+        />
       </Card>
     </>
   );
@@ -78,8 +84,8 @@ function GoldenTable({ rows, projectName }: { rows: GoldenTask[]; projectName: (
           onConfirm={() => remove.mutateAsync(task.id)}
           message={
             <p>
-              “{task.content.length > 120 ? `${task.content.slice(0, 120)}…` : task.content}” will no longer be served. The answers already given
-              still count in the annotators' reliability.
+              “{task.content.length > 120 ? `${task.content.slice(0, 120)}…` : task.content}” will no longer be served. The answers already given still count in
+              the annotators' reliability.
             </p>
           }
         />

@@ -129,14 +129,24 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
               setChosenAnswer(event.target.value);
               clearError('goldenAnswer');
             }}
-            options={[{ value: '', label: options.length > 0 ? 'Choose the right option…' : 'Type the options first' }, ...options.map((o) => ({ value: o, label: o }))]}
+            options={[
+              { value: '', label: options.length > 0 ? 'Choose the right option…' : 'Type the options first' },
+              ...options.map((o) => ({ value: o, label: o })),
+            ]}
             hint="The known right answer, among the options above."
             error={errors.goldenAnswer}
           />
         </div>
       </div>
       <div className="golden-grid">
-        <SelectField label="Locale" name="locale" value={locale} onChange={(event) => isLocale(event.target.value) && setLocale(event.target.value)} options={LOCALES} error={errors.locale} />
+        <SelectField
+          label="Locale"
+          name="locale"
+          value={locale}
+          onChange={(event) => isLocale(event.target.value) && setLocale(event.target.value)}
+          options={LOCALES}
+          error={errors.locale}
+        />
         <SelectField
           label="Project"
           name="projectId"
@@ -148,7 +158,11 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
         />
       </div>
       <ErrorNote error={apiErrors.general} />
-      {created ? <Notice tone="success">Golden task created: annotators of {typeLabel(created.type).toLowerCase()} tasks in {created.locale} will start meeting it.</Notice> : null}
+      {created ? (
+        <Notice tone="success">
+          Golden task created: annotators of {typeLabel(created.type).toLowerCase()} tasks in {created.locale} will start meeting it.
+        </Notice>
+      ) : null}
       <div className="golden-submit">
         <Button type="submit" variant="primary" busy={create.isPending}>
           Create golden task

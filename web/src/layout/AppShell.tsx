@@ -49,13 +49,7 @@ export function AppShell() {
           <img src="/favicon.svg" alt="" width={24} height={24} /> Concord
           {session?.role === 'admin' ? <span className="badge badge-info">admin</span> : null}
         </span>
-        <button
-          type="button"
-          className="menu-button"
-          aria-expanded={menuOpen}
-          aria-controls="primary-nav"
-          onClick={() => setMenuOpen((open) => !open)}
-        >
+        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="primary-nav" onClick={() => setMenuOpen((open) => !open)}>
           Menu
         </button>
         <div className="account">

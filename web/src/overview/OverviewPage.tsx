@@ -55,8 +55,8 @@ export function OverviewPage() {
         <Notice tone="warning">
           <span className="ov-notice">
             <span>
-              <strong>Your balance is low:</strong> {formatCents(buyer.creditBalance)}, under {formatCents(threshold)}. New tasks need available credit to
-              be accepted.
+              <strong>Your balance is low:</strong> {formatCents(buyer.creditBalance)}, under {formatCents(threshold)}. New tasks need available credit to be
+              accepted.
             </span>
             <Link to="/billing" className="btn btn-primary ov-btn-link">
               Top up
@@ -105,9 +105,14 @@ export function OverviewPage() {
         </div>
       </Card>
 
-      <Card title="Recent events" actions={<Link to="/webhooks">
+      <Card
+        title="Recent events"
+        actions={
+          <Link to="/webhooks">
             Webhooks <span aria-hidden="true">→</span>
-          </Link>}>
+          </Link>
+        }
+      >
         {events.data ? (
           events.data.events.length === 0 ? (
             <EmptyState title="No events yet">

@@ -26,7 +26,9 @@ export function SpendChart({ spend }: { spend: Spend }) {
           <dd>{signedCents(spend.totalAdjustedCents)}</dd>
         </div>
         <div>
-          <dt>Charged ({formatCount(completed)} {completed === 1 ? 'task' : 'tasks'} completed)</dt>
+          <dt>
+            Charged ({formatCount(completed)} {completed === 1 ? 'task' : 'tasks'} completed)
+          </dt>
           <dd>{signedCents(-spend.totalChargedCents)}</dd>
         </div>
         <div className="ov-total-net">

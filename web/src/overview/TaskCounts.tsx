@@ -14,8 +14,7 @@ export function TaskCounts({ counts }: { counts: Counts | undefined }) {
           <li key={status} className={`ov-count ov-count-${status.toLowerCase()}`}>
             {/* The link's name is its visible text, "Pending 12 tasks" (or "… 1 task"); the whole tile is its target. */}
             <Link to={taskListPath({ status })} className="ov-count-link">
-              <span className="ov-count-label">{label}</span>{' '}
-              <span className="ov-count-value">{value === undefined ? '…' : formatCount(value)}</span>
+              <span className="ov-count-label">{label}</span> <span className="ov-count-value">{value === undefined ? '…' : formatCount(value)}</span>
               <span className="sr-only">{value === 1 ? ' task' : ' tasks'}</span>
             </Link>
             <span className="ov-count-hint">{hint}</span>

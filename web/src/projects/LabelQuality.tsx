@@ -59,8 +59,8 @@ export function LabelQuality({ query }: { query: QualityQuery }) {
         <>
           <ReliabilityDiagram title="Confidence reported against golden answers right" points={q.calibration.reliability} />
           <p className="chart-note">
-            Each dot is a band of confidence: across, the confidence the service gave golden tasks it had not learned the map from; up, how often
-            they were right. On the dashed line a confidence means what it says.
+            Each dot is a band of confidence: across, the confidence the service gave golden tasks it had not learned the map from; up, how often they were
+            right. On the dashed line a confidence means what it says.
           </p>
         </>
       ) : (

@@ -16,7 +16,15 @@ import { exportPath, taskListPath } from '../links';
 import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
 import { LabelQuality } from './LabelQuality';
 import { QualityFacts, QualityFields } from './QualitySettings';
-import { useDeleteProject, useProject, useProjectDistribution, useProjectQuality, useUpdateProject, type ProjectDistribution, type ProjectWithStats } from './queries';
+import {
+  useDeleteProject,
+  useProject,
+  useProjectDistribution,
+  useProjectQuality,
+  useUpdateProject,
+  type ProjectDistribution,
+  type ProjectWithStats,
+} from './queries';
 import './projects.css';
 
 const timeOfDay = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium' });
@@ -261,8 +269,8 @@ function DeleteProject({ project }: { project: ProjectWithStats }) {
         disabledReason={
           total > 0 ? (
             <>
-              This project still has {formatCount(total)} task{total === 1 ? '' : 's'}, so it cannot be deleted. Only PENDING tasks can be deleted or
-              moved to another project, from <Link to={taskListPath({ projectId: project.id })}>its tasks</Link>; a project with answered tasks stays.
+              This project still has {formatCount(total)} task{total === 1 ? '' : 's'}, so it cannot be deleted. Only PENDING tasks can be deleted or moved to
+              another project, from <Link to={taskListPath({ projectId: project.id })}>its tasks</Link>; a project with answered tasks stays.
             </>
           ) : undefined
         }

@@ -35,7 +35,10 @@ export function ProjectsPage() {
 
   return (
     <>
-      <PageHeader title="Projects" description="Group tasks by dataset or team: each project shows its progress, spend and label distribution, and filters tasks and exports." />
+      <PageHeader
+        title="Projects"
+        description="Group tasks by dataset or team: each project shows its progress, spend and label distribution, and filters tasks and exports."
+      />
       <div className="projects-layout">
         <Card title="Your projects">
           {projects.isPending ? <Loading label="Loading projects…" /> : null}
@@ -104,7 +107,14 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
   return (
     <form onSubmit={submit} noValidate aria-label="New project">
       <TextField label="Name" name="name" required limit={NAME_MAX} autoComplete="off" hint={`1 to ${NAME_MAX} characters.`} error={errors.name} />
-      <TextAreaField label="Description" name="description" rows={3} limit={DESCRIPTION_MAX} hint="Optional: what the project's tasks are for." error={errors.description} />
+      <TextAreaField
+        label="Description"
+        name="description"
+        rows={3}
+        limit={DESCRIPTION_MAX}
+        hint="Optional: what the project's tasks are for."
+        error={errors.description}
+      />
       <QualityFields errors={errors} />
       <ErrorNote error={apiErrors.general} />
       <Button type="submit" variant="primary" busy={create.isPending}>

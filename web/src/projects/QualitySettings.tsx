@@ -58,11 +58,7 @@ export function QualityFacts({ project }: { project: Settings }) {
       <dt>Target confidence</dt>
       <dd>{project.targetConfidence ?? `Service default (${defaultTarget})`}</dd>
       <dt>Most answers per task</dt>
-      <dd>
-        {project.maxResponses === null
-          ? `Service default (${DEFAULT_MAX_RESPONSES})`
-          : `${project.maxResponses}, or a task’s answers needed when more`}
-      </dd>
+      <dd>{project.maxResponses === null ? `Service default (${DEFAULT_MAX_RESPONSES})` : `${project.maxResponses}, or a task’s answers needed when more`}</dd>
     </>
   );
 }

@@ -91,7 +91,6 @@ export function useDeleteProject(id: string) {
   return useMutation({
     mutationFn: () => call(api.DELETE('/projects/{id}', { params: { path: { id } } })),
     // Every project query but this project's own, which would only fetch a 404 while the page leaves.
-    onSuccess: () =>
-      client.invalidateQueries({ queryKey: ['projects'], predicate: (query) => query.queryKey[2] !== id }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['projects'], predicate: (query) => query.queryKey[2] !== id }),
   });
 }

@@ -43,7 +43,14 @@ export function CreateTaskDialog({ open, onClose, onCreated, projects, defaultPr
   return (
     <Dialog open={open} title="Create a task" onClose={onClose}>
       {/* Keyed by the floor: should the price arrive after the form opened, the budget starts from it. */}
-      <CreateTaskForm key={floorCents} floorCents={floorCents} onCancel={onClose} onCreated={onCreated} projects={projects} defaultProjectId={defaultProjectId} />
+      <CreateTaskForm
+        key={floorCents}
+        floorCents={floorCents}
+        onCancel={onClose}
+        onCreated={onCreated}
+        projects={projects}
+        defaultProjectId={defaultProjectId}
+      />
     </Dialog>
   );
 }
@@ -91,15 +98,16 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
 
   return (
     <form onSubmit={submit} noValidate aria-label="New task">
-      <SelectField
-        label="Type"
-        name="type"
-        defaultValue=""
+      <SelectField label="Type" name="type" defaultValue="" required error={errors.type} options={[{ value: '', label: 'Choose a type…' }, ...TASK_TYPES]} />
+      <TextAreaField
+        label="Content"
+        name="content"
         required
-        error={errors.type}
-        options={[{ value: '', label: 'Choose a type…' }, ...TASK_TYPES]}
+        rows={3}
+        limit={MAX_CONTENT_LENGTH}
+        error={errors.content}
+        hint="What annotators see: text or an image URL."
       />
-      <TextAreaField label="Content" name="content" required rows={3} limit={MAX_CONTENT_LENGTH} error={errors.content} hint="What annotators see: text or an image URL." />
       <TextAreaField label="Options" name="options" required rows={3} error={errors.options} hint="One per line; 2 to 50 distinct options." />
       <div className="task-form-row">
         <SelectField label="Locale" name="locale" defaultValue="en" error={errors.locale} options={LOCALES} />

@@ -86,12 +86,19 @@ export function CsvImport() {
   const cancelled = upload.error instanceof UploadCancelled;
 
   return (
-    <Card title="CSV import" actions={<Button onClick={() => saveBlob(new Blob([exampleCsv(floorCents)], { type: 'text/csv;charset=utf-8' }), 'concord-example-tasks.csv')}>Download example CSV</Button>}>
+    <Card
+      title="CSV import"
+      actions={
+        <Button onClick={() => saveBlob(new Blob([exampleCsv(floorCents)], { type: 'text/csv;charset=utf-8' }), 'concord-example-tasks.csv')}>
+          Download example CSV
+        </Button>
+      }
+    >
       <p className="import-columns">
-        Header columns: <code>type</code>, <code>content</code>, <code>options</code> (separated by <code>|</code>) are required;{' '}
-        <code>locale</code>, <code>maxCents</code> (budget in cents), <code>projectId</code> and <code>validationsNeeded</code> are optional (an empty cell takes the
-        default). UTF-8, comma-separated, fields with commas or line breaks in double quotes, at most 5 MB. Valid rows are created together;
-        invalid rows are listed with their error.
+        Header columns: <code>type</code>, <code>content</code>, <code>options</code> (separated by <code>|</code>) are required; <code>locale</code>,{' '}
+        <code>maxCents</code> (budget in cents), <code>projectId</code> and <code>validationsNeeded</code> are optional (an empty cell takes the default).
+        UTF-8, comma-separated, fields with commas or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with
+        their error.
       </p>
       <div className="import-dropzone">
         <TextField
@@ -100,7 +107,11 @@ export function CsvImport() {
           accept=".csv,text/csv"
           onChange={choose}
           disabled={upload.isPending}
-          error={tooLarge && chosen ? `This file is ${formatBytes(chosen.file.size)}; the limit is ${formatBytes(MAX_CSV_BYTES)}. Split it into smaller files.` : undefined}
+          error={
+            tooLarge && chosen
+              ? `This file is ${formatBytes(chosen.file.size)}; the limit is ${formatBytes(MAX_CSV_BYTES)}. Split it into smaller files.`
+              : undefined
+          }
         />
         <Button variant="primary" onClick={() => void start()} busy={upload.isPending} disabled={!chosen || tooLarge || upload.isSuccess}>
           Upload
@@ -114,7 +125,11 @@ export function CsvImport() {
           {chosen.parsed ? ` · ${formatCount(chosen.parsed.records.length)} data ${chosen.parsed.records.length === 1 ? 'row' : 'rows'}` : ''}
         </p>
       ) : null}
-      {chosen?.readError ? <p className="error-note" role="alert">{chosen.readError}</p> : null}
+      {chosen?.readError ? (
+        <p className="error-note" role="alert">
+          {chosen.readError}
+        </p>
+      ) : null}
       {chosen?.parsed ? <CsvLocalChecks parsed={chosen.parsed} problems={headerProblems} /> : null}
       {progress && (upload.isPending || upload.isSuccess) ? <UploadProgressBar progress={progress} done={upload.isSuccess} /> : null}
       {cancelled ? <Notice>Upload cancelled. Nothing was imported.</Notice> : null}

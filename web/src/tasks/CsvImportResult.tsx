@@ -89,8 +89,18 @@ export function CsvImportResult({ result, parsed, replayed = false }: { result: 
                         Row {rowError.row}
                         {record ? <span className="import-line">line {record.line}</span> : null}
                       </th>
-                      <td role="cell" className="import-content-cell">{content === null ? <span className="task-muted">—</span> : content.trim() === '' ? <span className="task-muted">(empty)</span> : excerpt(content, 80)}</td>
-                      <td role="cell" className="import-error-text import-error-cell">{sentence}</td>
+                      <td role="cell" className="import-content-cell">
+                        {content === null ? (
+                          <span className="task-muted">—</span>
+                        ) : content.trim() === '' ? (
+                          <span className="task-muted">(empty)</span>
+                        ) : (
+                          excerpt(content, 80)
+                        )}
+                      </td>
+                      <td role="cell" className="import-error-text import-error-cell">
+                        {sentence}
+                      </td>
                       <td role="cell" className="import-code-cell">
                         <code title={describeCode(rowError.code)}>{rowError.code}</code>
                       </td>

@@ -9,11 +9,7 @@ const PREVIEW_ROWS = 5;
 
 export function CsvLocalChecks({ parsed, problems }: { parsed: CsvParseResult; problems: ReturnType<typeof checkHeader> | null }) {
   if (parsed.error) {
-    return (
-      <Notice tone="warning">
-        This file is not valid CSV, so the service will refuse it as a whole (INVALID_CSV): {parsed.error.message}
-      </Notice>
-    );
+    return <Notice tone="warning">This file is not valid CSV, so the service will refuse it as a whole (INVALID_CSV): {parsed.error.message}</Notice>;
   }
   if (!parsed.header) return <Notice tone="warning">The file is empty. It needs a header line: type,content,options.</Notice>;
   if (!problems) return null;

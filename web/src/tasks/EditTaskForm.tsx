@@ -26,7 +26,11 @@ export function EditTaskForm({ task, projects }: { task: Task; projects: Project
     event.preventDefault();
     setOutcome(null);
     const form = new FormData(event.currentTarget);
-    const { maxCents, validationsNeeded, errors: local } = readBudgetAndAnswers(String(form.get('budget') ?? ''), String(form.get('validationsNeeded') ?? ''), {
+    const {
+      maxCents,
+      validationsNeeded,
+      errors: local,
+    } = readBudgetAndAnswers(String(form.get('budget') ?? ''), String(form.get('validationsNeeded') ?? ''), {
       floorCents,
       required: true,
     });
@@ -125,11 +129,7 @@ export function DeleteTask({ task, onDeleted }: { task: Task; onDeleted: () => v
       <ConfirmButton
         label="Delete task"
         title="Delete this task?"
-        message={
-          <p>
-            The task is removed for good and its reserved budget of {formatCents(task.maxCents)} goes back to your available balance.
-          </p>
-        }
+        message={<p>The task is removed for good and its reserved budget of {formatCents(task.maxCents)} goes back to your available balance.</p>}
         confirmLabel="Yes, delete it"
         onConfirm={async () => {
           await remove.mutateAsync(task.id);

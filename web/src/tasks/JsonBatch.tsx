@@ -87,7 +87,9 @@ export function JsonBatch() {
       return;
     }
     if (batch.tasks.length === 0 || batch.tasks.length > MAX_BATCH) {
-      setProblem(`A batch holds 1 to 1 000 tasks; this one has ${formatCount(batch.tasks.length)}. ${batch.tasks.length > MAX_BATCH ? 'Split it into several batches, or import a CSV file.' : ''}`.trim());
+      setProblem(
+        `A batch holds 1 to 1 000 tasks; this one has ${formatCount(batch.tasks.length)}. ${batch.tasks.length > MAX_BATCH ? 'Split it into several batches, or import a CSV file.' : ''}`.trim(),
+      );
       return;
     }
     setSentTasks(batch.tasks);
@@ -129,9 +131,9 @@ export function JsonBatch() {
             rows={12}
           />
           <p id={hintId} className="field-hint">
-            {'{"tasks": [ … ]}'} or a bare array; each task as for Create task: type, content, options, and optionally locale, maxCents (cents),
-            projectId, validationsNeeded. 1 to 1 000 tasks, created all together or not at all. The same tasks sent again within 24 hours, even after
-            a reload, create nothing new: the service answers with the first result.
+            {'{"tasks": [ … ]}'} or a bare array; each task as for Create task: type, content, options, and optionally locale, maxCents (cents), projectId,
+            validationsNeeded. 1 to 1 000 tasks, created all together or not at all. The same tasks sent again within 24 hours, even after a reload, create
+            nothing new: the service answers with the first result.
           </p>
           {problem ? (
             <p id={errorId} className="field-error" role="alert">
@@ -141,11 +143,7 @@ export function JsonBatch() {
         </div>
         {create.error ? <BatchError error={create.error} tasks={sentTasks} /> : null}
         {create.data ? (
-          <BatchCreated
-            outcome={create.data}
-            busy={create.isPending}
-            onCreateAgain={sentBody ? () => void send(sentBody, newIdempotencyKey()) : undefined}
-          />
+          <BatchCreated outcome={create.data} busy={create.isPending} onCreateAgain={sentBody ? () => void send(sentBody, newIdempotencyKey()) : undefined} />
         ) : null}
         <div className="actions">
           <Button type="submit" variant="primary" busy={create.isPending}>

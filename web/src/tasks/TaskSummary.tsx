@@ -56,7 +56,9 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <dt>Locale</dt>
         <dd>{task.locale}</dd>
         <dt>Project</dt>
-        <dd>{task.projectId ? project ? <Link to={`/projects/${task.projectId}`}>{project.name}</Link> : <span className="mono">{task.projectId}</span> : '—'}</dd>
+        <dd>
+          {task.projectId ? project ? <Link to={`/projects/${task.projectId}`}>{project.name}</Link> : <span className="mono">{task.projectId}</span> : '—'}
+        </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(task.createdAt)}</dd>
         <dt>Validated</dt>

@@ -51,12 +51,7 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
           {tasks.map((task) => {
             const project = task.projectId ? projectNames.get(task.projectId) : undefined;
             return (
-              <tr
-                key={task.id}
-                data-task-id={task.id}
-                className={`clickable${task.id === openTaskId ? ' is-open' : ''}`}
-                onClick={() => onOpen(task.id)}
-              >
+              <tr key={task.id} data-task-id={task.id} className={`clickable${task.id === openTaskId ? ' is-open' : ''}`} onClick={() => onOpen(task.id)}>
                 <td className="wide nowrap">
                   <time dateTime={task.createdAt} title={formatDateTime(task.createdAt)}>
                     {shortDateTime.format(new Date(task.createdAt))}

@@ -106,7 +106,15 @@ export function TasksPage() {
       />
       {projects.isError ? <ErrorNote error={projects.error} /> : null}
       <Card>
-        <TaskList key={filterKey} filters={filters} anyFilter={anyFilter} projectNames={projectNames} openTaskId={openTaskId} onOpen={(task) => change({ task })} onCreate={() => setCreating(true)} />
+        <TaskList
+          key={filterKey}
+          filters={filters}
+          anyFilter={anyFilter}
+          projectNames={projectNames}
+          openTaskId={openTaskId}
+          onOpen={(task) => change({ task })}
+          onCreate={() => setCreating(true)}
+        />
       </Card>
       <TaskDrawer
         taskId={openTaskId}
@@ -129,7 +137,15 @@ export function TasksPage() {
   );
 }
 
-function StatusCounts({ filters, active, onSelect }: { filters: TaskFilters; active: TaskStatus | undefined; onSelect: (status: TaskStatus | undefined) => void }) {
+function StatusCounts({
+  filters,
+  active,
+  onSelect,
+}: {
+  filters: TaskFilters;
+  active: TaskStatus | undefined;
+  onSelect: (status: TaskStatus | undefined) => void;
+}) {
   const counts = useTaskCounts(filters);
   const value = (n: number | undefined) => (n === undefined ? '…' : formatCount(n));
   return (

@@ -74,7 +74,8 @@ const wellFormedFile = fc
 
 async function serviceRows(text: string) {
   const rows: { row: number; ok: boolean; task?: Record<string, unknown> }[] = [];
-  for await (const record of readTaskCsv(Buffer.from(text, 'utf8'))) rows.push(record.ok ? { row: record.row, ok: true, task: record.task } : { row: record.row, ok: false });
+  for await (const record of readTaskCsv(Buffer.from(text, 'utf8')))
+    rows.push(record.ok ? { row: record.row, ok: true, task: record.task } : { row: record.row, ok: false });
   return rows;
 }
 

@@ -85,13 +85,19 @@ export function parseCsv(input: string): CsvParseResult {
       const after = text[i];
       const endsRecord = eol === null ? after === '\n' || after === '\r' : text.startsWith(eol, i);
       if (after !== undefined && after !== ',' && !endsRecord) {
-        result.error = { message: `Line ${line}: after a closing quote comes "${after}" instead of a comma or a line end. Double a quote inside a quoted field ("").`, line };
+        result.error = {
+          message: `Line ${line}: after a closing quote comes "${after}" instead of a comma or a line end. Double a quote inside a quoted field ("").`,
+          line,
+        };
         return result;
       }
       continue;
     }
     if (ch === '"') {
-      result.error = { message: `Line ${line}: a quote inside a field that does not start with one. Quote the whole field and double the inner quote ("").`, line };
+      result.error = {
+        message: `Line ${line}: a quote inside a field that does not start with one. Quote the whole field and double the inner quote ("").`,
+        line,
+      };
       return result;
     }
     if (ch === ',') {
@@ -166,7 +172,15 @@ export function exampleCsv(floorCents = 20): string {
     ['SENTIMENT_ANALYSIS', 'The delivery was fast and the box was intact.', 'positive|negative|neutral', 'en', String(floorCents), '', '3'],
     ['SENTIMENT_ANALYSIS', 'Le produit est arrivé cassé, "très" déçu.', 'positive|negative|neutral', 'fr', String(floorCents), '', ''],
     ['BINARY_CHOICE', 'Is this e-mail spam? "You won a cruise, click here"', 'yes|no', '', String(floorCents), '', '5'],
-    ['RELEVANCE_RATING', 'Query: waterproof hiking boots\nResult: Trail runner GTX, Gore-Tex lined', 'relevant|somewhat relevant|irrelevant', 'en', String(2 * floorCents), '', ''],
+    [
+      'RELEVANCE_RATING',
+      'Query: waterproof hiking boots\nResult: Trail runner GTX, Gore-Tex lined',
+      'relevant|somewhat relevant|irrelevant',
+      'en',
+      String(2 * floorCents),
+      '',
+      '',
+    ],
     ['AI_RESPONSE_RATING', 'Q: What is the capital of Australia? A: Sydney.', 'good|acceptable|bad', 'en', String(floorCents), '', ''],
     ['IMAGE_CLASSIFICATION', 'https://example.com/images/0001.jpg', 'cat|dog|other', 'en', String(floorCents), '', ''],
   ];

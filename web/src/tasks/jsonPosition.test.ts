@@ -7,7 +7,12 @@ import { jsonErrorOffset, locateJsonError } from './jsonPosition';
 
 /** Valid JSON with one edit: a character inserted, removed or replaced, or the text cut short. */
 const brokenJson = fc
-  .tuple(fc.json({ maxDepth: 3 }), fc.nat(), fc.constantFrom('insert', 'remove', 'replace', 'cut'), fc.constantFrom(',', ':', '"', '{', '}', '[', ']', 'x', '0', '-', '.', 'e', ' ', '\n', '\\', '\u0001'))
+  .tuple(
+    fc.json({ maxDepth: 3 }),
+    fc.nat(),
+    fc.constantFrom('insert', 'remove', 'replace', 'cut'),
+    fc.constantFrom(',', ':', '"', '{', '}', '[', ']', 'x', '0', '-', '.', 'e', ' ', '\n', '\\', '\u0001'),
+  )
   .map(([text, at, edit, char]) => {
     const i = text.length === 0 ? 0 : at % text.length;
     if (edit === 'insert') return text.slice(0, i) + char + text.slice(i);

@@ -34,8 +34,7 @@ export type CreateTaskResult = paths['/tasks']['post']['responses'][201]['conten
 export type BatchResult = paths['/tasks/batch']['post']['responses'][201]['content']['application/json'];
 export type CsvImportResult = paths['/tasks/batch/csv']['post']['responses'][201]['content']['application/json'];
 
-const defined = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
+const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
 
 /** One page of the buyer's tasks (25, newest first), live while annotators work. */
 export function useTasks(filters: TaskFilters, cursor: string | undefined) {

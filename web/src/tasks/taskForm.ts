@@ -33,7 +33,11 @@ export interface BudgetAndAnswers {
  * The budget (dollars, "0.20" or "$1.50") and answers needed as typed, checked against the API's
  * bounds. With `required`, an empty field is an error; without, it is left to the API's default.
  */
-export function readBudgetAndAnswers(budgetText: string, answersText: string, { floorCents, required }: { floorCents: number; required: boolean }): BudgetAndAnswers {
+export function readBudgetAndAnswers(
+  budgetText: string,
+  answersText: string,
+  { floorCents, required }: { floorCents: number; required: boolean },
+): BudgetAndAnswers {
   const errors: BudgetAndAnswers['errors'] = {};
   const budget = budgetText.trim();
   const answers = answersText.trim();

@@ -10,13 +10,7 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 /** A button that says when it is working and cannot be pressed twice meanwhile. */
 export function Button({ variant = 'secondary', busy = false, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
   return (
-    <button
-      {...rest}
-      type={type}
-      className={`btn btn-${variant}${className ? ` ${className}` : ''}`}
-      disabled={disabled || busy}
-      aria-busy={busy || undefined}
-    >
+    <button {...rest} type={type} className={`btn btn-${variant}${className ? ` ${className}` : ''}`} disabled={disabled || busy} aria-busy={busy || undefined}>
       {busy ? <span className="spinner" aria-hidden="true" /> : null}
       {children}
     </button>

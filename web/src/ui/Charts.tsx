@@ -88,7 +88,11 @@ export function BarChart({ title, data, series, formatValue = String, height = 1
           ? edges.map((label, i) => {
               const left = ((i * (barWidth + gap) - (i === 0 ? 0 : gap / 2)) / WIDTH) * 100;
               return (
-                <span key={`${label}-${i}`} style={{ left: `${Math.min(100, left)}%` }} className={i === 0 ? 'first' : i === edges.length - 1 ? 'last' : undefined}>
+                <span
+                  key={`${label}-${i}`}
+                  style={{ left: `${Math.min(100, left)}%` }}
+                  className={i === 0 ? 'first' : i === edges.length - 1 ? 'last' : undefined}
+                >
                   {label}
                 </span>
               );
@@ -158,7 +162,15 @@ function FiguresTable({ title, data, series, formatValue }: Required<Pick<BarCha
 }
 
 /** Horizontal bars with their labels, for distributions over named categories. */
-export function HorizontalBars({ title, data, formatValue = String }: { title: string; data: { label: string; value: number }[]; formatValue?: (v: number) => string }) {
+export function HorizontalBars({
+  title,
+  data,
+  formatValue = String,
+}: {
+  title: string;
+  data: { label: string; value: number }[];
+  formatValue?: (v: number) => string;
+}) {
   const max = Math.max(1, ...data.map((d) => d.value));
   return (
     <figure className="hbars" aria-label={title}>
@@ -195,7 +207,15 @@ export function StatCard({ label, value, hint, tone }: { label: string; value: R
  * share of golden samples in it that were right, its size by how many samples it holds; on the diagonal a
  * confidence means what it says. Axes from `from` to 1 (confidence below it is rare and uninformative).
  */
-export function ReliabilityDiagram({ title, points, from = 0.5 }: { title: string; points: { confidence: number; accuracy: number; samples: number }[]; from?: number }) {
+export function ReliabilityDiagram({
+  title,
+  points,
+  from = 0.5,
+}: {
+  title: string;
+  points: { confidence: number; accuracy: number; samples: number }[];
+  from?: number;
+}) {
   const size = 260;
   // Room on the left and at the bottom for the tick labels and the axis titles.
   const left = 52;

@@ -88,7 +88,17 @@ interface ConfirmButtonProps {
 }
 
 /** A destructive or irreversible action behind a confirmation that names what will happen. */
-export function ConfirmButton({ label, accessibleLabel, title, message, confirmLabel, onConfirm, variant = 'danger', disabled, disabledReason }: ConfirmButtonProps) {
+export function ConfirmButton({
+  label,
+  accessibleLabel,
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  variant = 'danger',
+  disabled,
+  disabledReason,
+}: ConfirmButtonProps) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);

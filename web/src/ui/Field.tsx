@@ -2,16 +2,7 @@
 // VALIDATION_ERROR details or a check in the page) is read out with it through aria-describedby. A field
 // with a `limit` never cuts what is typed or pasted (maxLength would, silently): it counts the characters
 // as the limit nears and says how many are too many, and the form refuses to send it.
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { countText } from './limits';
 
 interface FieldShellProps {
@@ -35,11 +26,23 @@ function FieldShell({ label, error, hint, count, children }: FieldShellProps) {
       {children({ id, describedBy, invalid: Boolean(error) })}
       {hint || count ? (
         <div className="field-notes">
-          {hint ? <p id={hintId} className="field-hint">{hint}</p> : null}
-          {count ? <p id={countId} className="field-count">{count}</p> : null}
+          {hint ? (
+            <p id={hintId} className="field-hint">
+              {hint}
+            </p>
+          ) : null}
+          {count ? (
+            <p id={countId} className="field-count">
+              {count}
+            </p>
+          ) : null}
         </div>
       ) : null}
-      {error ? <p id={errorId} className="field-error">{error}</p> : null}
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

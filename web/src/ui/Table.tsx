@@ -35,7 +35,11 @@ export function Table<T>({ caption, columns, rows, rowKey, onRowClick, rowLabel 
                 {column.header}
               </th>
             ))}
-            {onRowClick ? <th scope="col" className="sr-only-col"><span className="sr-only">Open</span></th> : null}
+            {onRowClick ? (
+              <th scope="col" className="sr-only-col">
+                <span className="sr-only">Open</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>

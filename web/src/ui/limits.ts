@@ -15,5 +15,7 @@ export function countText(length: number, limit: number): string | null {
 
 /** The form's refusal of a text over its limit, or null when it fits. */
 export function tooLong(text: string, limit: number, what = 'This'): string | null {
-  return text.length > limit ? `${what} has ${figure(text.length)} characters; the most is ${figure(limit)}. Shorten it by ${figure(text.length - limit)}.` : null;
+  return text.length > limit
+    ? `${what} has ${figure(text.length)} characters; the most is ${figure(limit)}. Shorten it by ${figure(text.length - limit)}.`
+    : null;
 }

@@ -84,7 +84,8 @@ interface PagerProps {
 
 export function Pager({ page, pages, hasMore, onPrevious, onFirst, onNext, busy }: PagerProps) {
   if (page === 1 && !hasMore) return null;
-  const position = page === null ? 'A later page' : pages !== undefined && pages >= page ? `Page ${formatCount(page)} of ${formatCount(pages)}` : `Page ${formatCount(page)}`;
+  const position =
+    page === null ? 'A later page' : pages !== undefined && pages >= page ? `Page ${formatCount(page)} of ${formatCount(pages)}` : `Page ${formatCount(page)}`;
   return (
     <nav className="pager" aria-label="Pages">
       {onPrevious || page === 1 || !onFirst ? (

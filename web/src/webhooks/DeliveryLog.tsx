@@ -44,7 +44,13 @@ export function DeliveryLog({ configId }: { configId: string }) {
               errors,
             }}
           />
-          <Pager page={pages.page} hasMore={Boolean(log.data?.hasMore)} onPrevious={pages.previous} onNext={() => pages.next(log.data?.nextCursor)} busy={log.isFetching && log.isPlaceholderData} />
+          <Pager
+            page={pages.page}
+            hasMore={Boolean(log.data?.hasMore)}
+            onPrevious={pages.previous}
+            onNext={() => pages.next(log.data?.nextCursor)}
+            busy={log.isFetching && log.isPlaceholderData}
+          />
         </>
       )}
     </Card>

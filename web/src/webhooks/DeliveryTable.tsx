@@ -38,7 +38,11 @@ function subject(row: WebhookDelivery, tasks: DeliveryTableProps['tasks']) {
       </span>
     );
   }
-  return <span className="muted" title={tasks ? 'Its event is not among your latest 300 events.' : undefined}>{tasks ? '—' : '…'}</span>;
+  return (
+    <span className="muted" title={tasks ? 'Its event is not among your latest 300 events.' : undefined}>
+      {tasks ? '—' : '…'}
+    </span>
+  );
 }
 
 /** The delivery log: one row per delivery, newest first, with a Redeliver button each. */
@@ -46,7 +50,14 @@ export function DeliveryTable({ deliveries, tasks, onRedeliver, state }: Deliver
   const columns: Column<WebhookDelivery>[] = [
     { header: 'Event', cell: (row) => <span className="mono wh-nowrap">{row.event}</span> },
     { header: 'Task', cell: (row) => subject(row, tasks) },
-    { header: 'Status', cell: (row) => <span className="wh-nowrap"><StatusBadge status={row.status} /></span> },
+    {
+      header: 'Status',
+      cell: (row) => (
+        <span className="wh-nowrap">
+          <StatusBadge status={row.status} />
+        </span>
+      ),
+    },
     { header: 'Attempts', cell: (row) => row.attempts, align: 'right' },
     { header: 'Last status code', cell: (row) => (row.lastStatusCode ? <span className="mono">{row.lastStatusCode}</span> : '—'), align: 'right' },
     { header: 'Last error', cell: (row) => (row.lastError ? <LongText text={row.lastError} limit={80} /> : '—') },

@@ -4,7 +4,15 @@ import type { WebhookEvent } from './queries';
 import { EVENTS } from './webhookRules';
 
 /** One checkbox per event, named by the event itself ("task.completed"), at least one required. */
-export function EventCheckboxes({ value, onChange, error }: { value: readonly WebhookEvent[]; onChange: (events: WebhookEvent[]) => void; error?: string | undefined }) {
+export function EventCheckboxes({
+  value,
+  onChange,
+  error,
+}: {
+  value: readonly WebhookEvent[];
+  onChange: (events: WebhookEvent[]) => void;
+  error?: string | undefined;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   const toggle = (event: WebhookEvent, checked: boolean) => {

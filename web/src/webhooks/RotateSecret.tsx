@@ -24,13 +24,12 @@ export function SecretSection({ config, readAt }: { config: WebhookConfig; readA
   return (
     <>
       <p className="wh-section-text">
-        The secret signs every delivery. Concord never shows it after it is saved; if it is lost or leaked, rotate it. A rotation keeps
-        deliveries verifiable while you update your receiver.
+        The secret signs every delivery. Concord never shows it after it is saved; if it is lost or leaked, rotate it. A rotation keeps deliveries verifiable
+        while you update your receiver.
       </p>
       {state === 'overlap' ? (
         <Notice tone="info">
-          Rotation in progress: until <strong>{formatDateTime(config.rotationEndsAt)}</strong> deliveries are signed with both the new and the
-          previous secret.
+          Rotation in progress: until <strong>{formatDateTime(config.rotationEndsAt)}</strong> deliveries are signed with both the new and the previous secret.
         </Notice>
       ) : state === 'ended' ? (
         <p className="field-hint wh-rotation-ended">Last rotation: the previous secret stopped signing at {formatDateTime(config.rotationEndsAt)}.</p>
@@ -58,8 +57,8 @@ function RotateSecretDialogBody({ config, onClose }: { config: WebhookConfig; on
     return (
       <div className="wh-rotated">
         <Notice tone="success">
-          Secret rotated. Until <strong>{formatDateTime(rotate.data.rotationEndsAt)}</strong>, deliveries carry Standard Webhooks
-          signatures under both the new and the previous secret; after that only the new one signs.
+          Secret rotated. Until <strong>{formatDateTime(rotate.data.rotationEndsAt)}</strong>, deliveries carry Standard Webhooks signatures under both the new
+          and the previous secret; after that only the new one signs.
         </Notice>
         <p>
           Put the new secret in your receiver before then. <code>x-service-signature</code> already uses the new secret.
@@ -89,9 +88,9 @@ function RotateSecretDialogBody({ config, onClose }: { config: WebhookConfig; on
     <form ref={formRef} onSubmit={submit} noValidate aria-label="Rotate secret" className="wh-rotate">
       <p>
         The new secret signs deliveries as soon as you rotate. For <strong>24 hours</strong> the previous one keeps signing beside it: the{' '}
-        <code>webhook-signature</code> header carries one <code>v1,</code> signature per secret, so your receiver keeps accepting deliveries
-        with either secret while you switch it over. After 24 hours only the new secret signs. (Only <code>whsec_</code> secrets make these
-        signatures; <code>x-service-signature</code> changes to the new secret at once.)
+        <code>webhook-signature</code> header carries one <code>v1,</code> signature per secret, so your receiver keeps accepting deliveries with either secret
+        while you switch it over. After 24 hours only the new secret signs. (Only <code>whsec_</code> secrets make these signatures;{' '}
+        <code>x-service-signature</code> changes to the new secret at once.)
       </p>
       <SecretChooser draft={draft} onChange={setDraft} legend="New secret" secretError={fieldErrors.secret} copiedError={fieldErrors.copied} />
       <ErrorNote error={localFailed ? null : api.general} />

@@ -38,7 +38,12 @@ export function SecretChooser({ draft, onChange, secretError, copiedError, legen
       <legend>{legend}</legend>
       <div className="wh-modes">
         <label className="checkbox">
-          <input type="radio" name={`${id}-mode`} checked={draft.mode === 'generate'} onChange={() => onChange({ ...draft, mode: 'generate', copied: false })} />
+          <input
+            type="radio"
+            name={`${id}-mode`}
+            checked={draft.mode === 'generate'}
+            onChange={() => onChange({ ...draft, mode: 'generate', copied: false })}
+          />
           Generate a secret
         </label>
         <label className="checkbox">
@@ -53,9 +58,8 @@ export function SecretChooser({ draft, onChange, secretError, copiedError, legen
             value={draft.generated}
             note={
               <>
-                <strong>Shown only now: copy it.</strong> The API never returns a secret, so Concord cannot show it again. It is a Standard
-                Webhooks secret: your receiver can verify deliveries with the standardwebhooks libraries (Node, Python, Go, Ruby…) or the
-                Concord SDK.
+                <strong>Shown only now: copy it.</strong> The API never returns a secret, so Concord cannot show it again. It is a Standard Webhooks secret:
+                your receiver can verify deliveries with the standardwebhooks libraries (Node, Python, Go, Ruby…) or the Concord SDK.
               </>
             }
           />

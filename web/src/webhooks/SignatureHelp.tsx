@@ -29,22 +29,21 @@ export function SignatureHelp({ compact = false }: { compact?: boolean }) {
         <a href="https://www.standardwebhooks.com" rel="noreferrer" target="_blank">
           Standard Webhooks
         </a>{' '}
-        headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>: verify them with the{' '}
-        <code>standardwebhooks</code> library of your language (JavaScript, Python, Go, Ruby, PHP, Java, Rust…) or the Concord SDK's{' '}
-        <code>verifyWebhook(rawBody, headers, secret)</code>. They refuse a timestamp more than 5 minutes old, so a captured request cannot be
-        replayed.
+        headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>: verify them with the <code>standardwebhooks</code>{' '}
+        library of your language (JavaScript, Python, Go, Ruby, PHP, Java, Rust…) or the Concord SDK's <code>verifyWebhook(rawBody, headers, secret)</code>.
+        They refuse a timestamp more than 5 minutes old, so a captured request cannot be replayed.
       </p>
       <pre className="wh-code" tabIndex={0} aria-label="Signature check in Node.js">
         <code>{NODE_SAMPLE}</code>
       </pre>
       <p>
-        Every delivery also carries <code>x-service-signature: sha256=&lt;hex&gt;</code>, the HMAC-SHA256 of the exact body bytes keyed with
-        the whole secret as you copied it (<code>whsec_</code> prefix included) — the only signature for a secret of your own that is not a{' '}
-        <code>whsec_</code> one (the SDK's <code>verifyWebhookSignature</code>). <code>x-service-event</code> names the event.
+        Every delivery also carries <code>x-service-signature: sha256=&lt;hex&gt;</code>, the HMAC-SHA256 of the exact body bytes keyed with the whole secret as
+        you copied it (<code>whsec_</code> prefix included) — the only signature for a secret of your own that is not a <code>whsec_</code> one (the SDK's{' '}
+        <code>verifyWebhookSignature</code>). <code>x-service-event</code> names the event.
       </p>
       <p className="field-hint">
-        Answer 2xx within 10 s. What happens after a failure is the webhook's retry policy: one retry 30 s later (spec), or up to 8 attempts
-        over about a day (extended).
+        Answer 2xx within 10 s. What happens after a failure is the webhook's retry policy: one retry 30 s later (spec), or up to 8 attempts over about a day
+        (extended).
       </p>
     </>
   );

@@ -56,18 +56,14 @@ function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: numb
       <p className="wh-back">
         <Link to="/webhooks">← Webhooks</Link>
       </p>
-      <PageHeader
-        title="Webhook"
-        description={<span className="wh-url">{config.url}</span>}
-        actions={<ActiveBadge config={config} />}
-      />
+      <PageHeader title="Webhook" description={<span className="wh-url">{config.url}</span>} actions={<ActiveBadge config={config} />} />
       {config.isActive ? null : config.disabledAt ? (
         <section className="wh-disabled" aria-label="Disabled by Concord">
           <h2>Disabled by Concord on {formatDateTime(config.disabledAt)}</h2>
           <p className="wh-disabled-reason">{config.disabledReason ?? 'Every delivery attempt failed for 3 days.'}</p>
           <p>
-            New events create no deliveries for it, and its queued deliveries fail without a request (the events are still recorded). Fix the
-            endpoint, check it with <em>Send test event</em>, then turn it back on.
+            New events create no deliveries for it, and its queued deliveries fail without a request (the events are still recorded). Fix the endpoint, check it
+            with <em>Send test event</em>, then turn it back on.
           </p>
           <Button variant="primary" busy={enable.isPending} onClick={() => enable.mutate({ isActive: true })}>
             Re-enable webhook
@@ -76,8 +72,7 @@ function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: numb
         </section>
       ) : (
         <Notice tone="warning">
-          This webhook is paused: new events create no deliveries for it, and a redelivery fails with “configuration inactive” until you
-          turn it back on.
+          This webhook is paused: new events create no deliveries for it, and a redelivery fails with “configuration inactive” until you turn it back on.
         </Notice>
       )}
       {enable.isSuccess && config.isActive ? <Notice tone="success">Webhook re-enabled: new events are delivered again.</Notice> : null}
@@ -113,8 +108,7 @@ function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: numb
               title="Delete this webhook?"
               message={
                 <p>
-                  Events will no longer be sent to <span className="wh-url">{config.url}</span>, and its delivery log is deleted. This cannot be
-                  undone.
+                  Events will no longer be sent to <span className="wh-url">{config.url}</span>, and its delivery log is deleted. This cannot be undone.
                 </p>
               }
               confirmLabel="Delete webhook"

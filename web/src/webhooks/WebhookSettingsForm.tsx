@@ -68,7 +68,13 @@ export function WebhookSettingsForm({ config, busy, error, saved, onSave }: Sett
       <EventCheckboxes value={events} onChange={setEvents} error={errors.events} />
       <RetryPolicyChoice value={retryPolicy} onChange={setRetryPolicy} error={errors.retryPolicy} />
       <div className="wh-confirm">
-        <input type="checkbox" id={`active-${config.id}`} checked={isActive} onChange={(e) => setIsActive(e.currentTarget.checked)} aria-describedby={`active-${config.id}-hint`} />
+        <input
+          type="checkbox"
+          id={`active-${config.id}`}
+          checked={isActive}
+          onChange={(e) => setIsActive(e.currentTarget.checked)}
+          aria-describedby={`active-${config.id}-hint`}
+        />
         <label htmlFor={`active-${config.id}`}>Active</label>
       </div>
       <p id={`active-${config.id}-hint`} className="field-hint">

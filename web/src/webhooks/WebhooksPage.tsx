@@ -68,11 +68,7 @@ export function WebhooksPage() {
           Webhook for <span className="wh-url">{deleted}</span> deleted.
         </Notice>
       ) : null}
-      {atLimit ? (
-        <Notice tone="info">
-          You have {MAX_CONFIGS} webhooks, the most an account can have. Delete one before adding another.
-        </Notice>
-      ) : null}
+      {atLimit ? <Notice tone="info">You have {MAX_CONFIGS} webhooks, the most an account can have. Delete one before adding another.</Notice> : null}
       <Card title="Endpoints">
         {list.isPending ? (
           <Loading label="Loading webhooks…" />

@@ -19,7 +19,11 @@ describe('checkSecret', () => {
   it('refuses what the service refuses: too short, too long, a whsec_ secret that is not padded base64 of 24–64 bytes', () => {
     expect(checkSecret('short')).toMatch(/at least 16/);
     expect(checkSecret('x'.repeat(257))).toMatch(/at most 256/);
-    for (const secret of ['whsec_not base64 at all!', `whsec_${Buffer.alloc(16).toString('base64')}`, `whsec_${Buffer.alloc(32).toString('base64').replace(/=$/, '')}`]) {
+    for (const secret of [
+      'whsec_not base64 at all!',
+      `whsec_${Buffer.alloc(16).toString('base64')}`,
+      `whsec_${Buffer.alloc(32).toString('base64').replace(/=$/, '')}`,
+    ]) {
       expect(standardSecretProblem(secret)).not.toBeNull();
       expect(checkSecret(secret)).toMatch(/whsec_/);
     }
@@ -41,7 +45,9 @@ describe('webhookFormErrors', () => {
   });
 
   it('words the length rule with its bounds', () => {
-    expect(webhookFormErrors(refusal('must be at least 16 characters')).fields.secret).toBe('The secret must be at least 16 characters (16 to 256 characters).');
+    expect(webhookFormErrors(refusal('must be at least 16 characters')).fields.secret).toBe(
+      'The secret must be at least 16 characters (16 to 256 characters).',
+    );
   });
 });
 

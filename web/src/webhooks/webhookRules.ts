@@ -30,8 +30,7 @@ export const RETRY_POLICIES: readonly { value: RetryPolicy; label: string; descr
   {
     value: 'extended',
     label: 'Extended (8 attempts)',
-    description:
-      'Up to 8 attempts over about a day (408 and 429 retried too). After 3 days of failures the webhook is disabled and you get an e-mail.',
+    description: 'Up to 8 attempts over about a day (408 and 429 retried too). After 3 days of failures the webhook is disabled and you get an e-mail.',
   },
 ];
 

@@ -77,7 +77,12 @@ describe('whsecProblem: the service’s rule for whsec_ secrets', () => {
 
   it('refuses base64 without its padding, URL-safe base64, and spaces, as the service does', () => {
     const bytes = Buffer.from(Array.from({ length: 32 }, (_, i) => 250 - i));
-    for (const encoded of [bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url'), ` ${bytes.toString('base64')}`, `${bytes.toString('base64')}==`]) {
+    for (const encoded of [
+      bytes.toString('base64').replace(/=+$/, ''),
+      bytes.toString('base64url'),
+      ` ${bytes.toString('base64')}`,
+      `${bytes.toString('base64')}==`,
+    ]) {
       const secret = `whsec_${encoded}`;
       expect(whsecProblem(secret)).toMatch(/whsec_/);
       expect(standardSecretProblem(secret)).not.toBeNull();
