@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/container.ts';
 import { createPrismaClient } from '../../src/db/prisma.ts';
 import type { EndpointDefinition } from '../../src/lib/endpoint.ts';
-import { buildOpenApiDocument } from '../../src/lib/openapi.ts';
+import { buildOpenApiDocument } from '../../src/http/openapi.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

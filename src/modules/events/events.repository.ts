@@ -2,18 +2,7 @@ import type { DbClient } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
 import type { PageRequest } from '../../lib/pagination.ts';
-
-/** contract: at most 20 webhook configurations per buyer (also the most deliveries one event makes). */
-export const MAX_WEBHOOK_CONFIGS = 20;
-
-/** The events a webhook configuration subscribes to. */
-export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-/** A test send's event (POST /webhooks/configs/:id/test): in the log, never subscribed to. */
-export const PING_EVENT = 'ping';
-/** Every type the event log holds. */
-export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, PING_EVENT] as const;
-export type LoggedEventType = (typeof LOGGED_EVENT_TYPES)[number];
+import { MAX_WEBHOOK_CONFIGS, type EventType, type LoggedEventType } from './event-types.ts';
 
 /** An event as record_event takes it: its id, the JSON text to send, and ids for its deliveries. */
 export interface OutboxEvent {

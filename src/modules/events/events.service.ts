@@ -3,7 +3,8 @@ import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
-import type { EventRecord, LoggedEventType } from './events.repository.ts';
+import type { LoggedEventType } from './event-types.ts';
+import type { EventRecord } from './events.repository.ts';
 
 /** How far back the event log reaches. */
 export const EVENT_LOG_DAYS = 30;

@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { timestamp } from '../../lib/schemas.ts';
-import { CONFIDENCE_BUCKETS } from '../tasks/task-stats.repository.ts';
 import { MAX_OPTIONS } from '../tasks/task-rules.ts';
-import {
-  MAX_RESPONSES_MAX,
-  MAX_RESPONSES_MIN,
-  TARGET_CONFIDENCE_MAX,
-  TARGET_CONFIDENCE_MIN,
-  maxResponsesSchema,
-  targetConfidenceSchema,
-} from '../tasks/task-quality.ts';
+import { TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '../../consensus/stop-rule.ts';
+import { CONFIDENCE_BUCKETS, MAX_RESPONSES_MAX, MAX_RESPONSES_MIN, maxResponsesSchema, targetConfidenceSchema } from '../tasks/task-quality.ts';
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().trim().max(5000);

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { CONFIDENCE_BUCKETS } from '../tasks/task-stats.repository.ts';
+import { CONFIDENCE_BUCKETS } from '../tasks/task-quality.ts';
 import { MAX_OPTIONS } from '../tasks/task-rules.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';

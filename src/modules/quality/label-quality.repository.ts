@@ -2,7 +2,7 @@
 // one pass over a scope's tasks (a project's by its (project_id, status) index; a buyer's project-less
 // tasks grouped by option set), its golden tasks' answer counters, and its stored calibration map.
 import { readCalibration } from '../../consensus/calibration.ts';
-import type { ScopeFigures } from '../../consensus/quality-report.ts';
+import { MAX_OPTION_SETS, type ScopeFigures } from '../../consensus/quality-report.ts';
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 
@@ -10,9 +10,6 @@ type TaskFigures = Pick<ScopeFigures, 'completed' | 'failed' | 'open' | 'confide
 type GoldenFigures = Pick<ScopeFigures, 'goldenTasks' | 'goldenAnswers' | 'goldenCorrect'>;
 type ScopeMap = Pick<ScopeFigures, 'calibration' | 'refittedAt'>;
 type StoredMap = { calibration: unknown; refittedAt: Date | null };
-
-/** The most option sets GET /quality/option-sets reports, those with the most tasks first. */
-export const MAX_OPTION_SETS = 50;
 
 const TASK_FIGURES = Prisma.sql`
   count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed,

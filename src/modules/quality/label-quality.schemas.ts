@@ -1,7 +1,6 @@
 // The response of GET /projects/:id/quality and, per option set, of GET /quality/option-sets.
 import { z } from 'zod';
-import { MIN_GOLDEN_ANSWERS, MIN_RELIABILITY_SAMPLES } from '../../consensus/quality-report.ts';
-import { MAX_OPTION_SETS } from './label-quality.repository.ts';
+import { MAX_OPTION_SETS, MIN_GOLDEN_ANSWERS, MIN_RELIABILITY_SAMPLES } from '../../consensus/quality-report.ts';
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().min(0);

@@ -2,14 +2,13 @@
 // bounds the API, the configuration and the dashboard share (the database CHECKs repeat them), and the
 // rule that turns a project's settings, or their absence, into the task's own copy.
 import { z } from 'zod';
-import { defaultMaxResponses } from '../../consensus/stop-rule.ts';
-
-/** contract §3: a target below 0.5 would let a coin toss complete a task; 1 would never be reached. */
-export const TARGET_CONFIDENCE_MIN = 0.5;
-export const TARGET_CONFIDENCE_MAX = 0.999;
+import { defaultMaxResponses, TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '../../consensus/stop-rule.ts';
 /** contract §3: two answers at least (one cannot be outvoted), 50 at most (a task's whole crowd). */
 export const MAX_RESPONSES_MIN = 2;
 export const MAX_RESPONSES_MAX = 50;
+
+/** A project's confidence histogram: ten buckets of width 0.1; the last one also holds 1.0. */
+export const CONFIDENCE_BUCKETS = 10;
 
 export const targetConfidenceSchema = z.number().min(TARGET_CONFIDENCE_MIN).max(TARGET_CONFIDENCE_MAX);
 export const maxResponsesSchema = z.number().int().min(MAX_RESPONSES_MIN).max(MAX_RESPONSES_MAX);

@@ -3,9 +3,7 @@
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { DayWindow } from '../../lib/day-window.ts';
-
-/** Ten confidence buckets of width 0.1; the last one also holds 1.0. */
-export const CONFIDENCE_BUCKETS = 10;
+import { CONFIDENCE_BUCKETS } from './task-quality.ts';
 // A literal in the SQL text: width_bucket takes an int count, which a bound parameter would not be.
 const BUCKETS = Prisma.raw(String(CONFIDENCE_BUCKETS));
 

@@ -1,6 +1,6 @@
 import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
-import { sendOutcome } from '../../lib/idempotent-response.ts';
+import { sendOutcome } from '../idempotency/idempotent-response.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { singleFileUpload } from '../../middleware/upload.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency.service.ts';

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';
 import { webhookDisabledMail } from '../email/mail.templates.ts';
-import { PING_EVENT } from '../events/events.repository.ts';
+import { PING_EVENT } from '../events/event-types.ts';
 import { AUTO_DISABLE_AFTER_MS, nextAttemptAt, shouldDisable } from './retry-policy.ts';
 import { signedWebhookHeaders } from './signature.ts';
 import { sendWebhook, type SendOutcome } from './webhook-sender.ts';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/openapi-examples.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
-import type { LoggedEventType } from '../events/events.repository.ts';
+import type { LoggedEventType } from '../events/event-types.ts';
 import { TASK_TYPES } from '../tasks/task-rules.ts';
 
 export const taskCompletedPayload = z

@@ -3,7 +3,7 @@ import type { Services } from '../../container.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { createAccountRateLimit } from '../../middleware/rate-limit.ts';
 import { cursorSchema, emptyBody, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
-import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../events/events.repository.ts';
+import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../events/event-types.ts';
 import { RETRY_POLICIES } from './retry-policy.ts';
 import { standardSecretProblem } from './signature.ts';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';

@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
 import { decodeCursor, pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { findPrivateAddress } from '../../lib/url-guard.ts';
-import { MAX_WEBHOOK_CONFIGS, PING_EVENT } from '../events/events.repository.ts';
+import { MAX_WEBHOOK_CONFIGS, PING_EVENT } from '../events/event-types.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import { signedWebhookHeaders } from './signature.ts';
 import { sendWebhook } from './webhook-sender.ts';

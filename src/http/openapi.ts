@@ -4,12 +4,12 @@
 // examples parsed by each endpoint's own schemas, headers, webhook payloads).
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodObject, ZodType } from 'zod';
-import { LOGGED_EVENT_TYPES, PING_EVENT } from '../modules/events/events.repository.ts';
+import { LOGGED_EVENT_TYPES, PING_EVENT } from '../modules/events/event-types.ts';
 import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-payloads.ts';
-import type { EndpointDefinition } from './endpoint.ts';
-import { EXAMPLE } from './openapi-examples.ts';
+import type { EndpointDefinition } from '../lib/endpoint.ts';
+import { EXAMPLE } from '../lib/openapi-examples.ts';
 import { codesIn, errorExample } from './openapi-errors.ts';
-import { errorSchema } from './schemas.ts';
+import { errorSchema } from '../lib/schemas.ts';
 
 const ref = (kind: 'headers' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 

@@ -2,7 +2,7 @@
 // really sends (copied from where it is thrown), so an integrator sees what to expect. The document
 // gives every error status of every operation an example of each code it names; a test checks every
 // code named anywhere has one here and that each is a valid Error body.
-import { InsufficientCreditsError } from './errors.ts';
+import { InsufficientCreditsError } from '../lib/errors.ts';
 import { notFoundMessage } from '../middleware/validate.ts';
 
 export interface ErrorExample {

@@ -4,8 +4,8 @@ import { jsonBody, multipartOnly, rawBytes } from '../middleware/body.ts';
 import { parseInput } from '../middleware/validate.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import { parseIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.ts';
-import type { ApiKeyPrincipal, EndpointDefinition, UserPrincipal } from './endpoint.ts';
-import { sendOutcome } from './idempotent-response.ts';
+import type { ApiKeyPrincipal, EndpointDefinition, UserPrincipal } from '../lib/endpoint.ts';
+import { sendOutcome } from '../modules/idempotency/idempotent-response.ts';
 
 export interface RouterDeps {
   auth: AuthService;

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Outcome } from '../modules/idempotency/idempotency.service.ts';
+import type { Outcome } from './idempotency.service.ts';
 
 /** Sends an idempotent outcome; a replayed one is marked so clients can tell. */
 export function sendOutcome(res: Response, outcome: Outcome<unknown>): void {
