@@ -1,4 +1,4 @@
-// Crash safety as a test (issue #14 item 11): the server runs under answer, ingest, deposit and webhook
+// Crash safety as a test: the server runs under answer, ingest, deposit and webhook
 // load, is killed with SIGKILL at random moments several times and restarted, and then every invariant
 // is checked against the database and what clients were told:
 //   - each buyer's balance equals the sum of its ledger, and its reservations the open tasks' budgets;

@@ -115,7 +115,7 @@ export interface Config {
   readonly reputationSnapshotMs: number;
   /** contract §10: required as a bearer token on /metrics in production; /metrics is 404 there without it. */
   readonly metricsToken: string | undefined;
-  /** GET /events/stream (issue 18): how often a process reads new events, heartbeat period, and its caps. */
+  /** GET /events/stream: how often a process reads new events, heartbeat period, and its caps. */
   readonly eventStream: { readonly pollMs: number; readonly heartbeatMs: number; readonly maxPerBuyer: number; readonly max: number };
 }
 

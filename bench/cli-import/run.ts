@@ -1,4 +1,4 @@
-// bench/cli-import: `concord import` of a 1 000 000-row CSV (issue 17's Must show). See bench/README.md.
+// bench/cli-import: `concord import` of a 1 000 000-row CSV. See bench/README.md.
 //
 // 1. bench:ingest's sustained figure on this server, in this run (bench/ingest/sustained.ts).
 // 2. The CLI, built as shipped (sdk/scripts/build.mjs), imports the CSV as its own process: wall time,

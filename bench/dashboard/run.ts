@@ -1,4 +1,4 @@
-// The dashboard's budget (issue 15), measured on this machine:
+// The dashboard's budget, measured on this machine:
 // - the app's JavaScript, gzipped (level 9), summed over every chunk the build emits (target ≤ 250 kB);
 // - the overview interactive after navigation: from the navigation's start to the moment its figures are
 //   on screen and no loading indicator is left, in a fresh tab with a signed-in session (target ≤ 1 s);

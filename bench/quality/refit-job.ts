@@ -1,4 +1,4 @@
-// The whole re-fit job at the scale (10 M answers on 1 M tasks, one scope): the service's own
+// The whole re-fit job at the scale it must handle (10 M answers on 1 M tasks, one scope): the service's own
 // QualityService.refitScope — snapshot read through a cursor, EM in a worker thread, batched write-back —
 // timed step by step, with the process's peak RSS, the event loop's worst delay, and the answer path
 // simulated meanwhile (a counts row incremented every 20 ms, as a decided task does), whose latency and

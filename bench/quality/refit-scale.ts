@@ -1,4 +1,4 @@
-// The re-fit at the scale: Dawid–Skene EM (src/consensus/refit.ts, the function the worker will
+// The re-fit at the scale the job must handle: Dawid–Skene EM (src/consensus/refit.ts, the function the worker will
 // run) over a synthetic scope of 10 M answers on 1 M tasks, measuring time and peak memory.
 // Usage: npx tsx bench/quality/refit-scale.ts [--answers N] [--tasks N] [--annotators N] [--options K] [--unsorted]
 // The generator: each annotator has a fixed kind — good (right 85 %), weak (60 %), biased (says option 0

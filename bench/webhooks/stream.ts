@@ -1,4 +1,4 @@
-// bench/webhooks, the event stream (issue 18 item 4): 200 GET /events/stream subscribers of one buyer on
+// bench/webhooks, the event stream: 200 GET /events/stream subscribers of one buyer on
 // one server process while 10 000 events are written to the outbox by concurrent transactions (so they
 // commit out of creation order), paced at BENCH_SSE_RATE events/s. Every subscriber must receive every
 // event once, in the order of the buyer's event numbers; the latency is from the moment an event's

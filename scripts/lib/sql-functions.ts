@@ -1,6 +1,6 @@
 // The database's functions live in prisma/functions/<name>.sql, one function per file, its current
 // source; migrations only carry copies. This module compares those files with a migrated database and
-// writes the migration that brings a database from its current functions to the files' (issue 16 item 0):
+// writes the migration that brings a database from its current functions to the files':
 //   npm run db:functions -- --check                 (DATABASE_URL: a migrated database) exit 1 on drift
 //   npm run db:functions -- --migration <name>      write prisma/migrations/<timestamp>_<name>/migration.sql
 // test/integration/db-functions.test.ts runs the check on the suite's migrated database, so CI fails

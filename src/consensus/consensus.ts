@@ -1,5 +1,5 @@
 // The contract's FIRST consensus rule, kept only as the baseline bench/quality replays
-// (`contractRule…` figures); the service decides with the label model (task-decision.ts) since issue 16.
+// (`contractRule…` figures); the service decides with the label model (task-decision.ts).
 // A pure function: answers and their annotators' reliabilities in, a decision out. One-coin model: with K options, an annotator of reliability r votes for their
 // answer with weight w = max(0, ln(r·(K−1)/(1−r))); option k scores the sum of its voters' weights;
 // P(k) = exp(score_k) / Σ_j exp(score_j); confidence = max P.

@@ -1,4 +1,4 @@
-// The label-quality model (CONTRACT §5, issue 16): each annotator has a K×K confusion matrix per scope,
+// The label-quality model (CONTRACT §5): each annotator has a K×K confusion matrix per scope,
 // kept as soft counts (row = true option, column = answer), so it is stored as plain numbers, moved by one
 // count per answer when a task completes (soft-counts.ts), and replaced wholesale by a Dawid–Skene re-fit
 // (refit.ts). Reading a matrix adds the scope's prior and backs off towards one reliability (one-coin)
@@ -19,7 +19,7 @@ export interface LabelModelSettings {
   classPriorItems: number;
 }
 
-// The issue's offline design (2 pseudo-answers per row, back-off n/(n+5)); the population prior's 5
+// The values of the model's offline design (2 pseudo-answers per row, back-off n/(n+5)); the population prior's 5
 // was measured on bench/quality's five datasets, one value for all of them.
 export const LABEL_MODEL: Readonly<LabelModelSettings> = Object.freeze({
   priorAnswersPerRow: 2,

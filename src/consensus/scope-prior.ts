@@ -1,4 +1,4 @@
-// A scope's population prior (issue 16's hint for `web`, where 177 sparse annotators are weaker than the
+// A scope's population prior (for crowds like bench/quality's `web`, where 177 sparse annotators are weaker than the
 // contract's r0 = 0.7 assumes): after a re-fit, what the scope assumes of an annotator before their own
 // answers say otherwise is its typical annotator — the average of the annotators' confusion matrices, each
 // weighted by how well its matrix is known (the back-off weight n/(n + backoffAnswers)) — shrunk towards r0

@@ -6,7 +6,7 @@
 // (1 − target) of each answer on the other rows — and in a skewed scope those rows hold almost nothing
 // else: in bench:answers (one option true for nearly every task) a "positive" answer's matrix row for
 // "negative" filled with that leak within half a minute, "positive" answers stopped counting as evidence,
-// and 44 % of the tasks FAILED at maxResponses with 85 % of answers agreeing (bench/README.md, session 9).
+// and 44 % of the tasks FAILED at maxResponses with 85 % of answers agreeing (bench/README.md).
 // Increments are plain numbers, so the wiring applies them with `UPDATE … SET cell = cell + $n`.
 import type { AnnotatorCounts } from './label-model.ts';
 

@@ -1,5 +1,5 @@
-// Request bodies are read only once a request has been routed and authenticated (contract §0, issue
-// #14): an unknown route or a missing credential is refused without reading what the client sends.
+// Request bodies are read only once a request has been routed and authenticated (contract §0): an unknown
+// route or a missing credential is refused without reading what the client sends.
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../lib/errors.ts';
 

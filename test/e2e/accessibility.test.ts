@@ -1,4 +1,4 @@
-// Every dashboard page, at 1 280 px and at 390 px, checked by axe-core in the same browser (issue 15): no
+// Every dashboard page, at 1 280 px and at 390 px, checked by axe-core in the same browser: no
 // serious or critical violation, no console error, and a visible focus ring on the first control reached by
 // the keyboard. Pages are filled with data (scripts/demo-seed.ts) and their dialogs are opened too.
 import type { Browser, Page } from 'playwright-core';

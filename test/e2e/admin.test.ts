@@ -1,4 +1,4 @@
-// The admin in a real browser (issue 15): the first-run local admin logs in with what the start-up wrote,
+// The admin in a real browser: the first-run local admin logs in with what the start-up wrote,
 // creates a developer and sees its API key once, and approves an annotator's payout.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

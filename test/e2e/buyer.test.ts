@@ -1,4 +1,4 @@
-// A buyer's whole journey in a real browser (issue 15): sign up, top up through the sandbox checkout, see
+// A buyer's whole journey in a real browser: sign up, top up through the sandbox checkout, see
 // the bonus in the balance, import a CSV with one bad row and see its error against the row, see the
 // tasks, watch a task turn COMPLETED with its confidence while annotators answer (no reload), download a
 // jsonl export and check its records, create a webhook with the Standard Webhooks secret the page

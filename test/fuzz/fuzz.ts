@@ -1,4 +1,4 @@
-// Property-based fuzzing of every operation in the OpenAPI document (issue 14, contract §0): requests
+// Property-based fuzzing of every operation in the OpenAPI document (contract §0): requests
 // generated from each operation's schemas and then mutated — wrong types, missing and unknown keys,
 // boundary numbers, unicode edge cases (NUL, lone surrogates, RTL, combining marks), invalid UTF-8,
 // other content types and encodings, garbage and foreign path ids, odd queries and headers — sent

@@ -1,4 +1,4 @@
-// Buyer API keys (issue 17 item 3): named server-to-server keys that act as their buyer on every buyer
+// Buyer API keys: named server-to-server keys that act as their buyer on every buyer
 // route, shown once, stored as a digest, refused on account management, revoked at once in every process.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

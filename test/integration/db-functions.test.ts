@@ -1,4 +1,4 @@
-// prisma/functions holds every database function's current source (issue 16 item 0): the suite's
+// prisma/functions holds every database function's current source: the suite's
 // migrated database must define exactly what the files say. A file edited without its migration (or a
 // migration that changes a function without its file) fails here, and so CI.
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// GET /events/stream across real server processes on one database (issue 18 item 4): events written
+// GET /events/stream across real server processes on one database: events written
 // through one process reach a stream on another, a stream resumes on another process than the one it
 // started on, and a SIGTERM ends open streams instead of waiting for them.
 import request from 'supertest';

@@ -1,4 +1,4 @@
-// GET /events/stream in one process (issue 18 item 4): the buyer's new events as server-sent events, in
+// GET /events/stream in one process: the buyer's new events as server-sent events, in
 // commit order, exactly once across a reconnect with Last-Event-ID, heartbeats, auth, caps, clean-up.
 // Two processes and shutdown: event-stream-processes.test.ts.
 import type { Server } from 'node:http';

@@ -1,4 +1,4 @@
-// Findings of the hardening issue (#14, item 1 and 6): input that used to reach a 500, and bodies that
+// Hardening against hostile input: requests that used to reach a 500, and bodies that
 // were read before the route and the credential were known.
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';

@@ -1,4 +1,4 @@
-// The label model through HTTP (issue 16 "Must show", CONTRACT §5 "Consensus"): what a buyer gets from
+// The label model through HTTP (CONTRACT §5 "Consensus"): what a buyer gets from
 // a project answered by a mixed crowd before and after a re-fit, answers that keep flowing while a re-fit
 // of their scope runs, golden answers entering the counts, and which tasks share a scope.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The database tools a newcomer runs before anything is configured (issue 17 item 2): without
+// The database tools a newcomer runs before anything is configured: without
 // DATABASE_URL, `npm run prisma -- migrate …` works on the embedded PostgreSQL that `npm start` uses, and
 // `npm run db:url` prints its address. Each runs the real scripts as a child process.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The OpenAPI document against the running service (issue 17 item 6): the headers it declares are the
+// The OpenAPI document against the running service: the headers it declares are the
 // ones responses carry, the webhook payloads and headers it documents are what receivers get, and its
 // examples are requests the API accepts. The document's own consistency is test/unit/openapi-document.test.ts.
 import { Webhook } from 'standardwebhooks';

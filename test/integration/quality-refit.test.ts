@@ -1,4 +1,4 @@
-// The label model's re-fit job (issue 16, CONTRACT §5) on a real PostgreSQL: scopes, tasks, answers and
+// The label model's re-fit job (CONTRACT §5) on a real PostgreSQL: scopes, tasks, answers and
 // counts rows are written with SQL (as the answer path leaves them), then the job re-fits them.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// The README's quickstart, run as written (issue 17 items 1 and 2), and every example's documented command.
+// The README's quickstart, run as written, and every example's documented command.
 //
 // The quickstart: every ```bash block between `<!-- quickstart` and `<!-- /quickstart -->` in README.md,
 // in order, as one `bash -euo pipefail` script, against a real server process started the way the

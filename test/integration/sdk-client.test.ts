@@ -346,7 +346,7 @@ describe('every buyer method', () => {
     expect(await buyer.webhooks.list().toArray()).toEqual([]);
   });
 
-  // Buyer API keys (issue 17 item 3).
+  // Buyer API keys.
   it('API keys: create (the secret once), use as the credential, list, refused on key management, revoke', async () => {
     const { client: owner } = await register('Keys Co');
     const key = await owner.apiKeys.create({ name: 'ci' });

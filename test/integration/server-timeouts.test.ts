@@ -1,5 +1,5 @@
 // contract §10: header, request and keep-alive timeouts are set, so a slow client cannot hold a
-// connection (issue #14 item 6).
+// connection.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

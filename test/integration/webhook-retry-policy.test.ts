@@ -1,4 +1,4 @@
-// Issue 18 item 6: the retry policy of a webhook configuration. `spec` (the default) is contract §7 and
+// The retry policy of a webhook configuration. `spec` (the default) is contract §7 and
 // stays as it was (test/integration/webhooks.test.ts); `extended` retries 8 times over about a day with
 // jitter, 408 and 429 included, and disables a configuration after 3 days of failures with an e-mail to
 // the buyer. Real deliveries to a real receiver; a clock the tests set, and the jitter pinned at its middle.

@@ -1,4 +1,4 @@
-// Issue 18 items 1, 2 and 5: stable event ids, Standard Webhooks signatures beside the spec's (verified by
+// Stable event ids, Standard Webhooks signatures beside the spec's (verified by
 // the `standardwebhooks` package itself), secret rotation with a 24-hour overlap, and test sends — on real
 // deliveries from the outbox to a real receiver, with a clock the tests move.
 import { randomBytes } from 'node:crypto';

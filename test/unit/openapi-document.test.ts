@@ -1,4 +1,4 @@
-// The OpenAPI document integrators build on (issue 17 item 6), checked where Redocly's rules
+// The OpenAPI document integrators build on, checked where Redocly's rules
 // (`npm run openapi:lint`) cannot look: stable unique operationIds, examples parsed by each endpoint's
 // own zod schemas (so an example cannot drift from what the route accepts and returns), the declared
 // headers, numbers typed as numbers, and the webhook payloads.
@@ -286,7 +286,7 @@ describe('webhooks', () => {
     expect('sha256=00').not.toMatch(signature);
   });
 
-  it('the example event id is an evt_ id, as events are given since issue 18', () => {
+  it('the example event id is an evt_ id, as events are given', () => {
     expect(EXAMPLE.eventId).toMatch(EVENT_ID_PATTERN);
     const getEvent = endpoints.find((e) => e.operationId === 'getEvent')?.examples?.response as { id: string };
     expect(getEvent.id).toBe(EXAMPLE.eventId);

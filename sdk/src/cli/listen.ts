@@ -1,4 +1,4 @@
-// concord webhooks listen --forward-to URL (issue 18 item 7), like `stripe listen`: follows the buyer's
+// concord webhooks listen --forward-to URL, like `stripe listen`: follows the buyer's
 // event stream (GET /events/stream, resumed with Last-Event-ID after a disconnection) and POSTs each event
 // to a local URL signed exactly as a real delivery is (x-service-signature, and the Standard Webhooks
 // webhook-id / webhook-timestamp / webhook-signature) with a local whsec_ secret, printed at start and

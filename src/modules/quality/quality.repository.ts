@@ -1,4 +1,4 @@
-// The SQL of the re-fit job (issue 16): which scopes are due, the per-scope advisory lock, the snapshot
+// The SQL of the re-fit job: which scopes are due, the per-scope advisory lock, the snapshot
 // read of a scope's counts and answers, and the write-back of the new counts. It works on the plain `pg`
 // pool because the job needs what Prisma cannot give: a session lock held on one connection across
 // several transactions, and a server-side cursor over millions of answer rows.

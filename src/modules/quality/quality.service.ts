@@ -1,4 +1,4 @@
-// The re-fit job (issue 16, CONTRACT §5 "Consensus"): the worker loop re-fits every scope whose
+// The re-fit job (CONTRACT §5 "Consensus"): the worker loop re-fits every scope whose
 // answers have grown, one process at a time per scope. A re-fit reads a snapshot of the scope, runs
 // Dawid–Skene EM in a worker thread, and writes the new counts back in short batches that keep what the
 // answer path added meanwhile; no lock that answers wait for is held across the fit.
