@@ -31,6 +31,59 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // The layers of docs/architecture.md: an import may only point down. Type-only imports of the
+    // repository registry (src/repositories.ts) from services are the one listed exception.
+    files: ['src/**/*.ts', 'sdk/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    // The dashboard's parity tests hold its copies of server rules to the server's (until one shared
+    // package holds each rule): they import both sides on purpose.
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: 'src/consensus', from: 'src', except: ['./consensus'], message: 'consensus/ is pure: it imports nothing of the service' },
+            {
+              target: 'src/lib',
+              from: [
+                'src/consensus',
+                'src/db',
+                'src/http',
+                'src/middleware',
+                'src/modules',
+                'src/config.ts',
+                'src/app.ts',
+                'src/server.ts',
+                'src/container.ts',
+                'src/repositories.ts',
+              ],
+              message: 'lib/ imports no feature and no layer above it',
+            },
+            {
+              target: 'src/db',
+              from: ['src/http', 'src/middleware', 'src/modules', 'src/app.ts', 'src/server.ts', 'src/container.ts', 'src/repositories.ts'],
+              message: 'db/ knows no feature: the repository registry is the composition root’s (src/repositories.ts)',
+            },
+            {
+              target: 'src/middleware',
+              from: ['src/http', 'src/app.ts', 'src/server.ts', 'src/container.ts', 'src/repositories.ts'],
+              message: 'middleware sits below the HTTP layer and the composition root',
+            },
+            {
+              target: 'src/modules',
+              from: ['src/http', 'src/app.ts', 'src/server.ts', 'src/container.ts'],
+              message: 'a feature is mounted by the HTTP layer and wired by the composition root, never the other way round',
+            },
+            { target: 'src/http', from: ['src/app.ts', 'src/server.ts', 'src/container.ts'], message: 'the HTTP layer is below the app' },
+            { target: 'sdk/src', from: ['src', 'web'], message: 'the SDK stands alone: it imports neither the server nor the dashboard' },
+            { target: 'web/src', from: ['src', 'sdk/src/cli'], message: 'the dashboard imports the generated API types, not the server' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The dashboard runs in the browser.
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

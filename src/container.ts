@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { Config } from './config.ts';
 import { Database } from './db/database.ts';
+import { createRepositories } from './repositories.ts';
 import type { PrismaClient } from './db/prisma.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import type { Logger } from './lib/logger.ts';
@@ -32,6 +33,7 @@ import { MailOutboxService } from './modules/email/mail-outbox.service.ts';
 import { MailWorker } from './modules/email/mail.worker.ts';
 import { buyerCredentialCheck, EventStreamHub } from './modules/events/event-stream.ts';
 import { EventsService } from './modules/events/events.service.ts';
+import { ExportsRepository } from './modules/exports/exports.repository.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
 import { DeliveryWorker } from './modules/webhooks/delivery.worker.ts';
@@ -54,7 +56,7 @@ export interface ContainerDeps {
 
 export function createServices(deps: ContainerDeps) {
   const clock = deps.clock ?? systemClock;
-  const db = new Database(deps.prisma, deps.pgPool);
+  const db = new Database(deps.prisma, deps.pgPool, createRepositories);
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
   const idempotency = new IdempotencyService(db, clock);
   const billing = new BillingService(db, deps.config.publicUrl, clock);
@@ -71,7 +73,7 @@ export function createServices(deps: ContainerDeps) {
     billing,
     /** Applies what decided tasks owe (charges, earnings, label counts) and numbers events; see its header. */
     settlementEffects,
-    /** Buyer API keys (issue 17): `cnc_live_…` with Stripe, `cnc_test_…` with the sandbox. */
+    /** Buyer API keys: `cnc_live_…` with Stripe, `cnc_test_…` with the sandbox. */
     buyerApiKeys: new BuyerApiKeysService(db, clock, modeForProvider(deps.config.paymentProvider)),
     developers: new DevelopersService(db, clock, deps.config, apiKeys),
     projects: new ProjectsService(db),
@@ -85,12 +87,12 @@ export function createServices(deps: ContainerDeps) {
     /** GET /events/stream's streams in this process; server.ts ends them at shutdown. */
     eventStream: new EventStreamHub(db, settlementEffects, deps.config.eventStream, buyerCredentialCheck(auth), deps.logger),
     meta: new MetaService(deps.config, db),
-    exports: new ExportsService(db),
+    exports: new ExportsService(db, new ExportsRepository(deps.pgPool)),
     paymentProvider,
     deposits: new DepositsService(db, paymentProvider, billing, clock, deps.logger),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),
     mailWorker: new MailWorker(db, deps.config, clock, deps.logger, deps.mailBackoffBaseMs),
-    /** The label model's re-fit job (issue 16); server.ts runs it every REFIT_INTERVAL_MS. */
+    /** The label model's re-fit job; server.ts runs it every REFIT_INTERVAL_MS. */
     quality: new QualityService(new QualityRepository(deps.pgPool), clock, deps.logger),
     /** GET /projects/:id/quality and GET /quality/option-sets. */
     labelQuality: new LabelQualityService(db),

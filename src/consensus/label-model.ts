@@ -19,8 +19,9 @@ export interface LabelModelSettings {
   classPriorItems: number;
 }
 
-// The values of the model's offline design (2 pseudo-answers per row, back-off n/(n+5)); the population prior's 5
-// was measured on bench/quality's five datasets, one value for all of them.
+// 2 pseudo-answers per row and a back-off of n/(n+5) were chosen before any measurement (bench/README.md found
+// 1–4 and 2–10 to make little difference); the population prior's 5 was measured on bench/quality's datasets,
+// one value for all of them.
 export const LABEL_MODEL: Readonly<LabelModelSettings> = Object.freeze({
   priorAnswersPerRow: 2,
   backoffAnswers: 5,

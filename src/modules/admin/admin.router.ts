@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { AdminService } from './admin.service.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { BillingService } from '../billing/billing.service.ts';
+import type { DevelopersService } from '../developers/developers.service.ts';
+import type { MailOutboxService } from '../email/mail-outbox.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody, idParams, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import { apiKeyResponse } from '../auth/auth.schemas.ts';
@@ -38,7 +42,19 @@ const toMailMessage = (mail: MailRecord) => ({
   sentAt: mail.sentAt?.toISOString() ?? null,
 });
 
-export function adminEndpoints({ admin, auth, billing, developers, mailOutbox }: Services) {
+export function adminEndpoints({
+  admin,
+  auth,
+  billing,
+  developers,
+  mailOutbox,
+}: {
+  admin: AdminService;
+  auth: AuthService;
+  billing: BillingService;
+  developers: DevelopersService;
+  mailOutbox: MailOutboxService | null;
+}) {
   return [
     defineEndpoint({
       method: 'post',

@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dayWindow } from '../../lib/day-window.ts';
 import type { PlatformDay } from '../tasks/task-stats.repository.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { AnnotationService } from './annotation.service.ts';
+import type { AnnotatorsService } from './annotators.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import {
@@ -66,7 +67,7 @@ const toAdminAnnotator = (annotator: AdminAnnotatorRecord) => {
   };
 };
 
-export function sdkEndpoints({ annotation, annotators }: Services) {
+export function sdkEndpoints({ annotation, annotators }: { annotation: AnnotationService; annotators: AnnotatorsService }) {
   return [
     defineEndpoint({
       method: 'get',
@@ -178,7 +179,7 @@ export function sdkEndpoints({ annotation, annotators }: Services) {
 
 const payoutDecisionBody = z.strictObject({ note: z.string().trim().max(1000).optional() });
 
-export function adminAnnotationEndpoints({ annotators }: Services) {
+export function adminAnnotationEndpoints({ annotators }: { annotators: AnnotatorsService }) {
   return [
     defineEndpoint({
       method: 'get',

@@ -3,7 +3,7 @@
 // label counts through SettlementEffects). next and complete run
 // on the raw-SQL path (Database.rawRepos / rawTransaction): every repository method they call is raw SQL.
 import type { Config } from '../../config.ts';
-import type { Database, Repositories } from '../../db/database.ts';
+import type { Database, Repositories } from '../../repositories.ts';
 import { shouldSuspend } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
@@ -88,7 +88,7 @@ export class AnnotationService {
    * The same for answers' first call (sdk_answer_batch): a batch that waits on a lock too long fails, and
    * its answers are then taken one by one. Settlements are not batched: when they still charged the
    * buyer, a batch of them held the buyer's row for all of them and p99 latency grew by a third
-   * (session 7); not measured again since settlements left the charge to SettlementEffects.
+   * (bench/README.md); not measured again since settlements left the charge to SettlementEffects.
    */
   private readonly probes = new Coalescer<AnswerRequest, AnswerOutcome>(
     (requests) => this.db.rawRepos.assignments.answerBatch(requests, this.config.goldenRate),

@@ -1,5 +1,5 @@
 // Reputation, earnings and payouts of annotators (SDK side), and the admin's payout decisions.
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import { level, reliability } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';

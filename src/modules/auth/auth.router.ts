@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody } from '../../lib/schemas.ts';
-import type { Services } from '../../container.ts';
+import type { AuthService } from './auth.service.ts';
+import type { DevelopersService } from '../developers/developers.service.ts';
 import { toBuyer, toBuyerAccount, toDeveloperProfile } from './auth.presenters.ts';
 import {
   adminSchema,
@@ -18,7 +19,7 @@ import {
 import { z } from 'zod';
 import { authExamples } from './auth.examples.ts';
 
-export function authEndpoints({ auth, developers }: Services) {
+export function authEndpoints({ auth, developers }: { auth: AuthService; developers: DevelopersService }) {
   return [
     defineEndpoint({
       method: 'post',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ApiKeyPrincipal, Role, UserPrincipal } from '../../lib/endpoint.ts';
 import { AppError, BadRequestError, ConflictError, UnauthorizedError } from '../../lib/errors.ts';

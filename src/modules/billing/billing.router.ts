@@ -1,10 +1,10 @@
-import type { Services } from '../../container.ts';
+import type { BillingService } from './billing.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { toLedgerEntry } from './billing.presenters.ts';
 import { ledgerQuery, ledgerResponse, spendQuery, spendResponse } from './billing.schemas.ts';
 import { billingExamples } from './billing.examples.ts';
 
-export function billingEndpoints({ billing }: Services) {
+export function billingEndpoints({ billing }: { billing: BillingService }) {
   return [
     defineEndpoint({
       method: 'get',

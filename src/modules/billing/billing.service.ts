@@ -1,4 +1,4 @@
-import type { Database, Repositories } from '../../db/database.ts';
+import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dayWindow } from '../../lib/day-window.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';

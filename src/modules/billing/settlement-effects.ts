@@ -12,7 +12,7 @@
 // buyer's availableCents is lower than it will be (the reservation is held until the charge releases
 // it), never higher.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Database, Repositories } from '../../db/database.ts';
+import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from './billing.service.ts';

@@ -1,7 +1,7 @@
-// Buyer API keys (issue 17): server-to-server credentials that act as their buyer on every buyer route.
+// Buyer API keys: server-to-server credentials that act as their buyer on every buyer route.
 // Managing them is account management: a password session only (sessionOnly), never a key itself.
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { BuyerApiKeysService } from './buyer-api-keys.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { cursorSchema, idParams, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
@@ -17,7 +17,7 @@ const toApiKey = (key: BuyerApiKeyRecord) => ({
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
 });
 
-export function buyerApiKeyEndpoints({ buyerApiKeys }: Services) {
+export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiKeysService }) {
   return [
     defineEndpoint({
       method: 'post',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { DepositsService } from './deposits.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { cursorSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
 import type { DepositRecord } from './deposits.repository.ts';
@@ -34,7 +34,7 @@ export const toDeposit = (deposit: DepositRecord) => ({
   decidedAt: deposit.decidedAt?.toISOString() ?? null,
 });
 
-export function depositEndpoints({ deposits }: Services) {
+export function depositEndpoints({ deposits }: { deposits: DepositsService }) {
   return [
     defineEndpoint({
       method: 'post',

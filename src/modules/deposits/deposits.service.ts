@@ -3,7 +3,7 @@
 // in the same transaction (a zero bonus writes no BONUS row; BillingService.creditDeposit). A confirmation that does not verify
 // changes nothing.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';

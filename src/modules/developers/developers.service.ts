@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newApiKey, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { ApiKeyCache } from '../auth/api-key-cache.ts';

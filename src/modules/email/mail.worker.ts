@@ -4,7 +4,7 @@
 // without SMTP needs them (the developer invite's link); elsewhere never (an invite carries a token).
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';

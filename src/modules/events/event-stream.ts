@@ -19,7 +19,7 @@
 // by page, always in number order; a write the socket cannot take is awaited (drain) before the next,
 // so a slow client holds at most one page of memory, and one that stops reading for STALL_MS is closed.
 import type { Response } from 'express';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import { AppError, UnauthorizedError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { AuthService } from '../auth/auth.service.ts';

@@ -1,4 +1,5 @@
-import type { Services } from '../../container.ts';
+import type { EventStreamHub } from './event-stream.ts';
+import type { EventsService } from './events.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
 import { bearerCredential } from '../../middleware/authenticate.ts';
@@ -10,7 +11,7 @@ import { eventExamples } from './events.examples.ts';
 /** Last-Event-ID as a client sends it on a reconnect (an empty one names nothing). */
 const lastEventIdHeader = (value: string | string[] | undefined) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-export function eventEndpoints({ events, eventStream }: Services) {
+export function eventEndpoints({ events, eventStream }: { events: EventsService; eventStream: EventStreamHub }) {
   return [
     defineEndpoint({
       method: 'get',

@@ -1,5 +1,5 @@
 // The buyer's event log: what the outbox recorded (and the webhooks were sent) over the last 30 days.
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';

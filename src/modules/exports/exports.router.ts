@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { ExportsService } from './exports.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
 import { LOCALES, TASK_STATUSES, TASK_TYPES } from '../tasks/task-rules.ts';
@@ -58,7 +58,7 @@ const exportJsonSchema = z
   )
   .meta({ id: 'ExportJson' });
 
-export function exportEndpoints({ exports }: Services) {
+export function exportEndpoints({ exports }: { exports: ExportsService }) {
   return [
     defineEndpoint({
       method: 'get',

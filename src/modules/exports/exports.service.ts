@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { EXPORT_FORMATS, FORMATS, splitSizes, type ExportFormat, type FileFormat } from './export-formats.ts';
-import type { ExportFilters, ExportSession, SplitCut } from './exports.repository.ts';
+import type { ExportFilters, ExportSession, ExportsRepository, SplitCut } from './exports.repository.ts';
 import type { ExportRecord } from './export-formats.ts';
 
 export interface ExportQuery {
@@ -117,7 +117,11 @@ async function* fileText(records: AsyncIterable<ExportRecord>, format: FileForma
 }
 
 export class ExportsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Streaming reads on the pg pool (server-side cursors). */
+    private readonly records: ExportsRepository,
+  ) {}
 
   async open(buyerId: string, query: ExportQuery): Promise<ExportDownload> {
     const formatName = parseFormat(query.format);
@@ -131,7 +135,7 @@ export class ExportsService {
       locale: query.locale,
       minConfidence: query.minConfidence,
     };
-    const session = await this.db.exports.open(filters);
+    const session = await this.records.open(filters);
     if (split.kind === 'none') {
       const body = Readable.from(fileText(session.records(), format), { objectMode: false });
       // 'close' follows the end, an error and a destroy alike: the snapshot ends however the file does.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { GoldenTasksService } from './golden-tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import { goldenTaskInputSchema, LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
@@ -36,7 +36,7 @@ const toGoldenTask = (golden: GoldenTaskRecord) => ({
   createdAt: golden.createdAt.toISOString(),
 });
 
-export function goldenTaskEndpoints({ goldenTasks }: Services) {
+export function goldenTaskEndpoints({ goldenTasks }: { goldenTasks: GoldenTasksService }) {
   return [
     defineEndpoint({
       method: 'post',

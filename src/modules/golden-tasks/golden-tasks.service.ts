@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import { AppError, BadRequestError } from '../../lib/errors.ts';
 import { validateGoldenTaskInput } from '../tasks/task-rules.ts';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';

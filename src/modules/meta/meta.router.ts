@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { MetaService } from './meta.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { noQuery } from '../../lib/schemas.ts';
 import { DEPOSIT_BONUS_TIERS } from '../deposits/payment-provider.ts';
@@ -25,7 +25,7 @@ const metaSchema = z
   })
   .meta({ id: 'ServiceMeta' });
 
-export function metaEndpoints({ meta }: Services) {
+export function metaEndpoints({ meta }: { meta: MetaService }) {
   return [
     defineEndpoint({
       method: 'get',

@@ -2,7 +2,7 @@
 // environment, payments, prices and thresholds, and in development where the local admin's
 // credentials are. Never a secret: the local admin's password stays in its file.
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import { LOCAL_ADMIN_EMAIL, localAdminFile } from '../auth/auth.service.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS } from '../billing/billing.service.ts';
 import { DEPOSIT_BONUS_TIERS } from '../deposits/payment-provider.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { ProjectsService } from './projects.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, cursorSchema, limitSchema, noQuery, pageInfo } from '../../lib/schemas.ts';
 import type { ProjectRecord } from './projects.repository.ts';
@@ -12,7 +12,7 @@ const toProject = (project: ProjectRecord) => ({
   updatedAt: project.updatedAt.toISOString(),
 });
 
-export function projectEndpoints({ projects }: Services) {
+export function projectEndpoints({ projects }: { projects: ProjectsService }) {
   return [
     defineEndpoint({
       method: 'post',

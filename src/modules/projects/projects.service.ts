@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import { CONFIDENCE_BUCKETS } from '../tasks/task-quality.ts';
 import { MAX_OPTIONS } from '../tasks/task-rules.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';

@@ -1,7 +1,7 @@
 // GET /projects/:id/quality and GET /quality/option-sets: what a buyer needs to decide whether to trust a
 // batch's labels (src/consensus/quality-report.ts says what each figure means).
 import { qualityReport, type QualityReport } from '../../consensus/quality-report.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 
 export class LabelQualityService {
   constructor(private readonly db: Database) {}

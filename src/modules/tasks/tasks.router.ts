@@ -1,4 +1,4 @@
-import type { Services } from '../../container.ts';
+import type { TasksService } from './tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { sendOutcome } from '../idempotency/idempotent-response.ts';
 import { idParams } from '../../lib/schemas.ts';
@@ -25,7 +25,7 @@ const creationErrors = {
   402: 'INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents)',
 };
 
-export function taskEndpoints({ tasks }: Services) {
+export function taskEndpoints({ tasks }: { tasks: TasksService }) {
   return [
     defineEndpoint({
       method: 'post',

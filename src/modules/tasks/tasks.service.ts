@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import type { Database, Repositories } from '../../db/database.ts';
+import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';

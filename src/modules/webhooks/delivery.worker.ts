@@ -4,7 +4,7 @@
 // error or 5xx once, WEBHOOK_RETRY_DELAY_MS later, and never a 4xx; `extended` retries on a schedule of
 // 8 attempts, and disables a configuration that has failed for 3 days (with an e-mail to the buyer).
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Services } from '../../container.ts';
+import type { Database } from '../../repositories.ts';
+import type { WebhooksService } from './webhooks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { createAccountRateLimit } from '../../middleware/rate-limit.ts';
 import { cursorSchema, emptyBody, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
@@ -99,7 +100,7 @@ const toDelivery = (delivery: DeliveryRecord) => ({
 /** Test sends per buyer: each makes the service send a request, so a buyer gets 10 a minute (README). */
 export const TEST_SEND_LIMIT = { max: 10, windowMs: 60_000 };
 
-export function webhookEndpoints({ webhooks, db }: Services) {
+export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; db: Database }) {
   const testSendLimit = createAccountRateLimit('webhook-test', TEST_SEND_LIMIT, db.rawRepos.rateLimits);
   return [
     defineEndpoint({

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
