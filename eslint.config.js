@@ -31,12 +31,8 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
-    // The layers of docs/architecture.md: an import may only point down. Type-only imports of the
-    // repository registry (src/repositories.ts) from services are the one listed exception.
-    files: ['src/**/*.ts', 'sdk/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
-    // The dashboard's parity tests hold its copies of server rules to the server's (until one shared
-    // package holds each rule): they import both sides on purpose.
-    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    // The layers of docs/architecture.md: an import may only point down.
+    files: ['src/**/*.ts', 'sdk/src/**/*.ts'],
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-restricted-paths': [
@@ -61,6 +57,11 @@ export default tseslint.config(
               message: 'lib/ imports no feature and no layer above it',
             },
             {
+              target: 'src/config.ts',
+              from: ['src/db', 'src/http', 'src/middleware', 'src/modules', 'src/app.ts', 'src/server.ts', 'src/container.ts', 'src/repositories.ts'],
+              message: 'configuration reads the environment; it imports no feature',
+            },
+            {
               target: 'src/db',
               from: ['src/http', 'src/middleware', 'src/modules', 'src/app.ts', 'src/server.ts', 'src/container.ts', 'src/repositories.ts'],
               message: 'db/ knows no feature: the repository registry is the composition root’s (src/repositories.ts)',
@@ -77,7 +78,39 @@ export default tseslint.config(
             },
             { target: 'src/http', from: ['src/app.ts', 'src/server.ts', 'src/container.ts'], message: 'the HTTP layer is below the app' },
             { target: 'sdk/src', from: ['src', 'web'], message: 'the SDK stands alone: it imports neither the server nor the dashboard' },
-            { target: 'web/src', from: ['src', 'sdk/src/cli'], message: 'the dashboard imports the generated API types, not the server' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A feature names its unit of work by the registry's type; a value import would put the composition root under it.
+    files: ['src/modules/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/repositories.ts'], allowTypeImports: true, message: 'features may import the registry’s types only (docs/architecture.md)' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The dashboard imports the API's generated types, nothing else of the SDK and nothing of the server.
+    // Its parity tests hold its copies of server rules to the server's (until one shared package holds each
+    // rule): they import both sides on purpose.
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: 'web/src', from: 'src', message: 'the dashboard does not import the server' },
+            { target: 'web/src', from: 'sdk/src', except: ['./generated'], message: 'the dashboard imports the generated API types only' },
           ],
         },
       ],

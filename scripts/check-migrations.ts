@@ -15,17 +15,25 @@ for (const entry of await readdir(migrationsDir, { withFileTypes: true })) {
   if (entry.isDirectory()) onDisk.set(entry.name, await readFile(path.join(migrationsDir, entry.name, 'migration.sql')));
 }
 const ledgerText = await readFile(ledgerPath, 'utf8').catch(() => '');
-const check = checkLedger(onDisk, parseLedger(ledgerText));
+const ledger = parseLedger(ledgerText);
+const check = checkLedger(onDisk, ledger);
 const problems: string[] = [];
+for (const migration of ledger.repeated)
+  problems.push(`${migration} is listed more than once in ${LEDGER_FILE}: a migration has one checksum, the one it landed with`);
 for (const migration of check.edited) problems.push(`${migration} changed after it landed: restore it and write a new migration instead`);
 for (const migration of check.removed) problems.push(`${migration} is in ${LEDGER_FILE} but not in prisma/migrations: a landed migration is never removed`);
 
 // The ledger's own history: a line once written is never changed (where git history is at hand).
 let history = '';
+const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 try {
-  history = execFileSync('git', ['log', '-p', '--format=', '--', LEDGER_FILE], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  // A shallow clone hides the commits that could have rewritten a line: CI fetches the whole history first.
+  if (git('rev-parse', '--is-shallow-repository').trim() === 'true')
+    problems.push("this clone is shallow: fetch the whole history (git fetch --unshallow) so that the ledger's history can be read");
+  history = git('log', '-p', '--format=', '--', LEDGER_FILE);
 } catch {
-  process.stderr.write('db:migrations: no git history here; the ledger itself is checked, not its history.\n');
+  if (process.env.CI) problems.push("no git history here: CI must check the ledger's history too");
+  else process.stderr.write('db:migrations: no git history here; the ledger itself is checked, not its history.\n');
 }
 for (const line of rewrittenLines(history)) problems.push(`${LEDGER_FILE} once listed "${line.slice(1)}" and no longer does: its lines are never changed`);
 

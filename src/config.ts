@@ -30,6 +30,10 @@ const trustProxy = z.string().transform((value): boolean | number | string => {
   return value;
 });
 
+/** contract §5: the chance `next` serves a golden task once an annotator has answered one, and while it has answered none. */
+export const DEFAULT_GOLDEN_RATE = 0.1;
+export const DEFAULT_GOLDEN_FIRST_RATE = 0.5;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: integer(0, 65535).default(3000),
@@ -63,7 +67,8 @@ const envSchema = z.object({
   // contract §5: the default target confidence, bounded like a project's own (contract §3).
   CONSENSUS_THRESHOLD: fraction({ min: TARGET_CONFIDENCE_MIN, max: TARGET_CONFIDENCE_MAX }).default(0.95),
   ASSIGNMENT_TTL_MS: integer(1_000, 86_400_000).default(600_000),
-  GOLDEN_RATE: fraction().default(0.1),
+  GOLDEN_RATE: fraction().default(DEFAULT_GOLDEN_RATE),
+  GOLDEN_FIRST_RATE: fraction().default(DEFAULT_GOLDEN_FIRST_RATE),
   ANNOTATOR_SHARE: fraction().default(0.5),
   WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
   WEBHOOK_RETRY_DELAY_MS: integer(0, 86_400_000).default(30_000),
@@ -104,6 +109,8 @@ export interface Config {
   readonly consensusThreshold: number;
   readonly assignmentTtlMs: number;
   readonly goldenRate: number;
+  /** contract §5: the chance of a golden task while an annotator has answered none (never certain: throwaway ids would list them). */
+  readonly goldenFirstRate: number;
   readonly annotatorShare: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryDelayMs: number;
@@ -178,6 +185,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     consensusThreshold: env.CONSENSUS_THRESHOLD,
     assignmentTtlMs: env.ASSIGNMENT_TTL_MS,
     goldenRate: env.GOLDEN_RATE,
+    goldenFirstRate: env.GOLDEN_FIRST_RATE,
     annotatorShare: env.ANNOTATOR_SHARE,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     webhookRetryDelayMs: env.WEBHOOK_RETRY_DELAY_MS,

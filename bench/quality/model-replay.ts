@@ -18,6 +18,7 @@ import { refitScope } from '../../src/consensus/refit.ts';
 import { applyIncrement, goldenIncrement, type CountIncrement } from '../../src/consensus/soft-counts.ts';
 import { decideWithModel } from '../../src/consensus/task-decision.ts';
 import { addAnswer, DEFAULT_TARGET_CONFIDENCE, defaultMaxResponses, startLogPosterior } from '../../src/consensus/stop-rule.ts';
+import { DEFAULT_GOLDEN_FIRST_RATE, DEFAULT_GOLDEN_RATE } from '../../src/config.ts';
 import { DEFAULT_VALIDATIONS_NEEDED } from '../../src/modules/tasks/task-rules.ts';
 import type { IndexedAnswer, IndexedDataset } from './indexed.ts';
 import { expectedHit, prng, shuffle } from './random.ts';
@@ -181,16 +182,12 @@ export function drawGolden(data: IndexedDataset, seed: number, share: number): I
   return goldenTruth;
 }
 
-/** contract (CONTRACT §5): the chance `next` serves a golden task instead of a regular one, before and after an annotator's first golden answer. */
-export const GOLDEN_FIRST_RATE = 0.5;
-export const GOLDEN_RATE = 0.1;
-
 /**
  * One replay: tasks in random order, each task's answers in random order, one answer at a time. A seeded
  * `goldenShare` of the items with a truth are golden tasks: each teaches its annotator's counts with the
  * truth, the re-fit calibrates on them, and they are never scored. They are served as the service serves
  * them: before each regular answer, its annotator gives one of their golden answers (in the dataset) with
- * probability GOLDEN_FIRST_RATE while they have given none, else GOLDEN_RATE; whatever golden answers
+ * probability GOLDEN_FIRST_RATE (0.5) while they have given none, else GOLDEN_RATE (0.1), the service's defaults; whatever golden answers
  * are left at the end are taken then.
  */
 export function replayModel(data: IndexedDataset, seed: number, options: ReplayOptions = SERVICE_REPLAY): ReplayOutcome {
@@ -235,7 +232,7 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
     const taken: IndexedAnswer[] = [];
     for (const answer of order) {
       const queue = goldenQueue[answer.worker] ?? [];
-      if (queue.length > 0 && serving() < (gaveGolden[answer.worker] ? GOLDEN_RATE : GOLDEN_FIRST_RATE))
+      if (queue.length > 0 && serving() < (gaveGolden[answer.worker] ? DEFAULT_GOLDEN_RATE : DEFAULT_GOLDEN_FIRST_RATE))
         giveGolden(queue.shift() as { item: number; answer: IndexedAnswer });
       taken.push(answer);
       scope.record(item, answer);

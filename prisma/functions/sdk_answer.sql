@@ -27,7 +27,7 @@ DECLARE
   v_model jsonb;
   v_scope_key text;
 BEGIN
-  v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id);
+  v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id, p_now);
   IF v_annotator.suspended THEN
     v_outcome := 'ANNOTATOR_SUSPENDED';
   ELSE

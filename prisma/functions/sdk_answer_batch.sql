@@ -8,7 +8,7 @@
 -- JSON; null when no claim was made: the caller then claims as for GET next). The claims come after all
 -- the answers because a claim locks the tasks it looks at (SKIP LOCKED, so it never waits for one): taken
 -- between two answers, they would break the task order the batch locks in.
-CREATE OR REPLACE FUNCTION public.sdk_answer_batch(p_requests jsonb, p_golden_rate double precision)
+CREATE OR REPLACE FUNCTION public.sdk_answer_batch(p_requests jsonb, p_golden_rate double precision, p_golden_first_rate double precision)
  RETURNS TABLE(request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, next jsonb)
  LANGUAGE plpgsql
  SET lock_timeout TO '50ms'
@@ -34,7 +34,7 @@ BEGIN
       FROM sdk_next(
         r.v->>'developerId', r.v->>'externalId', r.v->'next'->>'newAnnotatorId', r.v->'next'->>'assignmentId', r.v->'next'->>'locale',
         CASE WHEN jsonb_typeof(r.v->'next'->'types') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(r.v->'next'->'types')) END,
-        (r.v->>'now')::timestamptz, (r.v->'next'->>'expiresAt')::timestamptz, (r.v->'next'->>'goldenRoll')::double precision, p_golden_rate) x;
+        (r.v->>'now')::timestamptz, (r.v->'next'->>'expiresAt')::timestamptz, (r.v->'next'->>'goldenRoll')::double precision, p_golden_rate, p_golden_first_rate) x;
   END LOOP;
 END $function$
 ;

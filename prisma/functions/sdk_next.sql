@@ -4,11 +4,12 @@
 -- assignments are below its max_responses is claimed (FOR UPDATE SKIP LOCKED, recounted under the lock, so
 -- no caller or process can over-assign it). Among tasks of the oldest age, one whose live assignments are
 -- fewer than the answers it still lacks comes first. Golden substitution: a golden task of the claimed
--- task's buyer, type and locale that the annotator has not answered, always while they have answered none,
--- else when p_golden_roll < p_golden_rate.
+-- task's buyer, type and locale that the annotator has not answered, when p_golden_roll < p_golden_first_rate
+-- while they have answered none (never certain: throwaway annotator ids would list the golden tasks), else
+-- when p_golden_roll < p_golden_rate.
 -- Plans are pinned (no sequential scans, sorts, hash or merge joins; generic plans; no JIT): with the
 -- planner free to choose, the queue became O(table) per call (docs/hot-path.md).
-CREATE OR REPLACE FUNCTION public.sdk_next(p_developer_id text, p_external_id text, p_new_annotator_id text, p_assignment_id text, p_locale text, p_types text[], p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_roll double precision, p_golden_rate double precision)
+CREATE OR REPLACE FUNCTION public.sdk_next(p_developer_id text, p_external_id text, p_new_annotator_id text, p_assignment_id text, p_locale text, p_types text[], p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_roll double precision, p_golden_rate double precision, p_golden_first_rate double precision)
  RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -29,7 +30,7 @@ DECLARE
   v_golden_id text;
   v_free boolean;
 BEGIN
-  v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id);
+  v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id, p_now);
   IF v_annotator.suspended THEN
     RETURN QUERY SELECT 'ANNOTATOR_SUSPENDED', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text,
                         NULL::text, NULL::text[], NULL::text;
@@ -91,7 +92,7 @@ BEGIN
     FROM tasks t WHERE t.id = v_task.id;
     IF v_free THEN
       v_golden_id := NULL;
-      IF v_annotator.golden_answered = 0 OR p_golden_roll < p_golden_rate THEN
+      IF p_golden_roll < (CASE WHEN v_annotator.golden_answered = 0 THEN p_golden_first_rate ELSE p_golden_rate END) THEN
         SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale INTO v_golden
         FROM golden_tasks g
         WHERE g.buyer_id = v_task.buyer_id AND g.type = v_task.type AND g.locale = v_task.locale

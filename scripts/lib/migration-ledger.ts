@@ -8,11 +8,15 @@ export const LEDGER_FILE = 'prisma/migrations/checksums.txt';
 /** One ledger line: `<sha256>  <migration>/migration.sql`. */
 export const ledgerLine = (migration: string, sql: string | Buffer): string => `${createHash('sha256').update(sql).digest('hex')}  ${migration}/migration.sql`;
 
-export function parseLedger(text: string): Map<string, string> {
-  const entries = new Map<string, string>();
+/** The ledger's lines by migration (the first line of each), and the migrations listed more than once. */
+export function parseLedger(text: string): Map<string, string> & { repeated: string[] } {
+  const entries = Object.assign(new Map<string, string>(), { repeated: [] as string[] });
   for (const line of text.split('\n')) {
     const match = /^([0-9a-f]{64}) {2}([^/]+)\/migration\.sql$/.exec(line.trim());
-    if (match?.[1] && match[2]) entries.set(match[2], match[1]);
+    if (!match?.[1] || !match[2]) continue;
+    // A second line for a migration would let an edited one pass with a new checksum beside the old.
+    if (entries.has(match[2])) entries.repeated.push(match[2]);
+    else entries.set(match[2], match[1]);
   }
   return entries;
 }

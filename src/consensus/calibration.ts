@@ -95,12 +95,12 @@ function identityKnots(): number[] {
   return knots;
 }
 
-const IDENTITY_GROUP: GroupMap = {
-  calibrated: identityKnots(),
-  raw: identityKnots(),
-  samples: new Array<number>(BIN_EDGES.length + 1).fill(0),
-  hits: new Array<number>(BIN_EDGES.length + 1).fill(0),
-};
+const IDENTITY_GROUP: Readonly<GroupMap> = Object.freeze({
+  calibrated: Object.freeze(identityKnots()) as number[],
+  raw: Object.freeze(identityKnots()) as number[],
+  samples: Object.freeze(new Array<number>(BIN_EDGES.length + 1).fill(0)) as number[],
+  hits: Object.freeze(new Array<number>(BIN_EDGES.length + 1).fill(0)) as number[],
+});
 
 /** No golden evidence: the posterior as the model computes it. */
 export const IDENTITY_CALIBRATION: Readonly<Calibration> = Object.freeze({

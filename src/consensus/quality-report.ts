@@ -3,9 +3,6 @@
 // that expectation rests on, and a plain warning when that evidence is too thin to check it. Pure.
 import type { Calibration } from './calibration.ts';
 
-/** The most option sets GET /quality/option-sets reports, those with the most tasks first. */
-export const MAX_OPTION_SETS = 50;
-
 /** Below this many golden answers the calibration cannot be checked: the report says so. */
 export const MIN_GOLDEN_ANSWERS = 100;
 /** The reliability diagram is drawn from this many golden samples in the scope's map on. */

@@ -43,6 +43,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_URL: 'http://concord.test',
     // Reputation is live in tests unless a test sets a snapshot period of its own.
     REPUTATION_SNAPSHOT_MS: '0',
+    // An annotator's first task is golden (when its buyer has one of the type and locale) unless a test
+    // sets the contract's 0.5: tests then know when a golden task comes (golden-serving.test.ts sets it).
+    GOLDEN_FIRST_RATE: '1',
     ...overrides,
   });
 }

@@ -137,7 +137,7 @@ describe('GET /admin/annotators', () => {
       .send({ email: uniqueEmail('dev'), appName: 'Other App', appUrl: 'https://other.example.test' });
     expect(created.status).toBe(201);
     other = created.body.developer;
-    const ensure = (developerId: string, externalId: string) => ctx.services.db.repos.annotators.ensure(developerId, externalId);
+    const ensure = (developerId: string, externalId: string) => ctx.services.db.repos.annotators.ensure(developerId, externalId, ctx.services.clock.now());
     const alice = await ensure(developer.id, 'Alice_01');
     const bob = await ensure(developer.id, 'bob.smith');
     await ensure(other.id, 'ALICE-x');

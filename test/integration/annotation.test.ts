@@ -229,7 +229,7 @@ describe('assignment', () => {
       [request(a), request(b), request(a), request(c), request(annotator(), { locale: 'fr' })],
       now,
       new Date(now.getTime() + 600_000),
-      0,
+      { rate: 0, firstRate: 1 },
     );
     const taskOf = (i: number) => {
       const outcome = served[i];
@@ -265,7 +265,7 @@ describe('answers in one statement (sdk_answer_batch)', () => {
     const other = await createTask(buyer, { validationsNeeded: 3 });
     const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch(
       [answer(a, 'A'), answer(c, 'A'), answer(b, 'nope'), answer(a, 'B'), answer(b, 'B')],
-      0,
+      { rate: 0, firstRate: 1 },
     );
     // c holds no assignment; b's first answer is not an option; a's second sees a's first, stored earlier in the statement.
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'NO_ASSIGNMENT', 'INVALID_ANSWER', 'ALREADY_ANSWERED', 'ANSWERED']);
@@ -295,7 +295,10 @@ describe('answers in one statement (sdk_answer_batch)', () => {
       now,
       next,
     });
-    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(b, 'nope'), answer(c, 'A')], 0);
+    const outcomes = await world.ctx.services.db.rawRepos.assignments.answerBatch([answer(a, 'A'), answer(b, 'nope'), answer(c, 'A')], {
+      rate: 0,
+      firstRate: 1,
+    });
     expect(outcomes.map((o) => o.outcome)).toEqual(['ANSWERED', 'INVALID_ANSWER', 'NO_ASSIGNMENT']);
     // a's answer is stored, so a is handed the next open task it has not answered, as GET next would now.
     expect(outcomes[0]).toMatchObject({ outcome: 'ANSWERED', next: { outcome: 'SERVED', expiresAt, task: { id: second } } });

@@ -35,7 +35,7 @@ describe('prisma/functions against the migrated database', () => {
       { name: 'label_counts_add', kind: 'replaced', dropSignatures: ['label_counts_add(double precision[],double precision[])'] },
       { name: 'record_event', kind: 'changed', dropSignatures: [] },
     ]);
-    expect(comparison.withoutFile).toEqual(['sdk_annotator(text,text,text)']);
+    expect(comparison.withoutFile).toEqual(['sdk_annotator(text,text,text,timestamp with time zone)']);
     const migration = functionsMigration(edited, comparison.drift);
     expect(migration).toContain('DROP FUNCTION label_counts_add(double precision[],double precision[]);');
     expect(migration).toContain('-- edited');

@@ -163,7 +163,7 @@ describe('earnings and payouts', () => {
   /** An annotator with `cents` earned, credited the way a completed task credits it. */
   async function earner(cents: number): Promise<string> {
     const id = annotator();
-    const record = await world.ctx.services.db.repos.annotators.ensure(world.developer.id, id);
+    const record = await world.ctx.services.db.repos.annotators.ensure(world.developer.id, id, world.ctx.services.clock.now());
     const updates = decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: cents }]);
     await world.ctx.prisma.$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(updates)}::jsonb)`;
     return id;

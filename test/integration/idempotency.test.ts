@@ -26,7 +26,7 @@ afterAll(() => ctx.close());
 /** An annotator of `developer` with `cents` earned, credited the way a completed task credits it. */
 async function earner(cents: number): Promise<string> {
   const id = `earner-${Math.random().toString(36).slice(2)}`;
-  const record = await ctx.services.db.repos.annotators.ensure(developer.id, id);
+  const record = await ctx.services.db.repos.annotators.ensure(developer.id, id, ctx.services.clock.now());
   const updates = decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: cents }]);
   await ctx.prisma.$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(updates)}::jsonb)`;
   return id;

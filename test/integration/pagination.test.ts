@@ -26,7 +26,7 @@ beforeAll(async () => {
   developer = await createDeveloper(ctx, admin);
   for (let i = 1; i < N; i++) await createDeveloper(ctx, admin);
   const as = (token: string) => ({ post: (path: string, body: object) => request(ctx.app).post(`/api/v1${path}`).set(bearer(token)).send(body) });
-  const record = await ctx.services.db.repos.annotators.ensure(developer.id, annotatorId);
+  const record = await ctx.services.db.repos.annotators.ensure(developer.id, annotatorId, ctx.services.clock.now());
   await ctx.prisma
     .$executeRaw`SELECT apply_decision('test-task', ${JSON.stringify(decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: 500 * N }]))}::jsonb)`;
   for (let i = 0; i < N; i++) {

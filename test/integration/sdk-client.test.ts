@@ -600,7 +600,7 @@ describe('every annotation client method', () => {
     await expect(app.earnings('never-seen')).rejects.toMatchObject({ status: 404, code: 'ANNOTATOR_NOT_FOUND' });
 
     // Earnings credited the way a completed task credits them (a real payout needs 500 cents).
-    const record = await ctx.services.db.repos.annotators.ensure(developer.id, 'payee');
+    const record = await ctx.services.db.repos.annotators.ensure(developer.id, 'payee', ctx.services.clock.now());
     const updates = decisionUpdates([{ annotatorId: record.id, answered: 0, resolved: 0, agreed: 0, earnedCents: 800 }]);
     await ctx.prisma.$executeRaw`SELECT apply_decision('sdk-test-task', ${JSON.stringify(updates)}::jsonb)`;
     expect(await app.reputation('payee')).toMatchObject({ annotatorId: 'payee', level: 'NOVICE', reliability: 0.7, suspended: false });

@@ -27,6 +27,14 @@ describe('the migration ledger', () => {
     expect(checkLedger(onDisk, ledgerOf(landed)).removed).toEqual(['20260102000000_b']);
   });
 
+  it('names a migration listed twice: a second checksum beside the first cannot excuse an edit', () => {
+    const edited = 'ALTER TABLE a ADD b bigint;';
+    const ledger = parseLedger(`${ledgerLine('20260102000000_b', landed['20260102000000_b'])}\n${ledgerLine('20260102000000_b', edited)}\n`);
+    expect(ledger.repeated).toEqual(['20260102000000_b']);
+    // The first line stands: the edited SQL still does not match it.
+    expect(checkLedger(new Map([['20260102000000_b', edited]]), ledger).edited).toEqual(['20260102000000_b']);
+  });
+
   it('reads sha256sum lines and ignores anything else', () => {
     const line = ledgerLine('20260101000000_init', 'x');
     expect(line).toMatch(/^[0-9a-f]{64} {2}20260101000000_init\/migration\.sql$/);

@@ -1399,7 +1399,7 @@ export interface components {
             suspended: boolean;
             /**
              * Format: date-time
-             * @description When these figures were taken: a snapshot at most REPUTATION_SNAPSHOT_MS (default 1 hour) old
+             * @description When these figures were taken: a snapshot at most REPUTATION_SNAPSHOT_MS (default 1 hour) old; the first is the annotator at its creation
              */
             asOf: string;
         };

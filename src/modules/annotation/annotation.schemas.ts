@@ -76,7 +76,9 @@ export const reputationSchema = z
     resolvedResponses: z.number().int(),
     agreementRate: z.number().nullable(),
     suspended: z.boolean(),
-    asOf: timestamp.meta({ description: 'When these figures were taken: a snapshot at most REPUTATION_SNAPSHOT_MS (default 1 hour) old' }),
+    asOf: timestamp.meta({
+      description: 'When these figures were taken: a snapshot at most REPUTATION_SNAPSHOT_MS (default 1 hour) old; the first is the annotator at its creation',
+    }),
   })
   .meta({ id: 'Reputation' });
 

@@ -10,7 +10,15 @@ import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { SettlementEffects } from '../billing/settlement-effects.ts';
-import { type AnswerOutcome, type AnswerRequest, type NextOutcome, type NextRequest, type QueueFilters, type ServableTask } from './assignments.repository.ts';
+import {
+  type AnswerOutcome,
+  type AnswerRequest,
+  type GoldenRates,
+  type NextOutcome,
+  type NextRequest,
+  type QueueFilters,
+  type ServableTask,
+} from './assignments.repository.ts';
 import { planSettlement } from './settlement.ts';
 
 export interface Answer {
@@ -70,6 +78,10 @@ export class AnnotationService {
     private readonly random: () => number = Math.random,
   ) {}
 
+  private get goldenRates(): GoldenRates {
+    return { rate: this.config.goldenRate, firstRate: this.config.goldenFirstRate };
+  }
+
   /** A failed batch is retried call by call; the log says how often that happens. */
   private readonly batchFailed = (statement: string) => (error: unknown, size: number) =>
     this.logger.info({ event: 'sdk.batch.retried', statement, size, err: error }, 'a batched statement failed; its calls run one by one');
@@ -91,7 +103,7 @@ export class AnnotationService {
    * (bench/README.md); not measured again since settlements left the charge to SettlementEffects.
    */
   private readonly probes = new Coalescer<AnswerRequest, AnswerOutcome>(
-    (requests) => this.db.rawRepos.assignments.answerBatch(requests, this.config.goldenRate),
+    (requests) => this.db.rawRepos.assignments.answerBatch(requests, this.goldenRates),
     (request) => this.db.rawRepos.assignments.answer(request.developerId, request.externalId, request.taskId, request, request.now),
     { maxBatch: BATCH, runners: RUNNERS, onBatchFailure: this.batchFailed('sdk_answer_batch') },
   );
@@ -99,7 +111,7 @@ export class AnnotationService {
   private claim(requests: NextRequest[]): Promise<NextOutcome[]> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.assignmentTtlMs);
-    return this.db.rawRepos.assignments.nextBatch(requests, now, expiresAt, this.config.goldenRate);
+    return this.db.rawRepos.assignments.nextBatch(requests, now, expiresAt, this.goldenRates);
   }
 
   /** The annotator's live assignment, or a new one on the oldest open task that fits; null when none. */

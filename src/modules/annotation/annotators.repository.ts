@@ -16,12 +16,13 @@ export interface AnnotatorRecord extends AnnotatorStats {
   earnedCents: number;
   pendingPayoutCents: number;
   paidOutCents: number;
+  /** When the annotator was first seen (the service's clock). */
+  createdAt: Date;
 }
 
-/** An annotator as the admin's list shows it: with its app's name and when it was first seen. */
+/** An annotator as the admin's list shows it: with its app's name. */
 export interface AdminAnnotatorRecord extends AnnotatorRecord {
   appName: string;
-  createdAt: Date;
 }
 
 /** What a decided task changes for one of its annotators. */
@@ -55,6 +56,7 @@ type Row = {
   earnedCents: bigint;
   pendingPayoutCents: bigint;
   paidOutCents: bigint;
+  createdAt: Date;
 };
 
 // Raw SQL on the SDK's hot path: these run on every next and complete.
@@ -63,7 +65,7 @@ const ANNOTATOR_COLUMNS = Prisma.raw(
     'resolved_responses AS "resolvedResponses", agreed_responses AS "agreedResponses", golden_answered AS "goldenAnswered", ' +
     'golden_correct AS "goldenCorrect", suspended, golden_answered_base AS "goldenAnsweredBase", ' +
     'golden_correct_base AS "goldenCorrectBase", earned_cents AS "earnedCents", pending_payout_cents AS "pendingPayoutCents", ' +
-    'paid_out_cents AS "paidOutCents"',
+    'paid_out_cents AS "paidOutCents", created_at AS "createdAt"',
 );
 
 const toRecord = (row: Row): AnnotatorRecord => ({
@@ -76,10 +78,10 @@ const toRecord = (row: Row): AnnotatorRecord => ({
 export class AnnotatorsRepository {
   constructor(private readonly db: DbClient) {}
 
-  /** The developer's annotator, created on first sight (the same function the SDK statements use). */
-  async ensure(developerId: string, externalId: string): Promise<AnnotatorRecord> {
+  /** The developer's annotator, created on first sight at `now` (the same function the SDK statements use). */
+  async ensure(developerId: string, externalId: string, now: Date): Promise<AnnotatorRecord> {
     const rows = await this.db.$queryRaw<Row[]>`
-      SELECT ${ANNOTATOR_COLUMNS} FROM sdk_annotator(${developerId}, ${externalId}, ${newId()})`;
+      SELECT ${ANNOTATOR_COLUMNS} FROM sdk_annotator(${developerId}, ${externalId}, ${newId()}, ${now}::timestamptz)`;
     if (!rows[0]) throw new Error('sdk_annotator returned no row');
     return toRecord(rows[0]);
   }
@@ -159,7 +161,7 @@ export class AnnotatorsRepository {
       include: { developer: { select: { appName: true } } },
       ...rest,
     });
-    return rows.map(({ developer, createdAt, ...row }) => ({ ...toRecord(row), appName: developer.appName, createdAt }));
+    return rows.map(({ developer, ...row }) => ({ ...toRecord(row), appName: developer.appName }));
   }
 
   count(): Promise<number> {
@@ -167,14 +169,20 @@ export class AnnotatorsRepository {
   }
 
   /**
-   * The annotator's reputation snapshot: `live` becomes it when there is none or the stored one was taken
-   * at or before `expiredBefore`; otherwise the stored one stays. Concurrent first reads agree: the
-   * upsert of one waits for the other's and then finds a fresh snapshot.
+   * The annotator's reputation snapshot: `first` when there is none yet, `live` (taken `now`) when the
+   * stored one was taken at or before `expiredBefore`; otherwise the stored one stays. Concurrent first
+   * reads agree: the upsert of one waits for the other's and then finds a fresh snapshot.
    */
-  async reputationSnapshot<T>(annotatorId: string, live: T, now: Date, expiredBefore: Date): Promise<{ snapshot: T; asOf: Date }> {
+  async reputationSnapshot<T>(
+    annotatorId: string,
+    first: { snapshot: T; asOf: Date },
+    live: T,
+    now: Date,
+    expiredBefore: Date,
+  ): Promise<{ snapshot: T; asOf: Date }> {
     const taken = await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
-      INSERT INTO reputation_snapshots AS s (annotator_id, snapshot, as_of) VALUES (${annotatorId}, ${JSON.stringify(live)}::jsonb, ${now})
-      ON CONFLICT (annotator_id) DO UPDATE SET snapshot = EXCLUDED.snapshot, as_of = EXCLUDED.as_of WHERE s.as_of <= ${expiredBefore}
+      INSERT INTO reputation_snapshots AS s (annotator_id, snapshot, as_of) VALUES (${annotatorId}, ${JSON.stringify(first.snapshot)}::jsonb, ${first.asOf})
+      ON CONFLICT (annotator_id) DO UPDATE SET snapshot = ${JSON.stringify(live)}::jsonb, as_of = ${now} WHERE s.as_of <= ${expiredBefore}
       RETURNING snapshot, as_of AS "asOf"`;
     const row =
       taken[0] ??

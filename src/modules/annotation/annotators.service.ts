@@ -39,6 +39,24 @@ export function toEarnings(annotator: AnnotatorRecord) {
 
 export type Reputation = ReturnType<typeof toReputation> & { asOf: string };
 
+/** The annotator as it was created: nothing answered, nothing earned, not suspended. */
+function asCreated(annotator: AnnotatorRecord): AnnotatorRecord {
+  return {
+    ...annotator,
+    totalResponses: 0,
+    resolvedResponses: 0,
+    agreedResponses: 0,
+    goldenAnswered: 0,
+    goldenCorrect: 0,
+    goldenAnsweredBase: 0,
+    goldenCorrectBase: 0,
+    suspended: false,
+    earnedCents: 0,
+    pendingPayoutCents: 0,
+    paidOutCents: 0,
+  };
+}
+
 export class AnnotatorsService {
   constructor(
     private readonly db: Database,
@@ -50,7 +68,10 @@ export class AnnotatorsService {
   /**
    * What an app reads of its annotator's reputation (contract §5): a snapshot at most
    * REPUTATION_SNAPSHOT_MS old, every field taken together at `asOf`, so that answering a golden task
-   * changes nothing the app can see right after it. Levels and suspension act on live figures elsewhere.
+   * changes nothing the app can see right after it. The first snapshot is the annotator at its creation
+   * (nothing answered, dated then), so a first read right after a first answer shows nothing of it; it is
+   * stored at that first read, which tells the same as storing it at the creation. Levels and suspension
+   * act on live figures elsewhere.
    */
   async reputation(developerId: string, externalId: string): Promise<Reputation> {
     const annotator = await this.get(developerId, externalId);
@@ -58,7 +79,9 @@ export class AnnotatorsService {
     const live = toReputation(annotator);
     if (this.reputationSnapshotMs === 0) return { ...live, asOf: now.toISOString() };
     const expiredBefore = new Date(now.getTime() - this.reputationSnapshotMs);
-    const { snapshot, asOf } = await this.db.repos.annotators.reputationSnapshot(annotator.id, live, now, expiredBefore);
+    const first =
+      annotator.createdAt > expiredBefore ? { snapshot: toReputation(asCreated(annotator)), asOf: annotator.createdAt } : { snapshot: live, asOf: now };
+    const { snapshot, asOf } = await this.db.repos.annotators.reputationSnapshot(annotator.id, first, live, now, expiredBefore);
     return { ...snapshot, asOf: new Date(asOf).toISOString() };
   }
 

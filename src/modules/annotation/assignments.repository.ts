@@ -148,6 +148,12 @@ export interface AnswerRequest {
   next?: { filters: QueueFilters; goldenRoll: number; expiresAt: Date };
 }
 
+/** contract §5: the chance that `next` serves a golden task in place of a regular one, before an annotator's first golden answer and after. */
+export interface GoldenRates {
+  rate: number;
+  firstRate: number;
+}
+
 export class AssignmentsRepository {
   constructor(private readonly db: RawExecutor) {}
 
@@ -157,7 +163,7 @@ export class AssignmentsRepository {
    * sdk_next), claimed in the order given; an annotator is created on first sight. The outcomes come
    * back in that order; all of them commit together.
    */
-  async nextBatch(requests: NextRequest[], now: Date, expiresAt: Date, goldenRate: number): Promise<NextOutcome[]> {
+  async nextBatch(requests: NextRequest[], now: Date, expiresAt: Date, golden: GoldenRates): Promise<NextOutcome[]> {
     const payload = requests.map((r) => ({
       developerId: r.developerId,
       externalId: r.externalId,
@@ -168,7 +174,7 @@ export class AssignmentsRepository {
       goldenRoll: r.goldenRoll,
     }));
     const rows = await this.db.$queryRaw<Array<NextRow & { request: number }>>`
-      SELECT * FROM sdk_next_batch(${JSON.stringify(payload)}::jsonb, ${now}::timestamptz, ${expiresAt}::timestamptz, ${goldenRate}::float8)`;
+      SELECT * FROM sdk_next_batch(${JSON.stringify(payload)}::jsonb, ${now}::timestamptz, ${expiresAt}::timestamptz, ${golden.rate}::float8, ${golden.firstRate}::float8)`;
     const outcomes: NextOutcome[] = requests.map(() => ({ outcome: 'NONE' }));
     for (const row of rows) outcomes[row.request] = toNextOutcome(row);
     return outcomes;
@@ -204,7 +210,7 @@ export class AssignmentsRepository {
    * `next` whose answer is stored at once gets its next assignment claimed in the same statement, after
    * every answer of the batch (sdk_answer_batch says why).
    */
-  async answerBatch(requests: AnswerRequest[], goldenRate: number): Promise<AnswerOutcome[]> {
+  async answerBatch(requests: AnswerRequest[], golden: GoldenRates): Promise<AnswerOutcome[]> {
     // Stable: answers to one task keep their arrival order.
     const taskOf = (i: number) => requests[i]?.taskId ?? '';
     const order = requests.map((_, i) => i).sort((a, b) => (taskOf(a) < taskOf(b) ? -1 : taskOf(a) > taskOf(b) ? 1 : 0));
@@ -226,7 +232,7 @@ export class AssignmentsRepository {
       };
     });
     const rows = await this.db.$queryRaw<Array<AnswerRow & { request: number }>>`
-      SELECT * FROM sdk_answer_batch(${JSON.stringify(payload)}::jsonb, ${goldenRate}::float8)`;
+      SELECT * FROM sdk_answer_batch(${JSON.stringify(payload)}::jsonb, ${golden.rate}::float8, ${golden.firstRate}::float8)`;
     const outcomes = new Array<AnswerOutcome | undefined>(requests.length);
     for (const row of rows) {
       const index = order[row.request];

@@ -2,7 +2,8 @@
 // one pass over a scope's tasks (a project's by its (project_id, status) index; a buyer's project-less
 // tasks grouped by option set), its golden tasks' answer counters, and its stored calibration map.
 import { readCalibration } from '../../consensus/calibration.ts';
-import { MAX_OPTION_SETS, type ScopeFigures } from '../../consensus/quality-report.ts';
+import type { ScopeFigures } from '../../consensus/quality-report.ts';
+import { MAX_OPTION_SETS } from './label-quality.schemas.ts';
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 

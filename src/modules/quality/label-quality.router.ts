@@ -1,8 +1,7 @@
 import type { LabelQualityService } from './label-quality.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
-import { MAX_OPTION_SETS } from '../../consensus/quality-report.ts';
-import { optionSetsQualitySchema, qualityReportSchema } from './label-quality.schemas.ts';
+import { MAX_OPTION_SETS, optionSetsQualitySchema, qualityReportSchema } from './label-quality.schemas.ts';
 import { labelQualityExamples } from './label-quality.examples.ts';
 
 export function labelQualityEndpoints({ labelQuality }: { labelQuality: LabelQualityService }) {

@@ -1,6 +1,9 @@
 // The response of GET /projects/:id/quality and, per option set, of GET /quality/option-sets.
 import { z } from 'zod';
-import { MAX_OPTION_SETS, MIN_GOLDEN_ANSWERS, MIN_RELIABILITY_SAMPLES } from '../../consensus/quality-report.ts';
+import { MIN_GOLDEN_ANSWERS, MIN_RELIABILITY_SAMPLES } from '../../consensus/quality-report.ts';
+
+/** The most option sets GET /quality/option-sets reports, those with the most tasks first. */
+export const MAX_OPTION_SETS = 50;
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().min(0);
