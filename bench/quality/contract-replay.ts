@@ -5,7 +5,7 @@ import { decide, posterior } from '../../src/consensus/consensus.ts';
 import { reliability, type AnnotatorStats } from '../../src/consensus/reputation.ts';
 import { DEFAULT_VALIDATIONS_NEEDED } from '../../src/modules/tasks/task-rules.ts';
 import type { IndexedAnswer, IndexedDataset } from './indexed.ts';
-import type { ReplayOutcome } from './model-replay.ts';
+import { emptyOutcome, type ReplayOutcome } from './model-replay.ts';
 import { expectedHit, prng, shuffle } from './random.ts';
 
 // The contract's first rule, fixed here so the comparison stays today's rule whatever the service's defaults become.
@@ -26,18 +26,7 @@ export function replayContractRule(data: IndexedDataset, seed: number): ReplayOu
   }));
   const weighted = (answers: IndexedAnswer[]) =>
     answers.map((a) => ({ answer: options[a.label] ?? '', reliability: reliability(stats[a.worker] ?? (stats[0] as AnnotatorStats)) }));
-  const outcome: ReplayOutcome = {
-    scored: 0,
-    golden: 0,
-    completed: 0,
-    completedCorrect: 0,
-    completedConfidence: 0,
-    reported: [],
-    correctAll: 0,
-    usedAll: 0,
-    usedScored: 0,
-    orders: [],
-  };
+  const outcome = emptyOutcome();
   const items = shuffle(
     data.itemAnswers.map((_, i) => i),
     random,

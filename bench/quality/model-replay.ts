@@ -65,6 +65,20 @@ export interface ReplayOutcome {
   orders: IndexedAnswer[][];
 }
 
+/** A replay's figures before its first item. */
+export const emptyOutcome = (): ReplayOutcome => ({
+  scored: 0,
+  golden: 0,
+  completed: 0,
+  completedCorrect: 0,
+  completedConfidence: 0,
+  reported: [],
+  correctAll: 0,
+  usedAll: 0,
+  usedScored: 0,
+  orders: [],
+});
+
 /** The database of one scope, in memory: stored counts, the scope prior, the answer log, decided flags. */
 class SimulatedScope {
   readonly counts: Array<AnnotatorCounts | null>;
@@ -195,18 +209,7 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
   const serving = prng(seed ^ 0x68e31da4);
   const goldenTruth = drawGolden(data, seed, options.goldenShare);
   const scope = new SimulatedScope(data, options, goldenTruth);
-  const outcome: ReplayOutcome = {
-    scored: 0,
-    golden: 0,
-    completed: 0,
-    completedCorrect: 0,
-    completedConfidence: 0,
-    reported: [],
-    correctAll: 0,
-    usedAll: 0,
-    usedScored: 0,
-    orders: [],
-  };
+  const outcome = emptyOutcome();
   const results = new Int32Array(data.itemAnswers.length).fill(-1);
   const last = new Map<number, { confidence: number; best: number }>();
   const items = shuffle(
