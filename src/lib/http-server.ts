@@ -1,5 +1,6 @@
 // The HTTP server and its timeouts (contract §10). Without them a client that sends its headers or its
 // body a byte at a time holds a connection for as long as it likes.
+import { randomUUID } from 'node:crypto';
 import http, { type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
@@ -41,8 +42,9 @@ export function createHttpServer(app: RequestListener, timeouts: ServerTimeouts 
 /**
  * What Node's HTTP parser refuses before Express sees a request (headers over 16 KB, a malformed request
  * line, a request past its timeout) still gets an error body of the contract's shape, instead of Node's
- * bare status line. HEADERS_TOO_LARGE (431), BAD_REQUEST (400) and REQUEST_TIMEOUT (408) are our additions
- * to the contract's codes.
+ * bare status line, and an `x-request-id` like every response (contract §0): a fresh one, since the
+ * request's own headers could not be read. HEADERS_TOO_LARGE (431), BAD_REQUEST (400) and REQUEST_TIMEOUT
+ * (408) are our additions to the contract's codes.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -58,6 +60,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const body = JSON.stringify({ error: message, code });
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `X-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -44,6 +44,20 @@ describe('request bodies', () => {
     expect(res.body.name).toBe('zipped');
   });
 
+  it('counts the inflated bytes against the limit: a small gzip body that expands past 1 MB is 413', async () => {
+    const bomb = gzipSync(JSON.stringify({ name: 'x', description: ' '.repeat(2 * 1024 * 1024) }));
+    expect(bomb.length).toBeLessThan(20_000);
+    const res = await request(ctx.app)
+      .post('/api/v1/projects')
+      .set(bearer(buyer.token))
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .serialize((bytes: unknown) => bytes as string)
+      .send(bomb);
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('answers a body that is not what its Content-Encoding says with 400 INVALID_JSON', async () => {
     const res = await request(ctx.app)
       .post('/api/v1/projects')

@@ -45,6 +45,7 @@ describe('server timeouts', () => {
       const { reply, closed } = await slowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
       expect(closed).toBe(true);
       expect(reply).toMatch(/^HTTP\/1\.1 408/);
+      expect(reply).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
       expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: expect.any(String), code: 'REQUEST_TIMEOUT' });
     } finally {
       server.close();
@@ -73,6 +74,8 @@ describe('server timeouts', () => {
       const { reply } = await slowClient(port, raw);
       expect(reply).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
       expect(reply).toMatch(/content-type: application\/json/i);
+      // Every response carries a request id (contract §0), these included.
+      expect(reply).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
       expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: expect.any(String), code });
     } finally {
       server.close();

@@ -55,6 +55,11 @@ describe('export formats', () => {
     ['@', '@SUM(A1:A2)'],
     ['tab', '\t=1+1'],
     ['carriage return', '\r=1+1'],
+    ['spaces then =', '   =1+1'],
+    ['a no-break space then +', '\u00A0+1+1'],
+    ['a zero-width space then @', '\u200B@SUM(A1:A2)'],
+    ['a byte-order mark then -', '\uFEFF-2+3'],
+    ['a full-width =', '\uFF1D1+1'],
   ])('csv: a content or label beginning with %s is prefixed with a quote, so no spreadsheet runs it', (_name, cell) => {
     const text = file('csv', [{ ...record, content: cell, label: cell }]);
     const row = parse(text, { columns: true }) as Array<Record<string, string>>;

@@ -3,6 +3,17 @@
 import { stringify } from 'csv-stringify/sync';
 import type { TaskType } from '../tasks/task-rules.ts';
 
+/**
+ * A text cell a spreadsheet would run as a formula, prefixed with ' so that it is shown instead (OWASP
+ * CSV injection, contract §8): one that begins with a tab or a carriage return, or whose first visible
+ * character is =, +, -, @ (or their full-width forms) after any run of spaces, no-break spaces,
+ * zero-width characters or a byte-order mark, which spreadsheets skip before reading a formula.
+ */
+export function guardFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+const FORMULA_START = /^(?:[\t\r]|[\s\u200B-\u200D\u2060\uFEFF]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
+
 export const EXPORT_FORMATS = ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -77,10 +88,8 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     extension: 'csv',
     contentType: 'text/csv; charset=utf-8',
     begin: stringify([[...CSV_COLUMNS]]),
-    // contract §8 (OWASP CSV injection): a text cell beginning with =, +, -, @, a tab or a carriage return
-    // (or their full-width forms) is prefixed with ' so that a spreadsheet shows it instead of running it.
-    // Numbers are never prefixed (confidence is never negative anyway).
-    record: (r) => stringify([[r.id, r.type, r.content, r.label ?? '', r.confidence ?? '', r.locale, r.validatedAt ?? '']], { escape_formulas: true }),
+    // contract §8 (OWASP CSV injection): text cells pass through guardFormula; numbers are never prefixed.
+    record: (r) => stringify([[r.id, r.type, guardFormula(r.content), guardFormula(r.label ?? ''), r.confidence ?? '', r.locale, r.validatedAt ?? '']]),
     end: '',
   },
   openai: {
