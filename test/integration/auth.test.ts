@@ -1,3 +1,4 @@
+import bcrypt from 'bcrypt';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,8 @@ describe('POST /auth/register', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ kind: 'WELCOME', status: 'PENDING' });
     const account = await ctx.prisma.account.findUniqueOrThrow({ where: { email: email.toLowerCase() } });
-    expect(account.passwordHash).toMatch(/^\$2[aby]\$1\d\$/);
+    // bcrypt (cost ≥ 10) over the pre-hash (src/modules/auth/passwords.ts).
+    expect(account.passwordHash).toMatch(/^ph1\$\$2[aby]\$1\d\$/);
   });
 
   it('returns 409 EMAIL_TAKEN for an e-mail already used, whatever its case, and creates nothing', async () => {
@@ -76,6 +78,41 @@ describe('POST /auth/login', () => {
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
     expect(wrong.body.code).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('counts every character: a password that shares its first 72 bytes with the right one is refused', async () => {
+    // 18 four-byte emoji are 72 bytes, all that bcrypt reads of its input.
+    const head = '\u{1F600}'.repeat(18);
+    const email = uniqueEmail();
+    const registered = await request(ctx.app)
+      .post('/api/v1/auth/register')
+      .send({ email, password: `${head}right`, companyName: 'Acme' });
+    expect(registered.status).toBe(201);
+    const wrong = await request(ctx.app)
+      .post('/api/v1/auth/login')
+      .send({ email, password: `${head}wrong` });
+    expect([wrong.status, wrong.body.code]).toEqual([401, 'INVALID_CREDENTIALS']);
+    expect(
+      (
+        await request(ctx.app)
+          .post('/api/v1/auth/login')
+          .send({ email, password: `${head}right` })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('accepts a password stored as plain bcrypt before the pre-hash, and replaces the hash at that login', async () => {
+    const buyer = await createBuyer(ctx);
+    const legacy = await bcrypt.hash(PASSWORD, 10);
+    await ctx.prisma.account.update({ where: { id: buyer.id }, data: { passwordHash: legacy } });
+    const res = await request(ctx.app).post('/api/v1/auth/login').send({ email: buyer.email, password: PASSWORD });
+    expect(res.status).toBe(200);
+    const account = await ctx.prisma.account.findUniqueOrThrow({ where: { id: buyer.id } });
+    expect(account.passwordHash).toMatch(/^ph1\$\$2[aby]\$1\d\$/);
+    // The same sessions: the token version did not move, and the new hash logs in.
+    expect((await request(ctx.app).get('/api/v1/auth/me').set(bearer(buyer.token))).status).toBe(200);
+    expect((await request(ctx.app).post('/api/v1/auth/login').send({ email: buyer.email, password: PASSWORD })).status).toBe(200);
+    expect((await request(ctx.app).post('/api/v1/auth/login').send({ email: buyer.email, password: 'not it at all' })).status).toBe(401);
   });
 
   it('treats an admin or developer e-mail as unknown on the buyer login', async () => {

@@ -108,6 +108,14 @@ export class AccountsRepository {
     });
   }
 
+  /**
+   * Replaces a password hash by the same password's hash of the current scheme, only if it is still the
+   * one the login checked (a concurrent password change wins); the token version is unchanged.
+   */
+  async upgradePasswordHash(id: string, checkedHash: string, passwordHash: string): Promise<void> {
+    await this.db.account.updateMany({ where: { id, passwordHash: checkedHash }, data: { passwordHash } });
+  }
+
   async createAdmin(email: string, passwordHash: string): Promise<AccountRecord> {
     try {
       return await this.db.account.create({ data: { id: newId(), email, passwordHash, role: 'ADMIN' } });

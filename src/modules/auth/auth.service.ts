@@ -12,7 +12,7 @@ import { welcomeMail } from '../email/mail.templates.ts';
 import type { DeveloperRecord } from '../developers/developers.repository.ts';
 import type { AccountRecord, BuyerRecord } from './accounts.repository.ts';
 import type { ApiKeyCache } from './api-key-cache.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { checkPassword, hashPassword, verifyPassword } from './passwords.ts';
 import type { TokenService } from './tokens.ts';
 
 /** The first-run development admin's e-mail (contract §1). */
@@ -83,9 +83,12 @@ export class AuthService {
   /** Password login for one role; another role's e-mail is treated as unknown. */
   private async login(role: Role, email: string, password: string): Promise<{ token: string; account: AccountRecord }> {
     const account = await this.db.repos.accounts.findByEmail(normaliseEmail(email));
-    const matches = await verifyPassword(password, account?.role === role ? account.passwordHash : null);
-    if (!account || !matches) throw invalidCredentials();
+    const check = await checkPassword(password, account?.role === role ? account.passwordHash : null);
+    if (!account || check === 'mismatch') throw invalidCredentials();
     if (!account.isActive) throw new UnauthorizedError('This account is disabled');
+    // A hash from before the pre-hash is replaced now that the password is at hand (sessions stay valid).
+    if (check === 'legacy' && account.passwordHash)
+      await this.db.repos.accounts.upgradePasswordHash(account.id, account.passwordHash, await hashPassword(password));
     return { token: this.issueToken(account), account };
   }
 
