@@ -975,7 +975,7 @@ describe('concord webhooks test / rotate-secret', () => {
         delivered: true,
         statusCode: 200,
         latencyMs: expect.any(Number),
-        responseExcerpt: '{"status":200}',
+        responseExcerpt: null,
       });
       const [delivery] = receiver.requests;
       expect(delivery?.headers['webhook-id']).toBe(result.eventId);
@@ -987,7 +987,8 @@ describe('concord webhooks test / rotate-secret', () => {
       const failed = await concord(['webhooks', 'test', config.body.id], home, as(buyer));
       expect(failed.code).toBe(1);
       expect(failed.stdout).toMatch(
-        new RegExp(`^Ping evt_c[0-9a-z]{24} to ${receiver.url}: not delivered: HTTP 503 \\(\\d+ ms\\)\nResponse: \\{"status":503\\}\n$`),
+        // No "Response:" line: the receiver is on a private address, whose answer is not handed back.
+        new RegExp(`^Ping evt_c[0-9a-z]{24} to ${receiver.url}: not delivered: HTTP 503 \\(\\d+ ms\\)\n$`),
       );
 
       const unknown = await concord(['webhooks', 'test', 'cnosuchconfig000000000000', '--json'], home, as(buyer));

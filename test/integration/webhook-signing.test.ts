@@ -283,7 +283,7 @@ describe('POST /webhooks/configs/:id/rotate-secret', () => {
 });
 
 describe('POST /webhooks/configs/:id/test', () => {
-  it('sends a signed ping now and answers with the status, latency and the first 500 characters of the response', async () => {
+  it('sends a signed ping now and answers with the status and latency; no body from a private address (this receiver is one)', async () => {
     const secret = whsec();
     const { buyer, configId } = await subscribed(secret);
     receiver.script({ status: 200, body: `${'é'.repeat(300)}${'x'.repeat(400)}` });
@@ -294,7 +294,8 @@ describe('POST /webhooks/configs/:id/test', () => {
       delivered: true,
       statusCode: 200,
       latencyMs: expect.any(Number),
-      responseExcerpt: `${'é'.repeat(300)}${'x'.repeat(200)}`,
+      // Where private URLs are allowed (development, these tests), an internal service's answer is not handed back.
+      responseExcerpt: null,
     });
     expect(res.body.latencyMs).toBeGreaterThanOrEqual(0);
     const received = last();
@@ -322,7 +323,7 @@ describe('POST /webhooks/configs/:id/test', () => {
     receiver.script({ status: 503, body: 'down for maintenance' });
     const res = await api(buyer).post(`/webhooks/configs/${configId}/test`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ delivered: false, statusCode: 503, error: 'HTTP 503', responseExcerpt: 'down for maintenance' });
+    expect(res.body).toMatchObject({ delivered: false, statusCode: 503, error: 'HTTP 503', responseExcerpt: null });
     offsetMs = 2 * 24 * HOUR;
     await drain();
     expect(receiver.requests).toHaveLength(1);

@@ -1799,7 +1799,7 @@ export interface components {
             /** @description null when no response came */
             statusCode: number | null;
             latencyMs: number;
-            /** @description The first 500 characters of the response body, as text */
+            /** @description The first 500 characters of the response body, as text; null without a response, or when the endpoint answered from an address that is not public (allowed only where WEBHOOK_ALLOW_PRIVATE_URLS is on: its answer may be an internal service’s) */
             responseExcerpt: string | null;
             /** @description Why it was not delivered: HTTP <status>, a timeout, a refused address, a network error */
             error?: string;

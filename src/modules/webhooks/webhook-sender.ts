@@ -19,7 +19,11 @@ export type SendOutcome =
 export interface SendOptions {
   timeoutMs: number;
   allowPrivate: boolean;
-  /** Read this many characters of the response body into `excerpt` (otherwise the body is discarded). */
+  /**
+   * Read this many characters of the response body into `excerpt` (otherwise the body is discarded), from
+   * a public address only: where private URLs are allowed (development), the answer of an internal
+   * service is not handed back to whoever configured the URL.
+   */
   excerptChars?: number;
 }
 
@@ -65,7 +69,8 @@ export function sendWebhook(url: string, body: string, headers: Record<string, s
         const status = response.statusCode ?? 0;
         const header = response.headers['retry-after'];
         const outcome = classify(status, typeof header === 'string' ? header : undefined);
-        if (options.excerptChars === undefined) {
+        const remote = response.socket.remoteAddress;
+        if (options.excerptChars === undefined || remote === undefined || isPrivateAddress(remote)) {
           // The status is all a delivery needs; drain the body so the socket is freed.
           response.resume();
           resolve(outcome);
@@ -95,7 +100,7 @@ function classify(status: number, retryAfter: string | undefined): SendOutcome {
  * Reads at most `chars` characters of a response body as UTF-8 text, then lets the rest go. The status is
  * already known: a body cut short by the timeout or a reset still gives what arrived.
  */
-function readExcerpt(response: http.IncomingMessage, chars: number, done: (excerpt: string) => void): void {
+export function readExcerpt(response: NodeJS.ReadableStream & { destroy(): void }, chars: number, done: (excerpt: string) => void): void {
   // A character is at most 4 bytes in UTF-8: this many bytes always hold `chars` of them.
   const maxBytes = chars * 4;
   const chunks: Buffer[] = [];

@@ -63,7 +63,10 @@ const testSendSchema = z
     delivered: z.boolean().meta({ description: 'A 2xx came back within the timeout' }),
     statusCode: z.number().int().nullable().meta({ description: 'null when no response came' }),
     latencyMs: z.number().int(),
-    responseExcerpt: z.string().nullable().meta({ description: 'The first 500 characters of the response body, as text' }),
+    responseExcerpt: z.string().nullable().meta({
+      description:
+        'The first 500 characters of the response body, as text; null without a response, or when the endpoint answered from an address that is not public (allowed only where WEBHOOK_ALLOW_PRIVATE_URLS is on: its answer may be an internal service’s)',
+    }),
     error: z.string().optional().meta({ description: 'Why it was not delivered: HTTP <status>, a timeout, a refused address, a network error' }),
   })
   .meta({ id: 'WebhookTestResult' });

@@ -45,6 +45,8 @@ export function TestResult({ result }: { result: WebhookTestResult }) {
             {result.responseExcerpt === '' ? <span className="muted">(empty)</span> : result.responseExcerpt}
           </pre>
         </>
+      ) : result.statusCode !== null ? (
+        <p className="muted">The response body is not shown: the endpoint answered from a private address (allowed only in development).</p>
       ) : null}
     </section>
   );
