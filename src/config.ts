@@ -83,6 +83,7 @@ const envSchema = z.object({
   EVENT_STREAM_POLL_MS: integer(10, 10_000).default(100),
   EVENT_STREAM_HEARTBEAT_MS: integer(100, 300_000).default(15_000),
   EVENT_STREAM_MAX_PER_BUYER: integer(1, 10_000).default(20),
+  EVENT_STREAM_MAX_PER_ADDRESS: integer(1, 100_000).default(50),
   EVENT_STREAM_MAX: integer(1, 100_000).default(2_000),
 });
 
@@ -123,7 +124,13 @@ export interface Config {
   /** contract §10: required as a bearer token on /metrics in production; /metrics is 404 there without it. */
   readonly metricsToken: string | undefined;
   /** GET /events/stream: how often a process reads new events, heartbeat period, and its caps. */
-  readonly eventStream: { readonly pollMs: number; readonly heartbeatMs: number; readonly maxPerBuyer: number; readonly max: number };
+  readonly eventStream: {
+    readonly pollMs: number;
+    readonly heartbeatMs: number;
+    readonly maxPerBuyer: number;
+    readonly maxPerAddress: number;
+    readonly max: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -199,6 +206,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       pollMs: env.EVENT_STREAM_POLL_MS,
       heartbeatMs: env.EVENT_STREAM_HEARTBEAT_MS,
       maxPerBuyer: env.EVENT_STREAM_MAX_PER_BUYER,
+      maxPerAddress: env.EVENT_STREAM_MAX_PER_ADDRESS,
       max: env.EVENT_STREAM_MAX,
     }),
   });

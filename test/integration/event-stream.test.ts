@@ -403,6 +403,26 @@ describe('GET /events/stream caps and timeouts', () => {
     }
   });
 
+  it('refuses past EVENT_STREAM_MAX_PER_ADDRESS, and refuses a buyer at its own cap before the process is full for others', async () => {
+    // Every client here is 127.0.0.1: three buyers from one address.
+    const capped = await serve({ EVENT_STREAM_MAX_PER_BUYER: '1', EVENT_STREAM_MAX_PER_ADDRESS: '2', EVENT_STREAM_MAX: '2' });
+    const open: EventStreamClient[] = [];
+    try {
+      const [one, two, three] = [await createBuyer(capped.ctx), await createBuyer(capped.ctx), await createBuyer(capped.ctx)];
+      open.push(await openedStream(capped.url, one.token), await openedStream(capped.url, two.token));
+      // The process is full too, but a buyer over its own cap is told so (400), not that the server is busy.
+      expect(await openEventStream(capped.url, one.token)).toMatchObject({ status: 400, body: { code: 'LIMIT_EXCEEDED', details: { maxPerBuyer: 1 } } });
+      // A third buyer from the same address meets the address's cap first.
+      expect(await openEventStream(capped.url, three.token)).toMatchObject({ status: 400, body: { code: 'LIMIT_EXCEEDED', details: { maxPerAddress: 2 } } });
+      open.shift()?.close();
+      await waitUntil(() => capped.ctx.services.eventStream.stats().streams === 1, 'the closed stream to be forgotten');
+      open.push(await openedStream(capped.url, three.token));
+    } finally {
+      for (const stream of open) stream.close();
+      await capped.close();
+    }
+  });
+
   it("outlives the server's request, header and keep-alive timeouts", { timeout: 30_000 }, async () => {
     const short = await serve({}, { headersTimeoutMs: 300, requestTimeoutMs: 400, keepAliveTimeoutMs: 200, checkIntervalMs: 100 });
     try {

@@ -9399,7 +9399,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason); VALIDATION_ERROR (the Last-Event-ID, or lastEventId, is not one of your events of the last 30 days) or LIMIT_EXCEEDED (the buyer holds 20 open streams on this server process already) */
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason); VALIDATION_ERROR (the Last-Event-ID, or lastEventId, is not one of your events of the last 30 days) or LIMIT_EXCEEDED (the buyer holds 20 open streams on this server process already, or the client address 50; checked before the process cap) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];

@@ -35,6 +35,8 @@ export interface EventStreamSettings {
   heartbeatMs: number;
   /** Open streams per buyer in this process. */
   maxPerBuyer: number;
+  /** Open streams per client address in this process (one address can register many buyers). */
+  maxPerAddress: number;
   /** Open streams in this process. */
   max: number;
 }
@@ -78,6 +80,8 @@ interface Frame {
 
 interface Stream {
   buyerId: string;
+  /** The client's address (req.ip, behind TRUST_PROXY's proxies). */
+  address: string;
   credential: string;
   res: Response;
   /** The number of the last event written to it. */
@@ -106,6 +110,13 @@ export class TooManyStreamsError extends AppError {
   }
 }
 
+/** The address's cap: many buyers from one address are one client's streams (LIMIT_EXCEEDED as well). */
+export class TooManyAddressStreamsError extends AppError {
+  constructor(max: number) {
+    super(400, 'LIMIT_EXCEEDED', `One address may hold at most ${max} open event streams per server process; close one first`, { maxPerAddress: max });
+  }
+}
+
 /** The process's cap: another process may have room, or this one a little later. */
 export class StreamsBusyError extends AppError {
   readonly retryAfterSeconds = BUSY_RETRY_AFTER_S;
@@ -129,6 +140,8 @@ const frameOf = (event: StreamedEventRecord): Frame => ({
 export class EventStreamHub {
   private readonly channels = new Map<string, Channel>();
   private size = 0;
+  /** Open streams per client address. */
+  private readonly perAddress = new Map<string, number>();
   /** Set while the poller's next read is waiting for its time (not while a read runs). */
   private pollTimer: NodeJS.Timeout | undefined;
   /** Whether the poller runs: a read is waiting for its time or running. */
@@ -158,18 +171,21 @@ export class EventStreamHub {
    * Starts a stream of the buyer's events numbered after `after` (its Last-Event-ID's number), or of
    * those committed from now on. Refuses (before anything is written) past the process's caps.
    */
-  async open(request: { buyerId: string; credential: string; after?: number }, res: Response): Promise<void> {
+  async open(request: { buyerId: string; credential: string; address: string; after?: number }, res: Response): Promise<void> {
     if (this.stopped) throw new StreamsBusyError();
     // The hot path's raw-SQL pool: the reads are plain statements.
     const start = request.after ?? (await this.db.rawRepos.events.lastNumber(request.buyerId));
+    // A buyer's, then an address's own caps come before the process's: whoever holds many streams is
+    // refused at its own limit (400) before the process is full for everyone (503).
+    const existing = this.channels.get(request.buyerId);
+    if (existing && existing.streams.size >= this.settings.maxPerBuyer) throw new TooManyStreamsError(this.settings.maxPerBuyer);
+    if ((this.perAddress.get(request.address) ?? 0) >= this.settings.maxPerAddress) throw new TooManyAddressStreamsError(this.settings.maxPerAddress);
     if (this.stopped || this.size >= this.settings.max) throw new StreamsBusyError();
     // The client may have gone while the number was read: its 'close' has passed, so it is not started.
     if (!res.socket || res.socket.destroyed) {
       res.destroy();
       return;
     }
-    const existing = this.channels.get(request.buyerId);
-    if (existing && existing.streams.size >= this.settings.maxPerBuyer) throw new TooManyStreamsError(this.settings.maxPerBuyer);
     // HEAD (which Express routes to GET) gets the headers and nothing to wait for.
     if (res.req.method === 'HEAD') {
       res.writeHead(200, STREAM_HEADERS).end();
@@ -179,6 +195,7 @@ export class EventStreamHub {
     const channel = existing ?? this.createChannel(request.buyerId, start);
     const stream: Stream = {
       buyerId: request.buyerId,
+      address: request.address,
       credential: request.credential,
       res,
       cursor: start,
@@ -189,6 +206,7 @@ export class EventStreamHub {
     };
     channel.streams.add(stream);
     this.size += 1;
+    this.perAddress.set(request.address, (this.perAddress.get(request.address) ?? 0) + 1);
     res.on('close', () => this.remove(stream));
 
     res.socket?.setNoDelay(true);
@@ -220,6 +238,9 @@ export class EventStreamHub {
     const channel = this.channels.get(stream.buyerId);
     if (!channel?.streams.delete(stream)) return;
     this.size -= 1;
+    const fromAddress = (this.perAddress.get(stream.address) ?? 1) - 1;
+    if (fromAddress > 0) this.perAddress.set(stream.address, fromAddress);
+    else this.perAddress.delete(stream.address);
     if (channel.streams.size === 0) this.channels.delete(stream.buyerId);
     if (this.channels.size === 0) {
       // A read in progress ends the poller itself when it finds no channel left.

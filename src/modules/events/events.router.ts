@@ -41,14 +41,17 @@ export function eventEndpoints({ events, eventStream }: { events: EventsService;
       query: streamEventsQuery,
       produces: eventStreamFrames,
       errors: {
-        400: 'VALIDATION_ERROR (the Last-Event-ID, or lastEventId, is not one of your events of the last 30 days) or LIMIT_EXCEEDED (the buyer holds 20 open streams on this server process already)',
+        400: 'VALIDATION_ERROR (the Last-Event-ID, or lastEventId, is not one of your events of the last 30 days) or LIMIT_EXCEEDED (the buyer holds 20 open streams on this server process already, or the client address 50; checked before the process cap)',
         503: 'SERVER_BUSY: this server process holds as many open streams as it may; another may not',
       },
       handler: async ({ principal, query, req, res }) => {
         // The header wins: an EventSource reconnecting to a URL that carries ?lastEventId sends a newer one in it.
         const after = await events.resumeAfter(principal.accountId, lastEventIdHeader(req.headers['last-event-id']) ?? query.lastEventId);
         try {
-          await eventStream.open({ buyerId: principal.accountId, credential: bearerCredential(req.headers.authorization) ?? '', after }, res);
+          await eventStream.open(
+            { buyerId: principal.accountId, credential: bearerCredential(req.headers.authorization) ?? '', address: req.ip ?? '', after },
+            res,
+          );
         } catch (error) {
           if (error instanceof StreamsBusyError) res.setHeader('retry-after', String(error.retryAfterSeconds));
           throw error;
