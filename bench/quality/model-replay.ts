@@ -4,7 +4,7 @@
 // moves its answerers' counts (its increments, applyIncrement: one count at the result of a completed task), and the scope is
 // re-fitted (refitScope) whenever its answers have grown by 5 %. The scope here is the whole dataset
 // (one project); the arrays stand in for the database's rows.
-import { calibratedPosterior, IDENTITY_CALIBRATION, type Calibration } from '../../src/consensus/calibration.ts';
+import { calibratedPosterior, IDENTITY_CALIBRATION, reliabilityBands, type Calibration } from '../../src/consensus/calibration.ts';
 import {
   answerLogLikelihoods,
   emptyCounts,
@@ -278,18 +278,11 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
   return outcome;
 }
 
-/** Expected calibration error: 10 equal-width bins of the reported confidence, weighted by their counts. */
-export function calibrationError(reported: ReadonlyArray<{ confidence: number; hit: number }>, bins = 10): number {
-  const count = new Array<number>(bins).fill(0);
-  const confidence = new Array<number>(bins).fill(0);
-  const hits = new Array<number>(bins).fill(0);
-  for (const r of reported) {
-    const b = Math.min(bins - 1, Math.floor(r.confidence * bins));
-    count[b] = (count[b] ?? 0) + 1;
-    confidence[b] = (confidence[b] ?? 0) + r.confidence;
-    hits[b] = (hits[b] ?? 0) + r.hit;
-  }
-  let error = 0;
-  for (let b = 0; b < bins; b++) if ((count[b] ?? 0) > 0) error += Math.abs((confidence[b] ?? 0) - (hits[b] ?? 0));
+/**
+ * Expected calibration error: the service's ten equal-width bands of the reported confidence
+ * (reliabilityBands, the reliability diagram's), each band's gap weighted by its count.
+ */
+export function calibrationError(reported: ReadonlyArray<{ confidence: number; hit: number }>): number {
+  const error = reliabilityBands(reported).reduce((sum, band) => sum + band.samples * Math.abs(band.confidence - band.accuracy), 0);
   return reported.length === 0 ? 0 : error / reported.length;
 }

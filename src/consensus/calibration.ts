@@ -276,24 +276,32 @@ export function fitCalibration(samples: CalibrationSamples, classPrior: ArrayLik
   const map = mapOf(scored, samples.goldenItems, settings);
   if (map.goldenItems === 0) return map;
   // Five folds of golden tasks: each fold's samples read through the map fitted on the other four.
-  const checked: Array<{ c: number; hit: number }> = [];
+  const checked: Array<{ confidence: number; hit: number }> = [];
   for (let fold = 0; fold < FOLDS; fold++) {
     const others = scored.filter((sample) => sample.item % FOLDS !== fold);
     const held = scored.filter((sample) => sample.item % FOLDS === fold);
     const fitted = mapOf(others, new Set(others.map((sample) => sample.item)).size, settings);
-    for (const sample of held) checked.push({ c: calibrateConfidence(sample.p, sample.answers, fitted), hit: sample.hit });
+    for (const sample of held) checked.push({ confidence: calibrateConfidence(sample.p, sample.answers, fitted), hit: sample.hit });
   }
+  return { ...map, reliability: reliabilityBands(checked) };
+}
+
+/**
+ * Confidences reported and whether each was right, in ten equal-width bands of the confidence: each
+ * band's mean confidence, share right and count (empty bands left out). The reliability diagram, and
+ * bench/quality's calibration error, are read from it.
+ */
+export function reliabilityBands(points: Iterable<{ confidence: number; hit: number }>): Calibration['reliability'] {
   const bands = Array.from({ length: 10 }, () => ({ confidence: 0, accuracy: 0, samples: 0 }));
-  for (const { c, hit } of checked) {
-    const band = bands[Math.min(9, Math.floor(c * 10))] as { confidence: number; accuracy: number; samples: number };
-    band.confidence += c;
+  for (const { confidence, hit } of points) {
+    const band = bands[Math.min(9, Math.floor(confidence * 10))] as { confidence: number; accuracy: number; samples: number };
+    band.confidence += confidence;
     band.accuracy += hit;
     band.samples += 1;
   }
-  const reliability = bands
+  return bands
     .filter((band) => band.samples > 0)
     .map((band) => ({ confidence: band.confidence / band.samples, accuracy: band.accuracy / band.samples, samples: band.samples }));
-  return { ...map, reliability };
 }
 
 /** The map of scored samples from `goldenItems` golden tasks (the identity without any). */
@@ -318,12 +326,13 @@ function groupMap(scored: readonly Scored[], settings: CalibrationSettings, prio
   const count = new Array<number>(BINS).fill(0);
   const rawSum = new Array<number>(BINS).fill(0);
   const hits = new Array<number>(BINS).fill(0);
+  const binned = scored.map((sample) => ({ ...sample, bin: binOf(sample.p) }));
+  const key = ({ item, bin }: { item: number; bin: number }) => `${item}:${bin}`;
   const inBin = new Map<string, number>();
-  const key = (item: number, p: number) => `${item}:${binOf(p)}`;
-  for (const { p, item } of scored) inBin.set(key(item, p), (inBin.get(key(item, p)) ?? 0) + 1);
-  for (const { p, hit, item } of scored) {
-    const bin = binOf(p);
-    const weight = 1 / (inBin.get(key(item, p)) ?? 1);
+  for (const sample of binned) inBin.set(key(sample), (inBin.get(key(sample)) ?? 0) + 1);
+  for (const sample of binned) {
+    const { p, hit, bin } = sample;
+    const weight = 1 / (inBin.get(key(sample)) ?? 1);
     count[bin] = (count[bin] ?? 0) + weight;
     rawSum[bin] = (rawSum[bin] ?? 0) + p * weight;
     hits[bin] = (hits[bin] ?? 0) + hit * weight;

@@ -3,6 +3,7 @@
 // A pure function: answers and their annotators' reliabilities in, a decision out. One-coin model: with K options, an annotator of reliability r votes for their
 // answer with weight w = max(0, ln(r·(K−1)/(1−r))); option k scores the sum of its voters' weights;
 // P(k) = exp(score_k) / Σ_j exp(score_j); confidence = max P.
+import { round4 } from './stop-rule.ts';
 
 export interface WeightedAnswer {
   answer: string;
@@ -44,8 +45,6 @@ export function posterior(options: readonly string[], answers: readonly Weighted
   const total = exps.reduce((sum, value) => sum + value, 0);
   return exps.map((value) => value / total);
 }
-
-const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /** Decides a task after an answer: complete, fail (no consensus within maxResponses), or collect more. */
 export function decide(input: ConsensusInput): Decision {

@@ -2,6 +2,7 @@
 // (docs/label-quality.md): the accuracy its completed labels can be expected to have, the golden evidence
 // that expectation rests on, and a plain warning when that evidence is too thin to check it. Pure.
 import type { Calibration } from './calibration.ts';
+import { round4 } from './stop-rule.ts';
 
 /** Below this many golden answers the calibration cannot be checked: the report says so. */
 export const MIN_GOLDEN_ANSWERS = 100;
@@ -66,7 +67,6 @@ export interface QualityReport {
   warnings: Array<{ code: QualityWarningCode; message: string }>;
 }
 
-const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 const roundInterval = (interval: Interval | null) => (interval ? { low: round4(interval.low), high: round4(interval.high) } : null);
 
 /** The report of one scope's figures. */

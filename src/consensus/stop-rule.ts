@@ -34,7 +34,8 @@ export function probabilities(logPosterior: readonly number[]): number[] {
   return exps.map((value) => value / total);
 }
 
-const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+/** A share as the API reports it: 4 decimals (a task's confidence, contract §5; reputations and reports alike). */
+export const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 
 // Log-posteriors built from the same answers in another order can differ in the last bits: closer than
 // this, two options are tied.

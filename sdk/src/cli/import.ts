@@ -366,17 +366,11 @@ async function openErrorReport(file: string, options: ImportOptions, checkpoint:
 
 /** One run of an import: reads the rows, cuts them into batches, checks, sends and checkpoints them. */
 class ImportRun {
-  private readonly counters: {
-    rows: number;
-    refusedLocally: number;
-    refusedByService: number;
-    batches: number;
-    batchesSent: number;
-    batchesSkipped: number;
-    batchesReplayed: number;
-    reservedCents: number;
-    finishedRows: number;
-  };
+  /** The summary's running counts, and the rows finished (sent, skipped or refused: what the progress line counts). */
+  private readonly counters: Pick<
+    ImportSummary,
+    'rows' | 'refusedLocally' | 'refusedByService' | 'batches' | 'batchesSent' | 'batchesSkipped' | 'batchesReplayed' | 'reservedCents'
+  > & { finishedRows: number };
   private readonly alreadyComplete: boolean;
   private readonly keyPrefix: string;
   /** The error that stops the reading; the batches in flight finish and are saved. */

@@ -1,6 +1,7 @@
 // Reputation, earnings and payouts of annotators (SDK side), and the admin's payout decisions.
 import type { Database } from '../../repositories.ts';
 import { level, reliability } from '../../consensus/reputation.ts';
+import { round4 } from '../../consensus/stop-rule.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { annotatorNotFound } from './annotation.service.ts';
@@ -10,8 +11,6 @@ import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 /** contract: a payout is at least 500 cents. */
 export const MIN_PAYOUT_CENTS = 500;
-
-const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 
 export function toReputation(annotator: AnnotatorRecord) {
   return {

@@ -1,3 +1,4 @@
+import { round4 } from '../../consensus/stop-rule.ts';
 import { z } from 'zod';
 import type { GoldenTasksService } from './golden-tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
@@ -32,7 +33,7 @@ const toGoldenTask = (golden: GoldenTaskRecord) => ({
   projectId: golden.projectId,
   timesServed: golden.timesServed,
   timesAnswered: golden.timesAnswered,
-  correctRate: golden.timesAnswered > 0 ? Math.round((golden.timesCorrect / golden.timesAnswered) * 10_000) / 10_000 : null,
+  correctRate: golden.timesAnswered > 0 ? round4(golden.timesCorrect / golden.timesAnswered) : null,
   createdAt: golden.createdAt.toISOString(),
 });
 

@@ -38,24 +38,29 @@ export class LabelQualityRepository {
 
   /** A project's figures (the project's existence and owner are checked by the caller). */
   async projectFigures(projectId: string): Promise<ScopeFigures> {
-    const [tasks] = await this.db.$queryRaw<TaskFigures[]>`SELECT ${TASK_FIGURES} FROM tasks WHERE project_id = ${projectId}`;
-    const [golden] = await this.db.$queryRaw<GoldenFigures[]>`SELECT ${GOLDEN_FIGURES} FROM golden_tasks WHERE project_id = ${projectId}`;
-    const [map] = await this.db.$queryRaw<StoredMap[]>`
-      SELECT calibration, refitted_at AS "refittedAt" FROM label_scopes WHERE key = label_scope_key(${projectId}, NULL, NULL)`;
+    // Three independent reads: sent together, not one after another.
+    const [[tasks], [golden], [map]] = await Promise.all([
+      this.db.$queryRaw<TaskFigures[]>`SELECT ${TASK_FIGURES} FROM tasks WHERE project_id = ${projectId}`,
+      this.db.$queryRaw<GoldenFigures[]>`SELECT ${GOLDEN_FIGURES} FROM golden_tasks WHERE project_id = ${projectId}`,
+      this.db.$queryRaw<StoredMap[]>`
+        SELECT calibration, refitted_at AS "refittedAt" FROM label_scopes WHERE key = label_scope_key(${projectId}, NULL, NULL)`,
+    ]);
     return { ...EMPTY_TASKS, ...tasks, ...(golden ?? NO_GOLDEN), ...scopeMap(map) };
   }
 
   /** The figures of each option set of a buyer's tasks without a project (its scopes), the largest first. */
   async optionSetFigures(buyerId: string): Promise<Array<{ options: string[]; figures: ScopeFigures }>> {
-    const tasks = await this.db.$queryRaw<Array<TaskFigures & { options: string[] }>>`
-      SELECT label_scope_options(options) AS options, ${TASK_FIGURES}
-      FROM tasks WHERE buyer_id = ${buyerId} AND project_id IS NULL
-      GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${MAX_OPTION_SETS}`;
-    const golden = await this.db.$queryRaw<Array<GoldenFigures & { options: string[] }>>`
-      SELECT label_scope_options(options) AS options, ${GOLDEN_FIGURES}
-      FROM golden_tasks WHERE buyer_id = ${buyerId} AND project_id IS NULL GROUP BY 1`;
-    const maps = await this.db.$queryRaw<Array<StoredMap & { options: string[] }>>`
-      SELECT options, calibration, refitted_at AS "refittedAt" FROM label_scopes WHERE buyer_id = ${buyerId} AND project_id IS NULL`;
+    const [tasks, golden, maps] = await Promise.all([
+      this.db.$queryRaw<Array<TaskFigures & { options: string[] }>>`
+        SELECT label_scope_options(options) AS options, ${TASK_FIGURES}
+        FROM tasks WHERE buyer_id = ${buyerId} AND project_id IS NULL
+        GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${MAX_OPTION_SETS}`,
+      this.db.$queryRaw<Array<GoldenFigures & { options: string[] }>>`
+        SELECT label_scope_options(options) AS options, ${GOLDEN_FIGURES}
+        FROM golden_tasks WHERE buyer_id = ${buyerId} AND project_id IS NULL GROUP BY 1`,
+      this.db.$queryRaw<Array<StoredMap & { options: string[] }>>`
+        SELECT options, calibration, refitted_at AS "refittedAt" FROM label_scopes WHERE buyer_id = ${buyerId} AND project_id IS NULL`,
+    ]);
     const key = (options: string[]) => JSON.stringify(options);
     const goldenBy = new Map(golden.map(({ options, ...figures }) => [key(options), figures]));
     const mapBy = new Map(maps.map(({ options, ...map }) => [key(options), scopeMap(map)]));
