@@ -6,6 +6,8 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspace package @concord/contract: npm ci links it and its postinstall builds it (dist/).
+COPY packages ./packages
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts tsconfig.json tsconfig.build.json ./
@@ -20,6 +22,8 @@ FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/packages/contract/package.json ./packages/contract/package.json
+COPY --from=build /app/packages/contract/dist ./packages/contract/dist
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 COPY package.json prisma.config.ts ./

@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 const canary = process.env.CONCORD_CANARY === '1';
 
 export default defineConfig({
+  // @concord/contract from its TypeScript source (its "source" export), as the server runs it from npm start.
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     // The dashboard's pure logic is tested beside it (web/src/**/*.test.ts), against the service's own rules.
     include: canary ? ['test/canary/*.test.ts'] : ['test/**/*.test.ts', 'web/src/**/*.test.ts'],

@@ -87,7 +87,7 @@ export async function startServer(
 ): Promise<BenchServer> {
   const port = options.port ?? (await freePort());
   if (options.compiled) execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
-  const entry = options.compiled ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const entry = options.compiled ? ['dist/server.js'] : ['--conditions=source', '--import', 'tsx', 'src/server.ts'];
   const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), ...entry], {
     env: {
       ...process.env,

@@ -1,7 +1,7 @@
 // The only reader of the environment. Every variable is parsed once with zod; a bad value stops
 // start-up with a message that names the variable.
 import { z } from 'zod';
-import { TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from './consensus/stop-rule.ts';
+import { TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '@concord/contract';
 
 const booleanString = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((value) => value === 'true' || value === '1');
 

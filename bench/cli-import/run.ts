@@ -11,11 +11,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { batchBody, reviewContent, sustainedIngest } from '../ingest/sustained.ts';
 import { api, benchDatabase, fundedBuyer, mustBe, round, rssMb, runBench, startServer } from '../lib.ts';
+import { installBuiltPackages } from '../../scripts/lib/packages.ts';
 
 /** A positive whole number from the environment, or `fallback`. */
 function wholeNumberFromEnv(name: string, fallback: number): number {
@@ -46,15 +47,8 @@ async function writeCsv(file: string, rows: number): Promise<void> {
 
 /** The SDK package built as shipped, in a folder whose node_modules resolve to the repository's. */
 async function buildCli(work: string): Promise<string> {
-  const pkg = path.join(work, 'sdk');
-  await mkdir(pkg, { recursive: true });
-  await copyFile(path.join(root, 'sdk/package.json'), path.join(pkg, 'package.json'));
-  const child = spawn(process.execPath, [path.join(root, 'sdk/scripts/build.mjs'), '--out-dir', path.join(pkg, 'dist')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`the SDK build exited with ${code}`);
-  return path.join(pkg, 'dist/esm/cli/bin.js');
+  const { sdk } = (await installBuiltPackages(path.join(work, 'node_modules'), ['contract', 'sdk'])) as { sdk: string };
+  return path.join(sdk, 'dist/esm/cli/bin.js');
 }
 
 async function apiKeyOf(base: string, token: string): Promise<string> {

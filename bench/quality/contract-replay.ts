@@ -3,7 +3,7 @@
 // 2 × validationsNeeded — through the service's own decide() and reliability().
 import { decide, posterior } from '../../src/consensus/consensus.ts';
 import { reliability, type AnnotatorStats } from '../../src/consensus/reputation.ts';
-import { DEFAULT_VALIDATIONS_NEEDED } from '../../src/modules/tasks/task-rules.ts';
+import { DEFAULT_VALIDATIONS_NEEDED } from '@concord/contract';
 import type { IndexedAnswer, IndexedDataset } from './indexed.ts';
 import { emptyOutcome, type ReplayOutcome } from './model-replay.ts';
 import { expectedHit, prng, shuffle } from './random.ts';

@@ -19,7 +19,7 @@ import { applyIncrement, goldenIncrement, type CountIncrement } from '../../src/
 import { decideWithModel } from '../../src/consensus/task-decision.ts';
 import { addAnswer, DEFAULT_TARGET_CONFIDENCE, defaultMaxResponses, startLogPosterior } from '../../src/consensus/stop-rule.ts';
 import { DEFAULT_GOLDEN_FIRST_RATE, DEFAULT_GOLDEN_RATE } from '../../src/config.ts';
-import { DEFAULT_VALIDATIONS_NEEDED } from '../../src/modules/tasks/task-rules.ts';
+import { DEFAULT_VALIDATIONS_NEEDED } from '@concord/contract';
 import type { IndexedAnswer, IndexedDataset } from './indexed.ts';
 import { expectedHit, prng, shuffle } from './random.ts';
 

@@ -27,7 +27,9 @@ export type TaskType = Schemas['TaskInput']['type'];
 export type TaskStatus = Schemas['Task']['status'];
 export type Locale = NonNullable<Schemas['TaskInput']['locale']>;
 export type EventType = Schemas['Event']['type'];
-export type ExportFormat = 'json' | 'jsonl' | 'csv' | 'openai' | 'huggingface' | 'alpaca';
+import type { ExportFormat } from '@concord/contract';
+
+export type { ExportFormat };
 
 // Accounts.
 export type Buyer = Schemas['Buyer'];

@@ -8,10 +8,6 @@
 /** contract: the default target confidence (config CONSENSUS_THRESHOLD). */
 export const DEFAULT_TARGET_CONFIDENCE = 0.95;
 
-/** contract §3: a target below 0.5 would let a coin toss complete a task; 1 would never be reached. */
-export const TARGET_CONFIDENCE_MIN = 0.5;
-export const TARGET_CONFIDENCE_MAX = 0.999;
-
 /** contract: more answers are collected up to max(10, 2 × validationsNeeded) unless the project says otherwise. */
 export const defaultMaxResponses = (validationsNeeded: number) => Math.max(10, 2 * validationsNeeded);
 

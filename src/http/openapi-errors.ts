@@ -2,6 +2,7 @@
 // really sends (copied from where it is thrown), so an integrator sees what to expect. The document
 // gives every error status of every operation an example of each code it names; a test checks every
 // code named anywhere has one here and that each is a valid Error body.
+import { isErrorCode, type ErrorCode } from '@concord/contract';
 import { InsufficientCreditsError } from '../lib/errors.ts';
 import { notFoundMessage } from '../middleware/validate.ts';
 
@@ -14,7 +15,7 @@ export interface ErrorExample {
 
 const insufficient = new InsufficientCreditsError(6_000, 4_180);
 
-const EXAMPLES: Record<string, Omit<ErrorExample, 'code'>> = {
+const EXAMPLES: Partial<Record<ErrorCode, Omit<ErrorExample, 'code'>>> = {
   VALIDATION_ERROR: {
     error: 'Invalid request: colour: Unknown field',
     details: { issues: [{ path: 'colour', message: 'Unknown field' }] },
@@ -76,7 +77,7 @@ export function codesIn(description: string): string[] {
 
 /** The example body of one code, or undefined when none is written (a `…_NOT_FOUND` code always has one). */
 export function errorExample(code: string): ErrorExample | undefined {
-  const example = EXAMPLES[code];
+  const example = isErrorCode(code) ? EXAMPLES[code] : undefined;
   if (example) return { code, ...example };
   if (code.endsWith('NOT_FOUND')) return { error: notFoundMessage(code), code };
   return undefined;

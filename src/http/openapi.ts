@@ -4,7 +4,7 @@
 // examples parsed by each endpoint's own schemas, headers, webhook payloads).
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodObject, ZodType } from 'zod';
-import { LOGGED_EVENT_TYPES, PING_EVENT } from '../modules/events/event-types.ts';
+import { LOGGED_EVENT_TYPES, PING_EVENT } from '@concord/contract';
 import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-payloads.ts';
 import type { EndpointDefinition } from '../lib/endpoint.ts';
 import { EXAMPLE } from '../lib/openapi-examples.ts';

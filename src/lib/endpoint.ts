@@ -1,6 +1,7 @@
 // An endpoint is declared once: its route, who may call it, the zod schemas of its input and output,
 // and its handler. The same declaration mounts the Express route and writes the OpenAPI document, so
 // the two cannot drift apart.
+import type { ErrorCode } from '@concord/contract';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
@@ -95,7 +96,7 @@ export interface EndpointDefinition<
    * malformed id (any length, any characters, broken percent-encoding) names nothing, so it gets this
    * 404 rather than a 400 (contract §0).
    */
-  notFound?: string;
+  notFound?: ErrorCode;
   /** The body is handed to the handler as raw bytes (a Buffer, at most 1 MB), e.g. to verify a signature over them. */
   bodyBytes?: true;
   /** Largest JSON body accepted (contract §0: 1 MB, 10 MB on POST /tasks/batch). */

@@ -1,12 +1,14 @@
-// One error type with a stable code. Everything a client may see goes through AppError; anything else
-// becomes a 500 INTERNAL with its message hidden (see middleware/error-handler.ts).
+// One error type with a stable code (one of the contract's ErrorCode). Everything a client may see goes
+// through AppError; anything else becomes a 500 INTERNAL with its message hidden (see
+// middleware/error-handler.ts).
+import type { ErrorCode } from '@concord/contract';
 
 export type ErrorDetails = Record<string, unknown>;
 
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetails,
     readonly taskIndex?: number,
@@ -17,19 +19,19 @@ export class AppError extends Error {
 }
 
 export class NotFoundError extends AppError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(404, code, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(code: string, message: string, details?: ErrorDetails) {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
     super(409, code, message, details);
   }
 }
 
 export class BadRequestError extends AppError {
-  constructor(code: string, message: string, details?: ErrorDetails) {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
     super(400, code, message, details);
   }
 }

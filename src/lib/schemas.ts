@@ -30,7 +30,7 @@ export const httpUrlSchema = z
 
 export const idParams = z.strictObject({ id: z.string().min(1).max(64) });
 
-export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with milliseconds' });
+export { timestamp } from '@concord/contract';
 
 export const emptyBody = z.strictObject({});
 /** A route that takes no query parameters still refuses unknown ones (a typo never passes silently). */
@@ -53,14 +53,7 @@ export const limitSchema = z
 
 export const cursorSchema = z.string().min(1).max(512).optional();
 
-export const errorSchema = z
-  .object({
-    error: z.string().meta({ description: 'Human-readable message' }),
-    code: z.string().meta({ description: 'Stable machine-readable code' }),
-    details: z.record(z.string(), z.unknown()).optional(),
-    taskIndex: z.number().int().optional().meta({ description: 'Zero-based index of the invalid item (INVALID_TASK only)' }),
-  })
-  .meta({ id: 'Error' });
+export { errorSchema } from '@concord/contract';
 
 export const pageInfo = {
   nextCursor: z.string().nullable(),
@@ -89,7 +82,4 @@ export const daysSchema = z
 /** One UTC calendar day, `YYYY-MM-DD`. */
 export const dateSchema = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD' });
 
-/** What `confidence` means wherever a task's result carries it (tasks, events, webhooks, exports). */
-export const CONFIDENCE_DESCRIPTION =
-  "The probability that the result is right: the label model's posterior of its top option, read through the confidence map " +
-  "fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md)";
+export { CONFIDENCE_DESCRIPTION } from '@concord/contract';

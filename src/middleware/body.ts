@@ -1,5 +1,6 @@
 // Request bodies are read only once a request has been routed and authenticated (contract §0): an unknown
 // route or a missing credential is refused without reading what the client sends.
+import { BATCH_BODY_MAX_BYTES, JSON_BODY_MAX_BYTES } from '@concord/contract';
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../lib/errors.ts';
 
@@ -15,8 +16,8 @@ function unsupported(message: string): AppError {
 }
 
 const jsonParsers = {
-  '1mb': express.json({ limit: '1mb' }),
-  '10mb': express.json({ limit: '10mb' }),
+  '1mb': express.json({ limit: JSON_BODY_MAX_BYTES }),
+  '10mb': express.json({ limit: BATCH_BODY_MAX_BYTES }),
 } as const;
 
 /** JSON bodies: `application/json` (UTF-8) only, at most `limit` bytes once inflated. */
@@ -36,7 +37,7 @@ export function jsonBody(limit: keyof typeof jsonParsers): RequestHandler {
 }
 
 /** Any content type, kept as the exact bytes sent (provider confirmations are verified against them). */
-export const rawBytes: RequestHandler = express.raw({ type: () => true, limit: '1mb' });
+export const rawBytes: RequestHandler = express.raw({ type: () => true, limit: JSON_BODY_MAX_BYTES });
 
 /** Multipart uploads are parsed by their own middleware; this refuses other content before it runs. */
 export const multipartOnly: RequestHandler = (req, _res, next) => {

@@ -3,7 +3,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { AppError, NotFoundError } from '../lib/errors.ts';
-import { describeZodError } from '../lib/zod-issues.ts';
+import { describeZodError } from '@concord/contract';
 
 interface ErrorBody {
   error: string;

@@ -1,9 +1,7 @@
 import type { RequestHandler } from 'express';
 import multer from 'multer';
+import { CSV_MAX_BYTES } from '@concord/contract';
 import { AppError, BadRequestError } from '../lib/errors.ts';
-
-/** spec: a CSV import is at most 5 MB (read as 5 MiB, 5 242 880 bytes). */
-export const CSV_MAX_BYTES = 5 * 1024 * 1024;
 
 /**
  * Accepts one multipart file part named `file`, held in memory (at most CSV_MAX_BYTES), and maps the

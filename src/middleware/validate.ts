@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { EndpointDefinition } from '../lib/endpoint.ts';
 import { BadRequestError, NotFoundError } from '../lib/errors.ts';
-import { screenValue } from '../lib/input-screen.ts';
+import { screenValue } from '@concord/contract';
 
 export interface ParsedInput {
   body: unknown;

@@ -1,6 +1,6 @@
 // A client of GET /events/stream for the tests (and the bench): node:http, the service's own SSE reader.
 import http from 'node:http';
-import { SseParser, type SseMessage } from '../../sdk/src/event-stream.ts';
+import { SseParser, type SseMessage } from '@concord/contract';
 
 export interface StreamOptions {
   lastEventId?: string;

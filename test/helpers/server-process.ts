@@ -14,7 +14,7 @@ export async function spawnServer(databaseUrl: string, env: Record<string, strin
   const port = await freePort();
   const inherited: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('VITEST')) inherited[key] = value;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
     env: {
       ...inherited,
       NODE_ENV: 'test',

@@ -4,7 +4,7 @@
 // its own config and state directories (XDG_CONFIG_HOME, XDG_STATE_HOME), as separate users would.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { verifyWebhook, verifyWebhookSignature } from '../../sdk/src/index.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
 import { sdk } from '../helpers/sdk.ts';
+import { installBuiltPackages } from '../../scripts/lib/packages.ts';
 import { spawnServer, waitFor, type ServerProcess } from '../helpers/server-process.ts';
 
 const run = promisify(execFile);
@@ -38,13 +39,12 @@ beforeAll(async () => {
   await mkdir(path.join(root, 'node_modules', '.cache'), { recursive: true });
   work = await mkdtemp(path.join(root, 'node_modules', '.cache', 'concord-cli-test-'));
   project = path.join(work, 'project');
-  const pkg = path.join(project, 'node_modules', '@concord', 'sdk');
-  await mkdir(pkg, { recursive: true });
+  await mkdir(project, { recursive: true });
   await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'cli-consumer', private: true }));
-  await copyFile(path.join(root, 'sdk/package.json'), path.join(pkg, 'package.json'));
-  [server] = await Promise.all([
+  let pkg: string;
+  [server, { sdk: pkg }] = await Promise.all([
     spawnServer(ctx.databaseUrl, { RATE_LIMIT_MAX: '1000000' }),
-    run(process.execPath, [path.join(root, 'sdk/scripts/build.mjs'), '--out-dir', path.join(pkg, 'dist')], { cwd: root }),
+    installBuiltPackages(path.join(project, 'node_modules'), ['contract', 'sdk']) as Promise<{ sdk: string }>,
   ]);
   // What npm does for a dependency's "bin": a link in node_modules/.bin.
   const manifest = JSON.parse(await readFile(path.join(pkg, 'package.json'), 'utf8')) as { bin: { concord: string } };
@@ -329,7 +329,7 @@ describe('concord import', () => {
         '3,INVALID_TYPE,"Unknown task type ""NOPE""; expected one of SENTIMENT_ANALYSIS, IMAGE_CLASSIFICATION, BINARY_CHOICE, AI_RESPONSE_RATING, RELEVANCE_RATING"',
         '40,MISSING_FIELDS,Missing required fields: content',
         '41,OPTIONS_REQUIRED,A task needs at least 2 options',
-        '1200,VALIDATION_ERROR,Invalid task: maxCents: must be an integer from 20 to 100000',
+        '1200,VALIDATION_ERROR,Invalid task: maxCents: Too small: expected number to be >=20',
         '2000,VALIDATION_ERROR,"Expected 4 fields, found 5"',
         '',
       ].join('\n'),
@@ -368,7 +368,7 @@ describe('concord import', () => {
     const report = (await readFile(`${file}.errors.csv`, 'utf8')).trim().split('\n');
     expect(report[0]).toBe('row,code,message');
     expect(report.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(['2,INVALID_JSON', '3,INVALID_PROJECT', '5,VALIDATION_ERROR']);
-    expect(report[3]).toContain('maxcents: unknown field');
+    expect(report[3]).toContain('maxcents: Unknown field');
     const { rows } = await db.query('SELECT content, project_id, locale, max_cents FROM tasks WHERE buyer_id = $1 ORDER BY content', [buyer.id]);
     expect(rows).toEqual([
       { content: 'Awful', project_id: mine.body.id, locale: 'en', max_cents: 40 },

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { depositBonusCents } from '../../src/modules/deposits/payment-provider.ts';
+import { depositBonusCents } from '@concord/contract';
 import { createIsolatedTestContext, createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, PASSWORD } from '../helpers/factories.ts';
 

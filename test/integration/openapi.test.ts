@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/webhook-payloads.ts';
-import { verifyWebhookSignature } from '../../src/modules/webhooks/signature.ts';
+import { verifyWebhookSignature } from '@concord/contract';
 import { projectExamples } from '../../src/modules/projects/projects.examples.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestDeveloper } from '../helpers/factories.ts';
@@ -142,7 +142,7 @@ describe('webhook payloads are what receivers get', () => {
     for (const { headers, rawBody, body } of received) {
       expect(WEBHOOK_EVENTS[body.event].schema.parse(body), body.event).toEqual(body);
       expect(headers['x-service-signature']).toMatch(signature);
-      expect(verifyWebhookSignature(rawBody, headers['x-service-signature'] as string, 'openapi-test-secret-0123456789')).toBe(true);
+      expect(await verifyWebhookSignature(rawBody, headers['x-service-signature'] as string, 'openapi-test-secret-0123456789')).toBe(true);
       expect(headers['x-service-event']).toBe(body.event);
       expect(headers['x-service-delivery']).toMatch(/^c[0-9a-z]{24}$/);
       expect(headers['content-type']).toBe('application/json');

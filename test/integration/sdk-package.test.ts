@@ -3,12 +3,13 @@
 // used against the real server process on the test database; its declarations type-check for a
 // CommonJS and an ES module TypeScript consumer.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerDatabaseUrl } from '../helpers/context.ts';
+import { installBuiltPackages } from '../../scripts/lib/packages.ts';
 import { spawnServer, type ServerProcess } from '../helpers/server-process.ts';
 
 const run = promisify(execFile);
@@ -63,13 +64,10 @@ describe('the built package', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'concord-sdk-package-'));
-    const pkg = path.join(dir, 'node_modules/@concord/sdk');
-    await mkdir(pkg, { recursive: true });
-    await copyFile(path.join(root, 'sdk/package.json'), path.join(pkg, 'package.json'));
-    // The server starts while the package builds.
+    // The server starts while the packages build.
     [server] = await Promise.all([
       spawnServer(workerDatabaseUrl(), { RATE_LIMIT_MAX: '1000000' }),
-      run(process.execPath, [path.join(root, 'sdk/scripts/build.mjs'), '--out-dir', path.join(pkg, 'dist')], { cwd: root }),
+      installBuiltPackages(path.join(dir, 'node_modules'), ['contract', 'sdk'], ['zod']),
     ]);
   }, 120_000);
   afterAll(async () => {

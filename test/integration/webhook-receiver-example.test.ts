@@ -32,7 +32,7 @@ describe('examples/webhook-receiver.ts', () => {
     const port = await freePort();
     const secret = generateWebhookSecret();
     const env: NodeJS.ProcessEnv = { ...process.env, CONCORD_WEBHOOK_SECRET: secret, RECEIVER_PORT: String(port) };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/webhook-receiver.ts', '--count', '1', '--timeout', '60'], {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'examples/webhook-receiver.ts', '--count', '1', '--timeout', '60'], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

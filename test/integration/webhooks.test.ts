@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
-import { verifyWebhookSignature } from '../../src/modules/webhooks/signature.ts';
+import { verifyWebhookSignature } from '@concord/contract';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -154,7 +154,7 @@ describe('delivery', () => {
     if (!received) throw new Error('nothing received');
     expect(received.headers['content-type']).toBe('application/json');
     expect(received.headers['x-service-event']).toBe('task.completed');
-    expect(verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, SECRET)).toBe(true);
+    expect(await verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, SECRET)).toBe(true);
     const task = (await api(buyer).get(`/tasks/${taskId}`)).body;
     expect(JSON.parse(received.rawBody)).toEqual({
       event: 'task.completed',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { depositBonusCents, InvalidSignatureError } from '../../src/modules/deposits/payment-provider.ts';
+import { depositBonusCents } from '@concord/contract';
+import { InvalidSignatureError } from '../../src/modules/deposits/payment-provider.ts';
 import { SANDBOX_SIGNATURE_HEADER, SandboxProvider } from '../../src/modules/deposits/sandbox.provider.ts';
 
 describe('depositBonusCents', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { FORMATS, promptFor, splitSizes, type ExportRecord } from '../../src/modules/exports/export-formats.ts';
+import { splitSizes } from '@concord/contract';
+import { FORMATS, promptFor, type ExportRecord } from '../../src/modules/exports/export-formats.ts';
 
 const record: ExportRecord = {
   id: 'c1',

@@ -9,7 +9,7 @@ import type { EndpointDefinition } from '../../src/lib/endpoint.ts';
 import { TAGS } from '../../src/http/openapi.ts';
 import { codesIn, errorExample } from '../../src/http/openapi-errors.ts';
 import { errorSchema } from '../../src/lib/schemas.ts';
-import { LOGGED_EVENT_TYPES } from '../../src/modules/events/event-types.ts';
+import { ERROR_STATUS, isErrorCode, LOGGED_EVENT_TYPES } from '@concord/contract';
 import { EVENT_ID_PATTERN } from '../../src/lib/ids.ts';
 import { EXAMPLE } from '../../src/lib/openapi-examples.ts';
 import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/webhook-payloads.ts';
@@ -156,6 +156,15 @@ describe('examples', () => {
     const codes = endpoints.flatMap((endpoint) => [...Object.values(endpoint.errors ?? {}).flatMap(codesIn), endpoint.notFound ?? 'NOT_FOUND']);
     expect(codes.filter((code) => !errorExample(code))).toEqual([]);
     expect(codesIn('INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR (over 5 MB)')).toEqual(['INVALID_FORMAT', 'INVALID_RATIOS', 'VALIDATION_ERROR']);
+  });
+
+  it('every code a route documents is one of the contract’s, under the status the contract gives it', () => {
+    const documented = endpoints.flatMap((endpoint) => [
+      ...Object.entries(endpoint.errors ?? {}).flatMap(([status, description]) => codesIn(description).map((code) => ({ code, status: Number(status) }))),
+      { code: endpoint.notFound ?? 'NOT_FOUND', status: 404 },
+    ]);
+    const wrong = documented.filter(({ code, status }) => !isErrorCode(code) || ERROR_STATUS[code] !== status);
+    expect(wrong).toEqual([]);
   });
 
   it('the examples tell one story: a task id in a list, a response and a webhook is the same task', () => {

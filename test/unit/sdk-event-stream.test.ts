@@ -17,7 +17,7 @@ import {
   type SseMessage,
 } from '../../sdk/src/index.ts';
 import type { ConcordError } from '../../sdk/src/errors.ts';
-import { sseComment, sseEvent, sseRetry } from '../../src/lib/sse.ts';
+import { sseComment, sseEvent, sseRetry } from '@concord/contract';
 
 const baseUrl = 'http://concord.test';
 const encoder = new TextEncoder();

@@ -38,6 +38,8 @@ describe('sdk/README.md', () => {
         skipLibCheck: true,
         types: ['node'],
         paths: { '@concord/sdk': [path.join(root, 'sdk/src/index.ts')] },
+        // The SDK's own dependency from this repository's sources, as the SDK is type-checked here.
+        customConditions: ['source'],
       };
       await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
       const result = await run(process.execPath, [tsc, '-p', dir], { cwd: dir }).then(

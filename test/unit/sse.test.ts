@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser } from '../../sdk/src/event-stream.ts';
-import { sseComment, sseEvent, sseRetry } from '../../src/lib/sse.ts';
+import { SseParser } from '@concord/contract';
+import { sseComment, sseEvent, sseRetry } from '@concord/contract';
 
 describe('server-sent event frames', () => {
   it('writes an event as id, event and data lines ended by a blank line', () => {

@@ -62,6 +62,19 @@ describe('readTaskCsv', () => {
     ]);
   });
 
+  it('refuses a row of bytes that are not UTF-8 also in a file that opens with a byte order mark', async () => {
+    // csv-parse turns to lossy text when it meets a BOM: such a row must not become one of replacement characters.
+    const bytes = Buffer.concat([
+      Buffer.from('\uFEFF"type",content,options\nBINARY_CHOICE,caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(',y|n\nBINARY_CHOICE,ok,y|n\n'),
+    ]);
+    expect(await read(bytes)).toEqual([
+      { row: 1, ok: false, error: 'The row holds bytes that are not valid UTF-8' },
+      { row: 2, ok: true, task: { type: 'BINARY_CHOICE', content: 'ok', options: ['y', 'n'] } },
+    ]);
+  });
+
   it('refuses a header that is not UTF-8 as INVALID_CSV', async () => {
     await expect(read(Buffer.concat([Buffer.from('type,cont'), Buffer.from([0xff]), Buffer.from('ent,options\n')]))).rejects.toMatchObject({
       code: 'INVALID_CSV',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maxResponsesSchema, targetConfidenceSchema, taskQualityFor } from '../../src/modules/tasks/task-quality.ts';
+import { maxResponsesSchema, targetConfidenceSchema } from '@concord/contract';
+import { taskQualityFor } from '../../src/modules/tasks/task-quality.ts';
 
 const unset = { targetConfidence: null, maxResponses: null };
 

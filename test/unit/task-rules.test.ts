@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateTaskInput } from '../../src/modules/tasks/task-rules.ts';
+import { validateTaskInput } from '@concord/contract';
 
 const valid = { type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['yes', 'no'] };
 const codeOf = (raw: unknown) => {

@@ -10,9 +10,8 @@ import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { interruptedError, interruption, usageError } from './errors.ts';
 import { formatBytes, formatSeconds, type Output } from './output.ts';
-import { LOCALES, TASK_TYPES } from './task-rules.ts';
+import { EXPORT_FORMATS, LOCALES, TASK_TYPES } from '@concord/contract';
 
-export const EXPORT_FORMATS = ['jsonl', 'json', 'csv', 'openai', 'huggingface', 'alpaca'] as const;
 const STATUSES = ['PENDING', 'VALIDATING', 'COMPLETED', 'FAILED'] as const;
 
 export interface ExportOptions extends GlobalOptions {

@@ -37,14 +37,12 @@ import { CliError, EXIT, interruptedError, interruptedExitCode, interruption, to
 import { formatCount, formatSeconds, type Output } from './output.ts';
 import { detectFormat, readRows, surveyFile, type ImportFormat, type Row } from './rows.ts';
 import { checkTask, jsonSizeBound } from './task-rules.ts';
+import { BATCH_BODY_MAX_BYTES, budgetFloorCents, DEFAULT_MAX_CENTS, MAX_BATCH_TASKS } from '@concord/contract';
 
-export const MAX_BATCH = 1_000;
-/** The JSON body of one batch stays under this (POST /tasks/batch takes 10 MB). */
-const MAX_BATCH_BYTES = 9 * 1024 * 1024;
+/** The JSON body of one batch stays a tenth under what POST /tasks/batch takes. */
+const MAX_BATCH_BYTES = Math.floor(BATCH_BODY_MAX_BYTES * 0.9);
 /** Rows whose size bound is above this are measured exactly (the bound is 6 bytes per character). */
 const EXACT_SIZE_ABOVE = 16 * 1024;
-/** The price when the service cannot be asked (--dry-run without a connection): the contract's default. */
-const DEFAULT_PRICE_CENTS = 20;
 /** Projects checked one by one; beyond this many distinct ids, the service's own check (INVALID_TASK) decides. */
 const MAX_CHECKED_PROJECTS = 1_000;
 /** The service keeps Idempotency-Keys this long; an older unanswered batch may be created again. */
@@ -234,8 +232,8 @@ async function checkOptions(file: string, options: ImportOptions): Promise<void>
     throw usageError(`Cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, error.code ?? 'FILE_UNREADABLE');
   });
   if (!info.isFile()) throw usageError(`${file} is not a file`, 'FILE_UNREADABLE');
-  if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > MAX_BATCH) {
-    throw usageError(`--batch-size must be an integer from 1 to ${MAX_BATCH}`);
+  if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > MAX_BATCH_TASKS) {
+    throw usageError(`--batch-size must be an integer from 1 to ${MAX_BATCH_TASKS}`);
   }
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 16) {
     throw usageError('--concurrency must be an integer from 1 to 16');
@@ -248,8 +246,7 @@ async function connect(options: ImportOptions, dryRun: boolean) {
     if (dryRun && error instanceof CliError && error.exitCode === EXIT.AUTH) return undefined;
     throw error;
   });
-  if (!connection)
-    return { client: undefined, batches: undefined, buyerId: 'offline', priceCents: DEFAULT_PRICE_CENTS, baseUrl: await resolveBaseUrl(options) };
+  if (!connection) return { client: undefined, batches: undefined, buyerId: 'offline', priceCents: DEFAULT_MAX_CENTS, baseUrl: await resolveBaseUrl(options) };
   const clientOptions = { baseUrl: connection.baseUrl, headers: { 'user-agent': options.userAgent }, maxRetries: 6, maxRetryDelayMs: 15_000 };
   const client = new BuyerClient({ ...clientOptions, apiKey: connection.apiKey });
   const [me, meta] = await Promise.all([client.auth.me(), BuyerClient.meta(clientOptions)]);
@@ -498,7 +495,7 @@ class ImportRun {
         await this.refuseLocally(refused);
         continue;
       }
-      this.counters.reservedCents += typeof task.maxCents === 'number' ? task.maxCents : Math.max(DEFAULT_PRICE_CENTS, this.plan.priceCents);
+      this.counters.reservedCents += typeof task.maxCents === 'number' ? task.maxCents : budgetFloorCents(this.plan.priceCents);
       rows.push(entry);
     }
     if (this.plan.dryRun) {

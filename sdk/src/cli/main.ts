@@ -8,8 +8,9 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { balance, login, logout, topUp, type TopUpOptions } from './account.ts';
 import type { GlobalOptions } from './config.ts';
 import { CliError, EXIT, toCliError } from './errors.ts';
-import { EXPORT_FORMATS, exportDataset, type ExportOptions } from './export.ts';
-import { describeImport, MAX_BATCH, runImport, type ImportOptions } from './import.ts';
+import { exportDataset, type ExportOptions } from './export.ts';
+import { EXPORT_FORMATS, MAX_BATCH_TASKS } from '@concord/contract';
+import { describeImport, runImport, type ImportOptions } from './import.ts';
 import { listen, type ListenOptions } from './listen.ts';
 import { Output } from './output.ts';
 import { watchTasks, type WatchOptions } from './watch.ts';
@@ -105,7 +106,7 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .addOption(new Option('--format <format>', 'csv or jsonl (default: from the extension, else the first character)'))
     .option('--project <id>', 'projectId for every row that names none')
     .option('--concurrency <n>', 'batches in flight', integer('--concurrency', 1, 16), 4)
-    .option('--batch-size <n>', `rows per batch (at most ${MAX_BATCH})`, integer('--batch-size', 1, MAX_BATCH), MAX_BATCH)
+    .option('--batch-size <n>', `rows per batch (at most ${MAX_BATCH_TASKS})`, integer('--batch-size', 1, MAX_BATCH_TASKS), MAX_BATCH_TASKS)
     .option('--dry-run', 'check every row and count the batches; create nothing')
     .option('--errors <file>', 'the error report (row,code,message) (default: FILE.errors.csv)')
     .option('--checkpoint <file>', 'the checkpoint file (default: in $XDG_STATE_HOME/concord/imports)')

@@ -1,37 +1,21 @@
 // Reading an import file as a stream of rows, whatever its size: memory holds one chunk of the file and
 // the rows not yet sent, never the file.
-//  - CSV: the service's CSV import rules (contract §4; the server's src/modules/tasks/task-csv.ts): the
-//    same parser and options (csv-parse), header `type,content,options[,locale,maxCents,projectId,
-//    validationsNeeded]`, options separated by `|`, a UTF-8 BOM ignored, blank lines skipped; `row` is
-//    the 1-based data record (the header and skipped lines are not counted), as in the service's
-//    `errors`. A record of bytes that are not UTF-8 is a refused row, not a row of replacement characters.
+//  - CSV: the service's CSV import dialect (@concord/contract's csv.ts): the same parser (csv-parse) with
+//    the same options, the same header check and the same rows; `row` is the 1-based data record (the
+//    header and skipped lines are not counted), as in the service's `errors`.
 //  - JSONL (one JSON object per line, the fields of POST /tasks): `row` is the 1-based line number;
 //    blank lines are skipped.
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { taskCsvOptions, TaskCsvRows, utf8BomLength } from '@concord/contract';
 import { parse } from 'csv-parse';
 import { usageError } from './errors.ts';
 
 export type ImportFormat = 'csv' | 'jsonl';
 
 export type Row = { row: number; ok: true; task: Record<string, unknown> } | { row: number; ok: false; code: string; message: string };
-
-export const CSV_REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
-export const CSV_OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
-const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS]);
-const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(['maxCents', 'validationsNeeded']);
-
-/** The service's csv-parse options for an import (test/unit/cli-rows.test.ts holds them equal). */
-export const CSV_OPTIONS = {
-  delimiter: ',',
-  bom: true,
-  quote: '"',
-  escape: '"',
-  skip_empty_lines: true,
-  skip_records_with_empty_values: true,
-  relax_column_count: true,
-} as const;
 
 /** What one pass over the file learns before the import: its digest, whether it is UTF-8, about how many rows. */
 export interface FileSurvey {
@@ -104,85 +88,31 @@ export async function detectFormat(file: string, given: string | undefined): Pro
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function checkHeader(header: string[]): void {
-  const seen = new Set<string>();
-  for (const column of header) {
-    if (seen.has(column)) throw usageError(`Duplicate column "${column}" in the CSV header`, 'INVALID_CSV');
-    seen.add(column);
+async function bomLength(file: string): Promise<number> {
+  const handle = await open(file);
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(3), 0, 3, 0);
+    return utf8BomLength(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
   }
-  const missing = CSV_REQUIRED_COLUMNS.filter((column) => !seen.has(column));
-  if (missing.length > 0) throw usageError(`Missing required CSV column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, 'INVALID_CSV');
-  const unknown = header.filter((column) => !KNOWN_COLUMNS.has(column));
-  if (unknown.length > 0) {
-    throw usageError(`Unknown CSV column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; accepted: ${[...KNOWN_COLUMNS].join(', ')}`, 'INVALID_CSV');
-  }
-}
-
-function cellValue(column: string, cell: string): unknown {
-  if (column === 'options') return cell === '' ? undefined : cell.split('|');
-  if (cell === '') return undefined;
-  if (NUMERIC_COLUMNS.has(column) && /^-?\d+$/.test(cell.trim())) return Number(cell.trim());
-  return cell;
 }
 
 /** CSV rows. `utf8`: the whole file is UTF-8 (parsed as text); otherwise fields are decoded one by one. */
 export async function* readCsv(file: string, utf8: boolean): AsyncGenerator<Row> {
-  const parser = createReadStream(file, { highWaterMark: 1 << 16 }).pipe(parse({ ...CSV_OPTIONS, encoding: utf8 ? 'utf8' : null }));
-  let header: string[] | undefined;
-  let row = 0;
+  const start = utf8 ? 0 : await bomLength(file);
+  const parser = createReadStream(file, { highWaterMark: 1 << 16, start }).pipe(parse(taskCsvOptions(utf8)));
+  const rows = new TaskCsvRows();
   try {
     for await (const fields of parser as AsyncIterable<Array<string | Buffer>>) {
-      let cells: string[] | undefined = [];
-      let problem: string | undefined;
-      for (const field of fields) {
-        let cell: string;
-        if (typeof field === 'string') cell = field;
-        else {
-          try {
-            cell = fatalUtf8.decode(field);
-          } catch {
-            problem = 'The row holds bytes that are not valid UTF-8';
-            cells = undefined;
-            break;
-          }
-        }
-        if (cell.includes('\u0000')) {
-          problem = 'A field must not contain a NUL character';
-          cells = undefined;
-          break;
-        }
-        cells.push(cell);
-      }
-      if (!header) {
-        if (!cells) throw usageError(`The CSV header is unreadable: ${problem ?? ''}`, 'INVALID_CSV');
-        header = cells.map((column, index) => (index === 0 ? column.replace(/^\uFEFF/, '') : column).trim());
-        checkHeader(header);
-        continue;
-      }
-      row += 1;
-      if (!cells) {
-        yield { row, ok: false, code: 'VALIDATION_ERROR', message: problem ?? 'Unreadable row' };
-        continue;
-      }
-      if (cells.length !== header.length) {
-        yield { row, ok: false, code: 'VALIDATION_ERROR', message: `Expected ${header.length} fields, found ${cells.length}` };
-        continue;
-      }
-      const task: Record<string, unknown> = {};
-      for (let index = 0; index < header.length; index++) {
-        const value = cellValue(header[index] as string, cells[index] as string);
-        if (value !== undefined) task[header[index] as string] = value;
-      }
-      yield { row, ok: true, task };
+      const row = rows.read(fields);
+      if (row) yield row.ok ? row : { row: row.row, ok: false, code: 'VALIDATION_ERROR', message: row.error };
     }
+    rows.end();
   } catch (error) {
-    if ((error as { exitCode?: unknown }).exitCode !== undefined) throw error;
-    throw usageError(
-      `The file is not valid CSV${row > 0 ? ` after row ${row}` : ''}: ${error instanceof Error ? error.message : String(error)}`,
-      'INVALID_CSV',
-    );
+    const failure = rows.parseFailure(error);
+    throw usageError(`CSV: ${failure.message}`, failure.code);
   }
-  if (!header) throw usageError(`The CSV file is empty; its header needs: ${CSV_REQUIRED_COLUMNS.join(', ')}`, 'INVALID_CSV');
 }
 
 /** JSONL rows: each non-blank line one task object. */

@@ -8,7 +8,7 @@ import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { interruptedError, interruption, streamUnavailable, usageError } from './errors.ts';
 import { formatCount, type Output } from './output.ts';
-import { LOCALES, TASK_TYPES } from './task-rules.ts';
+import { LOCALES, TASK_TYPES } from '@concord/contract';
 
 export interface WatchOptions extends GlobalOptions {
   project?: string;

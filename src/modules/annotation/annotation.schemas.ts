@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, limitSchema, timestamp } from '../../lib/schemas.ts';
-import { LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
+import { LOCALES, TASK_TYPES } from '@concord/contract';
 
 /** contract: 1–128 characters of A–Z a–z 0–9 _ . : @ - */
 export const annotatorIdSchema = z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1–128 characters of A–Z a–z 0–9 _ . : @ -' });

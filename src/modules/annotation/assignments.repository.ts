@@ -10,7 +10,7 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModelView, Participant, SettlementPlan } from './settlement.ts';
 import type { TaskStatus } from '../tasks/tasks.repository.ts';
-import type { TaskType } from '../tasks/task-rules.ts';
+import type { TaskType } from '@concord/contract';
 
 export interface QueueFilters {
   locale?: string;

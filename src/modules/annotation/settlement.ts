@@ -10,7 +10,7 @@ import { countsRow, decideWithModel, type CountsRow } from '../../consensus/task
 import { newId } from '../../lib/ids.ts';
 import { outboxEvent, type OutboxEvent } from '../events/events.repository.ts';
 import { decisionUpdates, type DecisionUpdates } from './annotators.repository.ts';
-import type { TaskType } from '../tasks/task-rules.ts';
+import type { TaskType } from '@concord/contract';
 
 /** One answer of the task as DECIDE returns it: the answerer's counts in the task's scope, if any. */
 export interface Participant {

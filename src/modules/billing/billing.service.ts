@@ -3,13 +3,11 @@ import type { Clock } from '../../lib/clock.ts';
 import { dayWindow } from '../../lib/day-window.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
+import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
 import { budgetLowMail } from '../email/mail.templates.ts';
 import type { BalanceChange, LedgerEntryRecord, SpendDay } from './billing.repository.ts';
 
 const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not found');
-
-/** spec: budget.low fires when the balance drops below 500 cents. */
-export const LOW_BALANCE_THRESHOLD_CENTS = 500;
 
 /** From ≥ 500 to < 500: once per crossing; a top-up back to ≥ 500 re-arms it. */
 const crossesLowBalance = (before: number, after: number) => before >= LOW_BALANCE_THRESHOLD_CENTS && after < LOW_BALANCE_THRESHOLD_CENTS;

@@ -15,7 +15,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { LOW_BALANCE_THRESHOLD_CENTS, type BillingService } from './billing.service.ts';
+import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
+import type { BillingService } from './billing.service.ts';
 import type { AppliedEffects } from './settlement-effects.repository.ts';
 
 /**

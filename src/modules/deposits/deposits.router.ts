@@ -1,3 +1,4 @@
+import { MAX_DEPOSIT_CENTS, MIN_DEPOSIT_CENTS } from '@concord/contract';
 import { z } from 'zod';
 import type { DepositsService } from './deposits.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
@@ -19,7 +20,7 @@ export const depositSchema = z
   .meta({ id: 'Deposit' });
 
 const createBody = z.strictObject({
-  amountCents: z.number().int().min(500).max(10_000_000),
+  amountCents: z.number().int().min(MIN_DEPOSIT_CENTS).max(MAX_DEPOSIT_CENTS),
   method: z.enum(['card', 'mobile_money']),
 });
 

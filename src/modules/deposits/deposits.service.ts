@@ -11,7 +11,8 @@ import type { Logger } from '../../lib/logger.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import type { DepositMethod, DepositRecord } from './deposits.repository.ts';
-import { depositBonusCents, InvalidSignatureError, type PaymentProvider } from './payment-provider.ts';
+import { depositBonusCents } from '@concord/contract';
+import { InvalidSignatureError, type PaymentProvider } from './payment-provider.ts';
 
 /**
  * A checkout id: 192 random bits in base64url (contract §6: at least 128, and not the deposit id). Only

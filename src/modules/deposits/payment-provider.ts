@@ -35,15 +35,3 @@ export interface PaymentProvider {
   /** Verifies the signature over the exact body bytes; throws InvalidSignatureError when it does not hold. */
   parseConfirmation(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Confirmation;
 }
-
-/** contract §6: a deposit of at least `minCents` earns `percent` % bonus (the highest tier reached applies). */
-export const DEPOSIT_BONUS_TIERS: ReadonlyArray<{ readonly minCents: number; readonly percent: number }> = Object.freeze([
-  Object.freeze({ minCents: 50_000, percent: 5 }),
-  Object.freeze({ minCents: 200_000, percent: 10 }),
-]);
-
-/** The bonus of a deposit: its tier's percentage, rounded down to whole cents; below every tier, 0. */
-export function depositBonusCents(amountCents: number): number {
-  const tier = DEPOSIT_BONUS_TIERS.findLast((candidate) => amountCents >= candidate.minCents);
-  return tier ? Math.floor((amountCents * tier.percent) / 100) : 0;
-}

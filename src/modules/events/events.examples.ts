@@ -2,7 +2,7 @@
 // test/unit/openapi-document.test.ts).
 import type { EndpointExamples } from '../../lib/endpoint.ts';
 import { EXAMPLE, EXAMPLE_CURSOR } from '../../lib/openapi-examples.ts';
-import { sseComment, sseEvent, sseRetry } from '../../lib/sse.ts';
+import { sseComment, sseEvent, sseRetry } from '@concord/contract';
 import { WEBHOOK_EVENTS } from '../webhooks/webhook-payloads.ts';
 
 const event = {

@@ -2,7 +2,7 @@ import type { DbClient } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
 import type { PageRequest } from '../../lib/pagination.ts';
-import { MAX_WEBHOOK_CONFIGS, type EventType, type LoggedEventType } from './event-types.ts';
+import { MAX_WEBHOOK_CONFIGS, type EventType, type LoggedEventType } from '@concord/contract';
 
 /** An event as record_event takes it: its id, the JSON text to send, and ids for its deliveries. */
 export interface OutboxEvent {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
-import { LOGGED_EVENT_TYPES } from './event-types.ts';
+import { LOGGED_EVENT_TYPES } from '@concord/contract';
 
 export const listEventsQuery = z.strictObject({
   type: z.enum(LOGGED_EVENT_TYPES).optional().meta({ description: 'The event name (`ping`: the test sends)' }),

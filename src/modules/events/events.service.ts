@@ -3,7 +3,7 @@ import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
-import type { LoggedEventType } from './event-types.ts';
+import type { LoggedEventType } from '@concord/contract';
 import type { EventRecord } from './events.repository.ts';
 
 /** How far back the event log reaches. */

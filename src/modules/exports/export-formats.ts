@@ -1,7 +1,7 @@
 // Training-data formats: pure functions from an exported task to its text. Each format writes a file as
 // begin + records + end, so a split writes three complete files.
 import { stringify } from 'csv-stringify/sync';
-import type { TaskType } from '../tasks/task-rules.ts';
+import type { ExportFormat, TaskType } from '@concord/contract';
 
 /**
  * A text cell a spreadsheet would run as a formula, prefixed with ' so that it is shown instead (OWASP
@@ -13,9 +13,6 @@ export function guardFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 const FORMULA_START = /^(?:[\t\r]|[\s\u200B-\u200D\u2060\uFEFF]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
-
-export const EXPORT_FORMATS = ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportRecord {
   id: string;
@@ -30,7 +27,6 @@ export interface ExportRecord {
 }
 
 export interface FileFormat {
-  extension: 'json' | 'jsonl' | 'csv';
   contentType: string;
   begin: string;
   /** The text of one record; `index` is its position in the file (0 first). */
@@ -62,7 +58,6 @@ export const CSV_COLUMNS = ['id', 'type', 'content', 'label', 'confidence', 'loc
 
 export const FORMATS: Record<ExportFormat, FileFormat> = {
   json: {
-    extension: 'json',
     contentType: 'application/json',
     begin: '[',
     record: (r, index) =>
@@ -78,14 +73,12 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     end: ']\n',
   },
   jsonl: {
-    extension: 'jsonl',
     contentType: ndjson,
     begin: '',
     record: (r) => line({ id: r.id, type: r.type, content: r.content, label: r.label }),
     end: '',
   },
   csv: {
-    extension: 'csv',
     contentType: 'text/csv; charset=utf-8',
     begin: stringify([[...CSV_COLUMNS]]),
     // contract §8 (OWASP CSV injection): text cells pass through guardFormula; numbers are never prefixed.
@@ -93,7 +86,6 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     end: '',
   },
   openai: {
-    extension: 'jsonl',
     contentType: ndjson,
     begin: '',
     record: (r) =>
@@ -106,27 +98,15 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     end: '',
   },
   huggingface: {
-    extension: 'jsonl',
     contentType: ndjson,
     begin: '',
     record: (r) => line({ text: r.content, label: r.label ?? '', label_id: r.label === null ? -1 : r.options.indexOf(r.label) }),
     end: '',
   },
   alpaca: {
-    extension: 'jsonl',
     contentType: ndjson,
     begin: '',
     record: (r) => line({ instruction: instructionFor(r), input: r.content, output: r.label ?? '' }),
     end: '',
   },
 };
-
-/**
- * File sizes of a split of n records (rounding half up): train = round(n·train),
- * val = min(round(n·val), n − train), test = the rest.
- */
-export function splitSizes(n: number, trainRatio: number, valRatio: number): { train: number; val: number; test: number } {
-  const train = Math.min(n, Math.round(n * trainRatio));
-  const val = Math.min(Math.round(n * valRatio), n - train);
-  return { train, val, test: n - train - val };
-}

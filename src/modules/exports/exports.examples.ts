@@ -2,7 +2,8 @@
 // (export-formats.ts), so each example is exactly what the format produces.
 import type { EndpointExamples } from '../../lib/endpoint.ts';
 import { EXAMPLE } from '../../lib/openapi-examples.ts';
-import { FORMATS, type ExportFormat, type ExportRecord } from './export-formats.ts';
+import type { ExportFormat } from '@concord/contract';
+import { FORMATS, type ExportRecord } from './export-formats.ts';
 
 const records: ExportRecord[] = [
   {

@@ -3,7 +3,7 @@
 // server-side cursor fetched a page at a time, so memory stays flat however many tasks there are.
 import type pg from 'pg';
 import { Prisma } from '../../generated/prisma/client.ts';
-import type { TaskType } from '../tasks/task-rules.ts';
+import type { TaskType } from '@concord/contract';
 import type { ExportRecord } from './export-formats.ts';
 
 export interface ExportFilters {

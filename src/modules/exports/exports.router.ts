@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { ExportsService } from './exports.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
-import { LOCALES, TASK_STATUSES, TASK_TYPES } from '../tasks/task-rules.ts';
-import { EXPORT_FORMATS } from './export-formats.ts';
+import { LOCALES, TASK_STATUSES, TASK_TYPES } from '@concord/contract';
+import { EXPORT_FORMATS } from '@concord/contract';
 import { exportExamples } from './exports.examples.ts';
 
 /**

@@ -10,7 +10,17 @@ import { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import type { Database } from '../../repositories.ts';
 import { BadRequestError } from '../../lib/errors.ts';
-import { EXPORT_FORMATS, FORMATS, splitSizes, type ExportFormat, type FileFormat } from './export-formats.ts';
+import {
+  EXPORT_EXTENSIONS,
+  EXPORT_FORMATS,
+  exportFileName,
+  isExportFormat,
+  parseRatio as readRatio,
+  ratiosAddUp,
+  splitSizes,
+  type ExportFormat,
+} from '@concord/contract';
+import { FORMATS, type FileFormat as FormatWriter } from './export-formats.ts';
 import type { ExportFilters, ExportSession, ExportsRepository, SplitCut } from './exports.repository.ts';
 import type { ExportRecord } from './export-formats.ts';
 
@@ -37,8 +47,8 @@ export interface ExportDownload {
 
 type Split = { kind: 'none' } | { kind: 'split'; train: number; val: number; test: number };
 
-/** contract: the ratios must add up to 1.0 within 1e-9. */
-const RATIO_TOLERANCE = 1e-9;
+/** A format's writer and its files' extension. */
+type FileFormat = FormatWriter & { extension: string };
 /** Records are written in chunks of about this many characters. */
 const CHUNK_CHARS = 16 * 1024;
 /** Fast deflate: exports are large and text compresses well even at level 1. */
@@ -49,8 +59,8 @@ const ZIP_ENTRY_DATE = new Date('2000-01-01T00:00:00.000Z');
 const invalidRatios = (message: string) => new BadRequestError('INVALID_RATIOS', message);
 
 function parseRatio(name: string, value: string): number {
-  const ratio = /^\s*\d*\.?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw invalidRatios(`${name} must be a decimal between 0 and 1`);
+  const ratio = readRatio(value);
+  if (ratio === null) throw invalidRatios(`${name} must be a decimal between 0 and 1`);
   return ratio;
 }
 
@@ -66,15 +76,13 @@ export function parseSplit(query: Pick<ExportQuery, 'trainRatio' | 'valRatio' | 
   const train = parseRatio('trainRatio', query.trainRatio as string);
   const val = parseRatio('valRatio', query.valRatio as string);
   const test = parseRatio('testRatio', query.testRatio as string);
-  if (Math.abs(train + val + test - 1) > RATIO_TOLERANCE) throw invalidRatios(`The ratios add up to ${train + val + test}, not 1.0`);
+  if (!ratiosAddUp(train, val, test)) throw invalidRatios(`The ratios add up to ${train + val + test}, not 1.0`);
   return { kind: 'split', train, val, test };
 }
 
 function parseFormat(value: string | undefined): ExportFormat {
-  if (value === undefined || !(EXPORT_FORMATS as readonly string[]).includes(value)) {
-    throw new BadRequestError('INVALID_FORMAT', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
-  }
-  return value as ExportFormat;
+  if (!isExportFormat(value)) throw new BadRequestError('INVALID_FORMAT', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
+  return value;
 }
 
 /** One file's text as it grows: begin, then each record (numbered within the file), then end, in chunks. */
@@ -126,7 +134,7 @@ export class ExportsService {
   async open(buyerId: string, query: ExportQuery): Promise<ExportDownload> {
     const formatName = parseFormat(query.format);
     const split = parseSplit(query);
-    const format = FORMATS[formatName];
+    const format: FileFormat = { ...FORMATS[formatName], extension: EXPORT_EXTENSIONS[formatName] };
     const filters: ExportFilters = {
       buyerId,
       status: query.status ?? 'COMPLETED',
@@ -144,14 +152,14 @@ export class ExportsService {
         body.destroy();
         await session.close();
       };
-      return { contentType: format.contentType, filename: `tasks-${formatName}.${format.extension}`, body, abort };
+      return { contentType: format.contentType, filename: exportFileName(formatName, false), body, abort };
     }
     const archive = await this.zip(session, format, split, query.seed ?? '');
     const abort = async () => {
       archive.destroy();
       await session.close();
     };
-    return { contentType: 'application/zip', filename: `tasks-${formatName}.zip`, body: archive, abort };
+    return { contentType: 'application/zip', filename: exportFileName(formatName, true), body: archive, abort };
   }
 
   /**

@@ -2,7 +2,7 @@ import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { TaskType } from '../tasks/task-rules.ts';
+import type { TaskType } from '@concord/contract';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface GoldenTaskRecord {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GoldenTasksService } from './golden-tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
-import { goldenTaskInputSchema, LOCALES, TASK_TYPES } from '../tasks/task-rules.ts';
+import { goldenTaskInputSchema, LOCALES, TASK_TYPES } from '@concord/contract';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { goldenTaskExamples } from './golden-tasks.examples.ts';
 

@@ -1,6 +1,6 @@
 import type { Database } from '../../repositories.ts';
 import { AppError, BadRequestError } from '../../lib/errors.ts';
-import { validateGoldenTaskInput } from '../tasks/task-rules.ts';
+import { validateGoldenTaskInput } from '@concord/contract';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { MetaService } from './meta.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { noQuery } from '../../lib/schemas.ts';
-import { DEPOSIT_BONUS_TIERS } from '../deposits/payment-provider.ts';
+import { DEPOSIT_BONUS_TIERS } from '@concord/contract';
 import { metaExamples } from './meta.examples.ts';
 
 const metaSchema = z

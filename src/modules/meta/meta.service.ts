@@ -4,8 +4,8 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import { LOCAL_ADMIN_EMAIL, localAdminFile } from '../auth/auth.service.ts';
-import { LOW_BALANCE_THRESHOLD_CENTS } from '../billing/billing.service.ts';
-import { DEPOSIT_BONUS_TIERS } from '../deposits/payment-provider.ts';
+import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
+import { DEPOSIT_BONUS_TIERS } from '@concord/contract';
 
 export interface ServiceMeta {
   environment: Config['env'];

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { timestamp } from '../../lib/schemas.ts';
-import { MAX_OPTIONS } from '../tasks/task-rules.ts';
-import { TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '../../consensus/stop-rule.ts';
-import { CONFIDENCE_BUCKETS, MAX_RESPONSES_MAX, MAX_RESPONSES_MIN, maxResponsesSchema, targetConfidenceSchema } from '../tasks/task-quality.ts';
+import {
+  CONFIDENCE_BUCKETS,
+  MAX_OPTIONS,
+  MAX_RESPONSES_MAX,
+  MAX_RESPONSES_MIN,
+  maxResponsesSchema,
+  PROJECT_DESCRIPTION_MAX,
+  PROJECT_NAME_MAX,
+  TARGET_CONFIDENCE_MAX,
+  TARGET_CONFIDENCE_MIN,
+  targetConfidenceSchema,
+} from '@concord/contract';
 
-const name = z.string().trim().min(1).max(200);
-const description = z.string().trim().max(5000);
+const name = z.string().trim().min(1).max(PROJECT_NAME_MAX);
+const description = z.string().trim().max(PROJECT_DESCRIPTION_MAX);
 
 const copiedAtCreation = 'Tasks copy it when they are created: a later change applies to tasks created afterwards.';
 const targetConfidenceDescription =

@@ -1,6 +1,5 @@
 import type { Database } from '../../repositories.ts';
-import { CONFIDENCE_BUCKETS } from '../tasks/task-quality.ts';
-import { MAX_OPTIONS } from '../tasks/task-rules.ts';
+import { CONFIDENCE_BUCKETS, MAX_OPTIONS } from '@concord/contract';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';

@@ -1,17 +1,8 @@
 // A project's quality settings and what a task takes from them (CONTRACT §3, §5), as a pure module: the
 // bounds the API, the configuration and the dashboard share (the database CHECKs repeat them), and the
 // rule that turns a project's settings, or their absence, into the task's own copy.
-import { z } from 'zod';
-import { defaultMaxResponses, TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '../../consensus/stop-rule.ts';
-/** contract §3: two answers at least (one cannot be outvoted), 50 at most (a task's whole crowd). */
-export const MAX_RESPONSES_MIN = 2;
-export const MAX_RESPONSES_MAX = 50;
-
-/** A project's confidence histogram: ten buckets of width 0.1; the last one also holds 1.0. */
-export const CONFIDENCE_BUCKETS = 10;
-
-export const targetConfidenceSchema = z.number().min(TARGET_CONFIDENCE_MIN).max(TARGET_CONFIDENCE_MAX);
-export const maxResponsesSchema = z.number().int().min(MAX_RESPONSES_MIN).max(MAX_RESPONSES_MAX);
+// The bounds themselves are the contract package's (projects.ts).
+import { defaultMaxResponses } from '../../consensus/stop-rule.ts';
 
 /** A project's settings as stored: null means the service's default. */
 export interface QualitySettings {

@@ -3,7 +3,7 @@
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { DayWindow } from '../../lib/day-window.ts';
-import { CONFIDENCE_BUCKETS } from './task-quality.ts';
+import { CONFIDENCE_BUCKETS } from '@concord/contract';
 // A literal in the SQL text: width_bucket takes an int count, which a bound parameter would not be.
 const BUCKETS = Prisma.raw(String(CONFIDENCE_BUCKETS));
 

@@ -4,7 +4,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Cursor } from '../../lib/pagination.ts';
 import type { TaskQuality } from './task-quality.ts';
-import type { TaskInput, TaskType } from './task-rules.ts';
+import type { TaskInput, TaskType } from '@concord/contract';
 
 export type TaskStatus = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 export type StatusCounts = Record<TaskStatus, number>;

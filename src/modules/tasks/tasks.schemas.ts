@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { CONFIDENCE_DESCRIPTION, cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
-import { LOCALES, TASK_STATUSES, TASK_TYPES, localeSchema, maxCentsSchema, projectIdSchema, taskInputSchema, validationsNeededSchema } from './task-rules.ts';
+import {
+  LOCALES,
+  MAX_BATCH_TASKS,
+  TASK_STATUSES,
+  TASK_TYPES,
+  localeSchema,
+  maxCentsSchema,
+  projectIdSchema,
+  taskInputSchema,
+  validationsNeededSchema,
+} from '@concord/contract';
 
 export const createTaskBody = taskInputSchema;
-export const batchBody = z.strictObject({ tasks: z.array(taskInputSchema).min(1).max(1_000) }).meta({ id: 'TaskBatch' });
+export const batchBody = z.strictObject({ tasks: z.array(taskInputSchema).min(1).max(MAX_BATCH_TASKS) }).meta({ id: 'TaskBatch' });
 export const csvUpload = z.object({
   file: z
     .string()

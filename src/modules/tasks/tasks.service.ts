@@ -6,13 +6,12 @@ import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
-import { validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from './task-rules.ts';
+import { MAX_BATCH_TASKS, validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from '@concord/contract';
 import type { CreatedTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /** contract: estimatedCompletionMs when a type has no completed task in the last 24 hours. */
 const DEFAULT_ESTIMATE_MS = 300_000;
 const ESTIMATE_WINDOW_MS = 24 * 60 * 60 * 1000;
-export const MAX_BATCH = 1_000;
 
 export const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const taskNotPending = (status: string) => new BadRequestError('TASK_NOT_PENDING', `Only PENDING tasks can be changed; this task is ${status}`);
@@ -199,8 +198,8 @@ export class TasksService {
     if (!Array.isArray(tasks)) {
       throw new BadRequestError('VALIDATION_ERROR', 'tasks must be an array', { issues: [{ path: 'tasks', message: 'expected an array' }] });
     }
-    if (tasks.length === 0 || tasks.length > MAX_BATCH) {
-      throw new BadRequestError('BATCH_TOO_LARGE', `A batch holds 1 to ${MAX_BATCH} tasks; this one has ${tasks.length}`);
+    if (tasks.length === 0 || tasks.length > MAX_BATCH_TASKS) {
+      throw new BadRequestError('BATCH_TOO_LARGE', `A batch holds 1 to ${MAX_BATCH_TASKS} tasks; this one has ${tasks.length}`);
     }
     return tasks;
   }

@@ -9,9 +9,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';
 import { webhookDisabledMail } from '../email/mail.templates.ts';
-import { PING_EVENT } from '../events/event-types.ts';
+import { PING_EVENT, signedWebhookHeaders } from '@concord/contract';
 import { AUTO_DISABLE_AFTER_MS, nextAttemptAt, shouldDisable } from './retry-policy.ts';
-import { signedWebhookHeaders } from './signature.ts';
 import { sendWebhook, type SendOutcome } from './webhook-sender.ts';
 import type { ClaimedDelivery } from './webhooks.repository.ts';
 
@@ -61,7 +60,7 @@ export class DeliveryWorker {
       ? await sendWebhook(
           delivery.url,
           delivery.payload,
-          signedWebhookHeaders({
+          await signedWebhookHeaders({
             eventId: delivery.eventId,
             event: delivery.event,
             deliveryId: delivery.id,

@@ -7,10 +7,8 @@
 //    not retried before that moment (capped at the longest step, so a receiver cannot stall its queue
 //    for longer than the schedule would).
 // And, for extended only, when a configuration is disabled: after 3 days of nothing but failures.
+import type { RetryPolicy } from '@concord/contract';
 import type { SendOutcome } from './webhook-sender.ts';
-
-export const RETRY_POLICIES = ['spec', 'extended'] as const;
-export type RetryPolicy = (typeof RETRY_POLICIES)[number];
 
 /** spec: one retry, so at most two attempts. */
 export const SPEC_MAX_ATTEMPTS = 2;

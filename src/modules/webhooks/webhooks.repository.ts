@@ -1,7 +1,7 @@
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type Cursor, type PageRequest } from '../../lib/pagination.ts';
-import type { RetryPolicy } from './retry-policy.ts';
+import type { RetryPolicy } from '@concord/contract';
 
 export type WebhookEvent = 'task.completed' | 'task.failed' | 'budget.low';
 

@@ -4,9 +4,7 @@ import type { WebhooksService } from './webhooks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { createAccountRateLimit } from '../../middleware/rate-limit.ts';
 import { cursorSchema, emptyBody, httpUrlSchema, idParams, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
-import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../events/event-types.ts';
-import { RETRY_POLICIES } from './retry-policy.ts';
-import { standardSecretProblem } from './signature.ts';
+import { EVENT_TYPES, LOGGED_EVENT_TYPES, RETRY_POLICIES, webhookSecretSchema } from '@concord/contract';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
 import { webhookExamples } from './webhooks.examples.ts';
 
@@ -14,18 +12,10 @@ const events = z
   .array(z.enum(EVENT_TYPES))
   .min(1)
   .transform((list) => [...new Set(list)]);
-const secret = z
-  .string()
-  .min(16, { error: 'must be at least 16 characters' })
-  .max(256)
-  .superRefine((value, ctx) => {
-    const problem = standardSecretProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .meta({
-    description:
-      '16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only.',
-  });
+const secret = webhookSecretSchema.meta({
+  description:
+    '16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only.',
+});
 const retryPolicy = z.enum(RETRY_POLICIES).meta({
   description:
     '`spec` (default): one retry 30 s later, none on a 4xx. `extended`: 8 attempts over about a day, 408 and 429 retried, disabled after 3 days of failures.',

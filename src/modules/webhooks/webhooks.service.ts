@@ -6,9 +6,8 @@ import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
 import { decodeCursor, pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { findPrivateAddress } from '../../lib/url-guard.ts';
-import { MAX_WEBHOOK_CONFIGS, PING_EVENT } from '../events/event-types.ts';
-import type { RetryPolicy } from './retry-policy.ts';
-import { signedWebhookHeaders } from './signature.ts';
+import { MAX_WEBHOOK_CONFIGS, PING_EVENT, signedWebhookHeaders } from '@concord/contract';
+import type { RetryPolicy } from '@concord/contract';
 import { sendWebhook } from './webhook-sender.ts';
 import type { ConfigChanges, DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
 
@@ -93,7 +92,7 @@ export class WebhooksService {
     const eventId = newEventId();
     const deliveryId = newId();
     const body = JSON.stringify({ event: PING_EVENT, webhookId: config.id, sentAt: sentAt.toISOString() });
-    const headers = signedWebhookHeaders({
+    const headers = await signedWebhookHeaders({
       eventId,
       event: PING_EVENT,
       deliveryId,

@@ -1,14 +1,10 @@
 // The API's error codes as sentences a person can act on (contract §0's table): the one place the
 // dashboard words a code, for forms, import rows, batch items and page notes alike.
+import type { ErrorBody, ErrorCode } from '@concord/contract';
 import { formatCents } from '../ui/format';
 import { FIELD_WORDS, issueSentence } from './issueWords';
 
-export interface ErrorBody {
-  error: string;
-  code: string;
-  details?: Record<string, unknown>;
-  taskIndex?: number;
-}
+export type { ErrorBody };
 
 export interface ValidationIssue {
   path: string;
@@ -79,7 +75,8 @@ export function waitWords(seconds: number): string {
 
 export const NETWORK_ERROR: ErrorBody = { error: 'The service could not be reached. Check your connection and try again.', code: 'NETWORK' };
 
-const SENTENCES: Record<string, string> = {
+// The codes a dashboard page can meet (the developer SDK's, such as ALREADY_ANSWERED, never reach it).
+const SENTENCES: Partial<Record<ErrorCode | 'NETWORK', string>> = {
   NETWORK: NETWORK_ERROR.error,
   VALIDATION_ERROR: 'Some values are not valid.',
   INVALID_JSON: 'The request was not valid JSON.',
@@ -130,7 +127,7 @@ const SENTENCES: Record<string, string> = {
 };
 
 /** The sentence for a code alone (an import row's or a batch item's), or the code itself when unknown. */
-export const describeCode = (code: string): string => SENTENCES[code] ?? code;
+export const describeCode = (code: string): string => SENTENCES[code as ErrorCode] ?? code;
 
 /** The sentence for an error: its code's sentence (with the figures it carries), else the API's message. */
 export function describeError(error: unknown): string {
@@ -152,7 +149,7 @@ export function describeError(error: unknown): string {
     if (error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== undefined) {
       return `Too many attempts from this address. Try again in ${waitWords(error.retryAfterSeconds)}.`;
     }
-    return SENTENCES[error.code] ?? error.message;
+    return SENTENCES[error.code as ErrorCode] ?? error.message;
   }
   return error instanceof Error ? error.message : 'Something went wrong.';
 }

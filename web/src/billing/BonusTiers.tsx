@@ -1,10 +1,10 @@
 // The bonus tiers as GET /meta states them, with the tier the typed amount reaches highlighted.
 import { formatCents } from '../ui/format';
-import { tierFor, type Tier } from './bonus';
+import { bonusTierFor, type DepositBonusTier } from '@concord/contract';
 
-export function BonusTiers({ tiers, amountCents }: { tiers: readonly Tier[]; amountCents: number | null }) {
+export function BonusTiers({ tiers, amountCents }: { tiers: readonly DepositBonusTier[]; amountCents: number | null }) {
   const sorted = [...tiers].sort((a, b) => a.minCents - b.minCents);
-  const reached = amountCents === null ? undefined : tierFor(amountCents, sorted);
+  const reached = amountCents === null ? undefined : bonusTierFor(amountCents, sorted);
   const first = sorted[0];
   return (
     <section className="bl-tiers" aria-labelledby="bl-tiers-title">

@@ -8,7 +8,8 @@ import { ErrorNote } from '../ui/Feedback';
 import { SelectField, TextField } from '../ui/Field';
 import { formatCents, parseDollars } from '../ui/format';
 import { BonusTiers } from './BonusTiers';
-import { amountProblem, bonusCents, MAX_DEPOSIT_CENTS, MIN_DEPOSIT_CENTS, nextTier, tierFor, type Tier } from './bonus';
+import { bonusTierFor, depositBonusCents, MAX_DEPOSIT_CENTS, MIN_DEPOSIT_CENTS, nextBonusTier, type DepositBonusTier } from '@concord/contract';
+import { amountProblem } from './bonus';
 import type { Deposit } from './queries';
 
 export type DepositMethod = Deposit['method'];
@@ -22,7 +23,7 @@ const SUGGESTED_CENTS = [10_000, 50_000, 200_000];
 
 interface TopUpFormProps {
   /** GET /meta's depositBonusTiers; undefined while they load. */
-  tiers: readonly Tier[] | undefined;
+  tiers: readonly DepositBonusTier[] | undefined;
   tiersError: unknown;
   onSubmit: (amountCents: number, method: DepositMethod) => void;
   /** True from the request until the browser has left for the checkout. */
@@ -134,7 +135,7 @@ interface BonusPreviewProps {
   problem: string | null;
   /** The amount field already shows the problem. */
   problemShown: boolean;
-  tiers: readonly Tier[] | undefined;
+  tiers: readonly DepositBonusTier[] | undefined;
   tiersError: unknown;
 }
 
@@ -145,12 +146,12 @@ function BonusPreview({ id, amountCents, problem, problemShown, tiers, tiersErro
     main = tiersError ? 'The bonus rates could not be loaded; the bonus is shown on the checkout page.' : 'Loading the bonus rates…';
   } else {
     const base = amountCents ?? 0;
-    const upcoming = nextTier(base, tiers);
-    const current = tierFor(base, tiers);
+    const upcoming = nextBonusTier(base, tiers);
+    const current = bonusTierFor(base, tiers);
     if (amountCents === null) {
       main = problem && !problemShown ? problem : problem ? 'Correct the amount to see what you receive.' : 'Enter an amount to see what you receive.';
     } else {
-      const bonus = bonusCents(amountCents, tiers);
+      const bonus = depositBonusCents(amountCents, tiers);
       main = `You pay ${formatCents(amountCents)}, you receive ${formatCents(amountCents + bonus)} (bonus ${formatCents(bonus)}).`;
     }
     // An amount the API would refuse gets its problem alone, no tier hint.

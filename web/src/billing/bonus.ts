@@ -1,34 +1,6 @@
-// The top-up rules as the API applies them (contract §6), computed from GET /meta's tiers so the preview
-// never drifts from what the service credits: the highest tier reached, rounded down to whole cents.
-
-export const MIN_DEPOSIT_CENTS = 500;
-export const MAX_DEPOSIT_CENTS = 10_000_000;
-
-export interface Tier {
-  minCents: number;
-  percent: number;
-}
-
-const byThreshold = (tiers: readonly Tier[]) => [...tiers].sort((a, b) => a.minCents - b.minCents);
-
-/** The tier an amount reaches, or undefined below the first. */
-export function tierFor(amountCents: number, tiers: readonly Tier[]): Tier | undefined {
-  return byThreshold(tiers)
-    .filter((tier) => amountCents >= tier.minCents)
-    .pop();
-}
-
-/** Bonus cents for a deposit: the reached tier's percent, rounded down. */
-export function bonusCents(amountCents: number, tiers: readonly Tier[]): number {
-  const tier = tierFor(amountCents, tiers);
-  // Integer arithmetic first (amount × percent fits easily), so 5 % of 50 001 cents is 2 500, not 2 500.05.
-  return tier ? Math.floor((amountCents * tier.percent) / 100) : 0;
-}
-
-/** The next tier above the amount, or undefined at the top. */
-export function nextTier(amountCents: number, tiers: readonly Tier[]): Tier | undefined {
-  return byThreshold(tiers).find((tier) => tier.minCents > amountCents);
-}
+// The top-up amount as the API checks it (contract §6), in words. The bonus itself is the contract's
+// depositBonusCents, fed GET /meta's tiers, so the preview is what the service credits.
+import { MAX_DEPOSIT_CENTS, MIN_DEPOSIT_CENTS } from '@concord/contract';
 
 /** The amount field's problem in words, checked as the API checks it; null when it is fine. `typed` is the text as entered. */
 export function amountProblem(amountCents: number | null, formatCents: (cents: number) => string, typed = ''): string | null {

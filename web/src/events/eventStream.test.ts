@@ -1,6 +1,6 @@
 // The dashboard's reader of GET /events/stream against the frames the service writes (its own writer).
 import { describe, expect, it } from 'vitest';
-import { sseComment, sseEvent, sseRetry } from '../../../src/lib/sse.ts';
+import { sseComment, sseEvent, sseRetry } from '@concord/contract';
 import { EventStreamReader } from './eventStream';
 import { queriesChangedBy } from './invalidation';
 

@@ -3,6 +3,7 @@
 // and the browser's history), so the stream is read with fetch and a streaming body instead. One
 // connection per signed-in tab: it reconnects with back-off, sends the last event id it saw so nothing
 // is missed, and closes while the tab is hidden (like TanStack Query's polling, which stops there too).
+import { SseParser } from '@concord/contract';
 import { rawFetch } from '../api/client';
 import { ApiError } from '../api/errors';
 
@@ -16,35 +17,19 @@ export interface StreamedEvent {
 }
 
 /**
- * Reads `text/event-stream` text as it arrives (in chunks cut anywhere) and returns the complete events
- * each chunk ends: the `data:` of every `id:`/`event:`/`data:` block, parsed. Comments (`: ping`) and
- * blocks without data are skipped, as the HTML standard's EventSource does.
+ * Reads `text/event-stream` text as it arrives (in chunks cut anywhere) with the contract's SseParser and
+ * returns the complete events each chunk ends: the `data:` of every message, parsed. Comments (`: ping`)
+ * and blocks without data are skipped, as the HTML standard's EventSource does.
  */
 export class EventStreamReader {
-  private buffer = '';
-  private data: string[] = [];
-  lastEventId: string | undefined;
+  private readonly parser = new SseParser();
+
+  get lastEventId(): string | undefined {
+    return this.parser.lastEventId;
+  }
 
   push(chunk: string): StreamedEvent[] {
-    this.buffer += chunk;
-    const events: StreamedEvent[] = [];
-    let match: RegExpExecArray | null;
-    while ((match = /\r\n|\r|\n/.exec(this.buffer)) && !(match[0] === '\r' && match.index === this.buffer.length - 1)) {
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      if (line === '') {
-        if (this.data.length > 0) events.push(JSON.parse(this.data.join('\n')) as StreamedEvent);
-        this.data = [];
-        continue;
-      }
-      const colon = line.indexOf(':');
-      if (colon === 0) continue;
-      const field = colon === -1 ? line : line.slice(0, colon);
-      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'data') this.data.push(value);
-      else if (field === 'id') this.lastEventId = value;
-    }
-    return events;
+    return this.parser.push(chunk).map((message) => JSON.parse(message.data) as StreamedEvent);
   }
 }
 

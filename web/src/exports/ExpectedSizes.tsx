@@ -5,7 +5,8 @@ import type { TaskCounts } from '../tasks/queries';
 import { statusLabel } from '../tasks/vocabulary';
 import { StatCard } from '../ui/Charts';
 import { formatCount } from '../ui/format';
-import { splitSizes, type checkSplit, type ExportRequest } from './exportRequest';
+import { splitSizes } from '@concord/contract';
+import type { checkSplit, ExportRequest } from './exportRequest';
 
 interface ExpectedSizesProps {
   request: ExportRequest;

@@ -1,7 +1,8 @@
 // The export's format: one radio per format the API writes, each with what its file holds.
 import { useId } from 'react';
 import { ApiError, describeError } from '../api/errors';
-import { FORMATS, type ExportFormat } from './exportRequest';
+import type { ExportFormat } from '@concord/contract';
+import { FORMATS } from './exportRequest';
 
 interface FormatPickerProps {
   value: ExportFormat | '';

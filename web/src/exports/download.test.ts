@@ -1,10 +1,12 @@
 // The download's helpers: the file name the service gives in Content-Disposition, and the records
 // counted while the bytes arrive, checked against files written by the service's own formatters
-// (src/modules/exports/export-formats.ts) and cut into arbitrary chunks.
+// (src/modules/exports/export-formats.ts) and cut into arbitrary chunks: a reader tested against the
+// writer it reads, the one kind of test here that imports the server.
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_FORMATS, FORMATS, type ExportRecord } from '../../../src/modules/exports/export-formats.ts';
+import { EXPORT_FORMATS } from '@concord/contract';
+import { FORMATS, type ExportRecord } from '../../../src/modules/exports/export-formats.ts';
 import { fileNameFrom, recordCounter } from './download';
 
 const text = fc.string({ unit: fc.constantFrom('a', 'é', '漢', '😀', ' ', ',', '"', '\\', '{', '}', '[', ']', '\n', '\r', '=', '-'), maxLength: 20 });

@@ -2,7 +2,7 @@
 // chunk by chunk so the page can show the bytes and records received, then kept as a Blob the browser
 // saves through an <a download> with the name the service gave in Content-Disposition.
 import { rawFetch } from '../api/client';
-import type { ExportFormat } from './exportRequest';
+import type { ExportFormat } from '@concord/contract';
 
 export interface DownloadProgress {
   bytes: number;

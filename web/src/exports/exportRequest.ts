@@ -2,20 +2,20 @@
 // validated here exactly as the service validates them, so a refusal shows next to the fields before
 // anything is sent; the sizes of the split files for a record count; the query string and file name;
 // and the first values a link to the page gives (links.ts names its parameters).
+// The rules are the API's own (@concord/contract); the words are the page's.
+import { EXPORT_FORMATS, exportFileName, isExportFormat, parseRatio as readRatio, RATIO_PATTERN, ratiosAddUp, type ExportFormat } from '@concord/contract';
 import { EXPORT_PARAMS } from '../links';
 import { isLocale, isStatus, isTaskType } from '../tasks/vocabulary';
 
-export const FORMATS = [
-  { id: 'json', ext: 'json', description: 'One JSON array of {id, type, content, label, confidence, locale, validatedAt}.' },
-  { id: 'jsonl', ext: 'jsonl', description: 'One JSON object per line: {id, type, content, label}.' },
-  { id: 'csv', ext: 'csv', description: 'CSV with a header row, for spreadsheets; formula-like cells are neutralised.' },
-  { id: 'openai', ext: 'jsonl', description: 'OpenAI chat fine-tuning: a user prompt and the assistant’s label per line.' },
-  { id: 'huggingface', ext: 'jsonl', description: 'Hugging Face datasets: {text, label, label_id} per line.' },
-  { id: 'alpaca', ext: 'jsonl', description: 'Alpaca instruction tuning: {instruction, input, output} per line.' },
-] as const;
-
-export type ExportFormat = (typeof FORMATS)[number]['id'];
-export const isFormat = (value: string | null): value is ExportFormat => FORMATS.some((f) => f.id === value);
+const FORMAT_WORDS: Record<ExportFormat, string> = {
+  json: 'One JSON array of {id, type, content, label, confidence, locale, validatedAt}.',
+  jsonl: 'One JSON object per line: {id, type, content, label}.',
+  csv: 'CSV with a header row, for spreadsheets; formula-like cells are neutralised.',
+  openai: 'OpenAI chat fine-tuning: a user prompt and the assistant’s label per line.',
+  huggingface: 'Hugging Face datasets: {text, label, label_id} per line.',
+  alpaca: 'Alpaca instruction tuning: {instruction, input, output} per line.',
+};
+export const FORMATS: readonly { id: ExportFormat; description: string }[] = EXPORT_FORMATS.map((id) => ({ id, description: FORMAT_WORDS[id] }));
 
 /**
  * One file, or train/validation/test files. The API also takes a train ratio alone, but answers it with
@@ -41,18 +41,12 @@ export interface SplitCheck {
   values: { train: number; val: number; test: number } | null;
 }
 
-/** contract §8: the ratios must add up to 1.0 within 1e-9. */
-const RATIO_TOLERANCE = 1e-9;
-/** The service's own pattern for a ratio: digits with at most one decimal point, no sign or exponent. */
-const RATIO_PATTERN = /^\s*\d*\.?\d+\s*$/;
-
 /** A ratio as the service parses it: the number, or why it refuses it. */
 export function parseRatio(text: string): number | string {
   if (text.trim() === '') return 'Give a decimal between 0 and 1.';
-  const ratio = RATIO_PATTERN.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(ratio)) return 'Write a plain decimal such as 0.8 (no sign, percent or exponent).';
-  if (ratio < 0 || ratio > 1) return 'A ratio is between 0 and 1.';
-  return ratio;
+  const ratio = readRatio(text);
+  if (ratio !== null) return ratio;
+  return RATIO_PATTERN.test(text) ? 'A ratio is between 0 and 1.' : 'Write a plain decimal such as 0.8 (no sign, percent or exponent).';
 }
 
 /** The checks of the service's parseSplit for a three-way split: three ratios summing to 1. */
@@ -69,7 +63,7 @@ export function checkSplit(mode: SplitMode, ratios: Ratios): SplitCheck {
   if (Object.keys(fields).length > 0) return { fields, sum: null, ok: false, values: null };
   const [train = 0, val = 0, test = 0] = numbers;
   const total = train + val + test;
-  if (Math.abs(total - 1) > RATIO_TOLERANCE) {
+  if (!ratiosAddUp(train, val, test)) {
     return {
       fields,
       sum: `The three ratios add up to ${Number(total.toPrecision(12))}; they must add up to exactly 1, for example 0.8, 0.1 and 0.1.`,
@@ -78,16 +72,6 @@ export function checkSplit(mode: SplitMode, ratios: Ratios): SplitCheck {
     };
   }
   return { fields, sum: null, ok: true, values: { train, val, test } };
-}
-
-/**
- * File sizes of a split of n records (the service's splitSizes, rounding half up):
- * train = round(n·train), val = min(round(n·val), n − train), test = the rest.
- */
-export function splitSizes(n: number, trainRatio: number, valRatio: number): { train: number; val: number; test: number } {
-  const train = Math.min(n, Math.round(n * trainRatio));
-  const val = Math.min(Math.round(n * valRatio), n - train);
-  return { train, val, test: n - train - val };
 }
 
 export interface ExportRequest {
@@ -122,9 +106,7 @@ export function exportQuery(request: ExportRequest): string {
 
 /** The file name the service will give: tasks-<format>.<ext>, or .zip for a split. */
 export function expectedFileName(format: ExportFormat | '', mode: SplitMode): string {
-  const spec = FORMATS.find((f) => f.id === format);
-  if (!spec) return 'tasks';
-  return `tasks-${spec.id}.${mode === 'three' ? 'zip' : spec.ext}`;
+  return format === '' ? 'tasks' : exportFileName(format, mode === 'three');
 }
 
 const DEFAULT_RATIOS: Ratios = { trainRatio: '0.8', valRatio: '0.1', testRatio: '0.1' };
@@ -146,7 +128,7 @@ export function requestFromUrl(params: URLSearchParams): { request: ExportReques
   const mode: SplitMode = (train === null && val === null && test === null) || trainRatioAlone ? 'none' : 'three';
   return {
     request: {
-      format: format === null ? 'jsonl' : isFormat(format) ? format : '',
+      format: format === null ? 'jsonl' : isExportFormat(format) ? format : '',
       status: isStatus(status) ? status : 'COMPLETED',
       projectId: read('projectId') ?? '',
       type: isTaskType(type) ? type : '',
@@ -159,7 +141,7 @@ export function requestFromUrl(params: URLSearchParams): { request: ExportReques
       },
       seed: read('seed') ?? '',
     },
-    formatProblem: format !== null && !isFormat(format),
+    formatProblem: format !== null && !isExportFormat(format),
     trainRatioAlone,
   };
 }

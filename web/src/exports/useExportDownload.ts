@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { saveBlobUrl } from '../ui/files';
 import { downloadExport, type DownloadProgress, type DownloadResult } from './download';
-import type { ExportFormat } from './exportRequest';
+import type { ExportFormat } from '@concord/contract';
 
 export type DownloadPhase =
   | { kind: 'idle' }

@@ -13,7 +13,8 @@ import { focusFirstInvalid, TextAreaField, TextField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
 import { formatCents, formatCount, formatDateTime, formatPercent } from '../ui/format';
 import { exportPath, taskListPath } from '../links';
-import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
+import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '@concord/contract';
+import { projectFormErrors, readProjectFields } from './projectForm';
 import { LabelQuality } from './LabelQuality';
 import { QualityFacts, QualityFields } from './QualitySettings';
 import {
@@ -221,13 +222,13 @@ function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Project settings" onChange={() => setSaved(false)}>
-      <TextField label="Name" name="name" defaultValue={project.name} required limit={NAME_MAX} autoComplete="off" error={errors.name} />
+      <TextField label="Name" name="name" defaultValue={project.name} required limit={PROJECT_NAME_MAX} autoComplete="off" error={errors.name} />
       <TextAreaField
         label="Description"
         name="description"
         defaultValue={project.description ?? ''}
         rows={3}
-        limit={DESCRIPTION_MAX}
+        limit={PROJECT_DESCRIPTION_MAX}
         hint="Leave empty to remove it."
         error={errors.description}
       />

@@ -10,7 +10,8 @@ import { Card, PageHeader } from '../ui/Page';
 import { Table, type Column } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
-import { DESCRIPTION_MAX, NAME_MAX, projectFormErrors, readProjectFields } from './projectForm';
+import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '@concord/contract';
+import { projectFormErrors, readProjectFields } from './projectForm';
 import { QualityFields } from './QualitySettings';
 import { useCreateProject, useProjects, type Project } from './queries';
 import './projects.css';
@@ -106,12 +107,20 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
 
   return (
     <form onSubmit={submit} noValidate aria-label="New project">
-      <TextField label="Name" name="name" required limit={NAME_MAX} autoComplete="off" hint={`1 to ${NAME_MAX} characters.`} error={errors.name} />
+      <TextField
+        label="Name"
+        name="name"
+        required
+        limit={PROJECT_NAME_MAX}
+        autoComplete="off"
+        hint={`1 to ${PROJECT_NAME_MAX} characters.`}
+        error={errors.name}
+      />
       <TextAreaField
         label="Description"
         name="description"
         rows={3}
-        limit={DESCRIPTION_MAX}
+        limit={PROJECT_DESCRIPTION_MAX}
         hint="Optional: what the project's tasks are for."
         error={errors.description}
       />

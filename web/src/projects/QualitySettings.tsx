@@ -5,7 +5,7 @@
 import { useMeta } from '../api/meta';
 import type { FieldMessages } from '../api/fieldErrors';
 import { TextField } from '../ui/Field';
-import { MAX_RESPONSES_MAX, MAX_RESPONSES_MIN, TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from './projectForm';
+import { MAX_RESPONSES_MAX, MAX_RESPONSES_MIN, TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '@concord/contract';
 
 interface Settings {
   targetConfidence: number | null;

@@ -2,16 +2,18 @@
 // description at most 5 000, empty meaning none; targetConfidence a decimal 0.5–0.999 and maxResponses a
 // whole number 2–50, empty meaning the service's default), checked before the create and settings forms
 // send them.
+import {
+  MAX_RESPONSES_MAX,
+  MAX_RESPONSES_MIN,
+  maxResponsesSchema,
+  PROJECT_DESCRIPTION_MAX,
+  PROJECT_NAME_MAX,
+  TARGET_CONFIDENCE_MAX,
+  TARGET_CONFIDENCE_MIN,
+  targetConfidenceSchema,
+} from '@concord/contract';
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
 import { tooLong } from '../ui/limits';
-
-export const NAME_MAX = 200;
-export const DESCRIPTION_MAX = 5000;
-/** contract §3: a project's quality settings. */
-export const TARGET_CONFIDENCE_MIN = 0.5;
-export const TARGET_CONFIDENCE_MAX = 0.999;
-export const MAX_RESPONSES_MIN = 2;
-export const MAX_RESPONSES_MAX = 50;
 
 export const TARGET_CONFIDENCE_RULE = `Give a decimal from ${TARGET_CONFIDENCE_MIN} to ${TARGET_CONFIDENCE_MAX}, or leave it empty for the service default.`;
 export const MAX_RESPONSES_RULE = `Give a whole number of answers from ${MAX_RESPONSES_MIN} to ${MAX_RESPONSES_MAX}, or leave it empty for the service default.`;
@@ -44,12 +46,12 @@ export function readQualitySettings(
   let maxResponses: number | null = null;
   if (target !== '') {
     const n = parseDecimal(target);
-    if (n === null || n < TARGET_CONFIDENCE_MIN || n > TARGET_CONFIDENCE_MAX) errors.targetConfidence = TARGET_CONFIDENCE_RULE;
+    if (n === null || !targetConfidenceSchema.safeParse(n).success) errors.targetConfidence = TARGET_CONFIDENCE_RULE;
     else targetConfidence = n;
   }
   if (answers !== '') {
     const n = /^\d+$/.test(answers) ? Number(answers) : Number.NaN;
-    if (!(n >= MAX_RESPONSES_MIN && n <= MAX_RESPONSES_MAX)) errors.maxResponses = MAX_RESPONSES_RULE;
+    if (!maxResponsesSchema.safeParse(n).success) errors.maxResponses = MAX_RESPONSES_RULE;
     else maxResponses = n;
   }
   return { values: { targetConfidence, maxResponses }, errors };
@@ -61,8 +63,8 @@ export function readProjectFields(form: FormData): { values: ProjectFields; erro
   const description = String(form.get('description') ?? '').trim();
   const quality = readQualitySettings(String(form.get('targetConfidence') ?? ''), String(form.get('maxResponses') ?? ''));
   const errors: FieldMessages<ProjectField> = { ...quality.errors };
-  const nameTooLong = tooLong(name, NAME_MAX, 'The name');
-  const descriptionTooLong = tooLong(description, DESCRIPTION_MAX, 'The description');
+  const nameTooLong = tooLong(name, PROJECT_NAME_MAX, 'The name');
+  const descriptionTooLong = tooLong(description, PROJECT_DESCRIPTION_MAX, 'The description');
   if (!name) errors.name = 'Give the project a name.';
   else if (nameTooLong) errors.name = nameTooLong;
   if (descriptionTooLong) errors.description = descriptionTooLong;

@@ -15,17 +15,14 @@ import { formatCents } from '../ui/format';
 import { tooLong } from '../ui/limits';
 import { useCreateTask, type CreateTaskResult, type ProjectOption, type TaskInput } from './queries';
 import {
-  budgetFloorCents,
   DEFAULT_VALIDATIONS_NEEDED,
-  MAX_ANSWERS,
-  MAX_BUDGET_CENTS,
   MAX_CONTENT_LENGTH,
-  MIN_ANSWERS,
-  readBudgetAndAnswers,
-  splitOptions,
-  taskFormErrors,
+  MAX_MAX_CENTS,
+  MAX_VALIDATIONS_NEEDED,
+  MIN_VALIDATIONS_NEEDED,
   type TaskField,
-} from './taskForm';
+} from '@concord/contract';
+import { floorCentsFor, readBudgetAndAnswers, splitOptions, taskFormErrors } from './taskForm';
 import { LOCALES, TASK_TYPES, type Locale, type TaskType } from './vocabulary';
 
 interface CreateTaskDialogProps {
@@ -39,7 +36,7 @@ interface CreateTaskDialogProps {
 
 export function CreateTaskDialog({ open, onClose, onCreated, projects, defaultProjectId }: CreateTaskDialogProps) {
   const meta = useMeta();
-  const floorCents = budgetFloorCents(meta.data?.priceCents);
+  const floorCents = floorCentsFor(meta.data?.priceCents);
   return (
     <Dialog open={open} title="Create a task" onClose={onClose}>
       {/* Keyed by the floor: should the price arrive after the form opened, the budget starts from it. */}
@@ -116,12 +113,12 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
           name="validationsNeeded"
           type="number"
           inputMode="numeric"
-          min={MIN_ANSWERS}
-          max={MAX_ANSWERS}
+          min={MIN_VALIDATIONS_NEEDED}
+          max={MAX_VALIDATIONS_NEEDED}
           step={1}
           defaultValue={DEFAULT_VALIDATIONS_NEEDED}
           error={errors.validationsNeeded}
-          hint={`${MIN_ANSWERS} to ${MAX_ANSWERS}; more when they disagree.`}
+          hint={`${MIN_VALIDATIONS_NEEDED} to ${MAX_VALIDATIONS_NEEDED}; more when they disagree.`}
         />
       </div>
       <div className="task-form-row">
@@ -131,7 +128,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
           inputMode="decimal"
           defaultValue={(floorCents / 100).toFixed(2)}
           error={errors.maxCents}
-          hint={`Dollars, ${formatCents(floorCents)} (the task price) to ${formatCents(MAX_BUDGET_CENTS)}; reserved until the task ends.`}
+          hint={`Dollars, ${formatCents(floorCents)} (the task price) to ${formatCents(MAX_MAX_CENTS)}; reserved until the task ends.`}
         />
         <SelectField
           label="Project"

@@ -12,15 +12,15 @@ import { TextField } from '../ui/Field';
 import { Card } from '../ui/Page';
 import { formatBytes, saveBlob } from '../ui/files';
 import { formatCount, formatDateTime } from '../ui/format';
-import { checkHeader, exampleCsv, parseCsv, type CsvParseResult } from './csv';
+import { checkCsvHeader, CSV_MAX_BYTES } from '@concord/contract';
+import { exampleCsv, parseCsv, type CsvParseResult } from './csv';
 import { CsvImportResult, CsvUploadError } from './CsvImportResult';
 import { CsvLocalChecks, CsvPreview } from './CsvPreview';
 import { UploadCancelled, useUploadCsv, type UploadProgress } from './queries';
-import { budgetFloorCents } from './taskForm';
+import { floorCentsFor } from './taskForm';
 import { UploadProgressBar } from './UploadProgressBar';
 
 /** The service's limit for one file (multer's, 5 × 1 024 × 1 024 bytes). */
-export const MAX_CSV_BYTES = 5 * 1024 * 1024;
 
 interface ChosenFile {
   file: File;
@@ -36,7 +36,7 @@ function firstImportWords(key: string): string {
 
 export function CsvImport() {
   const upload = useUploadCsv();
-  const floorCents = budgetFloorCents(useMeta().data?.priceCents);
+  const floorCents = floorCentsFor(useMeta().data?.priceCents);
   const [chosen, setChosen] = useState<ChosenFile | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -53,7 +53,7 @@ export function CsvImport() {
     }
     const entry: ChosenFile = { file, parsed: null, readError: null };
     setChosen(entry);
-    if (file.size > MAX_CSV_BYTES) return;
+    if (file.size > CSV_MAX_BYTES) return;
     file.text().then(
       (text) => {
         if (current.current === file) setChosen({ ...entry, parsed: parseCsv(text) });
@@ -81,8 +81,8 @@ export function CsvImport() {
     }
   };
 
-  const tooLarge = chosen ? chosen.file.size > MAX_CSV_BYTES : false;
-  const headerProblems = chosen?.parsed?.header ? checkHeader(chosen.parsed.header) : null;
+  const tooLarge = chosen ? chosen.file.size > CSV_MAX_BYTES : false;
+  const headerProblems = chosen?.parsed?.header ? checkCsvHeader(chosen.parsed.header) : null;
   const cancelled = upload.error instanceof UploadCancelled;
 
   return (
@@ -109,7 +109,7 @@ export function CsvImport() {
           disabled={upload.isPending}
           error={
             tooLarge && chosen
-              ? `This file is ${formatBytes(chosen.file.size)}; the limit is ${formatBytes(MAX_CSV_BYTES)}. Split it into smaller files.`
+              ? `This file is ${formatBytes(chosen.file.size)}; the limit is ${formatBytes(CSV_MAX_BYTES)}. Split it into smaller files.`
               : undefined
           }
         />

@@ -2,12 +2,13 @@
 // it for (syntax, header), and its first rows numbered as the service numbers them, with their lines.
 import { Notice } from '../ui/Feedback';
 import { formatCount } from '../ui/format';
-import { checkHeader, recordFields, type CsvParseResult } from './csv';
+import type { CsvHeaderCheck } from '@concord/contract';
+import { recordFields, type CsvParseResult } from './csv';
 import { excerpt } from './taskFormat';
 
 const PREVIEW_ROWS = 5;
 
-export function CsvLocalChecks({ parsed, problems }: { parsed: CsvParseResult; problems: ReturnType<typeof checkHeader> | null }) {
+export function CsvLocalChecks({ parsed, problems }: { parsed: CsvParseResult; problems: CsvHeaderCheck | null }) {
   if (parsed.error) {
     return <Notice tone="warning">This file is not valid CSV, so the service will refuse it as a whole (INVALID_CSV): {parsed.error.message}</Notice>;
   }

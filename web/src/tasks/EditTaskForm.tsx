@@ -10,12 +10,13 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { SelectField, TextField } from '../ui/Field';
 import { formatCents } from '../ui/format';
 import { useDeleteTask, useUpdateTask, type ProjectOption, type TaskChanges } from './queries';
-import { budgetFloorCents, MAX_ANSWERS, MIN_ANSWERS, readBudgetAndAnswers, taskFormErrors, type TaskField } from './taskForm';
+import { MAX_VALIDATIONS_NEEDED, MIN_VALIDATIONS_NEEDED, type TaskField } from '@concord/contract';
+import { floorCentsFor, readBudgetAndAnswers, taskFormErrors } from './taskForm';
 import { LOCALES, type Locale, type Task } from './vocabulary';
 
 export function EditTaskForm({ task, projects }: { task: Task; projects: ProjectOption[] }) {
   const update = useUpdateTask();
-  const floorCents = budgetFloorCents(useMeta().data?.priceCents);
+  const floorCents = floorCentsFor(useMeta().data?.priceCents);
   const [localErrors, setLocalErrors] = useState<Partial<Record<TaskField, string>>>({});
   const [outcome, setOutcome] = useState<'saved' | 'unchanged' | null>(null);
   const apiErrors = taskFormErrors(update.error, floorCents);
@@ -76,12 +77,12 @@ export function EditTaskForm({ task, projects }: { task: Task; projects: Project
           name="validationsNeeded"
           type="number"
           inputMode="numeric"
-          min={MIN_ANSWERS}
-          max={MAX_ANSWERS}
+          min={MIN_VALIDATIONS_NEEDED}
+          max={MAX_VALIDATIONS_NEEDED}
           step={1}
           defaultValue={task.validationsNeeded}
           error={errors.validationsNeeded}
-          hint={`${MIN_ANSWERS} to ${MAX_ANSWERS}.`}
+          hint={`${MIN_VALIDATIONS_NEEDED} to ${MAX_VALIDATIONS_NEEDED}.`}
         />
       </div>
       <div className="task-form-row">

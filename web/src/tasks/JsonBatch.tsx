@@ -3,6 +3,7 @@
 // all or nothing. INVALID_TASK names the item: its number, its reason in words and its JSON are shown.
 // The Idempotency-Key is the SHA-256 of the body sent, so the same tasks sent again within 24 hours
 // (after a reload too) replay the first answer, and the page says that nothing new was created.
+import { MAX_BATCH_TASKS } from '@concord/contract';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, describeCode, describeError } from '../api/errors';
@@ -17,9 +18,7 @@ import { formatCents, formatCount, formatDateTime } from '../ui/format';
 import { locateJsonError } from './jsonPosition';
 import { useCreateBatch, type BatchResult, type ImportOutcome } from './queries';
 import { TaskRef } from './TaskRef';
-import { budgetFloorCents } from './taskForm';
-
-const MAX_BATCH = 1_000;
+import { floorCentsFor } from './taskForm';
 
 /**
  * An example batch. Budgets are given: the service's default budget (20 cents) is refused wherever the
@@ -45,7 +44,7 @@ function batchOf(value: unknown): { tasks: unknown[]; body: { tasks: unknown[] }
 
 export function JsonBatch() {
   const create = useCreateBatch();
-  const floorCents = budgetFloorCents(useMeta().data?.priceCents);
+  const floorCents = floorCentsFor(useMeta().data?.priceCents);
   const textareaId = useId();
   const errorId = useId();
   const hintId = useId();
@@ -86,9 +85,9 @@ export function JsonBatch() {
       setProblem(batch.problem);
       return;
     }
-    if (batch.tasks.length === 0 || batch.tasks.length > MAX_BATCH) {
+    if (batch.tasks.length === 0 || batch.tasks.length > MAX_BATCH_TASKS) {
       setProblem(
-        `A batch holds 1 to 1 000 tasks; this one has ${formatCount(batch.tasks.length)}. ${batch.tasks.length > MAX_BATCH ? 'Split it into several batches, or import a CSV file.' : ''}`.trim(),
+        `A batch holds 1 to ${formatCount(MAX_BATCH_TASKS)} tasks; this one has ${formatCount(batch.tasks.length)}. ${batch.tasks.length > MAX_BATCH_TASKS ? 'Split it into several batches, or import a CSV file.' : ''}`.trim(),
       );
       return;
     }

@@ -1,14 +1,9 @@
-// A small RFC 4180 reader for the browser, numbering rows exactly as POST /tasks/batch/csv numbers them
-// (service: src/modules/tasks/task-csv.ts on csv-parse): a UTF-8 byte order mark is ignored, fields are
-// comma-separated, a field opened with `"` runs to the next lone `"` and `""` inside it is one quote, records
-// end with the file's line end (the first CRLF, LF or CR met outside quotes), empty lines and records whose every cell is blank are skipped, the first record
-// left is the header, and data records are numbered from 1 (neither the header nor skipped lines count).
-// It exists so the import page can show a preview and put each error the API returns next to the row's
-// content; the service remains the judge of the file.
-
-export const REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
-export const OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
-const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
+// The import page's reading of a CSV file, for its preview and to put each error the API returns next to
+// the row's content: the service's own dialect (@concord/contract's TASK_CSV_OPTIONS) read by the same
+// parser (csv-parse, its browser build), so rows are numbered exactly as POST /tasks/batch/csv numbers
+// them. The service remains the judge of the file.
+import { csvHeaderColumns, TASK_CSV_OPTIONS } from '@concord/contract';
+import { parse } from 'csv-parse/browser/esm/sync';
 
 export interface CsvRecord {
   /** 1-based position among the data records, as the API's `errors[].row`. */
@@ -25,125 +20,79 @@ export interface CsvParseResult {
   error: { message: string; line: number } | null;
 }
 
-const isBlankRecord = (cells: string[]) => cells.every((cell) => cell.trim() === '');
+const lineBreaks = (cells: string[]) => cells.reduce((count, cell) => count + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
+// Inside a quoted field csv-parse counts CR and LF as a line each, so a CRLF there counts twice.
+const crlfs = (cells: string[]) => cells.reduce((count, cell) => count + (cell.match(/\r\n/g)?.length ?? 0), 0);
 
-/** Splits CSV text into records. Stops at the first syntax error and reports it with its line. */
-export function parseCsv(input: string): CsvParseResult {
-  const hasBom = input.charCodeAt(0) === 0xfeff;
-  const text = hasBom ? input.slice(1) : input;
-  const result: CsvParseResult = { header: null, records: [], error: null };
-  let row = 0;
-  let line = 1;
-  let recordLine = 1;
-  let cells: string[] = [];
-  let field = '';
-  let i = 0;
-  let eol: string | null = null;
-  const n = text.length;
+/** Where the last record read ended: its line (0 before the first), and its end in the file's UTF-8 bytes, line end included. */
+interface ReadSoFar {
+  line: number;
+  bytes: number;
+  /** Lines csv-parse counted twice so far (a CRLF inside a quoted field). */
+  overcount: number;
+}
 
-  const endRecord = () => {
-    cells.push(field);
-    field = '';
-    if (!isBlankRecord(cells)) {
-      if (result.header === null) {
-        result.header = cells.map((cell) => cell.trim());
-      } else {
-        row += 1;
-        result.records.push({ row, line: recordLine, cells });
-      }
+/**
+ * The line of the quote that is never closed: csv-parse reports where the file ended, so it is found after
+ * the last record read, as the last quote that opens a field (quotes toggle in and out of a quoted field).
+ */
+function unclosedQuoteLine(text: string, read: ReadSoFar): number {
+  const rest = new TextDecoder().decode(new TextEncoder().encode(text).subarray(read.bytes));
+  let opening = 0;
+  let quotes = 0;
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] !== '"') continue;
+    if (quotes % 2 === 0) opening = i;
+    quotes += 1;
+  }
+  return read.line + 1 + lineBreaks([rest.slice(0, opening)]);
+}
+
+/** What csv-parse's refusal means for the person who wrote the file, with the line it names. */
+function parseProblem(error: unknown, text: string, read: ReadSoFar): { message: string; line: number } {
+  const { code, lines } = error as { code?: string; lines?: number };
+  const line = Math.max(1, (typeof lines === 'number' ? lines : 1) - read.overcount);
+  switch (code) {
+    case 'CSV_QUOTE_NOT_CLOSED': {
+      const opened = unclosedQuoteLine(text, read);
+      return { message: `A quoted field opened on line ${opened} is never closed.`, line: opened };
     }
-    cells = [];
-  };
-
-  while (i < n) {
-    const ch = text[i];
-    if (ch === '"' && field === '') {
-      // A quoted field: up to the closing quote, doubled quotes are one quote, line ends are content.
-      const openedAt = line;
-      i += 1;
-      let closed = false;
-      while (i < n) {
-        const c = text[i];
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          closed = true;
-          i += 1;
-          break;
-        }
-        if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) line += 1;
-        field += c;
-        i += 1;
-      }
-      if (!closed) {
-        result.error = { message: `A quoted field opened on line ${openedAt} is never closed.`, line: openedAt };
-        return result;
-      }
-      const after = text[i];
-      const endsRecord = eol === null ? after === '\n' || after === '\r' : text.startsWith(eol, i);
-      if (after !== undefined && after !== ',' && !endsRecord) {
-        result.error = {
-          message: `Line ${line}: after a closing quote comes "${after}" instead of a comma or a line end. Double a quote inside a quoted field ("").`,
-          line,
-        };
-        return result;
-      }
-      continue;
-    }
-    if (ch === '"') {
-      result.error = {
-        message: `Line ${line}: a quote inside a field that does not start with one. Quote the whole field and double the inner quote ("").`,
+    case 'INVALID_OPENING_QUOTE':
+      return { message: `Line ${line}: a quote inside a field that does not start with one. Quote the whole field and double the inner quote ("").`, line };
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return {
+        message: `Line ${line}: after a closing quote comes another character instead of a comma or a line end. Double a quote inside a quoted field ("").`,
         line,
       };
-      return result;
-    }
-    if (ch === ',') {
-      cells.push(field);
-      field = '';
-      i += 1;
-      continue;
-    }
-    if (ch === '\r' || ch === '\n') {
-      // Like csv-parse, the first line end met outside quotes decides what ends a record (CRLF, LF or CR);
-      // any other CR or LF is part of the field.
-      if (eol === null) eol = ch === '\r' && text[i + 1] === '\n' ? '\r\n' : ch;
-      if (text.startsWith(eol, i)) {
-        endRecord();
-        i += eol.length;
-        line += 1;
-        recordLine = line;
-        continue;
-      }
-      if (ch === '\n' || text[i + 1] !== '\n') line += 1;
-    }
-    field += ch;
-    i += 1;
+    default:
+      return { message: `Line ${line}: ${error instanceof Error ? error.message : String(error)}`, line };
   }
-  if (field !== '' || cells.length > 0) endRecord();
-  return result;
 }
 
-export interface HeaderCheck {
-  missing: string[];
-  unknown: string[];
-  duplicate: string[];
-}
-
-/** The header rules of the service (a breach makes it refuse the whole file with INVALID_CSV). */
-export function checkHeader(header: string[]): HeaderCheck {
-  const seen = new Set<string>();
-  const duplicate: string[] = [];
-  for (const column of header) {
-    if (seen.has(column)) duplicate.push(column);
-    seen.add(column);
+/** Splits CSV text into records, or says why the service would refuse the file and on which line. */
+export function parseCsv(text: string): CsvParseResult {
+  const records: Array<{ cells: string[]; line: number }> = [];
+  const read: ReadSoFar = { line: 0, bytes: 0, overcount: 0 };
+  try {
+    parse(text, {
+      ...TASK_CSV_OPTIONS,
+      on_record: (record, info) => {
+        // info.lines is the line a record ends on; a quoted field's line ends move its start back.
+        read.overcount += crlfs(record);
+        read.line = info.lines - read.overcount;
+        read.bytes = info.bytes;
+        records.push({ cells: record, line: read.line - lineBreaks(record) });
+        return null;
+      },
+    });
+  } catch (error) {
+    return { header: null, records: [], error: parseProblem(error, text, read) };
   }
+  const [first, ...rest] = records;
   return {
-    missing: REQUIRED_COLUMNS.filter((column) => !seen.has(column)),
-    unknown: header.filter((column) => !KNOWN_COLUMNS.has(column)),
-    duplicate,
+    header: first ? csvHeaderColumns(first.cells) : null,
+    records: rest.map((record, index) => ({ row: index + 1, ...record })),
+    error: null,
   };
 }
 

@@ -1,26 +1,31 @@
 // The rules the task forms (Create task, the drawer's Change task) share: reading the budget typed in
 // dollars and the answers needed, checked as the API checks them, and the API's refusal worded next to
 // the field it names.
+// The bounds are the API's own (@concord/contract).
+import {
+  budgetFloorCents,
+  DEFAULT_MAX_CENTS,
+  MAX_CONTENT_LENGTH,
+  MAX_MAX_CENTS,
+  MAX_OPTION_LENGTH,
+  MAX_OPTIONS,
+  MAX_VALIDATIONS_NEEDED,
+  MIN_OPTIONS,
+  MIN_VALIDATIONS_NEEDED,
+  TASK_FIELDS,
+  TASK_TYPES,
+  LOCALES,
+  validationsNeededSchema,
+  type TaskField,
+} from '@concord/contract';
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
 import { formatCents, parseDollars } from '../ui/format';
 
-export type TaskField = 'type' | 'content' | 'options' | 'locale' | 'maxCents' | 'validationsNeeded' | 'projectId';
-const TASK_FIELDS: readonly TaskField[] = ['type', 'content', 'options', 'locale', 'maxCents', 'validationsNeeded', 'projectId'];
+/** The budget floor before GET /meta has answered: the contract's least budget. */
+export const floorCentsFor = (priceCents: number | undefined): number => budgetFloorCents(priceCents ?? DEFAULT_MAX_CENTS);
 
-/** contract §4: maxCents 20–100 000, validationsNeeded 1–25 (default 3). */
-export const MIN_BUDGET_CENTS = 20;
-export const MAX_BUDGET_CENTS = 100_000;
-export const MIN_ANSWERS = 1;
-export const MAX_ANSWERS = 25;
-export const DEFAULT_VALIDATIONS_NEEDED = 3;
-/** contract §4: a task's content is 1 to 100 000 characters. */
-export const MAX_CONTENT_LENGTH = 100_000;
-
-/** The lowest budget the service accepts: a task must afford its price (GET /meta's priceCents), and 20 cents at least. */
-export const budgetFloorCents = (priceCents: number | undefined): number => Math.max(priceCents ?? MIN_BUDGET_CENTS, MIN_BUDGET_CENTS);
-
-const budgetRule = (floorCents: number) => `Give a budget from ${formatCents(floorCents)} (the task price) to ${formatCents(MAX_BUDGET_CENTS)}.`;
-const ANSWERS_RULE = `Give a whole number of answers from ${MIN_ANSWERS} to ${MAX_ANSWERS}.`;
+const budgetRule = (floorCents: number) => `Give a budget from ${formatCents(floorCents)} (the task price) to ${formatCents(MAX_MAX_CENTS)}.`;
+const ANSWERS_RULE = `Give a whole number of answers from ${MIN_VALIDATIONS_NEEDED} to ${MAX_VALIDATIONS_NEEDED}.`;
 
 export interface BudgetAndAnswers {
   /** Cents, or undefined when left empty where empty means the default. */
@@ -46,12 +51,12 @@ export function readBudgetAndAnswers(
   if (budget !== '' || required) {
     const cents = parseDollars(budget);
     if (cents === null) errors.maxCents = 'Give the budget in dollars, for example 0.20 or 1.50.';
-    else if (cents < floorCents || cents > MAX_BUDGET_CENTS) errors.maxCents = budgetRule(floorCents);
+    else if (cents < floorCents || cents > MAX_MAX_CENTS) errors.maxCents = budgetRule(floorCents);
     else maxCents = cents;
   }
   if (answers !== '' || required) {
     const n = /^\d+$/.test(answers) ? Number(answers) : Number.NaN;
-    if (!(n >= MIN_ANSWERS && n <= MAX_ANSWERS)) errors.validationsNeeded = ANSWERS_RULE;
+    if (!validationsNeededSchema.safeParse(n).success) errors.validationsNeeded = ANSWERS_RULE;
     else validationsNeeded = n;
   }
   return { maxCents, validationsNeeded, errors };
@@ -71,10 +76,10 @@ export function taskFormErrors(error: unknown, floorCents: number): FormErrors<T
     codeFields: { INSUFFICIENT_CREDITS: 'maxCents' },
     missing: { type: 'Choose a task type.', content: 'Give the content to label.', options: 'Give at least two options, one per line.' },
     rules: {
-      type: 'Choose one of the five task types.',
-      content: 'Give the content to label: 1 to 100 000 characters.',
-      options: 'Give 2 to 50 distinct options, one per line, each at most 500 characters.',
-      locale: 'Choose one of the six locales.',
+      type: `Choose one of the ${TASK_TYPES.length} task types.`,
+      content: `Give the content to label: 1 to ${MAX_CONTENT_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')} characters.`,
+      options: `Give ${MIN_OPTIONS} to ${MAX_OPTIONS} distinct options, one per line, each at most ${MAX_OPTION_LENGTH} characters.`,
+      locale: `Choose one of the ${LOCALES.length} locales.`,
       maxCents: budgetRule(floorCents),
       validationsNeeded: ANSWERS_RULE,
       projectId: 'Choose one of your projects, or none.',

@@ -1,12 +1,11 @@
-// The task vocabulary of the API (task-rules.ts on the service side, the generated OpenAPI types here)
-// with the words the pages show for it: the five task types, the six locales of the contract and the
-// four statuses. The lists are built from records keyed by the API's own unions, so a value added to or
-// removed from the API breaks the build until it is worded here.
+// The task vocabulary of the API (@concord/contract) with the words the pages show for it: the five task
+// types, the six locales of the contract and the four statuses. The lists are built from records keyed by
+// the contract's own unions, so a value added to or removed from the API breaks the build until it is
+// worded here.
+import type { Locale, TaskStatus, TaskType } from '@concord/contract';
 import type { Schemas } from '../api/schemas';
 
-export type TaskType = Schemas['TaskListItem']['type'];
-export type TaskStatus = Schemas['TaskListItem']['status'];
-export type Locale = Schemas['TaskListItem']['locale'];
+export type { Locale, TaskStatus, TaskType };
 export type TaskListItem = Schemas['TaskListItem'];
 export type Task = Schemas['Task'];
 

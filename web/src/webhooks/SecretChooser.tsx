@@ -3,8 +3,15 @@ import { useId } from 'react';
 import { Button } from '../ui/Button';
 import { TextField } from '../ui/Field';
 import { SecretReveal } from '../ui/SecretReveal';
-import { checkSecret, SECRET_MAX, SECRET_MIN } from './webhookRules';
-import { generateWhsecSecret, isStandardSecret, WHSEC_MAX_BYTES, WHSEC_MIN_BYTES } from './whsec';
+import {
+  generateWebhookSecret,
+  isStandardSecret,
+  WEBHOOK_SECRET_MAX_LENGTH,
+  WEBHOOK_SECRET_MIN_LENGTH,
+  WHSEC_MAX_BYTES,
+  WHSEC_MIN_BYTES,
+} from '@concord/contract';
+import { checkSecret } from './webhookRules';
 
 export interface SecretDraft {
   mode: 'generate' | 'paste';
@@ -13,7 +20,7 @@ export interface SecretDraft {
   copied: boolean;
 }
 
-export const newSecretDraft = (): SecretDraft => ({ mode: 'generate', generated: generateWhsecSecret(), pasted: '', copied: false });
+export const newSecretDraft = (): SecretDraft => ({ mode: 'generate', generated: generateWebhookSecret(), pasted: '', copied: false });
 export const draftSecret = (draft: SecretDraft): string => (draft.mode === 'generate' ? draft.generated : draft.pasted);
 
 interface SecretChooserProps {
@@ -63,7 +70,7 @@ export function SecretChooser({ draft, onChange, secretError, copiedError, legen
               </>
             }
           />
-          <Button variant="ghost" className="wh-regenerate" onClick={() => onChange({ ...draft, generated: generateWhsecSecret(), copied: false })}>
+          <Button variant="ghost" className="wh-regenerate" onClick={() => onChange({ ...draft, generated: generateWebhookSecret(), copied: false })}>
             Generate another
           </Button>
         </>
@@ -75,7 +82,7 @@ export function SecretChooser({ draft, onChange, secretError, copiedError, legen
           className="mono"
           autoComplete="off"
           spellCheck={false}
-          hint={`${SECRET_MIN} to ${SECRET_MAX} characters, sent once and never shown again. A whsec_ secret (whsec_ and padded base64 of ${WHSEC_MIN_BYTES}–${WHSEC_MAX_BYTES} bytes) also gets Standard Webhooks signatures; any other text gets x-service-signature only.`}
+          hint={`${WEBHOOK_SECRET_MIN_LENGTH} to ${WEBHOOK_SECRET_MAX_LENGTH} characters, sent once and never shown again. A whsec_ secret (whsec_ and padded base64 of ${WHSEC_MIN_BYTES}–${WHSEC_MAX_BYTES} bytes) also gets Standard Webhooks signatures; any other text gets x-service-signature only.`}
           error={secretError}
         />
       )}

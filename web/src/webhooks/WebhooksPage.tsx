@@ -13,7 +13,7 @@ import { SignatureHelp } from './SignatureHelp';
 import { ActiveBadge, EventList, RetryPolicyLabel } from './WebhookLabels';
 import { NewWebhookForm } from './NewWebhookForm';
 import { useCreateWebhook, useWebhooks, type WebhookConfig } from './queries';
-import { MAX_CONFIGS } from './webhookRules';
+import { MAX_WEBHOOK_CONFIGS } from '@concord/contract';
 import './webhooks.css';
 
 const columns: Column<WebhookConfig>[] = [
@@ -45,7 +45,7 @@ export function WebhooksPage() {
     setOpen(true);
   };
   const webhooks = list.data?.webhooks ?? [];
-  const atLimit = pages.page === 1 && !list.data?.hasMore && webhooks.length >= MAX_CONFIGS;
+  const atLimit = pages.page === 1 && !list.data?.hasMore && webhooks.length >= MAX_WEBHOOK_CONFIGS;
 
   return (
     <>
@@ -68,7 +68,7 @@ export function WebhooksPage() {
           Webhook for <span className="wh-url">{deleted}</span> deleted.
         </Notice>
       ) : null}
-      {atLimit ? <Notice tone="info">You have {MAX_CONFIGS} webhooks, the most an account can have. Delete one before adding another.</Notice> : null}
+      {atLimit ? <Notice tone="info">You have {MAX_WEBHOOK_CONFIGS} webhooks, the most an account can have. Delete one before adding another.</Notice> : null}
       <Card title="Endpoints">
         {list.isPending ? (
           <Loading label="Loading webhooks…" />
@@ -90,7 +90,7 @@ export function WebhooksPage() {
             />
             {pages.page === 1 && !list.data?.hasMore ? (
               <p className="field-hint">
-                {webhooks.length} of {MAX_CONFIGS} webhooks used.
+                {webhooks.length} of {MAX_WEBHOOK_CONFIGS} webhooks used.
               </p>
             ) : null}
           </>

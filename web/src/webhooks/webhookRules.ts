@@ -1,38 +1,63 @@
-// The rules of a webhook configuration as the API applies them: its events, its URL, its signing secret
-// and the most an account can have, checked here before anything is sent, and the API's refusals worded
-// next to the fields. Secrets are made in the browser and sent once: the API never returns them. The
-// generated form is the Standard Webhooks one (whsec.ts). The contract accepts any secret of 16 to 256
-// characters (the whole string, prefix included, keys x-service-signature); one that starts with whsec_
-// must also be a valid Standard Webhooks secret, whose decoded bytes key the webhook-signature header.
+// The rules of a webhook configuration as the API applies them (@concord/contract): its events, its URL,
+// its signing secret and the most an account can have, checked here before anything is sent, and the API's
+// refusals worded next to the fields. Secrets are made in the browser (the contract's
+// generateWebhookSecret: the Standard Webhooks form) and sent once: the API never returns them. The
+// contract accepts any secret of 16 to 256 characters (the whole string, prefix included, keys
+// x-service-signature); one that starts with whsec_ must also be a valid Standard Webhooks secret, whose
+// decoded bytes key the webhook-signature header.
+import {
+  EVENT_TYPES,
+  LOW_BALANCE_THRESHOLD_CENTS,
+  RETRY_POLICIES as POLICIES,
+  WEBHOOK_SECRET_MAX_LENGTH as SECRET_MAX,
+  WEBHOOK_SECRET_MIN_LENGTH as SECRET_MIN,
+  WHSEC_GENERATED_BYTES,
+  WHSEC_MAX_BYTES,
+  WHSEC_MIN_BYTES,
+  whsecProblem,
+  type EventType,
+  type RetryPolicy,
+} from '@concord/contract';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { plainPhrase } from '../api/issueWords';
+import { formatCents } from '../ui/format';
 import { isHttpUrl } from '../ui/url';
-import type { RetryPolicy, WebhookEvent } from './queries';
-import { whsecProblem } from './whsec';
 
-export const SECRET_MIN = 16;
-export const SECRET_MAX = 256;
-export const MAX_CONFIGS = 20;
+const EVENT_WORDS: Record<EventType, string> = {
+  'task.completed': 'A task reached consensus and was charged.',
+  'task.failed': 'A task ended without consensus (nothing charged).',
+  'budget.low': `Your balance fell below ${formatCents(LOW_BALANCE_THRESHOLD_CENTS)}.`,
+};
+export const EVENTS: readonly { value: EventType; description: string }[] = EVENT_TYPES.map((value) => ({ value, description: EVENT_WORDS[value] }));
 
-export const EVENTS: readonly { value: WebhookEvent; description: string }[] = [
-  { value: 'task.completed', description: 'A task reached consensus and was charged.' },
-  { value: 'task.failed', description: 'A task ended without consensus (nothing charged).' },
-  { value: 'budget.low', description: 'Your balance fell below $5.00.' },
-];
-
-/** The retry policies, the default first, each in one line (README, Retry policies). */
-export const RETRY_POLICIES: readonly { value: RetryPolicy; label: string; description: string }[] = [
-  {
-    value: 'spec',
+const POLICY_WORDS: Record<RetryPolicy, { label: string; description: string }> = {
+  spec: {
     label: 'One retry (spec)',
     description: 'A timeout, a network error or a 5xx is retried once, 30 s later; a 4xx is not. The default.',
   },
-  {
-    value: 'extended',
+  extended: {
     label: 'Extended (8 attempts)',
     description: 'Up to 8 attempts over about a day (408 and 429 retried too). After 3 days of failures the webhook is disabled and you get an e-mail.',
   },
-];
+};
+/** The retry policies, the default first, each in one line (README, Retry policies). */
+export const RETRY_POLICIES: readonly { value: RetryPolicy; label: string; description: string }[] = POLICIES.map((value) => ({
+  value,
+  ...POLICY_WORDS[value],
+}));
+
+/**
+ * Why a `whsec_` secret would be refused, in a sentence, or null when it is a valid one or is not a
+ * `whsec_` secret at all (those are checked only for their length).
+ */
+export function whsecSentence(secret: string): string | null {
+  const problem = whsecProblem(secret);
+  if (!problem) return null;
+  if (problem.reason === 'encoding') {
+    return 'A secret that starts with whsec_ must continue with standard base64 (A–Z, a–z, 0–9, + and /, with its = padding). Generate one here, or remove the whsec_ prefix to use your own text.';
+  }
+  return `A whsec_ secret decodes to ${WHSEC_MIN_BYTES} to ${WHSEC_MAX_BYTES} bytes; this one decodes to ${problem.bytes}. Generate one here (${WHSEC_GENERATED_BYTES} bytes).`;
+}
 
 export const retryPolicyLabel = (policy: RetryPolicy): string => RETRY_POLICIES.find((p) => p.value === policy)?.label ?? policy;
 
@@ -52,7 +77,7 @@ export function checkSecret(secret: string): string | undefined {
   if (secret !== secret.trim()) return 'The secret starts or ends with a space or line break: remove it, the signature is computed with the exact text.';
   if (secret.length < SECRET_MIN) return `A secret has at least ${SECRET_MIN} characters (this one has ${secret.length}). A generated one is safer.`;
   if (secret.length > SECRET_MAX) return `A secret has at most ${SECRET_MAX} characters (this one has ${secret.length}).`;
-  return whsecProblem(secret) ?? undefined;
+  return whsecSentence(secret) ?? undefined;
 }
 
 export const COPY_REQUIRED = 'Confirm that you have copied the secret: Concord will not show it again.';

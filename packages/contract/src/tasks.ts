@@ -1,20 +1,43 @@
-// The task field rules of the spec and the contract, as a pure module shared by single creation, JSON
-// batches, CSV imports and golden tasks. Checks run in the spec's order: MISSING_FIELDS, INVALID_TYPE,
-// OPTIONS_REQUIRED, then every other field rule (VALIDATION_ERROR).
+// The task field rules of the spec and the contract (§4), written once: the service checks single
+// creation, JSON batches, CSV imports and golden tasks with them, the CLI checks each row before it sends
+// it (a batch is all or nothing: one bad row must not cost its batch), and the dashboard's forms take
+// their bounds from here. Checks run in the spec's order: MISSING_FIELDS, INVALID_TYPE, OPTIONS_REQUIRED,
+// then every other field rule (VALIDATION_ERROR).
 import { z } from 'zod';
-import { describeZodError } from '../../lib/zod-issues.ts';
+import { describeZodError } from './zod-issues.ts';
 
 export const TASK_TYPES = ['SENTIMENT_ANALYSIS', 'IMAGE_CLASSIFICATION', 'BINARY_CHOICE', 'AI_RESPONSE_RATING', 'RELEVANCE_RATING'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 export const LOCALES = ['fr', 'en', 'de', 'zh', 'es', 'ar'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const TASK_STATUSES = ['PENDING', 'VALIDATING', 'COMPLETED', 'FAILED'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** The fields a task creation request may hold, in the order the documentation lists them. */
+export const TASK_FIELDS = ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
+export type TaskField = (typeof TASK_FIELDS)[number];
 
+/** A task's budget in cents: 20 (the default, and the least) to 100 000; never below the task price either. */
 export const DEFAULT_MAX_CENTS = 20;
+export const MAX_MAX_CENTS = 100_000;
+/** Answers that must agree before a task can complete: 1 to 25, 3 by default. */
 export const DEFAULT_VALIDATIONS_NEEDED = 3;
+export const MIN_VALIDATIONS_NEEDED = 1;
+export const MAX_VALIDATIONS_NEEDED = 25;
 export const MAX_CONTENT_LENGTH = 100_000;
+export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = 50;
 export const MAX_OPTION_LENGTH = 500;
+export const MAX_PROJECT_ID_LENGTH = 64;
+/** The most tasks one POST /tasks/batch creates. */
+export const MAX_BATCH_TASKS = 1_000;
+/** spec: a CSV import is at most 5 MB (read as 5 MiB, 5 242 880 bytes). */
+export const CSV_MAX_BYTES = 5 * 1024 * 1024;
+/** A JSON request body is at most 1 MiB once inflated; POST /tasks/batch's, 10 MiB. */
+export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+export const BATCH_BODY_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The lowest budget a task may name: its price (GET /meta's priceCents), and never below the default. */
+export const budgetFloorCents = (priceCents: number): number => Math.max(priceCents, DEFAULT_MAX_CENTS);
 
 const option = z
   .string()
@@ -24,14 +47,14 @@ const option = z
 
 export const optionsSchema = z
   .array(option)
-  .min(2)
+  .min(MIN_OPTIONS)
   .max(MAX_OPTIONS, { error: `at most ${MAX_OPTIONS} options` })
   .refine((options) => new Set(options).size === options.length, { error: 'options must be distinct' });
 
-export const maxCentsSchema = z.number().int().min(DEFAULT_MAX_CENTS).max(100_000);
-export const validationsNeededSchema = z.number().int().min(1).max(25);
+export const maxCentsSchema = z.number().int().min(DEFAULT_MAX_CENTS).max(MAX_MAX_CENTS);
+export const validationsNeededSchema = z.number().int().min(MIN_VALIDATIONS_NEEDED).max(MAX_VALIDATIONS_NEEDED);
 export const localeSchema = z.enum(LOCALES);
-export const projectIdSchema = z.string().min(1).max(64);
+export const projectIdSchema = z.string().min(1).max(MAX_PROJECT_ID_LENGTH);
 
 /** The documented and enforced shape of one task in a creation request. */
 export const taskInputSchema = z
@@ -86,8 +109,8 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
       error: { code: 'INVALID_TYPE', message: `Unknown task type ${JSON.stringify(input.type)}; expected one of ${TASK_TYPES.join(', ')}` },
     };
   }
-  if (Array.isArray(input.options) && input.options.length < 2) {
-    return { ok: false, error: { code: 'OPTIONS_REQUIRED', message: 'A task needs at least 2 options' } };
+  if (Array.isArray(input.options) && input.options.length < MIN_OPTIONS) {
+    return { ok: false, error: { code: 'OPTIONS_REQUIRED', message: `A task needs at least ${MIN_OPTIONS} options` } };
   }
   const parsed = schema.safeParse(input);
   if (!parsed.success) return invalid(describeZodError(parsed.error));

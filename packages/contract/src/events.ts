@@ -1,0 +1,92 @@
+// The events (spec: Events; contract §7): what a webhook configuration subscribes to, what the event log
+// holds, and the payload of each, as the service builds it (its outbox is typed by these), documents it
+// (the OpenAPI document's `webhooks` and the Event schema) and as receivers get it (the SDK's verifyWebhook
+// and event stream are typed by them).
+import { z } from 'zod';
+import { TASK_TYPES } from './tasks.ts';
+
+/** The events a webhook configuration subscribes to. */
+export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+/** A test send's event (POST /webhooks/configs/:id/test): in the log, never subscribed to. */
+export const PING_EVENT = 'ping';
+/** Every type the event log holds. */
+export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, PING_EVENT] as const;
+export type LoggedEventType = (typeof LOGGED_EVENT_TYPES)[number];
+
+/** An ISO 8601 UTC timestamp with milliseconds, as every date of the API is written. */
+export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with milliseconds' });
+
+/** What `confidence` means wherever a task's result carries it (tasks, events, webhooks, exports). */
+export const CONFIDENCE_DESCRIPTION =
+  "The probability that the result is right: the label model's posterior of its top option, read through the confidence map " +
+  "fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md)";
+
+/** spec: budget.low fires when the balance drops below 500 cents. */
+export const LOW_BALANCE_THRESHOLD_CENTS = 500;
+
+export const taskCompletedPayload = z
+  .object({
+    event: z.literal('task.completed'),
+    taskId: z.string(),
+    type: z.enum(TASK_TYPES),
+    result: z.string().meta({ description: 'The option the consensus chose' }),
+    confidence: z.number().min(0).max(1).meta({ description: CONFIDENCE_DESCRIPTION }),
+    totalResponses: z.number().int().meta({ description: 'Answers the task collected' }),
+    costCents: z.number().int().meta({ description: 'What the task was charged' }),
+    validatedAt: timestamp,
+  })
+  .meta({ id: 'TaskCompletedEvent', description: 'Consensus reached: the result is available and the task is billed.' });
+
+export const taskFailedPayload = z
+  .object({
+    event: z.literal('task.failed'),
+    taskId: z.string(),
+    type: z.enum(TASK_TYPES),
+    reason: z.string().meta({ description: 'Why it failed: NO_CONSENSUS (maxResponses answers without reaching the target confidence)' }),
+    totalResponses: z.number().int(),
+    failedAt: timestamp,
+  })
+  .meta({ id: 'TaskFailedEvent', description: 'Not enough concordant answers: the task is not billed and its reservation is released.' });
+
+export const budgetLowPayload = z
+  .object({
+    event: z.literal('budget.low'),
+    creditBalance: z.number().int().meta({ description: 'The balance after the change, in cents' }),
+    thresholdCents: z.number().int().meta({ description: 'The threshold crossed: 500' }),
+    at: timestamp,
+  })
+  .meta({
+    id: 'BudgetLowEvent',
+    description:
+      'A task charge or an administrator debit took the balance from ≥ 500 to below 500 cents: sent once per crossing; a top-up back to ≥ 500 re-arms it.',
+  });
+
+export const pingPayload = z
+  .object({
+    event: z.literal('ping'),
+    webhookId: z.string().meta({ description: 'The configuration the test send was made to' }),
+    sentAt: timestamp,
+  })
+  .meta({
+    id: 'PingEvent',
+    description: 'A test send (POST /webhooks/configs/{id}/test): sent to that one configuration at once, whatever it subscribes to; never retried.',
+  });
+
+/** Each logged event type's payload schema. */
+export const EVENT_PAYLOADS = {
+  'task.completed': taskCompletedPayload,
+  'task.failed': taskFailedPayload,
+  'budget.low': budgetLowPayload,
+  ping: pingPayload,
+} as const satisfies Record<LoggedEventType, z.ZodType>;
+
+export type TaskCompletedEvent = z.output<typeof taskCompletedPayload>;
+export type TaskFailedEvent = z.output<typeof taskFailedPayload>;
+export type BudgetLowEvent = z.output<typeof budgetLowPayload>;
+/** A test send's event (POST /webhooks/configs/:id/test): signed like any delivery, never retried. */
+export type PingEvent = z.output<typeof pingPayload>;
+/** The payloads the service sends: the body of a webhook request, and `payload` in the event log. */
+export type WebhookEvent = TaskCompletedEvent | TaskFailedEvent | BudgetLowEvent | PingEvent;
+/** The payload of one event type. */
+export type EventPayload<T extends LoggedEventType> = z.output<(typeof EVENT_PAYLOADS)[T]>;

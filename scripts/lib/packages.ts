@@ -1,0 +1,37 @@
+// The repository's packages built as they are shipped (scripts/build-package.mjs) into a node_modules of
+// a test's own, as npm would install them: @concord/sdk with the @concord/contract it depends on, and the
+// packages they need from the registry linked from the repository's node_modules.
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const SOURCES = { contract: 'packages/contract', sdk: 'sdk' } as const;
+
+/**
+ * Builds each package into `<nodeModules>/@concord/<name>` (its package.json and dist/) and links each of
+ * `registry` (e.g. zod) from the repository's node_modules; returns the packages' folders.
+ */
+export async function installBuiltPackages(
+  nodeModules: string,
+  names: ReadonlyArray<keyof typeof SOURCES>,
+  registry: readonly string[] = [],
+): Promise<Record<string, string>> {
+  const folders: Record<string, string> = {};
+  await Promise.all([
+    ...names.map(async (name) => {
+      const folder = path.join(nodeModules, '@concord', name);
+      folders[name] = folder;
+      await mkdir(folder, { recursive: true });
+      await copyFile(path.join(root, SOURCES[name], 'package.json'), path.join(folder, 'package.json'));
+      await run(process.execPath, [path.join(root, 'scripts/build-package.mjs'), SOURCES[name], '--out-dir', path.join(folder, 'dist')], { cwd: root });
+    }),
+    ...registry.map(async (name) => {
+      await mkdir(path.dirname(path.join(nodeModules, name)), { recursive: true });
+      await symlink(path.join(root, 'node_modules', name), path.join(nodeModules, name), 'dir');
+    }),
+  ]);
+  return folders;
+}
