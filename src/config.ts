@@ -1,7 +1,7 @@
 // The only reader of the environment. Every variable is parsed once with zod; a bad value stops
 // start-up with a message that names the variable.
 import { z } from 'zod';
-import { TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '@concord/contract';
+import { passwordSchema, TARGET_CONFIDENCE_MAX, TARGET_CONFIDENCE_MIN } from '@concord/contract';
 
 const booleanString = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((value) => value === 'true' || value === '1');
 
@@ -48,7 +48,7 @@ const envSchema = z.object({
     .trim()
     .pipe(z.email({ error: 'must be an e-mail address' }))
     .optional(),
-  ADMIN_PASSWORD: z.string().min(8, { error: 'must be at least 8 characters' }).max(128, { error: 'must be at most 128 characters' }).optional(),
+  ADMIN_PASSWORD: passwordSchema.optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' })

@@ -2,31 +2,7 @@
 // VALIDATION_ERROR, so a typo never passes silently.
 import { z } from 'zod';
 
-export const emailSchema = z
-  .string()
-  .trim()
-  .max(254)
-  .pipe(z.email({ error: 'must be an e-mail address' }))
-  .transform((email) => email.toLowerCase());
-
-/** contract: 8 to 128 characters. */
-export const passwordSchema = z.string().min(8, { error: 'must be at least 8 characters' }).max(128, { error: 'must be at most 128 characters' });
-
-export const httpUrlSchema = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an absolute http(s) URL' },
-  );
+export { emailSchema, httpUrlSchema, passwordSchema } from '@concord/contract';
 
 export const idParams = z.strictObject({ id: z.string().min(1).max(64) });
 

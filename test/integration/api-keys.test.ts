@@ -3,7 +3,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, sha256Hex } from '../../src/lib/ids.ts';
-import { MAX_LIVE_API_KEYS } from '../../src/modules/buyer-api-keys/buyer-api-keys.service.ts';
+import { MAX_LIVE_API_KEYS } from '@concord/contract';
 import { idempotencyKeyDigest } from '../../src/modules/idempotency/idempotency.service.ts';
 import { createIsolatedTestContext, createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, createFundedBuyer, PASSWORD, type TestBuyer } from '../helpers/factories.ts';

@@ -5,6 +5,15 @@ import { createIsolatedTestContext, type TestContext } from '../helpers/context.
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
 import { sdk } from '../helpers/sdk.ts';
 
+/** A task.failed payload as settlement records it. */
+const failedPayload = (taskId: string) => ({
+  taskId,
+  type: 'BINARY_CHOICE' as const,
+  reason: 'NO_CONSENSUS',
+  totalResponses: 10,
+  failedAt: new Date().toISOString(),
+});
+
 const DAY_MS = 86_400_000;
 
 let ctx: TestContext;
@@ -64,11 +73,11 @@ describe('GET /events and GET /events/:id', () => {
     await dropBelowThreshold(buyer);
     // task.failed as the outbox records it; nothing subscribes to it, so it has no delivery.
     failedTaskId = newId();
-    failedEventId = await ctx.services.db.repos.events.record(buyer.id, 'task.failed', { taskId: failedTaskId, reason: 'NO_CONSENSUS' });
-    oldEventId = await ctx.services.db.repos.events.record(buyer.id, 'task.failed', { taskId: newId(), reason: 'NO_CONSENSUS' });
+    failedEventId = await ctx.services.db.repos.events.record(buyer.id, 'task.failed', failedPayload(failedTaskId));
+    oldEventId = await ctx.services.db.repos.events.record(buyer.id, 'task.failed', failedPayload(newId()));
     await moveEvent(oldEventId, new Date(Date.now() - 31 * DAY_MS));
     // Another buyer's event is never shown.
-    await ctx.services.db.repos.events.record((await createBuyer(ctx)).id, 'task.failed', { taskId, reason: 'NO_CONSENSUS' });
+    await ctx.services.db.repos.events.record((await createBuyer(ctx)).id, 'task.failed', failedPayload(taskId));
   });
 
   it('lists the events of the last 30 days, newest first, with the payload that was sent and the deliveries', async () => {
@@ -92,7 +101,7 @@ describe('GET /events and GET /events/:id', () => {
       id: failedEventId,
       type: 'task.failed',
       taskId: failedTaskId,
-      payload: { event: 'task.failed', taskId: failedTaskId, reason: 'NO_CONSENSUS' },
+      payload: { event: 'task.failed', ...failedPayload(failedTaskId), failedAt: expect.any(String) },
       createdAt: expect.any(String),
       deliveries: [],
     });
@@ -199,7 +208,7 @@ describe('GET /events: cursor pages under filters, and the 30-day edge', () => {
       await ctx.prisma
         .$executeRaw`SELECT record_event(${id}, ${buyer.id}, 'budget.low', ${JSON.stringify({ event: 'budget.low', creditBalance: i })}, ARRAY[]::text[])`;
       recorded.push(id);
-      await ctx.services.db.repos.events.record(buyer.id, 'task.failed', { taskId: newId(), reason: 'NO_CONSENSUS' });
+      await ctx.services.db.repos.events.record(buyer.id, 'task.failed', failedPayload(newId()));
     }
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -222,7 +231,7 @@ describe('GET /events: cursor pages under filters, and the 30-day edge', () => {
 
   it('reaches back exactly 30 days: an event of 29 days is listed and readable, with since or without', async () => {
     const buyer = await createBuyer(ctx);
-    const id = await ctx.services.db.repos.events.record(buyer.id, 'task.failed', { taskId: newId(), reason: 'NO_CONSENSUS' });
+    const id = await ctx.services.db.repos.events.record(buyer.id, 'task.failed', failedPayload(newId()));
     await moveEvent(id, new Date(Date.now() - 29 * DAY_MS));
     for (const query of ['', `?since=${new Date(Date.now() - 40 * DAY_MS).toISOString()}`]) {
       expect((await get(buyer, `/events${query}`)).body.events.map((event: { id: string }) => event.id)).toEqual([id]);

@@ -12,3 +12,4 @@ export * from './sse.ts';
 export * from './money.ts';
 export * from './exports.ts';
 export * from './errors.ts';
+export * from './accounts.ts';

@@ -1,3 +1,4 @@
+import { APP_NAME_MAX_LENGTH, CREDIT_REASON_MAX_LENGTH } from '@concord/contract';
 import { z } from 'zod';
 import { cursorSchema, dateSchema, daysSchema, emailSchema, httpUrlSchema, limitSchema, MAX_REPORT_DAYS, pageInfo, timestamp } from '../../lib/schemas.ts';
 import { buyerAccountSchema } from '../auth/auth.schemas.ts';
@@ -5,13 +6,13 @@ import { ledgerEntrySchema } from '../billing/billing.schemas.ts';
 
 export const createDeveloperBody = z.strictObject({
   email: emailSchema,
-  appName: z.string().trim().min(1).max(200),
+  appName: z.string().trim().min(1).max(APP_NAME_MAX_LENGTH),
   appUrl: httpUrlSchema,
 });
 
 export const updateDeveloperBody = z.strictObject({
   isActive: z.boolean().optional(),
-  appName: z.string().trim().min(1).max(200).optional(),
+  appName: z.string().trim().min(1).max(APP_NAME_MAX_LENGTH).optional(),
   appUrl: httpUrlSchema.optional(),
 });
 
@@ -22,7 +23,7 @@ export const creditAdjustmentBody = z.strictObject({
     .min(-10_000_000_000)
     .max(10_000_000_000)
     .refine((n) => n !== 0, { error: 'must not be zero' }),
-  reason: z.string().trim().min(1).max(500),
+  reason: z.string().trim().min(1).max(CREDIT_REASON_MAX_LENGTH),
 });
 
 export const developerSchema = z

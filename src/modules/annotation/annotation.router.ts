@@ -1,3 +1,4 @@
+import { PAYOUT_NOTE_MAX_LENGTH } from '@concord/contract';
 import { z } from 'zod';
 import type { AnnotationService } from './annotation.service.ts';
 import type { AnnotatorsService } from './annotators.service.ts';
@@ -177,7 +178,7 @@ export function sdkEndpoints({ annotation, annotators }: { annotation: Annotatio
   ];
 }
 
-const payoutDecisionBody = z.strictObject({ note: z.string().trim().max(1000).optional() });
+const payoutDecisionBody = z.strictObject({ note: z.string().trim().max(PAYOUT_NOTE_MAX_LENGTH).optional() });
 
 export function adminAnnotationEndpoints({ annotators }: { annotators: AnnotatorsService }) {
   return [

@@ -1,14 +1,15 @@
+import { COMPANY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH } from '@concord/contract';
 import { z } from 'zod';
 import { emailSchema, passwordSchema, timestamp } from '../../lib/schemas.ts';
 
 export const registerBody = z.strictObject({
   email: emailSchema,
   password: passwordSchema,
-  companyName: z.string().trim().min(1).max(200),
+  companyName: z.string().trim().min(1).max(COMPANY_NAME_MAX_LENGTH),
 });
 
 export const loginBody = z.strictObject({
-  email: z.string().max(254),
+  email: z.string().max(EMAIL_MAX_LENGTH),
   password: z.string().max(1024),
 });
 

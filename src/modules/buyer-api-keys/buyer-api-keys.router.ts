@@ -6,7 +6,7 @@ import { defineEndpoint } from '../../lib/endpoint.ts';
 import { cursorSchema, idParams, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
 import { buyerApiKeySchema, createApiKeyBody, createdApiKeySchema } from './buyer-api-keys.schemas.ts';
-import { MAX_LIVE_API_KEYS } from './buyer-api-keys.service.ts';
+import { MAX_LIVE_API_KEYS } from '@concord/contract';
 import { buyerApiKeyExamples } from './buyer-api-keys.examples.ts';
 
 const toApiKey = (key: BuyerApiKeyRecord) => ({

@@ -1,8 +1,14 @@
+import { API_KEY_NAME_MAX_LENGTH } from '@concord/contract';
 import { z } from 'zod';
 import { timestamp } from '../../lib/schemas.ts';
 
 export const createApiKeyBody = z.strictObject({
-  name: z.string().trim().min(1).max(100).meta({ description: 'What the key is for (1–100 characters), e.g. "Production ingest"' }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(API_KEY_NAME_MAX_LENGTH)
+    .meta({ description: `What the key is for (1–${API_KEY_NAME_MAX_LENGTH} characters), e.g. "Production ingest"` }),
 });
 
 export const buyerApiKeySchema = z

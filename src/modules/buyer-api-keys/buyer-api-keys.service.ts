@@ -1,3 +1,4 @@
+import { MAX_LIVE_API_KEYS } from '@concord/contract';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
@@ -5,9 +6,6 @@ import { BUYER_API_KEY_ID_PATTERN, sha256Hex } from '../../lib/ids.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { displayPrefix, newBuyerApiKeySecret, type BuyerApiKeyMode } from './buyer-api-key-secret.ts';
 import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
-
-/** Live (unrevoked) keys a buyer may hold at once: enough for one per service and environment. */
-export const MAX_LIVE_API_KEYS = 20;
 
 const apiKeyNotFound = () => new NotFoundError('API_KEY_NOT_FOUND', 'API key not found');
 

@@ -2,7 +2,7 @@ import type { DbClient } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
 import type { PageRequest } from '../../lib/pagination.ts';
-import { MAX_WEBHOOK_CONFIGS, type EventType, type LoggedEventType } from '@concord/contract';
+import { MAX_WEBHOOK_CONFIGS, type EventPayload, type EventType, type LoggedEventType } from '@concord/contract';
 
 /** An event as record_event takes it: its id, the JSON text to send, and ids for its deliveries. */
 export interface OutboxEvent {
@@ -12,7 +12,10 @@ export interface OutboxEvent {
   deliveryIds: string[];
 }
 
-export function outboxEvent(type: EventType, payload: Record<string, unknown>): OutboxEvent {
+/** An event's payload as its producer gives it: the contract's payload of its type, without `event` (added here). */
+export type PayloadOf<T extends EventType> = Omit<EventPayload<T>, 'event'>;
+
+export function outboxEvent<T extends EventType>(type: T, payload: PayloadOf<T>): OutboxEvent {
   return { id: newEventId(), type, payload: JSON.stringify({ event: type, ...payload }), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) };
 }
 
@@ -71,7 +74,7 @@ export class EventsRepository {
    * call it inside the transaction that causes the event. The payload is stored as the exact JSON text
    * that will be sent (and signed).
    */
-  async record(buyerId: string, type: EventType, payload: Record<string, unknown>): Promise<string> {
+  async record<T extends EventType>(buyerId: string, type: T, payload: PayloadOf<T>): Promise<string> {
     const event = outboxEvent(type, payload);
     await this.db.$executeRaw`SELECT record_event(${event.id}, ${buyerId}, ${event.type}, ${event.payload}, ${event.deliveryIds}::text[])`;
     return event.id;

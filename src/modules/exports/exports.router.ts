@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ExportsService } from './exports.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
-import { LOCALES, TASK_STATUSES, TASK_TYPES } from '@concord/contract';
+import { EXPORT_SEED_MAX_LENGTH, LOCALES, TASK_STATUSES, TASK_TYPES } from '@concord/contract';
 import { EXPORT_FORMATS } from '@concord/contract';
 import { exportExamples } from './exports.examples.ts';
 
@@ -26,7 +26,7 @@ const exportQuery = z.strictObject({
   trainRatio: ratio('Alone: one plain file. With valRatio and testRatio (summing to 1.0): a ZIP of train, val and test files'),
   valRatio: ratio('With trainRatio and testRatio: the validation share'),
   testRatio: ratio('With trainRatio and valRatio: the test share'),
-  seed: z.string().max(200).optional().meta({ description: 'Changes the deterministic shuffle of a split' }),
+  seed: z.string().max(EXPORT_SEED_MAX_LENGTH).optional().meta({ description: 'Changes the deterministic shuffle of a split' }),
   minConfidence: z
     .string()
     .regex(/^(0?\.\d+|[01](\.\d*)?)$/, { error: 'must be a decimal from 0 to 1' })

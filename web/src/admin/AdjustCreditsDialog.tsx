@@ -2,6 +2,7 @@
 // their ledger, reviewed with its effect on the balance before it is sent. A debit larger than what the
 // buyer can spend (the balance less what open tasks reserve) stops at the review: the service would
 // refuse it (402), so it is not offered.
+import { CREDIT_REASON_MAX_LENGTH } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { plainSentence } from '../api/issueWords';
@@ -36,9 +37,6 @@ function parseSignedDollars(text: string): number | null {
   const cents = parseDollars(trimmed.replace(/^[-−+]/, ''));
   return cents === null ? null : negative ? -cents : cents;
 }
-
-/** The API's limit for an adjustment's reason. */
-const REASON_MAX = 500;
 
 interface Draft {
   amountText: string;
@@ -75,7 +73,7 @@ function AdjustCredits({ buyer, onClose, onDone }: AdjustProps & { buyer: AdminB
     if (amountCents === null) next.amount = 'Enter an amount in dollars, such as 25 or -12.50.';
     else if (amountCents === 0) next.amount = 'The amount cannot be zero.';
     else if (Math.abs(amountCents) > 10_000_000_000) next.amount = 'At most $100,000,000.00 at a time.';
-    const reasonTooLong = tooLong(reason, REASON_MAX, 'The reason');
+    const reasonTooLong = tooLong(reason, CREDIT_REASON_MAX_LENGTH, 'The reason');
     if (!reason) next.reason = 'Say why: the reason is kept in the buyer’s ledger.';
     else if (reasonTooLong) next.reason = reasonTooLong;
     setErrors(next);
@@ -171,7 +169,7 @@ function AdjustCredits({ buyer, onClose, onDone }: AdjustProps & { buyer: AdminB
             onChange={(event) => setDraft({ ...draft, reason: event.currentTarget.value })}
             hint="Kept in the buyer’s ledger, which they can read."
             error={errors.reason}
-            limit={REASON_MAX}
+            limit={CREDIT_REASON_MAX_LENGTH}
             rows={3}
             required
           />

@@ -1,6 +1,7 @@
 // "New developer": e-mail, app name and URL through POST /admin/developers; the answer's API key is
 // shown once (the dialog closes only once "I have copied the API key" is ticked), and an invite e-mail
 // is queued for the developer to set a password.
+import { APP_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, URL_MAX_LENGTH } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { mapFieldErrors } from '../api/fieldErrors';
@@ -14,11 +15,6 @@ import { tooLong } from '../ui/limits';
 import { SecretDone, SecretReveal } from '../ui/SecretReveal';
 import { isHttpUrl } from '../ui/url';
 import { useCreateDeveloper, type NewDeveloper } from './queries';
-
-/** The API's limits (admin.schemas.ts). */
-const EMAIL_MAX = 254;
-const APP_NAME_MAX = 200;
-const APP_URL_MAX = 2048;
 
 interface Created {
   email: string;
@@ -55,9 +51,9 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
     };
     const errors: Partial<Record<keyof NewDeveloper, string>> = {};
     const long = {
-      email: tooLong(body.email, EMAIL_MAX, 'The e-mail'),
-      appName: tooLong(body.appName, APP_NAME_MAX, 'The name'),
-      appUrl: tooLong(body.appUrl, APP_URL_MAX, 'The address'),
+      email: tooLong(body.email, EMAIL_MAX_LENGTH, 'The e-mail'),
+      appName: tooLong(body.appName, APP_NAME_MAX_LENGTH, 'The name'),
+      appUrl: tooLong(body.appUrl, URL_MAX_LENGTH, 'The address'),
     };
     if (long.email) errors.email = long.email;
     else if (!/^[^\s@]+@[^\s@]+$/.test(body.email)) errors.email = 'Enter the developer’s e-mail address.';
@@ -104,14 +100,14 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
         </>
       ) : (
         <form onSubmit={submit} noValidate aria-label="New developer">
-          <TextField label="E-mail" name="email" type="email" autoComplete="off" required limit={EMAIL_MAX} error={fieldError('email')} />
-          <TextField label="App name" name="appName" required limit={APP_NAME_MAX} error={fieldError('appName')} />
+          <TextField label="E-mail" name="email" type="email" autoComplete="off" required limit={EMAIL_MAX_LENGTH} error={fieldError('email')} />
+          <TextField label="App name" name="appName" required limit={APP_NAME_MAX_LENGTH} error={fieldError('appName')} />
           <TextField
             label="App URL"
             name="appUrl"
             type="url"
             required
-            limit={APP_URL_MAX}
+            limit={URL_MAX_LENGTH}
             placeholder="https://"
             hint="The app’s public address, starting with http:// or https://."
             error={fieldError('appUrl')}

@@ -2,6 +2,7 @@
 // orders them), each approved (the money was sent: PAID) or rejected (the cents return to the
 // annotator), both behind a confirmation with an optional note. Each button's accessible name names its
 // payout ("Approve $5.00 to annotator-0 (Payout App)"), so a screen reader's list of buttons tells them apart.
+import { PAYOUT_NOTE_MAX_LENGTH } from '@concord/contract';
 import { useState } from 'react';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
@@ -31,13 +32,10 @@ const METHODS: Record<AdminPayout['method'], string> = {
 
 const isStatus = (value: string): value is PayoutStatus => STATUSES.some((s) => s.value === value);
 
-/** The API's limit for a decision's note. */
-const NOTE_MAX = 1000;
-
 /** Refuses a note over the limit before anything is sent; the confirmation shows why. */
 function checkedNote(note: string): string {
   const trimmed = note.trim();
-  const problem = tooLong(trimmed, NOTE_MAX, 'The note');
+  const problem = tooLong(trimmed, PAYOUT_NOTE_MAX_LENGTH, 'The note');
   if (problem) throw new Error(problem);
   return trimmed;
 }
@@ -182,7 +180,7 @@ function PayoutActions({ payout, developer, onDecide }: { payout: AdminPayout; d
               name="note"
               value={approveNote}
               onChange={(event) => setApproveNote(event.currentTarget.value)}
-              limit={NOTE_MAX}
+              limit={PAYOUT_NOTE_MAX_LENGTH}
               hint="A transfer reference, for instance. The annotator's app can read it."
             />
           </>
@@ -204,7 +202,7 @@ function PayoutActions({ payout, developer, onDecide }: { payout: AdminPayout; d
               name="note"
               value={rejectNote}
               onChange={(event) => setRejectNote(event.currentTarget.value)}
-              limit={NOTE_MAX}
+              limit={PAYOUT_NOTE_MAX_LENGTH}
               hint="Why, for instance “the destination is not a PayPal account”. The annotator's app can read it."
             />
           </>

@@ -1,6 +1,7 @@
 // /api-keys: the buyer's API keys for server-to-server calls (name, prefix, created, last used), the form
 // that creates one (its secret shown once, in a dialog that closes only once "I have copied the API key"
 // is ticked), revocation behind a confirmation, and how to use a key.
+import { API_KEY_NAME_MAX_LENGTH, MAX_LIVE_API_KEYS } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/errors';
 import { mapFieldErrors } from '../api/fieldErrors';
@@ -16,7 +17,7 @@ import { SecretDone, SecretReveal } from '../ui/SecretReveal';
 import { Table, type Column } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
-import { API_KEY_NAME_MAX, MAX_API_KEYS, useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from './queries';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from './queries';
 import './api-keys.css';
 
 const lastUsedWords = (key: ApiKey) => (key.lastUsedAt ? `last used ${formatDateTime(key.lastUsedAt)}` : 'never used');
@@ -82,7 +83,7 @@ export function ApiKeysPage() {
       ) : null}
       <Card title="New key">
         <NewKeyForm
-          atLimit={allShown && keys.length >= MAX_API_KEYS}
+          atLimit={allShown && keys.length >= MAX_LIVE_API_KEYS}
           onCreated={(key) => {
             setCopied(false);
             setRevoked(null);
@@ -109,7 +110,7 @@ export function ApiKeysPage() {
         />
         {list.data && allShown ? (
           <p className="field-hint">
-            {keys.length} of {MAX_API_KEYS} keys used. “Last used” is updated at most once a minute.
+            {keys.length} of {MAX_LIVE_API_KEYS} keys used. “Last used” is updated at most once a minute.
           </p>
         ) : null}
       </Card>
@@ -150,7 +151,9 @@ function NewKeyForm({ atLimit, onCreated }: { atLimit: boolean; onCreated: (key:
     event.preventDefault();
     const formElement = event.currentTarget;
     const name = String(new FormData(formElement).get('name') ?? '').trim();
-    const problem = !name ? 'Name the key after what will use it, e.g. “Production ingest”.' : (tooLong(name, API_KEY_NAME_MAX, 'The name') ?? undefined);
+    const problem = !name
+      ? 'Name the key after what will use it, e.g. “Production ingest”.'
+      : (tooLong(name, API_KEY_NAME_MAX_LENGTH, 'The name') ?? undefined);
     setLocalError(problem);
     create.reset();
     if (problem) {
@@ -175,18 +178,18 @@ function NewKeyForm({ atLimit, onCreated }: { atLimit: boolean; onCreated: (key:
         name="name"
         required
         autoComplete="off"
-        limit={API_KEY_NAME_MAX}
+        limit={API_KEY_NAME_MAX_LENGTH}
         hint="What will use it, so you know which key to revoke: “Production ingest”, “Nightly export”."
         error={localError ?? apiErrors.fields.name}
       />
       {limitReached ? (
         <p className="error-note" role="alert">
-          You already have {MAX_API_KEYS} API keys, the most an account can have. Revoke one you no longer use, then create this one.
+          You already have {MAX_LIVE_API_KEYS} API keys, the most an account can have. Revoke one you no longer use, then create this one.
         </p>
       ) : (
         <ErrorNote error={apiErrors.general} />
       )}
-      {atLimit && !limitReached ? <p className="field-hint">You have {MAX_API_KEYS} keys, the most an account can have: revoke one first.</p> : null}
+      {atLimit && !limitReached ? <p className="field-hint">You have {MAX_LIVE_API_KEYS} keys, the most an account can have: revoke one first.</p> : null}
       <Button type="submit" variant="primary" busy={create.isPending}>
         Create key
       </Button>

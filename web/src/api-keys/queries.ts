@@ -1,17 +1,14 @@
 // TanStack Query hooks of the API keys area: the buyer's live keys (cursor-paginated), creating one (its
 // secret is in that answer only) and revoking one. Keys start with 'api-keys'.
+import { MAX_LIVE_API_KEYS } from '@concord/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
 
 export type ApiKey = Schemas['BuyerApiKey'];
 export type CreatedApiKey = Schemas['BuyerApiKeyWithSecret'];
 
-/** The service's cap of live keys per buyer (buyer-api-keys.service.ts): one page holds them all. */
-export const MAX_API_KEYS = 20;
-/** The API's limit on a key's name (buyer-api-keys.schemas.ts). */
-export const API_KEY_NAME_MAX = 100;
-
-const PAGE_SIZE = MAX_API_KEYS;
+/** One page holds every live key a buyer may have. */
+const PAGE_SIZE = MAX_LIVE_API_KEYS;
 
 export const apiKeyKeys = {
   all: ['api-keys'] as const,

@@ -1,4 +1,5 @@
 // Sign up, log in (buyer and admin). Errors are the API's codes in words, next to the form.
+import { COMPANY_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { api, call } from '../api/client';
@@ -9,7 +10,7 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
 import { AuthFrame } from './AuthFrame';
 import { tooLong } from '../ui/limits';
-import { checkPassword, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN } from './passwordRules';
+import { checkPassword, PASSWORD_HINT } from './passwordRules';
 import { useSession, useSessionEndedNotice, type Role } from './session';
 
 interface Credentials {
@@ -97,9 +98,6 @@ export function LoginPage() {
   );
 }
 
-/** The API's limit for a company name. */
-const COMPANY_MAX = 200;
-
 export function RegisterPage() {
   const { signIn } = useSession();
   const navigate = useNavigate();
@@ -114,7 +112,7 @@ export function RegisterPage() {
     setError(null);
     const companyName = body.companyName.trim();
     const found = {
-      companyName: companyName === '' ? 'Give your company’s name.' : (tooLong(companyName, COMPANY_MAX, 'The name') ?? undefined),
+      companyName: companyName === '' ? 'Give your company’s name.' : (tooLong(companyName, COMPANY_NAME_MAX_LENGTH, 'The name') ?? undefined),
       password: checkPassword(body.password),
     };
     setProblems(found);
@@ -145,7 +143,7 @@ export function RegisterPage() {
           name="companyName"
           autoComplete="organization"
           required
-          limit={COMPANY_MAX}
+          limit={COMPANY_NAME_MAX_LENGTH}
           error={problems.companyName ?? apiErrors.fields.companyName}
         />
         <TextField label="E-mail" name="email" type="email" autoComplete="email" required error={apiErrors.fields.email} />
@@ -155,8 +153,8 @@ export function RegisterPage() {
           type="password"
           autoComplete="new-password"
           required
-          minLength={PASSWORD_MIN}
-          limit={PASSWORD_MAX}
+          minLength={PASSWORD_MIN_LENGTH}
+          limit={PASSWORD_MAX_LENGTH}
           hint={PASSWORD_HINT}
           error={problems.password ?? apiErrors.fields.password}
         />

@@ -1,7 +1,8 @@
 // A new password typed twice, with the same rules on both fields: the account page's change and a
 // developer's invite setup.
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concord/contract';
 import { TextField } from '../ui/Field';
-import { PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN, type NewPasswordProblems } from './passwordRules';
+import { PASSWORD_HINT, type NewPasswordProblems } from './passwordRules';
 
 interface NewPasswordFieldsProps {
   /** Form field names of the password and of its repetition. */
@@ -21,8 +22,8 @@ export function NewPasswordFields({ names, confirmLabel, problems, serviceError 
         type="password"
         autoComplete="new-password"
         required
-        minLength={PASSWORD_MIN}
-        limit={PASSWORD_MAX}
+        minLength={PASSWORD_MIN_LENGTH}
+        limit={PASSWORD_MAX_LENGTH}
         hint={PASSWORD_HINT}
         error={problems.password ?? serviceError}
       />
@@ -32,8 +33,8 @@ export function NewPasswordFields({ names, confirmLabel, problems, serviceError 
         type="password"
         autoComplete="new-password"
         required
-        minLength={PASSWORD_MIN}
-        limit={PASSWORD_MAX}
+        minLength={PASSWORD_MIN_LENGTH}
+        limit={PASSWORD_MAX_LENGTH}
         error={problems.confirm}
       />
     </>

@@ -1,9 +1,9 @@
 // A new password as the API accepts it (8 to 128 characters), typed twice: one check for every form that
 // sets one (sign-up, the account page's change, a developer's invite setup). Both fields follow the same
 // rules and neither cuts what is pasted, so a long password is refused in words, never shortened.
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-export const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concord/contract';
+
+export const PASSWORD_HINT = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`;
 
 export interface NewPasswordProblems {
   password?: string;
@@ -12,8 +12,10 @@ export interface NewPasswordProblems {
 
 /** What is wrong with a new password, or undefined when the API will take it. */
 export function checkPassword(password: string): string | undefined {
-  if (password.length < PASSWORD_MIN) return `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters (this one has ${password.length}).`;
-  if (password.length > PASSWORD_MAX) return `A password has at most ${PASSWORD_MAX} characters; this one has ${password.length}. Choose a shorter one.`;
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return `Choose a password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters (this one has ${password.length}).`;
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return `A password has at most ${PASSWORD_MAX_LENGTH} characters; this one has ${password.length}. Choose a shorter one.`;
   return undefined;
 }
 

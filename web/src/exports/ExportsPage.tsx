@@ -2,6 +2,7 @@
 // (the ratios checked exactly as the API checks them), see how many records each file will hold and the
 // exact request, then download: the response is streamed with a progress indicator and saved under the
 // name the API gives. First values come from the URL (links.ts: /exports?projectId=… from a project's page).
+import { EXPORT_SEED_MAX_LENGTH } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -19,7 +20,7 @@ import type { ExportFormat } from '@concord/contract';
 import { checkSplit, expectedFileName, exportQuery, requestFromUrl, type ExportRequest } from './exportRequest';
 import { FormatPicker } from './FormatPicker';
 import { RequestPreview } from './RequestPreview';
-import { SEED_MAX, SplitSettings } from './SplitSettings';
+import { SplitSettings } from './SplitSettings';
 import { useExportDownload } from './useExportDownload';
 import './exports.css';
 import { focusFirstInvalid } from '../ui/Field';
@@ -63,7 +64,7 @@ function ExportForm({ params }: { params: URLSearchParams }) {
     download.clearFailure();
     setRatiosRevealed(true);
     setFormatMissing(!request.format);
-    if (!request.format || !split.ok || request.seed.length > SEED_MAX || running) {
+    if (!request.format || !split.ok || request.seed.length > EXPORT_SEED_MAX_LENGTH || running) {
       focusFirstInvalid(form);
       return;
     }

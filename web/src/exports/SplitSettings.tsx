@@ -1,13 +1,12 @@
 // How the export is split: one file, or train/validation/test files in a ZIP with their ratios (checked
 // as the API checks them) and an optional seed. The API's "train ratio alone" is not offered: it answers
 // with the same one file, so its ratio would change nothing.
+import { EXPORT_SEED_MAX_LENGTH } from '@concord/contract';
 import { useId } from 'react';
 import { ApiError, describeError } from '../api/errors';
 import { TextField } from '../ui/Field';
 import { tooLong } from '../ui/limits';
 import type { checkSplit, ExportRequest, RatioField, SplitMode } from './exportRequest';
-
-export const SEED_MAX = 200;
 
 interface SplitSettingsProps {
   request: ExportRequest;
@@ -74,11 +73,11 @@ export function SplitSettings({ request, split, revealed, onReveal, onChange, ap
           label="Seed"
           name="seed"
           value={request.seed}
-          limit={SEED_MAX}
+          limit={EXPORT_SEED_MAX_LENGTH}
           autoComplete="off"
           onChange={(event) => onChange('seed', event.target.value)}
           hint="Optional. The same seed and filters give the same split every time; another seed shuffles differently."
-          error={(revealed ? tooLong(request.seed, SEED_MAX, 'The seed') : null) ?? apiFields.seed}
+          error={(revealed ? tooLong(request.seed, EXPORT_SEED_MAX_LENGTH, 'The seed') : null) ?? apiFields.seed}
         />
       ) : null}
     </>

@@ -1,5 +1,6 @@
 // The form that creates a golden task: the known answer is chosen among the options typed, so it can
 // never be outside them.
+import { MAX_CONTENT_LENGTH, MAX_OPTIONS, MAX_OPTION_LENGTH } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { useIdempotencyKey } from '../api/idempotency';
@@ -9,10 +10,6 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { focusFirstInvalid, SelectField, TextAreaField } from '../ui/Field';
 import { tooLong } from '../ui/limits';
 import { useCreateGoldenTask, type GoldenTask, type GoldenTaskInput } from './queries';
-
-const CONTENT_MAX = 100_000;
-const OPTION_MAX = 500;
-const OPTIONS_MAX = 50;
 
 /** The options typed, one per line: trimmed, blank lines dropped, duplicates kept once. */
 function parseOptions(text: string): string[] {
@@ -51,10 +48,10 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
     const formElement = event.currentTarget;
     const problems: Errors = {};
     if (!content.trim()) problems.content = 'Write the task annotators will see.';
-    else if (content.length > CONTENT_MAX) problems.content = tooLong(content, CONTENT_MAX, 'The content') ?? undefined;
+    else if (content.length > MAX_CONTENT_LENGTH) problems.content = tooLong(content, MAX_CONTENT_LENGTH, 'The content') ?? undefined;
     if (options.length < 2) problems.options = 'Give at least two distinct options, one per line.';
-    else if (options.length > OPTIONS_MAX) problems.options = `At most ${OPTIONS_MAX} options.`;
-    else if (options.some((option) => option.length > OPTION_MAX)) problems.options = `Each option has at most ${OPTION_MAX} characters.`;
+    else if (options.length > MAX_OPTIONS) problems.options = `At most ${MAX_OPTIONS} options.`;
+    else if (options.some((option) => option.length > MAX_OPTION_LENGTH)) problems.options = `Each option has at most ${MAX_OPTION_LENGTH} characters.`;
     if (!goldenAnswer && options.length >= 2) problems.goldenAnswer = 'Choose which option is the right answer.';
     setLocalErrors(problems);
     setCreated(null);
@@ -103,7 +100,7 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
               clearError('content');
             }}
             hint="What annotators see: a text, a question, an image URL…"
-            limit={CONTENT_MAX}
+            limit={MAX_CONTENT_LENGTH}
             error={errors.content}
           />
         </div>
