@@ -6,8 +6,10 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The workspace package @concord/contract: npm ci links it and its postinstall builds it (dist/).
+# The workspaces: @concord/contract (npm ci links it and the postinstall builds it: dist/), and the SDK's
+# and the CLI's manifests (npm ci needs every workspace it lists; the server needs neither's code).
 COPY packages ./packages
+COPY sdk/package.json ./sdk/package.json
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts tsconfig.json tsconfig.build.json ./

@@ -26,7 +26,7 @@ export default tseslint.config(
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['tsconfig.json', 'web/tsconfig.json', 'sdk/tsconfig.json', 'packages/contract/tsconfig.json'],
+          project: ['tsconfig.json', 'web/tsconfig.json', 'sdk/tsconfig.json', 'packages/contract/tsconfig.json', 'packages/cli/tsconfig.json'],
           conditionNames: ['source', 'types', 'import', 'require', 'node', 'default'],
           noWarnOnMultipleProjects: true,
         }),
@@ -36,7 +36,7 @@ export default tseslint.config(
   },
   {
     // The layers of docs/architecture.md: an import may only point down.
-    files: ['src/**/*.ts', 'sdk/src/**/*.ts'],
+    files: ['src/**/*.ts', 'sdk/src/**/*.ts', 'packages/cli/src/**/*.ts'],
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-restricted-paths': [
@@ -81,7 +81,16 @@ export default tseslint.config(
               message: 'a feature is mounted by the HTTP layer and wired by the composition root, never the other way round',
             },
             { target: 'src/http', from: ['src/app.ts', 'src/server.ts', 'src/container.ts'], message: 'the HTTP layer is below the app' },
-            { target: 'sdk/src', from: ['src', 'web'], message: 'the SDK stands alone: it imports neither the server nor the dashboard' },
+            {
+              target: 'sdk/src',
+              from: ['src', 'web', 'packages/cli'],
+              message: 'the SDK stands alone: it imports neither the server, the dashboard nor the CLI',
+            },
+            {
+              target: 'packages/cli/src',
+              from: ['src', 'web'],
+              message: 'the CLI uses the SDK and the contract by name (@concord/sdk, @concord/contract), nothing of the server or the dashboard',
+            },
           ],
         },
       ],
@@ -105,6 +114,14 @@ export default tseslint.config(
           })),
         },
       ],
+    },
+  },
+  {
+    // A package reaches another only by its name (the "source" condition resolves it to that package's
+    // sources here, its build once installed), never by a relative path out of its own folder.
+    files: ['packages/cli/src/**/*.ts', 'sdk/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../../*', '../../../*'], message: 'import another package by its name' }] }],
     },
   },
   {

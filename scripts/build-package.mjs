@@ -2,8 +2,7 @@
 // into dist/esm and CommonJS into dist/cjs, each with its declarations and a package.json naming its module
 // type, so `import` and `require` both load it (package.json's `exports` picks one by condition).
 //   node scripts/build-package.mjs <package dir> [--out-dir DIR]     (DIR defaults to <package dir>/dist)
-// The package's tsconfig.esm.json and tsconfig.cjs.json say what each build compiles; each `bin` of its
-// package.json is made executable.
+// The package's tsconfig.esm.json and tsconfig.cjs.json say what each build compiles.
 import { spawn } from 'node:child_process';
 import { chmod, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -47,8 +46,10 @@ for (const { dir, type } of builds) {
     if (rewritten !== text) await writeFile(target, rewritten);
   }
 }
+// Each `bin` of package.json that is a build output is made executable.
 for (const bin of Object.values(manifest.bin ?? {})) {
-  await chmod(path.join(outDir, path.relative('dist', bin)), 0o755);
+  const relative = path.relative('dist', bin);
+  if (!relative.startsWith('..')) await chmod(path.join(outDir, relative), 0o755);
 }
 const shown = path.relative(process.cwd(), outDir) || '.';
 process.stdout.write(`${manifest.name}: built ${shown}/esm (import) and ${shown}/cjs (require)\n`);

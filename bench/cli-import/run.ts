@@ -1,7 +1,7 @@
 // bench/cli-import: `concord import` of a 1 000 000-row CSV. See bench/README.md.
 //
 // 1. bench:ingest's sustained figure on this server, in this run (bench/ingest/sustained.ts).
-// 2. The CLI, built as shipped (sdk/scripts/build.mjs), imports the CSV as its own process: wall time,
+// 2. The CLI, built as shipped (scripts/build-package.mjs), imports the CSV as its own process: wall time,
 //    throughput, and its RSS (VmRSS from /proc every 50 ms) from the first progress line (modules
 //    loaded, file surveyed, service reached) to the end.
 // 3. Another buyer imports the same file; the CLI is killed (SIGKILL) half-way and the same command run
@@ -45,10 +45,10 @@ async function writeCsv(file: string, rows: number): Promise<void> {
   await once(out, 'finish');
 }
 
-/** The SDK package built as shipped, in a folder whose node_modules resolve to the repository's. */
+/** The CLI built as shipped (with the SDK and the contract), in a folder whose node_modules resolve to the repository's. */
 async function buildCli(work: string): Promise<string> {
-  const { sdk } = (await installBuiltPackages(path.join(work, 'node_modules'), ['contract', 'sdk'])) as { sdk: string };
-  return path.join(sdk, 'dist/esm/cli/bin.js');
+  const { cli } = (await installBuiltPackages(path.join(work, 'node_modules'), ['contract', 'sdk', 'cli'])) as { cli: string };
+  return path.join(cli, 'bin/concord.mjs');
 }
 
 async function apiKeyOf(base: string, token: string): Promise<string> {

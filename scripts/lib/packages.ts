@@ -1,14 +1,14 @@
 // The repository's packages built as they are shipped (scripts/build-package.mjs) into a node_modules of
-// a test's own, as npm would install them: @concord/sdk with the @concord/contract it depends on, and the
-// packages they need from the registry linked from the repository's node_modules.
+// a test's own, as npm would install them: @concord/cli and @concord/sdk with the @concord/contract they
+// depend on, and the packages they need from the registry linked from the repository's node_modules.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, symlink } from 'node:fs/promises';
+import { copyFile, cp, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const SOURCES = { contract: 'packages/contract', sdk: 'sdk' } as const;
+const SOURCES = { contract: 'packages/contract', sdk: 'sdk', cli: 'packages/cli' } as const;
 
 /**
  * Builds each package into `<nodeModules>/@concord/<name>` (its package.json and dist/) and links each of
@@ -26,6 +26,8 @@ export async function installBuiltPackages(
       folders[name] = folder;
       await mkdir(folder, { recursive: true });
       await copyFile(path.join(root, SOURCES[name], 'package.json'), path.join(folder, 'package.json'));
+      // What `files` ships besides dist/ and the README: the CLI's launcher.
+      if (name === 'cli') await cp(path.join(root, SOURCES[name], 'bin'), path.join(folder, 'bin'), { recursive: true });
       await run(process.execPath, [path.join(root, 'scripts/build-package.mjs'), SOURCES[name], '--out-dir', path.join(folder, 'dist')], { cwd: root });
     }),
     ...registry.map(async (name) => {

@@ -108,6 +108,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, requestId: string): 
 const abortError = (signal: AbortSignal, requestId: string) =>
   new ConcordAbortError({ message: 'The request was aborted', code: 'ABORTED', requestId, cause: signal.reason });
 
+/** The transport of BuyerClient and AnnotationClient; `send` makes one request with their retries and errors. */
 export class HttpClient {
   private readonly fetchImpl: typeof fetch;
   private readonly settings: typeof DEFAULTS;

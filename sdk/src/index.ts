@@ -31,7 +31,18 @@ export {
   type ApiErrorBody,
 } from './errors.ts';
 export { ConcordStreamResumeError, EventStream, SseParser, type EventStreamOptions, type SseMessage } from './event-stream.ts';
-export { newIdempotencyKey, type ClientOptions, type CreateOptions, type RequestOptions } from './http.ts';
+// The transport both clients use: retries, backoff, idempotency keys, timeouts and typed errors, for a call
+// the typed methods do not cover (the concord CLI reads a batch's Idempotent-Replayed header with it).
+export {
+  HttpClient,
+  newIdempotencyKey,
+  type ClientOptions,
+  type CreateOptions,
+  type HttpMethod,
+  type HttpRequest,
+  type HttpResponse,
+  type RequestOptions,
+} from './http.ts';
 export { PageList, type Page, type PageParams } from './pagination.ts';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

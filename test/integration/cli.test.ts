@@ -1,5 +1,5 @@
-// The concord CLI as a user runs it: the SDK package built as shipped into a project's node_modules (its
-// `bin` linked as npm links it), every command run as its own process against the real server process on
+// The concord CLI as a user runs it: @concord/cli, with the SDK and the contract it depends on, built as
+// shipped into a project's node_modules (its `bin` linked as npm links it), every command run as its own process against the real server process on
 // PostgreSQL, with its stdout (results, --json), stderr (progress) and exit code captured. Each test has
 // its own config and state directories (XDG_CONFIG_HOME, XDG_STATE_HOME), as separate users would.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -42,9 +42,9 @@ beforeAll(async () => {
   await mkdir(project, { recursive: true });
   await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'cli-consumer', private: true }));
   let pkg: string;
-  [server, { sdk: pkg }] = await Promise.all([
+  [server, { cli: pkg }] = await Promise.all([
     spawnServer(ctx.databaseUrl, { RATE_LIMIT_MAX: '1000000' }),
-    installBuiltPackages(path.join(project, 'node_modules'), ['contract', 'sdk']) as Promise<{ sdk: string }>,
+    installBuiltPackages(path.join(project, 'node_modules'), ['contract', 'sdk', 'cli']) as Promise<{ cli: string }>,
   ]);
   // What npm does for a dependency's "bin": a link in node_modules/.bin.
   const manifest = JSON.parse(await readFile(path.join(pkg, 'package.json'), 'utf8')) as { bin: { concord: string } };
@@ -227,7 +227,7 @@ describe('the package', () => {
   it('installs a `concord` bin that npx runs', async () => {
     const home = await newHome();
     const { stdout } = await run('npm', ['exec', '--no', '--', 'concord', '--version'], { cwd: project, env: { ...process.env, ...home.env } });
-    const { version } = JSON.parse(await readFile(path.join(root, 'sdk/package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(path.join(root, 'packages/cli/package.json'), 'utf8')) as { version: string };
     expect(stdout.trim()).toBe(version);
     expect((await stat(bin)).mode & 0o111).not.toBe(0);
   }, 60_000);

@@ -1,4 +1,4 @@
-// The SDK as a package: built as it is shipped (sdk/scripts/build.mjs) into a node_modules/@concord/sdk of
+// The SDK as a package: built as it is shipped (scripts/build-package.mjs) with the contract it depends on, into a node_modules/@concord/sdk of
 // its own, then loaded by name with `require` and with `import` (package.json's exports conditions) and
 // used against the real server process on the test database; its declarations type-check for a
 // CommonJS and an ES module TypeScript consumer.

@@ -1,14 +1,16 @@
-// sdk/README.md's CLI section against the CLI itself: the exit code table is the one the CLI uses, and
-// every command and option the command table shows exists (so the documentation cannot drift).
+// packages/cli/README.md against the CLI itself: the exit code table is the one the CLI uses, every command
+// and option the command table shows exists (so the documentation cannot drift), the version is the
+// package's, and the library example type-checks.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../sdk/src/cli/errors.ts';
-import { buildProgram } from '../../sdk/src/cli/main.ts';
+import { EXIT } from '../../packages/cli/src/errors.ts';
+import { buildProgram } from '../../packages/cli/src/main.ts';
+import { VERSION } from '../../packages/cli/src/version.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const readme = () => readFile(path.join(root, 'sdk/README.md'), 'utf8');
+const readme = () => readFile(path.join(root, 'packages/cli/README.md'), 'utf8');
 
 /** The rows of the Markdown table that follows `header`. */
 function tableAfter(text: string, header: string): string[][] {
@@ -29,7 +31,7 @@ function tableAfter(text: string, header: string): string[][] {
 
 const optionNames = (command: Command) => command.options.flatMap((option) => [option.long, option.short].filter((name): name is string => Boolean(name)));
 
-describe('sdk/README.md, The concord CLI', () => {
+describe('packages/cli/README.md', () => {
   it('lists the exit codes the CLI uses', async () => {
     const codes = tableAfter(await readme(), '| Exit code | Meaning |').map(([code]) => Number(code));
     expect(codes.sort((a, b) => a - b)).toEqual(Object.values(EXIT).sort((a, b) => a - b));
@@ -58,5 +60,12 @@ describe('sdk/README.md, The concord CLI', () => {
     const leaves = (command: Command, prefix: string[]): string[] =>
       command.commands.length === 0 ? [prefix.join(' ')] : command.commands.flatMap((sub) => leaves(sub, [...prefix, sub.name()]));
     expect([...documented].sort()).toEqual(leaves(program, []).sort());
+  });
+});
+
+describe('the CLI’s version', () => {
+  it('is its package’s', async () => {
+    const manifest = JSON.parse(await readFile(path.join(root, 'packages/cli/package.json'), 'utf8')) as { version: string };
+    expect(VERSION).toBe(manifest.version);
   });
 });

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCsv, readJsonl, surveyFile, type Row } from '../../sdk/src/cli/rows.ts';
-import { checkTask, jsonSizeBound } from '../../sdk/src/cli/task-rules.ts';
+import { readCsv, readJsonl, surveyFile, type Row } from '../../packages/cli/src/rows.ts';
+import { checkTask, jsonSizeBound } from '../../packages/cli/src/task-rules.ts';
 
 describe('the CLI checks a task as the service does', () => {
   it('screens the row as the service screens a request, then applies the task rules in their order', () => {

@@ -1,5 +1,6 @@
-// Every TypeScript example of sdk/README.md compiles against the SDK's source (numbers as numbers, the
-// methods and options as they are), so the README cannot drift from the API.
+// Every TypeScript example of the packages' READMEs (sdk/README.md, packages/cli/README.md) compiles against
+// the packages' sources (numbers as numbers, the methods and options as they are), so a README cannot drift
+// from its API.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,13 +11,16 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 
-describe('sdk/README.md', () => {
-  it('every TypeScript example compiles against the SDK', async () => {
-    const readme = await readFile(path.join(root, 'sdk/README.md'), 'utf8');
-    const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
-    expect(snippets.length).toBeGreaterThanOrEqual(7);
-    // Inside the repository, so that node_modules (@types/node) resolve as they do for the SDK.
-    const dir = await mkdtemp(path.join(root, 'node_modules/.cache-sdk-readme-'));
+describe.each([
+  { readme: 'sdk/README.md', atLeast: 7 },
+  { readme: 'packages/cli/README.md', atLeast: 1 },
+])('$readme', ({ readme, atLeast }) => {
+  it('every TypeScript example compiles against the packages', async () => {
+    const text = await readFile(path.join(root, readme), 'utf8');
+    const snippets = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+    expect(snippets.length).toBeGreaterThanOrEqual(atLeast);
+    // Inside the repository, so that node_modules (@types/node) resolve as they do for the packages.
+    const dir = await mkdtemp(path.join(root, 'node_modules/.cache-readme-'));
     try {
       await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
       const files = await Promise.all(
@@ -37,8 +41,7 @@ describe('sdk/README.md', () => {
         allowImportingTsExtensions: true,
         skipLibCheck: true,
         types: ['node'],
-        paths: { '@concord/sdk': [path.join(root, 'sdk/src/index.ts')] },
-        // The SDK's own dependency from this repository's sources, as the SDK is type-checked here.
+        // The packages from this repository's sources (their "source" export), as they are type-checked here.
         customConditions: ['source'],
       };
       await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));

@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { Writable } from 'node:stream';
-import { BuyerClient } from '../buyer-client.ts';
-import type { Deposit } from '../types.ts';
+import { BuyerClient, type Deposit } from '@concord/sdk';
 import { API_KEY_PATTERN, configFile, deleteConfigFile, readConfig, resolveBaseUrl, resolveConnection, writeConfig, type GlobalOptions } from './config.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
 import { formatCents, type Output } from './output.ts';

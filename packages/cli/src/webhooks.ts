@@ -1,7 +1,7 @@
 // concord webhooks test CONFIG_ID and concord webhooks rotate-secret CONFIG_ID: a test send (a signed
 // `ping` to the configuration's URL now, and how it answered) and a secret rotation without downtime (a
 // new whsec_ secret, generated here unless --secret, printed this once: the service never shows it again).
-import { webhookSecretProblem } from '../webhooks.ts';
+import { webhookSecretProblem } from '@concord/sdk';
 import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { EXIT, usageError } from './errors.ts';

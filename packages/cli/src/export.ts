@@ -5,7 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ExportFormat, ExportParams, Locale, TaskStatus, TaskType } from '../types.ts';
+import type { ExportFormat, ExportParams, Locale, TaskStatus, TaskType } from '@concord/sdk';
 import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { interruptedError, interruption, usageError } from './errors.ts';

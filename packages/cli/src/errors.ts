@@ -7,7 +7,7 @@ import {
   ConcordInsufficientCreditsError,
   ConcordNotFoundError,
   ConcordPermissionError,
-} from '../errors.ts';
+} from '@concord/sdk';
 
 export const EXIT = {
   /** The command did what it was asked. */

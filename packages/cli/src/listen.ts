@@ -8,9 +8,7 @@
 // old, or unknown to it), the listener says so on stderr, with the GET /events?since=… that lists what it
 // may have missed, and follows the stream from now on.
 import { randomUUID } from 'node:crypto';
-import { ConcordStreamResumeError } from '../event-stream.ts';
-import type { StreamedEvent } from '../types.ts';
-import { generateWebhookSecret, signStandardWebhook, signWebhookBody, webhookSecretProblem } from '../webhooks.ts';
+import { ConcordStreamResumeError, generateWebhookSecret, signStandardWebhook, signWebhookBody, type StreamedEvent, webhookSecretProblem } from '@concord/sdk';
 import { buyerClient } from './account.ts';
 import { readConfig, resolveConnection, writeConfig, type GlobalOptions } from './config.ts';
 import { CliError, EXIT, interruptedError, interruption, streamUnavailable, usageError } from './errors.ts';

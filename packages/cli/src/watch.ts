@@ -2,8 +2,7 @@
 // PENDING or VALIDATING. With the service's event stream (GET /events/stream) the counts are read again
 // when a task completes or fails (the only ways an open task closes, besides deletion), plus a slow
 // safety poll; without it (an older service), every --interval seconds.
-import { ConcordStreamResumeError } from '../event-stream.ts';
-import type { TaskCountFilters, TaskCounts } from '../types.ts';
+import { ConcordStreamResumeError, type TaskCountFilters, type TaskCounts } from '@concord/sdk';
 import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { interruptedError, interruption, streamUnavailable, usageError } from './errors.ts';

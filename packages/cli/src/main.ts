@@ -1,9 +1,6 @@
-// `concord`, the command-line tool of @concord/sdk (bin.ts runs it) (sdk/README.md, "The concord CLI"). Every command
+// `concord`, the command line of the Concord API (@concord/cli; bin.ts runs it; packages/cli/README.md). Every command
 // takes --json (one JSON document on stdout; progress and diagnostics stay on stderr) and ends with an
 // exit code of errors.ts's EXIT table.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { balance, login, logout, topUp, type TopUpOptions } from './account.ts';
 import type { GlobalOptions } from './config.ts';
@@ -14,24 +11,9 @@ import { describeImport, runImport, type ImportOptions } from './import.ts';
 import { listen, type ListenOptions } from './listen.ts';
 import { Output } from './output.ts';
 import { watchTasks, type WatchOptions } from './watch.ts';
+import { VERSION } from './version.ts';
 import { rotateWebhookSecret, testWebhook, type RotateSecretOptions } from './webhooks.ts';
 
-/** The package's version, from the package.json above this file (src/cli or dist/esm/cli). */
-function packageVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === '@concord/sdk' && pkg.version) return pkg.version;
-    } catch {
-      // not here: one level up
-    }
-    dir = path.dirname(dir);
-  }
-  return '0.0.0';
-}
-
-const VERSION = packageVersion();
 const USER_AGENT = `concord-cli/${VERSION} node/${process.versions.node}`;
 
 const integer = (name: string, min: number, max: number) => (value: string) => {
