@@ -35,8 +35,9 @@ interface Subscriber {
 }
 
 export async function measureStream(databaseUrl: string, log: (message: string) => void): Promise<StreamFigures> {
-  // One buyer with every subscriber: a process's cap per buyer is raised to hold them all.
-  const server = await startServer(databaseUrl, { EVENT_STREAM_MAX_PER_BUYER: String(SUBSCRIBERS) });
+  // One buyer with every subscriber, all from this process's address: a process's caps per buyer and per
+  // address are raised to hold them all.
+  const server = await startServer(databaseUrl, { EVENT_STREAM_MAX_PER_BUYER: String(SUBSCRIBERS), EVENT_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS) });
   const writers = await Promise.all(
     Array.from({ length: WRITERS }, async () => {
       const client = new pg.Client({ connectionString: databaseUrl });
