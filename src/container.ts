@@ -18,7 +18,7 @@ import { ApiKeyCache } from './modules/auth/api-key-cache.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.ts';
 import { BillingService } from './modules/billing/billing.service.ts';
-import { SettlementEffects } from './modules/billing/settlement-effects.ts';
+import { SettlementEffects } from './modules/settlement/applier.ts';
 import { modeForProvider } from './modules/buyer-api-keys/buyer-api-key-secret.ts';
 import { BuyerApiKeysService } from './modules/buyer-api-keys/buyer-api-keys.service.ts';
 import { DevelopersService } from './modules/developers/developers.service.ts';

@@ -10,7 +10,7 @@ import { PayoutsRepository } from './modules/annotation/payouts.repository.ts';
 import { AccountsRepository } from './modules/auth/accounts.repository.ts';
 import { RateLimitsRepository } from './modules/auth/rate-limits.repository.ts';
 import { BillingRepository } from './modules/billing/billing.repository.ts';
-import { SettlementEffectsRepository } from './modules/billing/settlement-effects.repository.ts';
+import { SettlementEffectsRepository } from './modules/settlement/settlement.repository.ts';
 import { BuyerApiKeysRepository } from './modules/buyer-api-keys/buyer-api-keys.repository.ts';
 import { DepositsRepository } from './modules/deposits/deposits.repository.ts';
 import { DevelopersRepository } from './modules/developers/developers.repository.ts';

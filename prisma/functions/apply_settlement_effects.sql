@@ -2,7 +2,7 @@
 -- were written, those that failed before last, in the caller's transaction: the answerers' counters,
 -- earnings and EARNING ledger rows (apply_decision), their label counts (add_label_counts), and the
 -- buyer's TASK_CHARGE with its ledger row, or the released reservation of a failed task. The caller holds
--- the applier's advisory lock (src/modules/billing/settlement-effects.ts), so every effect is applied
+-- the applier's advisory lock (src/modules/settlement/applier.ts), so every effect is applied
 -- once. An effect whose deciding answerers' rows are busy right now waits for a later call (the applier
 -- never waits for an annotator: an answer holding one may wait for a task row whose settlement waits for
 -- an annotator the applier holds). Rows are locked annotators first (id order), then label counts

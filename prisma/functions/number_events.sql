@@ -1,6 +1,6 @@
 -- Numbers the events that have no number yet, per buyer, continuing from the buyer's counter
 -- (event_sequences), in the order they were created. Called under the settlement-effects applier's
--- advisory lock (src/modules/billing/settlement-effects.ts), so numbering transactions run one at a
+-- advisory lock (src/modules/settlement/applier.ts), so numbering transactions run one at a
 -- time: a number is given only to a committed event, and a later call's numbers are larger and become
 -- visible after the earlier call's. GET /events/stream reads "the buyer's events after number n" and so
 -- never skips one (docs/events.md). Returns how many events it numbered.

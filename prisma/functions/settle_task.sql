@@ -1,8 +1,6 @@
--- The settlement of a deciding answer (src/modules/annotation/settlement.ts builds p_plan; this applies
--- it), called by sdk_answer with the task row locked and its answer count checked:
---   p_plan = {kind: continue | complete | fail, result, confidence, failureReason,
---             updates (apply_decision), event {id, type, payload, deliveryIds}, chargeLedgerId,
---             model {scopeKey, scopeOptions, increments: [{annotatorId, matrix (K² deltas or []), correct, answered}]}}
+-- The settlement of a deciding answer (src/modules/settlement/plan.ts builds p_plan; this applies it),
+-- called by sdk_answer with the task row locked and its answer count checked. p_plan's fields are
+-- src/modules/settlement/codecs.ts's settlementPlanCodec, which every plan passes before it is sent.
 -- Written here, in the answer's transaction: the answer, the task's new state, the buyer's event (and
 -- its webhook deliveries), and for a decided task one settlement_effects row with everything else it
 -- owes — the answerers' counters, earnings and label counts, the buyer's charge or released reserve —

@@ -6,7 +6,8 @@ import { prng } from '../../bench/quality/random.ts';
 import { decideWithModel, incrementMatrix, sharesScopeOptions } from '../../src/consensus/task-decision.ts';
 import { emptyCounts, NEW_SCOPE_PRIOR, type AnnotatorCounts } from '../../src/consensus/label-model.ts';
 import { applyIncrement } from '../../src/consensus/soft-counts.ts';
-import { planSettlement, type ModelView, type Participant } from '../../src/modules/annotation/settlement.ts';
+import { appliedEffectsCodec, decideCodec, encodePlan, settlementPlanCodec, type ModelView, type Participant } from '../../src/modules/settlement/codecs.ts';
+import { planSettlement } from '../../src/modules/settlement/plan.ts';
 
 const model = (scopeOptions: string[], targetConfidence = 0.95): ModelView => ({
   scopeKey: 'project:p1',
@@ -197,5 +198,42 @@ describe('online counts in a skewed scope (no re-fit)', () => {
       expect(failedShare).toBeLessThan(0.02);
       expect(answersPerTask).toBeLessThan(4.5);
     }
+  });
+});
+
+describe('the codecs at the SQL seam', () => {
+  it('let every plan planSettlement makes through, unchanged', () => {
+    for (const values of [['pos', 'pos', 'pos'], ['pos', 'neg', 'neu'], ['pos']]) {
+      const plan = planSettlement({
+        task: task(['pos', 'neg', 'neu'], values.length - 1),
+        participants: answers(...values),
+        annotatorId: `a${values.length - 1}`,
+        model: model(['neg', 'neu', 'pos']),
+        annotatorShare: 0.5,
+        now,
+      });
+      expect(JSON.parse(encodePlan(plan))).toEqual(JSON.parse(JSON.stringify(plan)));
+    }
+  });
+
+  it('refuse a plan or a DECIDE row whose field is missing or renamed, naming the field', () => {
+    const plan = planSettlement({
+      task: task(['pos', 'neg'], 2),
+      participants: answers('pos', 'pos', 'pos'),
+      annotatorId: 'a2',
+      model: model(['neg', 'pos']),
+      annotatorShare: 0.5,
+      now,
+    });
+    const renamed = { ...plan, updates: plan.updates.map(({ earnedCents, ...rest }) => ({ ...rest, earned: earnedCents })) };
+    expect(() => settlementPlanCodec.parse(renamed)).toThrow(/updates\.0\.earnedCents|earnedCents/);
+    const row = { participants: [{ annotatorId: 'a0', answer: 'pos', counts: null }], model: { ...model(['neg', 'pos']), targetConfidence: undefined } };
+    const error = decideCodec.safeParse(row).error;
+    expect(error?.issues.map((issue) => issue.path.join('.'))).toEqual(['model.targetConfidence']);
+  });
+
+  it('read apply_settlement_effects’ bigint balances as numbers', () => {
+    const result = appliedEffectsCodec.parse({ selected: 2, applied: 2, failed: [], crossed: [{ buyerId: 'b1', after: '480' }] });
+    expect(result.crossed).toEqual([{ buyerId: 'b1', after: 480 }]);
   });
 });

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
-import type { SettlementEffects } from '../billing/settlement-effects.ts';
+import type { SettlementEffects } from '../settlement/applier.ts';
 import {
   type AnswerOutcome,
   type AnswerRequest,
@@ -19,7 +19,7 @@ import {
   type QueueFilters,
   type ServableTask,
 } from './assignments.repository.ts';
-import { planSettlement } from './settlement.ts';
+import { planSettlement } from '../settlement/plan.ts';
 
 export interface Answer {
   annotatorId: string;

@@ -8,7 +8,7 @@
 // Prisma's client elsewhere), typed as such.
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { newId } from '../../lib/ids.ts';
-import type { ModelView, Participant, SettlementPlan } from './settlement.ts';
+import { decideCodec, encodePlan, type ModelView, type Participant, type SettlementPlan } from '../settlement/codecs.ts';
 import type { TaskStatus } from '../tasks/tasks.repository.ts';
 import type { TaskType } from '@concord/contract';
 
@@ -84,8 +84,9 @@ interface AnswerRow {
   validations_needed: number;
   max_responses: number;
   total_responses: number;
-  participants: Participant[] | null;
-  model: ModelView | null;
+  /** DECIDE only (JSON, read through decideCodec). */
+  participants: unknown;
+  model: unknown;
   /** sdk_answer_batch only: the claim made after an ANSWERED answer that asked for `next` (sdk_next's row as JSON), or null. */
   next?: (Omit<NextRow, 'expires_at'> & { expires_at: string }) | null;
 }
@@ -123,9 +124,10 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
   switch (row.outcome) {
     case 'ANSWERED':
       return row.next ? { outcome: row.outcome, next: toNextOutcome({ ...row.next, expires_at: new Date(row.next.expires_at) }) } : { outcome: row.outcome };
-    case 'DECIDE':
-      if (!row.model) throw new Error('sdk_answer decided without a model');
-      return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants: row.participants ?? [], model: row.model };
+    case 'DECIDE': {
+      const { participants, model } = decideCodec.parse({ participants: row.participants ?? [], model: row.model });
+      return { outcome: row.outcome, annotatorId: row.annotator_id, task, participants, model };
+    }
     case 'NOT_A_TASK':
       return { outcome: row.outcome, annotatorId: row.annotator_id };
     case 'TASK_CLOSED':
@@ -197,7 +199,7 @@ export class AssignmentsRepository {
     const rows = await this.db.$queryRaw<AnswerRow[]>`
       SELECT * FROM sdk_answer(${developerId}, ${externalId}, ${newId()}, ${taskId}, ${input.answer}, ${input.timeSpentMs}::int,
                                ${newId()}, ${now}::timestamptz, ${settlement?.seenResponses ?? null}::int,
-                               ${settlement ? JSON.stringify(settlement.plan) : null}::jsonb)`;
+                               ${settlement ? encodePlan(settlement.plan) : null}::jsonb)`;
     const row = rows[0];
     if (!row) throw new Error('sdk_answer returned no row');
     return toAnswerOutcome(row);

@@ -23,7 +23,7 @@ import type { Database } from '../../repositories.ts';
 import { AppError, UnauthorizedError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import type { SettlementEffects } from '../billing/settlement-effects.ts';
+import type { SettlementEffects } from '../settlement/applier.ts';
 import { SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry } from '@concord/contract';
 import { presentStreamedEvent } from './events.presenter.ts';
 import type { StreamedEventRecord } from './events.repository.ts';

@@ -6,7 +6,7 @@
 // annotators' rows or the buyer's event counter.
 //
 // Read-your-writes: every API request but the SDK's next and complete calls `settledForRead()` first
-// (src/lib/endpoint-router.ts), which returns once every effect committed before the request began is
+// (src/http/endpoint-router.ts), which returns once every effect committed before the request began is
 // applied (or has failed, or after READ_WAIT_MS). So a task a request saw COMPLETED before it began comes
 // with its charge, earnings and event number; between a decision's COMMIT and the application the
 // buyer's availableCents is lower than it will be (the reservation is held until the charge releases
@@ -16,8 +16,8 @@ import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
-import type { BillingService } from './billing.service.ts';
-import type { AppliedEffects } from './settlement-effects.repository.ts';
+import type { BillingService } from '../billing/billing.service.ts';
+import type { AppliedEffects } from './codecs.ts';
 
 /**
  * Effects applied per transaction: bounds how long one application holds the rows it locks, and keeps

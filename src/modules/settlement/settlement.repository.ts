@@ -1,18 +1,8 @@
-// The settlement-effects applier's SQL (src/modules/billing/settlement-effects.ts): raw SQL only, on the
-// pool or the applier's transaction. The functions it calls are in prisma/functions/
-// (apply_settlement_effects.sql, number_events.sql).
+// The settlement-effects applier's SQL (applier.ts): raw SQL only, on the pool or the applier's
+// transaction. The functions it calls are in prisma/functions/ (apply_settlement_effects.sql,
+// number_events.sql); what the first reports goes through its codec (codecs.ts).
 import type { RawExecutor } from '../../db/pg-executor.ts';
-
-/** What one apply_settlement_effects call did (see its header). */
-export interface AppliedEffects {
-  /** Effects it looked at (at most the limit), and those it applied. */
-  selected: number;
-  applied: number;
-  /** Effects whose application failed and was rolled back alone; they stay, marked failed. */
-  failed: Array<{ taskId: string; error: string }>;
-  /** Each charge that crossed the low-balance threshold: the buyer and its balance right after it. */
-  crossed: Array<{ buyerId: string; after: number }>;
-}
+import { appliedEffectsCodec, type AppliedEffects } from './codecs.ts';
 
 /** The applier's advisory lock key (one applier at a time, across processes). */
 const APPLIER_LOCK = 0x636e6373; // "cncs"
@@ -45,11 +35,10 @@ export class SettlementEffectsRepository {
 
   /** Applies up to `limit` effects, oldest first, skipping those whose answerer is busy. */
   async apply(limit: number, lowBalanceCents: number): Promise<AppliedEffects> {
-    const rows = await this.db.$queryRaw<Array<{ result: AppliedEffects }>>`
+    const rows = await this.db.$queryRaw<Array<{ result: unknown }>>`
       SELECT apply_settlement_effects(${limit}::int, ${lowBalanceCents}::bigint) AS result`;
-    const result = rows[0]?.result;
-    if (!result) throw new Error('apply_settlement_effects returned no row');
-    return { ...result, crossed: result.crossed.map((c) => ({ buyerId: c.buyerId, after: Number(c.after) })) };
+    if (!rows[0]) throw new Error('apply_settlement_effects returned no row');
+    return appliedEffectsCodec.parse(rows[0].result);
   }
 
   /** Whether an event waits for its number. */

@@ -1,36 +1,17 @@
 // What a deciding answer writes, as a pure function of what sdk_answer's DECIDE read: the label model's
 // decision (src/consensus/task-decision.ts), the participants' counters and earnings, the buyer's event
-// and charge, and the answerers' new soft counts. Its SQL is beside it in prisma/functions/settle_task.sql,
-// which applies the plan and answers with an outcome (SETTLED, STALE); what a decision owes beyond its
-// task and event (charge, earnings, counts) it leaves to apply_settlement_effects.sql.
+// and charge, and the answerers' new soft counts. prisma/functions/settle_task.sql applies the plan
+// (its JSON is codecs.ts's settlementPlanCodec) and answers with an outcome (SETTLED, STALE); what a
+// decision owes beyond its task and event (charge, earnings, counts) it leaves to the applier (applier.ts,
+// apply_settlement_effects.sql).
 import { readCalibration, readClassPrior } from '../../consensus/calibration.ts';
-import type { AnnotatorCounts } from '../../consensus/label-model.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
-import { countsRow, decideWithModel, type CountsRow } from '../../consensus/task-decision.ts';
+import { countsRow, decideWithModel } from '../../consensus/task-decision.ts';
 import { newId } from '../../lib/ids.ts';
-import { outboxEvent, type OutboxEvent } from '../events/events.repository.ts';
-import { decisionUpdates, type DecisionUpdates } from './annotators.repository.ts';
 import type { TaskType } from '@concord/contract';
-
-/** One answer of the task as DECIDE returns it: the answerer's counts in the task's scope, if any. */
-export interface Participant {
-  annotatorId: string;
-  answer: string;
-  counts: AnnotatorCounts | null;
-}
-
-/** The task's label scope and quality setting, as DECIDE returns them. */
-export interface ModelView {
-  scopeKey: string;
-  scopeOptions: string[];
-  priorReliability: number;
-  priorShape: number[] | null;
-  /** As stored (jsonb): null before the scope's first re-fit (uniform); read by readClassPrior. */
-  classPrior: unknown;
-  /** As stored (jsonb): null before the scope's first re-fit (the identity); read by readCalibration. */
-  calibration: unknown;
-  targetConfidence: number;
-}
+import { decisionUpdates } from '../annotation/annotators.repository.ts';
+import { outboxEvent } from '../events/events.repository.ts';
+import type { ModelView, Participant, SettlementPlan } from './codecs.ts';
 
 export interface DecidingTask {
   id: string;
@@ -51,23 +32,6 @@ export interface SettlementInput {
   model: ModelView;
   annotatorShare: number;
   now: Date;
-}
-
-/** What settle_task applies (see its header). */
-export interface SettlementPlan {
-  kind: 'continue' | 'complete' | 'fail';
-  result?: string;
-  confidence?: number;
-  failureReason?: string;
-  updates: DecisionUpdates;
-  event?: OutboxEvent;
-  chargeLedgerId?: string;
-  model?: {
-    scopeKey: string;
-    scopeOptions: string[];
-    /** Sorted by annotatorId (add_label_counts locks the rows in that order). */
-    increments: CountsRow[];
-  };
 }
 
 /** The plan of a deciding answer; pure but for the fresh ids of the rows it creates. */
