@@ -196,6 +196,8 @@ async function main() {
     const buyer = await fundedBuyer(server.url, 1_000_000_000);
     const app = await developer(server.url);
     const results: Partial<Record<Loop, Tally & { seconds: number }>> = {};
+    /** Each loop's CPU per accepted answer, in ms: the server process's and PostgreSQL's (all its processes). */
+    const cpuPerAnswer: Partial<Record<Loop, { server: number; postgres: number }>> = {};
     if (WARMUP_SECONDS > 0) {
       log(`warm-up: seeding ${TASKS} tasks, then ${WARMUP_SECONDS} s of the requests loop, not measured`);
       await freshQueue(db, server.url, buyer.token);
@@ -235,9 +237,13 @@ async function main() {
       const benchCpu = process.cpuUsage(cpu.bench);
       const perAnswer = (ms: number) => round(ms / Math.max(1, result.answers), 3);
       const stats = await databaseStats();
+      cpuPerAnswer[loop] = {
+        server: perAnswer((await cpuMs(server.pid)) - cpu.server),
+        postgres: perAnswer((await postgresCpuMs(postmaster)) - cpu.postgres),
+      };
       log(
         `${loop}: ${result.answers} answers accepted, ${result.refused} refused with 409 (decided meanwhile), ${result.errors} unexpected; ` +
-          `CPU per answer: server ${perAnswer((await cpuMs(server.pid)) - cpu.server)} ms, PostgreSQL ${perAnswer((await postgresCpuMs(postmaster)) - cpu.postgres)} ms, ` +
+          `CPU per answer: server ${cpuPerAnswer[loop].server} ms, PostgreSQL ${cpuPerAnswer[loop].postgres} ms, ` +
           `bench process ${perAnswer((benchCpu.user + benchCpu.system) / 1000)} ms; ` +
           `per answer ${perAnswer(stats.commits - statsBefore.commits)} transactions committed, ${perAnswer(stats.rollbacks - statsBefore.rollbacks)} rolled back; ` +
           `${stats.sessions - statsBefore.sessions} database connections opened; ` +
@@ -277,6 +283,8 @@ async function main() {
         floorAnswersPerSec: floor,
         floorP99Ms: latency('floor', 99),
         ratioToFloor: requests !== null && floor ? round(requests / floor) : null,
+        serverCpuMsPerAnswer: cpuPerAnswer.requests?.server ?? null,
+        postgresCpuMsPerAnswer: cpuPerAnswer.requests?.postgres ?? null,
         combinedAnswersPerSec: combined,
         combinedP50Ms: latency('combined', 50),
         combinedP99Ms: latency('combined', 99),
