@@ -11,7 +11,7 @@ import { createServices } from './container.ts';
 import { prepareDatabase } from './db/bootstrap.ts';
 import { createPgPool } from './db/pg-executor.ts';
 import { createPrismaClient } from './db/prisma.ts';
-import { createHttpServer } from './lib/http-server.ts';
+import { closeGracefully, createHttpServer } from './lib/http-server.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { startPeriodic } from './lib/periodic.ts';
 import { localAdminFile } from './modules/auth/auth.service.ts';
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
 
   installShutdown(logger, async () => {
     refitAbort.abort();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = closeGracefully(server);
     // Open event streams never finish by themselves: ended now, or they would hold the close until the
     // grace period runs out. Their clients reconnect (to another process) with their Last-Event-ID.
     await services.eventStream.stop();

@@ -1,7 +1,9 @@
 // The HTTP server and its timeouts (contract §10). Without them a client that sends its headers or its
 // body a byte at a time holds a connection for as long as it likes.
 import { randomUUID } from 'node:crypto';
+import { ERROR_STATUS } from '@concord/contract';
 import http, { type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 export interface ServerTimeouts {
@@ -36,7 +38,48 @@ export function createHttpServer(app: RequestListener, timeouts: ServerTimeouts 
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
+  trackRequests(server);
   return server;
+}
+
+/** Each connection's requests in flight, and whether the server is closing (closeGracefully). */
+const inFlight = new WeakMap<Server, { sockets: Map<Socket, number>; closing: boolean }>();
+
+function trackRequests(server: Server): void {
+  const state = { sockets: new Map<Socket, number>(), closing: false };
+  inFlight.set(server, state);
+  server.on('connection', (socket: Socket) => {
+    state.sockets.set(socket, 0);
+    socket.once('close', () => state.sockets.delete(socket));
+  });
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    state.sockets.set(socket, (state.sockets.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      const left = (state.sockets.get(socket) ?? 1) - 1;
+      state.sockets.set(socket, left);
+      // Closing: a connection whose last response is out is ended (after what it still has to send).
+      if (state.closing && left === 0) socket.end();
+    });
+  });
+}
+
+/**
+ * Stops accepting and resolves once every connection is gone: requests in flight finish (their
+ * connections end after their last response), and every connection without one is closed now — idle
+ * keep-alive ones, and those that have not sent a request yet. Node's own close() leaves the latter
+ * open (a client may open a connection before it needs one, as HTTP clients do after a stream they
+ * dropped), and it stops the header-timeout checks that would have ended them, so one such connection
+ * held the shutdown for its whole grace period.
+ */
+export function closeGracefully(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const state = inFlight.get(server);
+  if (state) {
+    state.closing = true;
+    for (const [socket, requests] of state.sockets) if (requests === 0) socket.destroy();
+  }
+  return closed;
 }
 
 /**
@@ -44,19 +87,20 @@ export function createHttpServer(app: RequestListener, timeouts: ServerTimeouts 
  * line, a request past its timeout) still gets an error body of the contract's shape, instead of Node's
  * bare status line, and an `x-request-id` like every response (contract §0): a fresh one, since the
  * request's own headers could not be read. HEADERS_TOO_LARGE (431), BAD_REQUEST (400) and REQUEST_TIMEOUT
- * (408) are our additions to the contract's codes.
+ * (408) are our additions to the contract's codes (listed with the others in @concord/contract).
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  const [status, code, message] =
+  const [code, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB']
+      ? (['HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB'] as const)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time']
-        : [400, 'BAD_REQUEST', 'The request is not valid HTTP'];
+        ? (['REQUEST_TIMEOUT', 'The request did not arrive in time'] as const)
+        : (['BAD_REQUEST', 'The request is not valid HTTP'] as const);
+  const status = ERROR_STATUS[code];
   const body = JSON.stringify({ error: message, code });
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

@@ -8,6 +8,10 @@ import { z } from 'zod';
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
+  /** Answered by the HTTP server itself, before routing: a request that is not HTTP, or past its timeout, or with headers over 16 KB. */
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
   MISSING_FIELDS: 400,
   INVALID_TYPE: 400,
   OPTIONS_REQUIRED: 400,
