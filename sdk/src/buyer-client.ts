@@ -265,7 +265,7 @@ export class WebhooksResource extends Resource {
   /**
    * Sends a signed `ping` event (`{event: 'ping', webhookId, sentAt}`) to the configuration now, active or
    * not, and reports how its URL answered: `delivered` (a 2xx in time), `statusCode`, `latencyMs`,
-   * `responseExcerpt`, `error`. 10 a minute per buyer (ConcordRateLimitError beyond); not retried by the SDK.
+   * `responseHeaders`, `responseExcerpt` (from a public address only), `error`. 10 a minute per buyer (ConcordRateLimitError beyond); not retried by the SDK.
    */
   test(configId: string, options: RequestOptions = {}): Promise<WebhookTestResult> {
     return this.http.json({ method: 'POST', path: `/webhooks/configs/${id(configId)}/test`, body: {}, options });

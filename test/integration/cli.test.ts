@@ -975,6 +975,7 @@ describe('concord webhooks test / rotate-secret', () => {
         delivered: true,
         statusCode: 200,
         latencyMs: expect.any(Number),
+        responseHeaders: expect.objectContaining({ date: expect.any(String) }),
         responseExcerpt: null,
       });
       const [delivery] = receiver.requests;

@@ -407,7 +407,8 @@ describe('webhooks: generated secrets, retry policies, test sends and secret rot
       delivered: true,
       statusCode: 200,
       latencyMs: expect.any(Number),
-      // The receiver is on a private address: its answer is not handed back.
+      // The receiver is on a private address: its headers are handed back, its body is not.
+      responseHeaders: expect.objectContaining({ date: expect.any(String) }),
       responseExcerpt: null,
     });
     expect(result).not.toHaveProperty('error');

@@ -283,10 +283,10 @@ describe('POST /webhooks/configs/:id/rotate-secret', () => {
 });
 
 describe('POST /webhooks/configs/:id/test', () => {
-  it('sends a signed ping now and answers with the status and latency; no body from a private address (this receiver is one)', async () => {
+  it('sends a signed ping now and answers with the status, latency and headers; no body from a private address (this receiver is one)', async () => {
     const secret = whsec();
     const { buyer, configId } = await subscribed(secret);
-    receiver.script({ status: 200, body: `${'é'.repeat(300)}${'x'.repeat(400)}` });
+    receiver.script({ status: 200, body: `${'é'.repeat(300)}${'x'.repeat(400)}`, headers: { 'X-Receiver': 'staging-7', 'Content-Type': 'text/plain' } });
     const res = await api(buyer).post(`/webhooks/configs/${configId}/test`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -294,6 +294,8 @@ describe('POST /webhooks/configs/:id/test', () => {
       delivered: true,
       statusCode: 200,
       latencyMs: expect.any(Number),
+      // The headers, from any address: what a receiver says about itself there is the configurer's to see.
+      responseHeaders: expect.objectContaining({ 'x-receiver': 'staging-7', 'content-type': 'text/plain' }),
       // Where private URLs are allowed (development, these tests), an internal service's answer is not handed back.
       responseExcerpt: null,
     });
@@ -320,10 +322,11 @@ describe('POST /webhooks/configs/:id/test', () => {
 
   it('a failing receiver: delivered false with its status, error and body; never retried', async () => {
     const { buyer, configId } = await subscribed(PLAIN_SECRET, { retryPolicy: 'extended' });
-    receiver.script({ status: 503, body: 'down for maintenance' });
+    receiver.script({ status: 503, body: 'down for maintenance', headers: { 'Retry-After': '120' } });
     const res = await api(buyer).post(`/webhooks/configs/${configId}/test`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ delivered: false, statusCode: 503, error: 'HTTP 503', responseExcerpt: null });
+    expect(res.body.responseHeaders).toEqual(expect.objectContaining({ 'retry-after': '120', date: expect.any(String) }));
     offsetMs = 2 * 24 * HOUR;
     await drain();
     expect(receiver.requests).toHaveLength(1);
@@ -408,7 +411,13 @@ describe('test sends: address guard and rate limit', () => {
       // A configuration saved while its name resolved elsewhere: the send is refused at connection time.
       await strict.prisma.webhookConfig.create({ data: { id: configId, buyerId: buyer.id, url: receiver.url, events: ['budget.low'], secret: PLAIN_SECRET } });
       const refused = await request(strict.app).post(`/api/v1/webhooks/configs/${configId}/test`).set(bearer(buyer.token)).send({});
-      expect(refused.body).toMatchObject({ delivered: false, statusCode: null, responseExcerpt: null, error: 'refused private address 127.0.0.1' });
+      expect(refused.body).toMatchObject({
+        delivered: false,
+        statusCode: null,
+        responseHeaders: null,
+        responseExcerpt: null,
+        error: 'refused private address 127.0.0.1',
+      });
       expect(receiver.requests).toHaveLength(0);
     } finally {
       await strict.close();

@@ -1,8 +1,9 @@
 // The start of a test send's response body (webhook-sender.ts readExcerpt), read only from public
-// addresses, which the integration tests cannot reach: the reading itself is checked here.
+// addresses, which the integration tests cannot reach: the reading itself is checked here; and the
+// response headers a test send hands back (responseHeaders).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readExcerpt } from '../../src/modules/webhooks/webhook-sender.ts';
+import { MAX_RESPONSE_HEADERS, readExcerpt, responseHeaders } from '../../src/modules/webhooks/webhook-sender.ts';
 
 const excerptOf = (chunks: Buffer[], chars: number, end = true) =>
   new Promise<string>((resolve) => {
@@ -26,5 +27,17 @@ describe('readExcerpt', () => {
 
   it('stops reading once it holds enough, without waiting for the end', async () => {
     expect(await excerptOf([Buffer.from('a'.repeat(5000))], 10, false)).toBe('a'.repeat(10));
+  });
+});
+
+describe('responseHeaders', () => {
+  it('lower-cases the names, joins repeated headers and bounds what it hands back', () => {
+    expect(responseHeaders(['Content-Type', 'text/plain', 'Set-Cookie', 'a=1', 'set-cookie', 'b=2', 'X-Long', 'v'.repeat(600)])).toEqual({
+      'content-type': 'text/plain',
+      'set-cookie': 'a=1, b=2',
+      'x-long': 'v'.repeat(500),
+    });
+    const many = Array.from({ length: 80 }, (_, i) => [`X-H${i}`, String(i)]).flat();
+    expect(Object.keys(responseHeaders(many))).toHaveLength(MAX_RESPONSE_HEADERS);
   });
 });

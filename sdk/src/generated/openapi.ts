@@ -1799,6 +1799,10 @@ export interface components {
             /** @description null when no response came */
             statusCode: number | null;
             latencyMs: number;
+            /** @description The response headers (names lower-case, at most 50, each value at most 500 characters), from any address; null without a response */
+            responseHeaders: {
+                [key: string]: string;
+            } | null;
             /** @description The first 500 characters of the response body, as text; null without a response, or when the endpoint answered from an address that is not public (allowed only where WEBHOOK_ALLOW_PRIVATE_URLS is on: its answer may be an internal service’s) */
             responseExcerpt: string | null;
             /** @description Why it was not delivered: HTTP <status>, a timeout, a refused address, a network error */
@@ -8945,6 +8949,10 @@ export interface operations {
                      *       "delivered": true,
                      *       "statusCode": 200,
                      *       "latencyMs": 142,
+                     *       "responseHeaders": {
+                     *         "content-type": "application/json",
+                     *         "content-length": "17"
+                     *       },
                      *       "responseExcerpt": "{\"received\":true}"
                      *     }
                      */

@@ -8,21 +8,41 @@ import { isIP, type LookupFunction } from 'node:net';
 import { isPrivateAddress } from '../../lib/url-guard.ts';
 
 /**
- * How a request ended. `retryAfter` is the response's Retry-After header, if any; `excerpt` the start of
- * the response body as text, when SendOptions.excerptChars asked for it (test sends).
+ * How a request ended. `retryAfter` is the response's Retry-After header, if any; for test sends
+ * (SendOptions.excerptChars), `headers` the response's headers and `excerpt` the start of its body as text.
  */
 export type SendOutcome =
-  | { kind: 'success'; statusCode: number; excerpt?: string }
-  | { kind: 'client-error'; statusCode: number; retryAfter?: string; excerpt?: string }
-  | { kind: 'retryable'; statusCode: number | null; error: string; retryAfter?: string; excerpt?: string };
+  | ({ kind: 'success'; statusCode: number } & Inspected)
+  | ({ kind: 'client-error'; statusCode: number; retryAfter?: string } & Inspected)
+  | ({ kind: 'retryable'; statusCode: number | null; error: string; retryAfter?: string } & Inspected);
+
+interface Inspected {
+  excerpt?: string;
+  headers?: Record<string, string>;
+}
+
+/** A test send hands back at most this many response headers, each value cut to MAX_HEADER_CHARS. */
+export const MAX_RESPONSE_HEADERS = 50;
+const MAX_HEADER_CHARS = 500;
+
+/** The response's headers as the receiver sent them (names lower-cased, repeated ones joined with ", "). */
+export function responseHeaders(raw: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length && Object.keys(headers).length < MAX_RESPONSE_HEADERS; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = (raw[i + 1] as string).slice(0, MAX_HEADER_CHARS);
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
+  return headers;
+}
 
 export interface SendOptions {
   timeoutMs: number;
   allowPrivate: boolean;
   /**
-   * Read this many characters of the response body into `excerpt` (otherwise the body is discarded), from
-   * a public address only: where private URLs are allowed (development), the answer of an internal
-   * service is not handed back to whoever configured the URL.
+   * A test send: the response's headers go into `headers`, and this many characters of its body into
+   * `excerpt` from a public address only (otherwise the body is discarded): where private URLs are allowed
+   * (development), the answer of an internal service is not handed back to whoever configured the URL.
    */
   excerptChars?: number;
 }
@@ -70,13 +90,14 @@ export function sendWebhook(url: string, body: string, headers: Record<string, s
         const header = response.headers['retry-after'];
         const outcome = classify(status, typeof header === 'string' ? header : undefined);
         const remote = response.socket.remoteAddress;
+        const inspected = options.excerptChars === undefined ? outcome : { ...outcome, headers: responseHeaders(response.rawHeaders) };
         if (options.excerptChars === undefined || remote === undefined || isPrivateAddress(remote)) {
-          // The status is all a delivery needs; drain the body so the socket is freed.
+          // The status (and a test send's headers) is all that is handed back; drain the body so the socket is freed.
           response.resume();
-          resolve(outcome);
+          resolve(inspected);
           return;
         }
-        readExcerpt(response, options.excerptChars, (excerpt) => resolve({ ...outcome, excerpt }));
+        readExcerpt(response, options.excerptChars, (excerpt) => resolve({ ...inspected, excerpt }));
       },
     );
     request.on('error', (error: Error) => {

@@ -40,7 +40,14 @@ export const webhookExamples: Record<string, EndpointExamples> = {
   },
   sendWebhookTest: {
     request: {},
-    response: { eventId: 'evt_cm3q7wbj2000glk08w5x6y7z8', delivered: true, statusCode: 200, latencyMs: 142, responseExcerpt: '{"received":true}' },
+    response: {
+      eventId: 'evt_cm3q7wbj2000glk08w5x6y7z8',
+      delivered: true,
+      statusCode: 200,
+      latencyMs: 142,
+      responseHeaders: { 'content-type': 'application/json', 'content-length': '17' },
+      responseExcerpt: '{"received":true}',
+    },
   },
   listWebhookDeliveries: { response: { deliveries: [delivery], nextCursor: EXAMPLE_CURSOR, hasMore: true } },
   redeliverWebhookDelivery: { response: { queued: true } },

@@ -26,7 +26,9 @@ export interface TestSendResult {
   /** The receiver's status, or null when no response came (timeout, refused address, network error). */
   statusCode: number | null;
   latencyMs: number;
-  /** The first 500 characters of the response body as text, or null without a response. */
+  /** The response's headers (at most 50), or null without a response. */
+  responseHeaders: Record<string, string> | null;
+  /** The first 500 characters of the response body as text: from a public address only; else null. */
   responseExcerpt: string | null;
   error?: string;
 }
@@ -126,7 +128,15 @@ export class WebhooksService {
     });
     // Deleted while the ping was on its way.
     if (!recorded) throw webhookNotFound();
-    return { eventId, delivered, statusCode, latencyMs, responseExcerpt: outcome.excerpt ?? null, ...(error === undefined ? {} : { error }) };
+    return {
+      eventId,
+      delivered,
+      statusCode,
+      latencyMs,
+      responseHeaders: outcome.headers ?? null,
+      responseExcerpt: outcome.excerpt ?? null,
+      ...(error === undefined ? {} : { error }),
+    };
   }
 
   async delete(buyerId: string, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 // "Send test event": POST /webhooks/configs/:id/test sends a signed ping to the URL now and answers with
-// what came back — delivered or not, the status code, the latency, the start of the response body, or
-// why nothing came back. The ping also lands in the delivery log.
+// what came back — delivered or not, the status code, the latency, the response headers and the start
+// of the response body, or why nothing came back. The ping also lands in the delivery log.
+import { Fragment } from 'react';
 import { Button } from '../ui/Button';
 import { ErrorNote } from '../ui/Feedback';
 import { formatCount } from '../ui/format';
@@ -38,6 +39,19 @@ export function TestResult({ result }: { result: WebhookTestResult }) {
         <dt>Event id</dt>
         <dd className="mono">{result.eventId}</dd>
       </dl>
+      {result.responseHeaders && Object.keys(result.responseHeaders).length > 0 ? (
+        <details className="wh-headers">
+          <summary>Response headers ({Object.keys(result.responseHeaders).length})</summary>
+          <dl className="facts mono">
+            {Object.entries(result.responseHeaders).map(([name, value]) => (
+              <Fragment key={name}>
+                <dt>{name}</dt>
+                <dd>{value}</dd>
+              </Fragment>
+            ))}
+          </dl>
+        </details>
+      ) : null}
       {result.responseExcerpt !== null ? (
         <>
           <p className="wh-test-label">Response body{result.responseExcerpt.length >= 500 ? ' (first 500 characters)' : ''}</p>
