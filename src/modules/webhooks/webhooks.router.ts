@@ -53,12 +53,9 @@ const testSendSchema = z
     delivered: z.boolean().meta({ description: 'A 2xx came back within the timeout' }),
     statusCode: z.number().int().nullable().meta({ description: 'null when no response came' }),
     latencyMs: z.number().int(),
-    responseHeaders: z
-      .record(z.string(), z.string())
-      .nullable()
-      .meta({
-        description: 'The response headers (names lower-case, at most 50, each value at most 500 characters), from any address; null without a response',
-      }),
+    responseHeaders: z.record(z.string(), z.string()).nullable().meta({
+      description: 'The response headers (names lower-case, at most 50, each value at most 500 characters), from any address; null without a response',
+    }),
     responseExcerpt: z.string().nullable().meta({
       description:
         'The first 500 characters of the response body, as text; null without a response, or when the endpoint answered from an address that is not public (allowed only where WEBHOOK_ALLOW_PRIVATE_URLS is on: its answer may be an internal service’s)',
