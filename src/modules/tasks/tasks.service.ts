@@ -12,12 +12,14 @@ import { MAX_BATCH_TASKS, validateTaskInput, type TaskInput, type TaskRuleError,
 import type { CreatedTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /**
- * CSV imports a process runs at once; the next ones wait their turn. Each holds its file, its rows and a
- * core while it parses and checks them: unbounded, four 5 MB imports doubled the process's memory.
+ * CSV imports a process runs at once; the next ones wait their turn. Each holds its file, its rows and the
+ * process's one thread while it parses and checks them: unbounded, four 5 MB imports doubled the process's
+ * memory, and two at once took as long as one after the other while the garbage collector paused longer
+ * (bench:abuse: /healthz p99 91 ms with two, 57 ms with one).
  */
-const CSV_IMPORTS_AT_ONCE = 2;
+const CSV_IMPORTS_AT_ONCE = 1;
 /** An import gives the event loop back at least this often, so that other requests are answered meanwhile. */
-const CSV_YIELD_EVERY_MS = 10;
+const CSV_YIELD_EVERY_MS = 5;
 
 /** contract: estimatedCompletionMs when a type has no completed task in the last 24 hours. */
 const DEFAULT_ESTIMATE_MS = 300_000;
