@@ -37,6 +37,14 @@ describe('responseHeaders', () => {
       'set-cookie': 'a=1, b=2',
       'x-long': 'v'.repeat(500),
     });
+    // Names are the receiver's: ones an object inherits are headers like any other.
+    expect(responseHeaders(['Constructor', 'c', '__proto__', 'p', 'toString', 't'])).toEqual(
+      Object.fromEntries([
+        ['constructor', 'c'],
+        ['__proto__', 'p'],
+        ['tostring', 't'],
+      ]),
+    );
     const many = Array.from({ length: 80 }, (_, i) => [`X-H${i}`, String(i)]).flat();
     expect(Object.keys(responseHeaders(many))).toHaveLength(MAX_RESPONSE_HEADERS);
   });

@@ -117,11 +117,6 @@ export class TaskCsvRows {
   private header: string[] | undefined;
   private rows = 0;
 
-  /** Data records read so far (the number of the last row). */
-  get count(): number {
-    return this.rows;
-  }
-
   /** The row of a record, or undefined for the header. */
   read(fields: ReadonlyArray<string | Uint8Array>): CsvTaskRow | undefined {
     const decoded = decodeRecord(fields);

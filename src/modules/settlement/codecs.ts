@@ -13,11 +13,14 @@ import { z } from 'zod';
  */
 const countMatrix = z.custom<number[]>((value) => Array.isArray(value), { error: 'must be an array of numbers' });
 
+/** An annotator's soft counts in a scope (label-model.ts AnnotatorCounts), or an increment of them. */
+const counts = z.object({ matrix: countMatrix, correct: z.number(), answered: z.number() });
+
 /** One answer of the task, as DECIDE returns it: the answerer's counts in the task's scope, if any. */
 export const participantCodec = z.object({
   annotatorId: z.string(),
   answer: z.string(),
-  counts: z.object({ matrix: countMatrix, correct: z.number(), answered: z.number() }).nullable(),
+  counts: counts.nullable(),
 });
 export type Participant = z.output<typeof participantCodec>;
 
@@ -65,7 +68,7 @@ export const settlementPlanCodec = z.object({
       scopeKey: z.string(),
       scopeOptions: z.array(z.string()),
       /** Sorted by annotatorId (add_label_counts locks the rows in that order). */
-      increments: z.array(z.object({ annotatorId: z.string(), matrix: countMatrix, correct: z.number(), answered: z.number() })),
+      increments: z.array(counts.extend({ annotatorId: z.string() })),
     })
     .optional(),
 });

@@ -25,15 +25,20 @@ interface Inspected {
 export const MAX_RESPONSE_HEADERS = 50;
 const MAX_HEADER_CHARS = 500;
 
-/** The response's headers as the receiver sent them (names lower-cased, repeated ones joined with ", "). */
+/**
+ * The response's headers as the receiver sent them (names lower-cased, repeated ones joined with ", "). A
+ * Map, not an object, while they are gathered: the names are the receiver's, and one named `constructor`
+ * or `__proto__` must not meet an object's inherited properties.
+ */
 export function responseHeaders(raw: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length && Object.keys(headers).length < MAX_RESPONSE_HEADERS; i += 2) {
+  const headers = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length && headers.size < MAX_RESPONSE_HEADERS; i += 2) {
     const name = (raw[i] as string).toLowerCase();
     const value = (raw[i + 1] as string).slice(0, MAX_HEADER_CHARS);
-    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    const earlier = headers.get(name);
+    headers.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
   }
-  return headers;
+  return Object.fromEntries(headers);
 }
 
 export interface SendOptions {
