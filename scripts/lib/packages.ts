@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
+/** Each package's folder, dependencies before what depends on them. */
 const SOURCES = { contract: 'packages/contract', sdk: 'sdk', cli: 'packages/cli' } as const;
 
 /**
@@ -20,20 +21,23 @@ export async function installBuiltPackages(
   registry: readonly string[] = [],
 ): Promise<Record<string, string>> {
   const folders: Record<string, string> = {};
-  await Promise.all([
-    ...names.map(async (name) => {
-      const folder = path.join(nodeModules, '@concord', name);
-      folders[name] = folder;
-      await mkdir(folder, { recursive: true });
-      await copyFile(path.join(root, SOURCES[name], 'package.json'), path.join(folder, 'package.json'));
-      // What `files` ships besides dist/ and the README: the CLI's launcher.
-      if (name === 'cli') await cp(path.join(root, SOURCES[name], 'bin'), path.join(folder, 'bin'), { recursive: true });
-      await run(process.execPath, [path.join(root, 'scripts/build-package.mjs'), SOURCES[name], '--out-dir', path.join(folder, 'dist')], { cwd: root });
-    }),
-    ...registry.map(async (name) => {
+  await Promise.all(
+    registry.map(async (name) => {
       await mkdir(path.dirname(path.join(nodeModules, name)), { recursive: true });
       await symlink(path.join(root, 'node_modules', name), path.join(nodeModules, name), 'dir');
     }),
-  ]);
+  );
+  // In dependency order (SOURCES lists them so), each type-checked against the ones built before it here:
+  // the repository's own builds may be missing (a fresh clone builds only the contract at install) or stale.
+  for (const name of (Object.keys(SOURCES) as Array<keyof typeof SOURCES>).filter((candidate) => names.includes(candidate))) {
+    const folder = path.join(nodeModules, '@concord', name);
+    folders[name] = folder;
+    await mkdir(folder, { recursive: true });
+    await copyFile(path.join(root, SOURCES[name], 'package.json'), path.join(folder, 'package.json'));
+    // What `files` ships besides dist/ and the README: the CLI's launcher.
+    if (name === 'cli') await cp(path.join(root, SOURCES[name], 'bin'), path.join(folder, 'bin'), { recursive: true });
+    const build = [path.join(root, 'scripts/build-package.mjs'), SOURCES[name], '--out-dir', path.join(folder, 'dist'), '--types-from', nodeModules];
+    await run(process.execPath, build, { cwd: root });
+  }
   return folders;
 }
