@@ -887,7 +887,7 @@ describe('concord webhooks listen', () => {
       );
       await waitFor(() => listening.stdout().includes('"ready":true'), 15_000, 'the ready line');
       const first = await ping();
-      await waitFor(() => received.length === 1, 15_000, 'the first event');
+      await waitFor(() => received.length === 1 && jsonLines(listening.stdout()).length === 2, 15_000, 'the first event');
       // The event the listener would resume after falls out of the service's 30 days; the connection drops.
       await db.query("UPDATE events SET created_at = now() - interval '31 days' WHERE id = $1", [first]);
       for (const socket of sockets) socket.destroy();
@@ -897,7 +897,8 @@ describe('concord webhooks listen', () => {
         /Continuing from now on: events written in between were not forwarded \(GET \/events\?since=\d{4}-\d\d-\d\dT[^)]+ lists them\)/,
       );
       const next = await ping();
-      await waitFor(() => received.length === 2, 15_000, 'the event after the fresh start');
+      // The listener prints a forwarded event's line after the receiver answered: wait for the line, not only the receipt.
+      await waitFor(() => received.length === 2 && jsonLines(listening.stdout()).length === 3, 15_000, 'the event after the fresh start');
       expect(received).toEqual([first, next]);
       expect(streams).toEqual([
         { lastEventId: undefined, status: 200 },
