@@ -1,11 +1,13 @@
 // bench/webhooks: 10 000 events delivered by two server processes to a local receiver; then the event
-// stream's figures (bench/webhooks/stream.ts).
+// stream's figures (bench/webhooks/stream.ts); then one buyer's latency alone and while another's
+// endpoints never answer (bench/webhooks/fairness.ts).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { newEventId, newId } from '../../src/lib/ids.ts';
 import { benchDatabase, fundedBuyer, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
+import { measureFairness } from './fairness.ts';
 import { measureStream } from './stream.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -71,10 +73,14 @@ async function main() {
     if (duplicates > 0) log(`${duplicates} deliveries arrived more than once`);
     // The event stream's figures (sse* keys), on a server process of its own, after the deliveries.
     const stream = await measureStream(database.url, log);
+    // The fairness figures on a server process alone: the two above would claim the attacker's deliveries too.
+    for (const server of servers.splice(0)) await server.stop();
+    const fairness = await measureFairness(database.url, log);
     if (unsigned > 0) log(`${unsigned} deliveries arrived without both signatures`);
     mustBe('lost', EVENTS - received.size);
     mustBe('duplicated deliveries', duplicates);
     mustBe('unsigned deliveries', unsigned);
+    mustBe('victim deliveries lost', fairness.victimLost);
     process.stdout.write(
       `${JSON.stringify({
         bench: 'webhooks',
@@ -83,6 +89,7 @@ async function main() {
         p99Ms: round(percentile(latencies, 99)),
         lost: EVENTS - received.size,
         ...stream,
+        ...fairness,
       })}\n`,
     );
   } finally {

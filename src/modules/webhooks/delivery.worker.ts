@@ -1,26 +1,40 @@
-// Delivers the outbox: claims due deliveries (FOR UPDATE SKIP LOCKED, with a lease), signs and sends
-// them, and records the outcome. 2xx within WEBHOOK_TIMEOUT_MS is delivered; what a failure leads to is
-// the configuration's retry policy (retry-policy.ts): `spec` (contract §7) retries a timeout, network
-// error or 5xx once, WEBHOOK_RETRY_DELAY_MS later, and never a 4xx; `extended` retries on a schedule of
-// 8 attempts, and disables a configuration that has failed for 3 days (with an e-mail to the buyer).
+// Delivers the outbox: claims due deliveries (with a lease), signs and sends them, and records the
+// outcome. 2xx within WEBHOOK_TIMEOUT_MS is delivered; what a failure leads to is the configuration's
+// retry policy (retry-policy.ts): `spec` (contract §7) retries a timeout, network error or 5xx once,
+// WEBHOOK_RETRY_DELAY_MS later, and never a 4xx; `extended` retries on a schedule of 8 attempts, and
+// disables a configuration that has failed for 3 days (with an e-mail to the buyer).
+//
+// Fair between buyers: no buyer's slow or dead endpoints may delay another's deliveries. The worker keeps
+// up to SLOTS sends in flight and claims again as soon as slots are free, never waiting for the slowest
+// send of a claim (a receiver that never answers holds its own slot until the timeout, nothing else);
+// the claim caps what is in flight per endpoint and per buyer over every process, and lets the buyers
+// with due work take turns (webhooks.repository.ts claimDue); an endpoint whose last attempts timed out,
+// could not connect or answered 5xx is sent one delivery at a time until it answers again.
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { PollingLoop } from '../../lib/polling-loop.ts';
 import { webhookDisabledMail } from '../email/mail.templates.ts';
 import { PING_EVENT, signedWebhookHeaders } from '@concord/contract';
 import { AUTO_DISABLE_AFTER_MS, nextAttemptAt, shouldDisable } from './retry-policy.ts';
 import { sendWebhook, type SendOutcome } from './webhook-sender.ts';
-import type { ClaimedDelivery } from './webhooks.repository.ts';
+import type { ClaimedDelivery, ClaimLimits } from './webhooks.repository.ts';
 
-const BATCH = 32;
+/** Sends in flight at once in one process. */
+const SLOTS = 512;
+/** The caps of a claim, over every process (README, Webhooks: "Fair delivery"). */
+export const DELIVERY_CAPS: Omit<ClaimLimits, 'slots'> = { perEndpoint: 64, perBuyer: 128, troubledAfter: 3 };
+/** How long the worker waits between claims when nothing was due, or at most for a claim's sends. */
 const IDLE_POLL_MS = 200;
 /** A claim outlives the request's own timeout, so only a dead worker's deliveries are taken over. */
 const LEASE_MARGIN_MS = 5_000;
 
 export class DeliveryWorker {
-  private readonly loop: PollingLoop;
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = true;
+  private running: Promise<void> = Promise.resolve();
+  /** Ends the loop's pause early (its sends are done, or the worker stops). */
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly db: Database,
@@ -29,30 +43,80 @@ export class DeliveryWorker {
     private readonly logger: Logger,
     /** The extended policy's jitter draws from it (tests pin it). */
     private readonly random: () => number = Math.random,
-  ) {
-    this.loop = new PollingLoop('webhook.worker', () => this.tick(), BATCH, IDLE_POLL_MS, logger);
-  }
+  ) {}
 
   start(): void {
-    this.loop.start();
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.running = this.run();
   }
 
-  /** Stops polling and waits for the batch in flight to be sent and recorded. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Stops claiming and waits for the sends in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    await Promise.all(this.inFlight);
   }
 
-  /** Sends one batch of due deliveries; returns how many it handled. */
-  async tick(): Promise<number> {
-    const now = this.clock.now();
-    const claimed = await this.db.repos.webhooks.claimDue(now, this.config.webhookTimeoutMs + LEASE_MARGIN_MS, BATCH);
-    await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-    return claimed.length;
-  }
-
-  /** Runs ticks until nothing is due (tests, shutdown drains). */
+  /** Claims and sends until nothing is due, waiting for every send (tests, shutdown drains). */
   async drain(): Promise<void> {
-    while ((await this.tick()) > 0);
+    for (;;) {
+      const started = await this.claimAndSend();
+      await Promise.all(this.inFlight);
+      if (started.length === 0) return;
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let started: Array<Promise<void>> = [];
+      try {
+        started = await this.claimAndSend();
+      } catch (error) {
+        this.logger.error({ event: 'webhook.worker.failed', err: error }, 'webhook worker claim failed');
+      }
+      await this.pause(started);
+    }
+  }
+
+  /**
+   * Until half of this claim's sends are done (more may be due then), or IDLE_POLL_MS at most: a send
+   * that hangs until its timeout holds only its own slot, never the next claim.
+   */
+  private pause(started: Array<Promise<void>>): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, IDLE_POLL_MS);
+      timer.unref();
+      this.wake = done;
+      // Half of the claim's sends done frees enough slots to make the next claim worth its round trips.
+      let finished = 0;
+      for (const sending of started) void sending.then(() => ++finished * 2 >= started.length && done());
+    });
+  }
+
+  /** Claims as many due deliveries as there are free slots and starts sending them. */
+  private async claimAndSend(): Promise<Array<Promise<void>>> {
+    const slots = SLOTS - this.inFlight.size;
+    if (slots <= 0) return [];
+    const now = this.clock.now();
+    const leaseMs = this.config.webhookTimeoutMs + LEASE_MARGIN_MS;
+    const claimed = await this.db.rawTransaction((repos) => repos.webhooks.claimDue(now, leaseMs, { slots, ...DELIVERY_CAPS }));
+    return claimed.map((delivery) => {
+      const sending: Promise<void> = this.deliver(delivery)
+        .catch((error: unknown) =>
+          this.logger.error({ event: 'webhook.delivery.unrecorded', deliveryId: delivery.id, err: error }, 'webhook outcome not recorded'),
+        )
+        .finally(() => this.inFlight.delete(sending));
+      this.inFlight.add(sending);
+      return sending;
+    });
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
@@ -94,9 +158,14 @@ export class DeliveryWorker {
           specRetryDelayMs: this.config.webhookRetryDelayMs,
           random: this.random,
         });
-    // Only the receiver's failures run the extended policy's failure clock (not a configuration switched off).
+    // Only the receiver's failures run the extended policy's failure clock (not a configuration switched off)
+    // and lengthen the endpoint's run of failures (a 4xx answered: the endpoint is up).
+    const failed = outcome.kind === 'retryable';
     const failureAt = extended && delivery.isActive ? now : null;
-    const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery.id, { statusCode: outcome.statusCode, error }, retryAt, failureAt);
+    const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery.id, { statusCode: outcome.statusCode, error }, retryAt, {
+      failed,
+      failureAt,
+    });
     this.logger.warn({ ...log, event: retryAt ? 'webhook.delivery.retrying' : 'webhook.delivery.failed', error }, 'webhook attempt failed');
     // Only once this delivery has no attempt left: a first failure after a quiet spell, with retries to
     // come, must not switch off a configuration whose next attempt may well succeed.

@@ -65,6 +65,21 @@ export interface ClaimedDelivery {
   retryPolicy: RetryPolicy;
 }
 
+/** How many deliveries the claim may take (webhooks.repository.ts claimDue). */
+export interface ClaimLimits {
+  /** At most this many in this claim (the worker's free slots). */
+  slots: number;
+  /** In flight at once to one configuration, over every process. */
+  perEndpoint: number;
+  /** In flight at once for one buyer, over every process. */
+  perBuyer: number;
+  /** A configuration whose last this many attempts failed (timeout, connection, 5xx) gets one in flight. */
+  troubledAfter: number;
+}
+
+/** The claim's advisory lock key (claims one at a time, across processes). */
+const CLAIM_LOCK = 0x636e7768; // "cnwh"
+
 /** A configuration the service has just disabled, with whom to tell. */
 export interface DisabledConfig {
   id: string;
@@ -220,69 +235,82 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries for `leaseMs`: other workers (in this process or another) skip
-   * them, and a delivery whose worker died is due again once its lease has passed. Claiming counts an
-   * attempt.
+   * Claims up to `limits.slots` due deliveries for `leaseMs`: other workers (in this process or another)
+   * skip them, and a delivery whose worker died is due again once its lease has passed. Claiming counts an
+   * attempt. Fair between buyers and endpoints: an endpoint has at most `perEndpoint` deliveries in flight
+   * (one, once `troubledAfter` attempts in a row failed), a buyer at most `perBuyer`, counted over every
+   * process from the leased rows; the buyers with due work take turns (each one's oldest first, then each
+   * one's second…), so one buyer's backlog is never in front of another's. Call it inside a transaction:
+   * the claims of all workers are taken one at a time under an advisory lock, so a cap is never overshot.
    */
-  claimDue(now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+  async claimDue(now: Date, leaseMs: number, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+    await this.db.$executeRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
     // The previous secret only while its overlap lasts: after it, deliveries carry the new one alone.
     return this.db.$queryRaw<ClaimedDelivery[]>`
+      WITH RECURSIVE pending AS (
+        -- Every configuration with a pending delivery, one index probe each (a skip scan).
+        (SELECT config_id FROM webhook_deliveries WHERE status = 'PENDING' ORDER BY config_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT d.config_id FROM webhook_deliveries d WHERE d.status = 'PENDING' AND d.config_id > p.config_id ORDER BY d.config_id LIMIT 1)
+        FROM pending p WHERE p.config_id IS NOT NULL
+      ), in_flight AS (
+        SELECT config_id, count(*)::int AS n FROM webhook_deliveries
+        WHERE locked_until IS NOT NULL AND locked_until > ${now} AND status = 'PENDING' GROUP BY config_id
+      ), room AS (
+        SELECT c.id AS config_id, c.buyer_id,
+          CASE WHEN c.consecutive_failures >= ${limits.troubledAfter}::int THEN 1 ELSE ${limits.perEndpoint}::int END - COALESCE(f.n, 0) AS endpoint_room,
+          ${limits.perBuyer}::int - sum(COALESCE(f.n, 0)) OVER (PARTITION BY c.buyer_id) AS buyer_room
+        FROM pending p JOIN webhook_configs c ON c.id = p.config_id LEFT JOIN in_flight f ON f.config_id = p.config_id
+      ), candidates AS (
+        SELECT due.id, due.next_attempt_at, r.buyer_room,
+          row_number() OVER (PARTITION BY r.buyer_id ORDER BY due.next_attempt_at, due.id) AS buyer_rank
+        FROM room r CROSS JOIN LATERAL (
+          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+          WHERE d.config_id = r.config_id AND d.status = 'PENDING' AND d.next_attempt_at <= ${now}
+            AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+          ORDER BY d.next_attempt_at LIMIT r.endpoint_room
+        ) due
+        WHERE r.endpoint_room > 0 AND r.buyer_room > 0
+      ), chosen AS (
+        SELECT id FROM candidates WHERE buyer_rank <= buyer_room ORDER BY buyer_rank, next_attempt_at LIMIT ${limits.slots}::int
+      )
       UPDATE webhook_deliveries d
       SET locked_until = ${new Date(now.getTime() + leaseMs)}, attempts = d.attempts + 1
-      FROM (
-        SELECT id FROM webhook_deliveries
-        WHERE status = 'PENDING' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
-        ORDER BY next_attempt_at LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      ) due, events e, webhook_configs c
-      WHERE d.id = due.id AND e.id = d.event_id AND c.id = d.config_id
+      FROM chosen, events e, webhook_configs c
+      WHERE d.id = chosen.id AND e.id = d.event_id AND c.id = d.config_id
       RETURNING d.id, d.attempts, e.id AS "eventId", e.type AS event, e.payload, c.id AS "configId", c.url, c.secret,
         CASE WHEN c.previous_secret_expires_at > ${now} THEN c.previous_secret END AS "previousSecret",
         c.is_active AS "isActive", c.retry_policy::text AS "retryPolicy"`;
   }
 
   /**
-   * Records a delivered attempt. `endFailure` (extended configurations): the configuration is healthy
-   * again, so its failure clock stops, in the same statement.
+   * Records a delivered attempt: the endpoint answers again, so its run of failures ends, and with
+   * `endFailure` (extended configurations) its failure clock stops, in the same statement.
    */
   async markDelivered(id: string, statusCode: number, now: Date, endFailure = false): Promise<void> {
-    if (!endFailure) {
-      await this.db.$executeRaw`
-        UPDATE webhook_deliveries SET status = 'DELIVERED', delivered_at = ${now}, last_status_code = ${statusCode},
-          last_error = NULL, locked_until = NULL
-        WHERE id = ${id}`;
-      return;
-    }
     await this.db.$executeRaw`
       WITH delivered AS (
         UPDATE webhook_deliveries SET status = 'DELIVERED', delivered_at = ${now}, last_status_code = ${statusCode},
           last_error = NULL, locked_until = NULL
         WHERE id = ${id} RETURNING config_id
       )
-      UPDATE webhook_configs c SET failing_since = NULL FROM delivered WHERE c.id = delivered.config_id AND c.failing_since IS NOT NULL`;
+      UPDATE webhook_configs c SET consecutive_failures = 0, failing_since = CASE WHEN ${endFailure}::boolean THEN NULL ELSE c.failing_since END
+      FROM delivered WHERE c.id = delivered.config_id AND (c.consecutive_failures <> 0 OR (${endFailure}::boolean AND c.failing_since IS NOT NULL))`;
   }
 
   /**
-   * Records a failed attempt: due again at `retryAt`, or FAILED for good when there is none. `failureAt`
-   * (extended configurations): starts the configuration's failure clock unless it is already running;
-   * returns when it started (null when not tracked).
+   * Records a failed attempt: due again at `retryAt`, or FAILED for good when there is none.
+   * `endpointFailed` (a timeout, no connection or a 5xx) lengthens the configuration's run of failures.
+   * `failureAt` (extended configurations) starts its failure clock unless it is already running; returns
+   * when it started (null when not tracked).
    */
   async markAttemptFailed(
     id: string,
     outcome: { statusCode: number | null; error: string },
     retryAt: Date | null,
-    failureAt: Date | null = null,
+    endpoint: { failed: boolean; failureAt: Date | null },
   ): Promise<Date | null> {
-    if (!failureAt) {
-      await this.db.$executeRaw`
-        UPDATE webhook_deliveries SET
-          status = ${retryAt ? 'PENDING' : 'FAILED'}::"DeliveryStatus",
-          next_attempt_at = COALESCE(${retryAt}::timestamptz, next_attempt_at),
-          last_status_code = ${outcome.statusCode}, last_error = ${outcome.error.slice(0, 500)}, locked_until = NULL
-        WHERE id = ${id}`;
-      return null;
-    }
-    const rows = await this.db.$queryRaw<Array<{ failingSince: Date }>>`
+    const rows = await this.db.$queryRaw<Array<{ failingSince: Date | null }>>`
       WITH failed AS (
         UPDATE webhook_deliveries SET
           status = ${retryAt ? 'PENDING' : 'FAILED'}::"DeliveryStatus",
@@ -290,10 +318,11 @@ export class WebhooksRepository {
           last_status_code = ${outcome.statusCode}, last_error = ${outcome.error.slice(0, 500)}, locked_until = NULL
         WHERE id = ${id} RETURNING config_id
       )
-      UPDATE webhook_configs c SET failing_since = COALESCE(c.failing_since, ${failureAt})
-      FROM failed WHERE c.id = failed.config_id
+      UPDATE webhook_configs c SET failing_since = COALESCE(c.failing_since, ${endpoint.failureAt}::timestamptz),
+        consecutive_failures = c.consecutive_failures + ${endpoint.failed ? 1 : 0}::int
+      FROM failed WHERE c.id = failed.config_id AND (${endpoint.failureAt}::timestamptz IS NOT NULL OR ${endpoint.failed}::boolean)
       RETURNING c.failing_since AS "failingSince"`;
-    return rows[0]?.failingSince ?? null;
+    return endpoint.failureAt ? (rows[0]?.failingSince ?? null) : null;
   }
 
   /**
