@@ -63,6 +63,8 @@ export interface ReplayOutcome {
   usedScored: number;
   /** The answers each item was given, in order: the orders majority vote is measured on. */
   orders: IndexedAnswer[][];
+  /** The most annotators any re-fit set the golden answers of aside (refit.ts GOLDEN_CONSISTENCY). */
+  goldenSetAside: number;
 }
 
 /** A replay's figures before its first item. */
@@ -77,6 +79,7 @@ export const emptyOutcome = (): ReplayOutcome => ({
   usedAll: 0,
   usedScored: 0,
   orders: [],
+  goldenSetAside: 0,
 });
 
 /** The database of one scope, in memory: stored counts, the scope prior, the answer log, decided flags. */
@@ -90,6 +93,8 @@ class SimulatedScope {
   /** A COMPLETED item's result, −1 otherwise: what the service passes the re-fit against a label swap. */
   readonly results: Int32Array;
   private refittedAt = 0;
+  /** The most annotators a re-fit set the golden answers of aside. */
+  goldenSetAside = 0;
 
   constructor(
     private readonly data: IndexedDataset,
@@ -180,6 +185,10 @@ class SimulatedScope {
       if ((fit.answered[w] ?? 0) === 0) continue;
       this.counts[w] = { matrix: fit.matrices.slice(w * K * K, (w + 1) * K * K), correct: fit.correct[w] ?? 0, answered: fit.answered[w] ?? 0 };
     }
+    this.goldenSetAside = Math.max(
+      this.goldenSetAside,
+      fit.goldenSetAside.reduce((n, aside) => n + aside, 0),
+    );
     this.prior = fit.prior;
     this.classPrior = fit.classPrior;
     this.calibration = fit.calibration;
@@ -252,6 +261,7 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
     outcome.usedScored += (data.truth[item] ?? -1) >= 0 ? taken.length : 0;
   }
   for (const queue of goldenQueue) for (const next of queue) giveGolden(next);
+  outcome.goldenSetAside = scope.goldenSetAside;
   outcome.usedAll = outcome.orders.reduce((sum, taken) => sum + (taken?.length ?? 0), 0);
   // Scoring: a COMPLETED task by its result; any other by the latest model's most probable option.
   data.itemAnswers.forEach((_, item) => {

@@ -135,6 +135,7 @@ function main() {
       completedShare: round(mean((f) => f.model.completed / f.model.scored)),
       accuracyAll: round(mean((f) => f.model.correctAll / f.model.scored)),
       answersUsedShare: round(mean((f) => f.model.usedAll / data.answerCount)),
+      goldenSetAside: round(mean((f) => f.model.goldenSetAside)),
       mvSameBudgetAccuracy: round(mean((f) => f.mvSameBudget)),
       dsAllAnswersAccuracy: round(refitAllAnswersAccuracy(data)),
       dsTextbookAccuracy: round(textbookAccuracy(data)),

@@ -59,6 +59,8 @@ export interface RefitResult {
   start: 'majority' | 'decisions';
   /** Share of the decided items whose fitted top option is their decided result (null: none decided). */
   decidedAgreement: number | null;
+  /** Per annotator: 1 when its golden answers disagreed with its regular work and were left out of its counts. */
+  goldenSetAside: Uint8Array;
 }
 
 /** The answers grouped by item: item i's answers are positions [itemStart[i], itemStart[i + 1]). */
@@ -127,21 +129,90 @@ interface Counts {
   matrices: Float64Array;
   correct: Float64Array;
   answered: Float64Array;
+  /** Per annotator: 1 when its golden answers were left out of its counts (see `goldenSetAside`). */
+  goldenSetAside: Uint8Array;
+}
+
+/**
+ * When an annotator's golden answers disagree with its regular work. Golden tasks are the service's
+ * ground truth, but an app that has learned which tasks are golden (docs/security.md) can answer them
+ * right and the rest at random (or always the same); counted with the rest, those golden answers would
+ * lend weight to worthless answers. So an annotator's golden answers count only while they are about
+ * what its regular work predicts: its confusion matrix fitted on its regular answers alone (each weighed
+ * by the posterior, one pseudo-answer per cell) gives each golden answer a chance of being right, and
+ * where the golden answers are right more often than that by more than `margin` per golden answer and
+ * by more than `z` standard errors (the answers' own spread and that of the rows' estimates), once there
+ * are `minGolden` golden and `minRegular` regular answers, its counts hold its regular answers only. An
+ * honest annotator's golden answers are drawn from the same work and differ from the prediction by the
+ * model's own errors, which the margin leaves room for.
+ */
+export const GOLDEN_CONSISTENCY = Object.freeze({ minGolden: 5, minRegular: 10, margin: 0.2, z: 3 });
+
+/** Per annotator: 1 when its golden answers beat what its regular work predicts (GOLDEN_CONSISTENCY). */
+function goldenSetAside(data: ScopeAnswers, { annotator, answer, itemStart, start }: Layout, T: Float64Array): Uint8Array {
+  const aside = new Uint8Array(data.annotatorCount);
+  if (!data.truth) return aside;
+  const K = data.optionCount;
+  const KK = K * K;
+  // Per annotator: regular answers as soft counts (row: true option), and golden answers by (truth, right).
+  const regular = new Float64Array(data.annotatorCount * KK);
+  const regularAnswers = new Float64Array(data.annotatorCount);
+  const golden = new Float64Array(data.annotatorCount * K);
+  const goldenRight = new Float64Array(data.annotatorCount * K);
+  for (let i = 0; i < data.itemCount; i++) {
+    if ((data.itemOptionCount?.[i] ?? 0) > 0) continue;
+    const truth = data.truth[i] ?? -1;
+    const base = start[i] ?? 0;
+    for (let p = itemStart[i] ?? 0, to = itemStart[i + 1] ?? 0; p < to; p++) {
+      const a = annotator[p] ?? 0;
+      const l = answer[p] ?? 0;
+      if (truth >= 0) {
+        golden[a * K + truth] = (golden[a * K + truth] ?? 0) + 1;
+        if (l === truth) goldenRight[a * K + truth] = (goldenRight[a * K + truth] ?? 0) + 1;
+        continue;
+      }
+      regularAnswers[a] = (regularAnswers[a] ?? 0) + 1;
+      for (let k = 0; k < K; k++) regular[a * KK + k * K + l] = (regular[a * KK + k * K + l] ?? 0) + (T[base + k] ?? 0);
+    }
+  }
+  const { minGolden, minRegular, margin, z } = GOLDEN_CONSISTENCY;
+  for (let a = 0; a < data.annotatorCount; a++) {
+    if ((regularAnswers[a] ?? 0) < minRegular) continue;
+    let goldenAnswers = 0;
+    let excess = 0;
+    let variance = 0;
+    for (let t = 0; t < K; t++) {
+      const n = golden[a * K + t] ?? 0;
+      if (n === 0) continue;
+      let row = 0;
+      for (let l = 0; l < K; l++) row += regular[a * KK + t * K + l] ?? 0;
+      const predicted = ((regular[a * KK + t * K + t] ?? 0) + 1) / (row + K);
+      goldenAnswers += n;
+      excess += (goldenRight[a * K + t] ?? 0) - n * predicted;
+      variance += n * predicted * (1 - predicted) + (n * n * predicted * (1 - predicted)) / (row + K);
+    }
+    if (goldenAnswers >= minGolden && excess > margin * goldenAnswers && excess > z * Math.sqrt(variance)) aside[a] = 1;
+  }
+  return aside;
 }
 
 /** The M-step's sufficient statistics: soft counts from the item posteriors T (only counted items if asked). */
-function accumulate(data: ScopeAnswers, { annotator, answer, itemStart, start }: Layout, T: Float64Array, onlyCounted: boolean): Counts {
+function accumulate(data: ScopeAnswers, layoutOf: Layout, T: Float64Array, onlyCounted: boolean): Counts {
+  const { annotator, answer, itemStart, start } = layoutOf;
   const K = data.optionCount;
   const KK = K * K;
   const matrices = new Float64Array(data.annotatorCount * KK);
   const correct = new Float64Array(data.annotatorCount);
   const answered = new Float64Array(data.annotatorCount);
+  const aside = goldenSetAside(data, layoutOf, T);
   for (let i = 0; i < data.itemCount; i++) {
     if (onlyCounted && data.counted?.[i] === 0) continue;
     const base = start[i] ?? 0;
     const oneCoin = (data.itemOptionCount?.[i] ?? 0) > 0;
+    const isGolden = (data.truth?.[i] ?? -1) >= 0;
     for (let p = itemStart[i] ?? 0, to = itemStart[i + 1] ?? 0; p < to; p++) {
       const a = annotator[p] ?? 0;
+      if (isGolden && aside[a] === 1) continue;
       const l = answer[p] ?? 0;
       correct[a] = (correct[a] ?? 0) + (T[base + l] ?? 0);
       answered[a] = (answered[a] ?? 0) + 1;
@@ -150,7 +221,7 @@ function accumulate(data: ScopeAnswers, { annotator, answer, itemStart, start }:
       for (let k = 0; k < K; k++) matrices[cell + k * K] = (matrices[cell + k * K] ?? 0) + (T[base + k] ?? 0);
     }
   }
-  return { optionCount: K, matrices, correct, answered };
+  return { optionCount: K, matrices, correct, answered, goldenSetAside: aside };
 }
 
 /** ln P(answer | true option) of every annotator: a K×K table each, plus the one-coin ln r and ln(1 − r). */
@@ -279,12 +350,14 @@ function goldenSamples(
     for (let p = from; p < to; p++) {
       const a = annotator[p] ?? 0;
       const l = answer[p] ?? 0;
+      // The counts of an annotator whose golden answers were set aside do not hold this one.
+      const held = counts.goldenSetAside[a] === 1 ? 0 : 1;
       const matrix = Float64Array.from(counts.matrices.subarray(a * KK, (a + 1) * KK));
-      matrix[truth * K + l] = Math.max(0, (matrix[truth * K + l] ?? 0) - 1);
+      matrix[truth * K + l] = Math.max(0, (matrix[truth * K + l] ?? 0) - held);
       const without = {
         matrix,
-        correct: Math.max(0, (counts.correct[a] ?? 0) - (l === truth ? 1 : 0)),
-        answered: Math.max(0, (counts.answered[a] ?? 0) - 1),
+        correct: Math.max(0, (counts.correct[a] ?? 0) - (l === truth ? held : 0)),
+        answered: Math.max(0, (counts.answered[a] ?? 0) - held),
       };
       writeLogConfusion(without.answered > 0 ? without : null, K, prior, settings, table);
       for (let k = 0; k < K; k++) running[k] = (running[k] ?? 0) + (table[k * K + l] ?? 0);

@@ -35,6 +35,8 @@ export type RefitOutcome =
       start: 'majority' | 'decisions';
       /** Share of the decided tasks whose fitted label is their result (null: none decided). */
       decidedAgreement: number | null;
+      /** Annotators whose golden answers disagreed with their regular work and were left out of their counts. */
+      goldenSetAside: number;
       ms: number;
       readMs: number;
       fitMs: number;
@@ -125,6 +127,7 @@ export class QualityService {
       iterations: fit.iterations,
       start: fit.start,
       decidedAgreement: fit.decidedAgreement,
+      goldenSetAside: fit.goldenSetAside,
       ms: elapsed(started),
       readMs,
       fitMs,

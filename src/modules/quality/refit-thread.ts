@@ -27,6 +27,8 @@ export interface FitMessage {
   /** Where the kept fit started (refitScope: 'decisions' after a label swap) and how many decisions it keeps. */
   start: RefitResult['start'];
   decidedAgreement: number | null;
+  /** Annotators whose golden answers were left out of their counts (refit.ts GOLDEN_CONSISTENCY). */
+  goldenSetAside: number;
 }
 
 /**

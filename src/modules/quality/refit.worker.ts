@@ -24,6 +24,7 @@ const message: FitMessage = {
   iterations: fit.iterations,
   start: fit.start,
   decidedAgreement: fit.decidedAgreement,
+  goldenSetAside: fit.goldenSetAside.reduce((n, aside) => n + aside, 0),
 };
 const transfer = [write.matrices, write.correct, write.answered, write.changed, write.order, ...(shape ? [shape] : [])].map(
   (array) => array.buffer as ArrayBuffer,
