@@ -1,6 +1,6 @@
 // The re-fit at the scale the job must handle: Dawid–Skene EM (src/consensus/refit.ts, the function the worker will
 // run) over a synthetic scope of 10 M answers on 1 M tasks, measuring time and peak memory.
-// Usage: npx tsx bench/quality/refit-scale.ts [--answers N] [--tasks N] [--annotators N] [--options K] [--unsorted]
+// Usage: npx tsx bench/quality/refit-scale.ts [--answers N] [--tasks N] [--annotators N] [--options K] [--unsorted] [--golden S]
 // The generator: each annotator has a fixed kind — good (right 85 %), weak (60 %), biased (says option 0
 // half the time whatever the truth) or a spammer (uniform at random) — and tasks draw their answerers at
 // random. Answers come sorted by task (as `ORDER BY task_id` delivers them) unless --unsorted, which
@@ -71,9 +71,13 @@ function main() {
   const random = prng(1);
   const generated = generate(answers, tasks, annotators, K, random);
   if (unsorted) shuffleAnswers(generated, random);
-  // Not the truth: given to the re-fit it would mean every task is golden.
+  // Not the truth: given to the re-fit it would mean every task is golden. --golden S gives it for a
+  // share S of the tasks (every 1/S-th), as the service gives its golden tasks' truth.
+  const goldenIndex = process.argv.indexOf('--golden');
+  const goldenShare = goldenIndex >= 0 ? Number(process.argv[goldenIndex + 1]) : 0;
   const { item, annotator, answer } = generated;
-  const data: ScopeAnswers = { optionCount: K, itemCount: tasks, annotatorCount: annotators, item, annotator, answer };
+  const truth = goldenShare > 0 ? Int32Array.from(generated.truth, (t, i) => (i % Math.round(1 / goldenShare) === 0 ? t : -1)) : undefined;
+  const data: ScopeAnswers = { optionCount: K, itemCount: tasks, annotatorCount: annotators, item, annotator, answer, truth };
   const before = process.memoryUsage();
   const started = performance.now();
   const fit = refitScope(data);
@@ -103,6 +107,8 @@ function main() {
       annotators,
       options: K,
       sortedInput: !unsorted,
+      goldenShare,
+      goldenSetAside: fit.goldenSetAside.reduce((n, aside) => n + aside, 0),
       iterations: fit.iterations,
       seconds: Math.round(seconds * 10) / 10,
       secondsPerIteration: Math.round((seconds / fit.iterations) * 100) / 100,

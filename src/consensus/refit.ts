@@ -129,7 +129,7 @@ interface Counts {
   matrices: Float64Array;
   correct: Float64Array;
   answered: Float64Array;
-  /** Per annotator: 1 when its golden answers were left out of its counts (see `goldenSetAside`). */
+  /** Per annotator: 1 when its golden answers were left out of its counts (GOLDEN_CONSISTENCY). */
   goldenSetAside: Uint8Array;
 }
 
@@ -148,47 +148,41 @@ interface Counts {
  */
 export const GOLDEN_CONSISTENCY = Object.freeze({ minGolden: 5, minRegular: 10, margin: 0.2, z: 3 });
 
-/** Per annotator: 1 when its golden answers beat what its regular work predicts (GOLDEN_CONSISTENCY). */
-function goldenSetAside(data: ScopeAnswers, { annotator, answer, itemStart, start }: Layout, T: Float64Array): Uint8Array {
-  const aside = new Uint8Array(data.annotatorCount);
-  if (!data.truth) return aside;
+/** What the golden answers added to `accumulate`'s counts, per annotator. */
+interface GoldenPart {
+  /** K×K per annotator: golden answers on the scope's option set by (truth, answer). */
+  cells: Float64Array;
+  correct: Float64Array;
+  answered: Float64Array;
+}
+
+/**
+ * Per annotator: 1 when its golden answers beat what its regular work predicts (GOLDEN_CONSISTENCY). The
+ * regular work is the counts over every item less the golden part, so no second pass over the answers.
+ */
+function decideGoldenSetAside(data: ScopeAnswers, all: { matrices: Float64Array; answered: Float64Array }, golden: GoldenPart): Uint8Array {
   const K = data.optionCount;
   const KK = K * K;
-  // Per annotator: regular answers as soft counts (row: true option), and golden answers by (truth, right).
-  const regular = new Float64Array(data.annotatorCount * KK);
-  const regularAnswers = new Float64Array(data.annotatorCount);
-  const golden = new Float64Array(data.annotatorCount * K);
-  const goldenRight = new Float64Array(data.annotatorCount * K);
-  for (let i = 0; i < data.itemCount; i++) {
-    if ((data.itemOptionCount?.[i] ?? 0) > 0) continue;
-    const truth = data.truth[i] ?? -1;
-    const base = start[i] ?? 0;
-    for (let p = itemStart[i] ?? 0, to = itemStart[i + 1] ?? 0; p < to; p++) {
-      const a = annotator[p] ?? 0;
-      const l = answer[p] ?? 0;
-      if (truth >= 0) {
-        golden[a * K + truth] = (golden[a * K + truth] ?? 0) + 1;
-        if (l === truth) goldenRight[a * K + truth] = (goldenRight[a * K + truth] ?? 0) + 1;
-        continue;
-      }
-      regularAnswers[a] = (regularAnswers[a] ?? 0) + 1;
-      for (let k = 0; k < K; k++) regular[a * KK + k * K + l] = (regular[a * KK + k * K + l] ?? 0) + (T[base + k] ?? 0);
-    }
-  }
+  const aside = new Uint8Array(data.annotatorCount);
   const { minGolden, minRegular, margin, z } = GOLDEN_CONSISTENCY;
   for (let a = 0; a < data.annotatorCount; a++) {
-    if ((regularAnswers[a] ?? 0) < minRegular) continue;
+    if ((golden.answered[a] ?? 0) < minGolden || (all.answered[a] ?? 0) - (golden.answered[a] ?? 0) < minRegular) continue;
     let goldenAnswers = 0;
     let excess = 0;
     let variance = 0;
     for (let t = 0; t < K; t++) {
-      const n = golden[a * K + t] ?? 0;
-      if (n === 0) continue;
+      let n = 0;
       let row = 0;
-      for (let l = 0; l < K; l++) row += regular[a * KK + t * K + l] ?? 0;
-      const predicted = ((regular[a * KK + t * K + t] ?? 0) + 1) / (row + K);
+      for (let l = 0; l < K; l++) {
+        const cell = a * KK + t * K + l;
+        n += golden.cells[cell] ?? 0;
+        row += (all.matrices[cell] ?? 0) - (golden.cells[cell] ?? 0);
+      }
+      if (n === 0) continue;
+      const diagonal = a * KK + t * K + t;
+      const predicted = ((all.matrices[diagonal] ?? 0) - (golden.cells[diagonal] ?? 0) + 1) / (row + K);
       goldenAnswers += n;
-      excess += (goldenRight[a * K + t] ?? 0) - n * predicted;
+      excess += (golden.cells[diagonal] ?? 0) - n * predicted;
       variance += n * predicted * (1 - predicted) + (n * n * predicted * (1 - predicted)) / (row + K);
     }
     if (goldenAnswers >= minGolden && excess > margin * goldenAnswers && excess > z * Math.sqrt(variance)) aside[a] = 1;
@@ -196,23 +190,31 @@ function goldenSetAside(data: ScopeAnswers, { annotator, answer, itemStart, star
   return aside;
 }
 
-/** The M-step's sufficient statistics: soft counts from the item posteriors T (only counted items if asked). */
-function accumulate(data: ScopeAnswers, layoutOf: Layout, T: Float64Array, onlyCounted: boolean): Counts {
-  const { annotator, answer, itemStart, start } = layoutOf;
+/**
+ * The M-step's sufficient statistics: soft counts from the item posteriors T (only counted items if
+ * asked), without the golden answers of the annotators set aside: those of `aside`, or, over every item
+ * (`onlyCounted` false), those decided here.
+ */
+function accumulate(data: ScopeAnswers, { annotator, answer, itemStart, start }: Layout, T: Float64Array, onlyCounted: boolean, aside?: Uint8Array): Counts {
   const K = data.optionCount;
   const KK = K * K;
   const matrices = new Float64Array(data.annotatorCount * KK);
   const correct = new Float64Array(data.annotatorCount);
   const answered = new Float64Array(data.annotatorCount);
-  const aside = goldenSetAside(data, layoutOf, T);
+  const golden: GoldenPart = {
+    cells: new Float64Array(data.annotatorCount * KK),
+    correct: new Float64Array(data.annotatorCount),
+    answered: new Float64Array(data.annotatorCount),
+  };
+  const truthOf = data.truth;
   for (let i = 0; i < data.itemCount; i++) {
     if (onlyCounted && data.counted?.[i] === 0) continue;
     const base = start[i] ?? 0;
     const oneCoin = (data.itemOptionCount?.[i] ?? 0) > 0;
-    const isGolden = (data.truth?.[i] ?? -1) >= 0;
-    for (let p = itemStart[i] ?? 0, to = itemStart[i + 1] ?? 0; p < to; p++) {
+    const from = itemStart[i] ?? 0;
+    const to = itemStart[i + 1] ?? 0;
+    for (let p = from; p < to; p++) {
       const a = annotator[p] ?? 0;
-      if (isGolden && aside[a] === 1) continue;
       const l = answer[p] ?? 0;
       correct[a] = (correct[a] ?? 0) + (T[base + l] ?? 0);
       answered[a] = (answered[a] ?? 0) + 1;
@@ -220,8 +222,25 @@ function accumulate(data: ScopeAnswers, layoutOf: Layout, T: Float64Array, onlyC
       const cell = a * KK + l;
       for (let k = 0; k < K; k++) matrices[cell + k * K] = (matrices[cell + k * K] ?? 0) + (T[base + k] ?? 0);
     }
+    // A golden item's part, apart, so the loop over regular answers stays as it was.
+    const truth = truthOf ? (truthOf[i] ?? -1) : -1;
+    if (truth < 0) continue;
+    for (let p = from; p < to; p++) {
+      const a = annotator[p] ?? 0;
+      const l = answer[p] ?? 0;
+      golden.answered[a] = (golden.answered[a] ?? 0) + 1;
+      if (l === truth) golden.correct[a] = (golden.correct[a] ?? 0) + 1;
+      if (!oneCoin) golden.cells[a * KK + truth * K + l] = (golden.cells[a * KK + truth * K + l] ?? 0) + 1;
+    }
   }
-  return { optionCount: K, matrices, correct, answered, goldenSetAside: aside };
+  const setAside = aside ?? (onlyCounted ? new Uint8Array(data.annotatorCount) : decideGoldenSetAside(data, { matrices, answered }, golden));
+  for (let a = 0; a < data.annotatorCount; a++) {
+    if (setAside[a] !== 1) continue;
+    for (let c = a * KK; c < (a + 1) * KK; c++) matrices[c] = Math.max(0, (matrices[c] ?? 0) - (golden.cells[c] ?? 0));
+    correct[a] = Math.max(0, (correct[a] ?? 0) - (golden.correct[a] ?? 0));
+    answered[a] = Math.max(0, (answered[a] ?? 0) - (golden.answered[a] ?? 0));
+  }
+  return { optionCount: K, matrices, correct, answered, goldenSetAside: setAside };
 }
 
 /** ln P(answer | true option) of every annotator: a K×K table each, plus the one-coin ln r and ln(1 − r). */
@@ -428,8 +447,10 @@ export function refitScope(data: ScopeAnswers, options: RefitOptions = {}): Refi
       agreement = second;
     }
   }
-  const prior = populationPrior(accumulate(data, shape, T, false), settings);
-  const stored = accumulate(data, shape, T, true);
+  const all = accumulate(data, shape, T, false);
+  const prior = populationPrior(all, settings);
+  // The annotators set aside on every answer, not only the counted ones.
+  const stored = accumulate(data, shape, T, true, all.goldenSetAside);
   const fittedClassPrior = scopeClassPrior(data, shape, T, settings);
   const calibration = fitCalibration(goldenSamples(data, shape, stored, prior, settings), fittedClassPrior);
   return {
