@@ -117,6 +117,8 @@ export interface EndpointDefinition<
    * `{ 'text/csv': 'CSV file' }`, documented as a string), or a description with its schema.
    */
   produces?: Record<string, string | { description: string; schema: Schema }>;
+  /** Headers of the success response beyond the common ones, by name: what each says (a string value). */
+  responseHeaders?: Record<string, string>;
   /** Request content other than JSON (e.g. multipart), documented as given. */
   consumes?: Record<string, Schema>;
   /**

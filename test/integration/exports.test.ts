@@ -178,6 +178,10 @@ describe('GET /exports splits', () => {
     const parts = ['train.jsonl', 'val.jsonl', 'test.jsonl'].map((name) => lines(Buffer.from(members[name] as string)).map((r) => r.id));
     expect(parts.map((p) => p.length)).toEqual(sizes);
     expect(parts.flat().sort()).toEqual([...ids].sort());
+    // The sizes are in the headers, and a file left empty by too few tasks is named.
+    expect(res.headers['x-export-split']).toBe(`train=${sizes[0]}, val=${sizes[1]}, test=${sizes[2]}`);
+    const empty = ['train', 'val', 'test'].filter((_, i) => sizes[i] === 0);
+    expect(res.headers['x-export-empty-parts']).toBe(empty.length > 0 ? empty.join(', ') : undefined);
   });
 
   it('is repeatable byte for byte, changes with the seed, and keeps csv headers and json arrays per file', async () => {
@@ -202,6 +206,7 @@ describe('GET /exports splits', () => {
     const res = await download(buyer, { format: 'jsonl', trainRatio: '0.8' });
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
     expect(lines(res.body)).toHaveLength(3);
+    expect(res.headers['x-export-split']).toBeUndefined();
   });
 });
 

@@ -9603,6 +9603,10 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
+                    /** @description A split only: the records in each file, e.g. `train=2, val=0, test=1` */
+                    "x-export-split"?: string;
+                    /** @description A split only, when a file holds no record: their names, e.g. `val` (too few tasks for the ratios) */
+                    "x-export-empty-parts"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -76,11 +76,21 @@ export function exportEndpoints({ exports }: { exports: ExportsService }) {
         'text/csv': 'csv with a header row',
         'application/zip': 'train, val and test files when all three ratios are given',
       },
+      responseHeaders: {
+        'x-export-split': 'A split only: the records in each file, e.g. `train=2, val=0, test=1`',
+        'x-export-empty-parts': 'A split only, when a file holds no record: their names, e.g. `val` (too few tasks for the ratios)',
+      },
       handler: async ({ principal, query, req, res }) => {
         const download = await exports.open(principal.accountId, query);
         res.status(200);
         res.setHeader('content-type', download.contentType);
         res.setHeader('content-disposition', `attachment; filename="${download.filename}"`);
+        if (download.parts) {
+          const { parts } = download;
+          res.setHeader('x-export-split', `train=${parts.train}, val=${parts.val}, test=${parts.test}`);
+          const empty = (['train', 'val', 'test'] as const).filter((name) => parts[name] === 0);
+          if (empty.length > 0) res.setHeader('x-export-empty-parts', empty.join(', '));
+        }
         // A client that goes away stops the database reads now, not when the stream next yields.
         res.once('close', () => {
           if (!res.writableFinished) void download.abort();

@@ -43,7 +43,11 @@ export interface ExportDownload {
   body: Readable;
   /** Ends the database reads at once (the client went away); safe to call more than once. */
   abort(): Promise<void>;
+  /** A split's records per file, known before the first byte is sent (null: one plain file). */
+  parts: SplitParts | null;
 }
+
+export type SplitParts = { train: number; val: number; test: number };
 
 type Split = { kind: 'none' } | { kind: 'split'; train: number; val: number; test: number };
 
@@ -152,14 +156,14 @@ export class ExportsService {
         body.destroy();
         await session.close();
       };
-      return { contentType: format.contentType, filename: exportFileName(formatName, false), body, abort };
+      return { contentType: format.contentType, filename: exportFileName(formatName, false), body, abort, parts: null };
     }
-    const archive = await this.zip(session, format, split, query.seed ?? '');
+    const { archive, parts } = await this.zip(session, format, split, query.seed ?? '');
     const abort = async () => {
       archive.destroy();
       await session.close();
     };
-    return { contentType: 'application/zip', filename: exportFileName(formatName, true), body: archive, abort };
+    return { contentType: 'application/zip', filename: exportFileName(formatName, true), body: archive, abort, parts };
   }
 
   /**
@@ -167,11 +171,17 @@ export class ExportsService {
    * in export order then writes train straight into the archive and spools val and test (formatted, 20 %
    * of a typical split) to temporary files, which follow train into the archive once the pass is done.
    */
-  private async zip(session: ExportSession, format: FileFormat, split: Extract<Split, { kind: 'split' }>, seed: string): Promise<Readable> {
+  private async zip(
+    session: ExportSession,
+    format: FileFormat,
+    split: Extract<Split, { kind: 'split' }>,
+    seed: string,
+  ): Promise<{ archive: Readable; parts: SplitParts }> {
     let cut: SplitCut;
     let spool: SpoolDir;
+    let sizes: SplitParts;
     try {
-      const sizes = splitSizes(await session.count(), split.train, split.val);
+      sizes = splitSizes(await session.count(), split.train, split.val);
       const [lastTrain = null, lastVal = null] = await session.boundaries(seed, [sizes.train, sizes.train + sizes.val]);
       cut = { seed, lastTrain, lastVal };
       spool = await SpoolDir.create();
@@ -222,7 +232,7 @@ export class ExportsService {
     archive.once('end', cleanup);
     archive.once('error', cleanup);
     appendMember();
-    return archive;
+    return { archive, parts: sizes };
   }
 }
 
