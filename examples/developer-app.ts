@@ -5,8 +5,10 @@
 // open task they can, each through one request per answer (answer and next task together), then it prints
 // what each answered and earned, and exits.
 //   CONCORD_URL=http://localhost:3000 CONCORD_API_KEY=<your app's key> npx tsx examples/developer-app.ts --auto 5
-// The simulated annotators do not read the content: they all give the option that a hash of the task's
-// content points to, an arbitrary answer but the same one, so a task reaches consensus after 3 of them
+// The simulated annotators all give the same answer, chosen honestly simply (autoAnswer below): the
+// answer key's, for the sample tasks of the README and examples/tasks.csv; for sentiment options, what a
+// short list of positive and negative words in the content says (neutral when neither or both); else an
+// arbitrary option, the one a hash of the content points to. A task reaches consensus after 3 of them
 // (three options) or 4 (two options). They are for trying the service, not a model of real annotators,
 // and they answer any buyer's open tasks (the pool is global): use them on a development service.
 import { createHash } from 'node:crypto';
@@ -18,6 +20,11 @@ if (!apiKey) throw new Error("Set CONCORD_API_KEY to your app's API key");
 const client = new AnnotationClient({ baseUrl: process.env.CONCORD_URL ?? 'http://localhost:3000', apiKey });
 const args = process.argv.slice(2);
 
+/** The answers of the sample tasks that no word list reads: the README's and examples/tasks.csv's. */
+const ANSWER_KEY: Readonly<Record<string, string>> = { 'Is Paris the capital of France?': 'yes' };
+const POSITIVE = /\b(good|great|excellent|love[ds]?|perfect|works|on time|fast|happy|recommend(ed)?|as described)\b/i;
+const NEGATIVE = /\b(bad|broke|broken|late|terrible|awful|poor|worst|damaged|refund|disappointed|never arrived|stopped working)\b/i;
+
 if (args[0] === '--auto') {
   const count = Number(args[1] ?? 5);
   if (!Number.isInteger(count) || count < 1 || count > 100) throw new Error('--auto takes a number of annotators from 1 to 100, e.g. --auto 5');
@@ -26,8 +33,19 @@ if (args[0] === '--auto') {
   await interactive(args[0] ?? 'terminal-annotator');
 }
 
-/** The simulated annotators' shared choice: the option a SHA-256 of the content points to. */
-function agreedAnswer(content: string, options: string[]): string {
+/**
+ * The simulated annotators' shared answer: the answer key's, else the sentiment a word list reads, else
+ * the option a SHA-256 of the content points to (arbitrary, but the same for all of them).
+ */
+function autoAnswer(content: string, options: string[]): string {
+  const keyed = ANSWER_KEY[content];
+  if (keyed !== undefined && options.includes(keyed)) return keyed;
+  if (options.includes('positive') && options.includes('negative')) {
+    const positive = POSITIVE.test(content);
+    const negative = NEGATIVE.test(content);
+    if (positive !== negative) return positive ? 'positive' : 'negative';
+    if (options.includes('neutral')) return 'neutral';
+  }
   const index = createHash('sha256').update(content).digest().readUInt32BE(0) % options.length;
   return options[index] ?? options[0] ?? '';
 }
@@ -39,7 +57,7 @@ async function simulate(annotators: string[]): Promise<void> {
     let assignment: Assignment | null = await client.nextTask(annotatorId);
     while (assignment) {
       const { task } = assignment;
-      const answer = { annotatorId, answer: agreedAnswer(task.content, task.options), timeSpentMs: 1_000 + Math.floor(Math.random() * 4_000) };
+      const answer = { annotatorId, answer: autoAnswer(task.content, task.options), timeSpentMs: 1_000 + Math.floor(Math.random() * 4_000) };
       try {
         assignment = await client.answerAndNext(task.id, answer);
         count += 1;

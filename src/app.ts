@@ -67,7 +67,7 @@ export function buildApp({ config, logger, services, dashboardDir }: AppDeps): E
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, config.env === 'development' ? 'debug' : 'info'));
   app.use(repairPercentEncoding);
   const metrics = createHttpMetrics();
   app.use(metrics.middleware);

@@ -38,6 +38,7 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: integer(0, 65535).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   DATABASE_URL: postgresUrl.optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   EMBEDDED_PG_PORT: integer(1, 65535).default(54320),
@@ -93,6 +94,11 @@ export interface Config {
   readonly env: 'development' | 'test' | 'production';
   readonly port: number;
   readonly logLevel: string;
+  /**
+   * pretty: short coloured lines for a person (pino-pretty); json: one JSON object per line. auto: pretty
+   * in development when the output is a terminal, json otherwise (production, pipes, files, tests).
+   */
+  readonly logFormat: 'auto' | 'pretty' | 'json';
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly embeddedPgPort: number;
@@ -175,6 +181,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: env.NODE_ENV,
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     embeddedPgPort: env.EMBEDDED_PG_PORT,

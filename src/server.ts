@@ -12,7 +12,7 @@ import { prepareDatabase } from './db/bootstrap.ts';
 import { createPgPool } from './db/pg-executor.ts';
 import { createPrismaClient } from './db/prisma.ts';
 import { closeGracefully, createHttpServer } from './lib/http-server.ts';
-import { createLogger, type Logger } from './lib/logger.ts';
+import { createLogger, framed, prettyDestination, wantsPrettyLogs, type Logger } from './lib/logger.ts';
 import { startPeriodic } from './lib/periodic.ts';
 import { localAdminFile } from './modules/auth/auth.service.ts';
 import { REFIT_INTERVAL_MS } from './modules/quality/quality.service.ts';
@@ -57,7 +57,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const pretty = wantsPrettyLogs(config.logFormat, config.env, process.stdout.isTTY === true) ? prettyDestination(process.stdout.isTTY === true) : null;
+  const logger = createLogger(config.logLevel, pretty ?? undefined);
   if (config.env === 'production' && config.paymentProvider === 'sandbox') {
     logger.warn(
       { event: 'payments.sandbox.production' },
@@ -146,16 +147,25 @@ async function announceLocalAdmin(config: Config, logger: Logger, created: { ema
   if (created) {
     await mkdir(config.dataDir, { recursive: true });
     await writeFile(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
-    logger.warn(
-      { event: 'admin.local.created', email: created.email, file },
-      `No ADMIN_EMAIL/ADMIN_PASSWORD: created a local development admin. Log in at ${config.publicUrl}/admin/login (or POST /api/v1/admin/login) with e-mail ${created.email} and password ${created.password} (kept in ${file})`,
-    );
+    // The credentials are in the message (pino redacts fields named password), in a box a person cannot miss.
+    logger.warn({ event: 'admin.local.created' }, framed(localAdminLines(config.publicUrl, created, file)));
   } else {
     logger.info(
       { event: 'admin.local.exists', file },
       `Admin login at ${config.publicUrl}/admin/login: the credentials of the local development admin are in ${file} (unless ADMIN_EMAIL/ADMIN_PASSWORD set them)`,
     );
   }
+}
+
+/** What the first run says about the admin it created: where to log in, with what, and where that is kept. */
+function localAdminLines(publicUrl: string, admin: { email: string; password: string }, file: string): string[] {
+  return [
+    'No ADMIN_EMAIL/ADMIN_PASSWORD: created a local development admin.',
+    `Log in at ${publicUrl}/admin/login (or POST /api/v1/admin/login) with`,
+    `  e-mail    ${admin.email}`,
+    `  password  ${admin.password}`,
+    `Kept in ${file}; later starts say where.`,
+  ];
 }
 
 function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
@@ -25,4 +26,30 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** Whether the service logs for a person (config LOG_FORMAT): pretty in development at a terminal unless told. */
+export function wantsPrettyLogs(format: 'auto' | 'pretty' | 'json', env: string, isTerminal: boolean): boolean {
+  return format === 'pretty' || (format === 'auto' && env === 'development' && isTerminal);
+}
+
+/**
+ * Short, readable lines on stdout (pino-pretty: time, level, message, and the line's other fields on the
+ * same line), for a person running the service in development. pino-pretty is a development dependency:
+ * where it is not installed (a production image), null, and the caller keeps JSON.
+ */
+export function prettyDestination(colorize: boolean): DestinationStream | null {
+  try {
+    const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+    return pretty({ colorize, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service,event,reqId', singleLine: true, sync: true });
+  } catch {
+    return null;
+  }
+}
+
+/** Lines in a box, on lines of their own, so a message cannot be missed in a scrolling log. */
+export function framed(lines: readonly string[]): string {
+  const width = Math.max(...lines.map((line) => line.length));
+  const rule = '─'.repeat(width + 2);
+  return ['', `┌${rule}┐`, ...lines.map((line) => `│ ${line.padEnd(width)} │`), `└${rule}┘`].join('\n');
 }

@@ -1,4 +1,4 @@
-// One concise line per request — method, route pattern, status, duration, request id — and the
+// One concise line per request (at debug level in development) — method, route pattern, status, duration, request id — and the
 // request id on every response. Headers, bodies and raw URLs are never logged: they carry credentials
 // (and the sandbox checkout's secret sits in its path), so the route pattern stands in for the path.
 import { randomUUID } from 'node:crypto';
@@ -22,7 +22,11 @@ export function routeOf(req: { route?: { path?: unknown } }, locals: Record<stri
   return req.route?.path ? String(req.route.path) : 'unmatched';
 }
 
-export function requestLog(logger: Logger): RequestHandler {
+/**
+ * `level`: the level of a request's line (info; debug in development, where a line per request drowns
+ * what a person reads, unless LOG_LEVEL=debug). A 5xx is always an error line.
+ */
+export function requestLog(logger: Logger, level: 'info' | 'debug' = 'info'): RequestHandler {
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
@@ -33,7 +37,7 @@ export function requestLog(logger: Logger): RequestHandler {
     Object.defineProperty(req, 'log', { get: () => (bound ??= logger.child({ reqId: id })), configurable: true });
     const started = process.hrtime.bigint();
     res.once('close', () => {
-      if (!logger.isLevelEnabled('info') && res.statusCode < 500) return;
+      if (!logger.isLevelEnabled(level) && res.statusCode < 500) return;
       const line = {
         event: 'http.request',
         reqId: id,
@@ -44,7 +48,7 @@ export function requestLog(logger: Logger): RequestHandler {
         ...(res.writableFinished ? {} : { aborted: true }),
       };
       if (res.statusCode >= 500) logger.error(line, 'request failed');
-      else logger.info(line, 'request');
+      else logger[level](line, 'request');
     });
     next();
   };

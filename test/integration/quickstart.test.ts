@@ -218,11 +218,22 @@ describe('the README quickstart and the examples, run as written', () => {
     expect(run.stdout).toContain('2 tasks created with the SDK, 40 cents reserved');
     expect(run.stdout).toMatch(/^auto-1: answered 3 tasks, has earned \d+ cents$/m);
     const results = run.stdout.split('\n').filter((line) => /^(positive|negative|neutral|yes|no)\t0\.\d+\t/.test(line));
-    expect(results.map((line) => line.split('\t')[2]).sort()).toEqual([
-      'Arrived on time, works as described.',
-      'Broke after two days.',
-      'Is Paris the capital of France?',
+    // The simulated annotators answer the sample tasks right (the auto mode's answer key and word lists).
+    expect(results.map((line) => `${line.split('\t')[2]} ${line.split('\t')[0]}`).sort()).toEqual([
+      'Arrived on time, works as described. positive',
+      'Broke after two days. negative',
+      'Is Paris the capital of France? yes',
     ]);
+
+    // Step 1 printed the buyer's e-mail and password, and they log in (to the dashboard, say).
+    const shown = /^Dashboard: http:\/\/\S+\/ \(log in as (\S+), password: (.+)\)$/m.exec(run.stdout);
+    expect(shown?.[2]).toBe('correct horse battery');
+    const login = await fetch(`${serverUrl()}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: shown?.[1], password: shown?.[2] }),
+    });
+    expect(login.status).toBe(200);
 
     // Every task completed, and every webhook delivered and verified by the receiver.
     const db = new pg.Client({ connectionString: databaseUrl });
@@ -334,9 +345,17 @@ describe('the README quickstart and the examples, run as written', () => {
     const records = (await readFile(path.join(mirror, 'results.jsonl'), 'utf8'))
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { messages: unknown[] });
+      .map((line) => JSON.parse(line) as { messages: Array<{ role: string; content: string }> });
     expect(records).toHaveLength(3);
     for (const record of records) expect(record.messages).toHaveLength(2);
+    // The first dataset is right: the auto mode's answer key and word lists read the sample tasks.
+    expect(records.map((record) => record.messages.map((message) => message.content).join(' → '))).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Arrived on time, works as described\. → positive$/),
+        expect.stringMatching(/Broke after two days\. → negative$/),
+        expect.stringMatching(/Is Paris the capital of France\? → yes$/),
+      ]),
+    );
   });
 
   it("examples/developer-app.ts's interactive command shows a task, takes a typed answer and stops when the work runs out", { timeout: 60_000 }, async () => {
