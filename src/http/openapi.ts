@@ -251,7 +251,9 @@ function successResponse(endpoint: EndpointDefinition): ResponseConfig {
   const headers = {
     ...commonHeaders(endpoint),
     ...(endpoint.idempotent ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {}),
-    ...Object.fromEntries(Object.entries(endpoint.responseHeaders ?? {}).map(([name, text]) => [name, { description: text, schema: { type: 'string' as const } }])),
+    ...Object.fromEntries(
+      Object.entries(endpoint.responseHeaders ?? {}).map(([name, text]) => [name, { description: text, schema: { type: 'string' as const } }]),
+    ),
   };
   if (endpoint.produces) {
     const content: Record<string, ZodMediaTypeObject> = {};
