@@ -338,6 +338,9 @@ describe('concord import', () => {
     // Progress went to stderr: a first line, and a last one with the totals.
     expect(result.stderr).toMatch(/^import: 0\/~2,500 rows/m);
     expect(result.stderr).toMatch(/^import: 2,500\/2,500 rows .* 2,495 created · 5 refused$/m);
+    // The last progress line's rate is the summary's: one clock, the same rows.
+    const lastRate = [...result.stderr.matchAll(/^import: .* · ([\d,]+) rows\/s · /gm)].at(-1)?.[1];
+    expect(lastRate).toBe(new Intl.NumberFormat('en-US').format(Number(summary.rowsPerSec)));
 
     // The same command again creates nothing: every batch is in the checkpoint.
     const again = await concord(['import', file, '--batch-size', '400', '--json'], home, as(buyer));
@@ -678,10 +681,19 @@ describe('concord balance, top-up and export', () => {
 
     const split = await concord(['export', '--format', 'csv', '--status', 'PENDING', '--split', '0.5,0.25,0.25', '--seed', 's1'], home, as(buyer));
     expect(split.code, split.stderr).toBe(0);
-    expect(split.stdout).toMatch(/^Exported .* \(application\/zip\) to .*tasks-csv\.zip in /);
+    expect(split.stdout).toMatch(/^Exported .* \(application\/zip\) to .*tasks-csv\.zip in .*: train 20, val 10, test 10\.$/m);
     const zip = new AdmZip(path.join(home.dir, 'tasks-csv.zip'));
     const sizes = Object.fromEntries(zip.getEntries().map((entry) => [entry.entryName, entry.getData().toString('utf8').trim().split('\n').length - 1]));
     expect(sizes).toEqual({ 'train.csv': 20, 'val.csv': 10, 'test.csv': 10 });
+
+    // Too few tasks for a part: the summary names the empty file (40 tasks at 0.98/0.01/0.01: 39, 0, 1).
+    const uneven = ['export', '--format', 'csv', '--status', 'PENDING', '--split', '0.98,0.01,0.01', '-o', path.join(home.dir, 'uneven.zip')];
+    const told = await concord(uneven, home, as(buyer));
+    expect(told.code, told.stderr).toBe(0);
+    expect(told.stdout).toMatch(/: train 39, val 0, test 1 — val is empty \(too few tasks for this split\)\.$/m);
+    const toldJson = await concord([...uneven, '--json'], home, as(buyer));
+    expect(json(toldJson)).toMatchObject({ parts: { train: 39, val: 0, test: 1 }, emptyParts: ['val'] });
+    expect(json(plain)).toMatchObject({ parts: null, emptyParts: null });
   });
 });
 
@@ -759,10 +771,12 @@ describe('concord webhooks listen', () => {
       expect(delivery.headers['webhook-id']).toBe(rows[0]?.id);
       expect(jsonLines(listening.stdout())[1]).toMatchObject({ event: { id: rows[0]?.id, type: 'budget.low', taskId: null }, status: 202, error: null });
 
+      // Ctrl-C is how a listener ends: a summary line, not an error, and exit 0.
       listening.child.kill('SIGINT');
       const stopped = await listening.done;
-      expect(stopped.code).toBe(130);
-      expect(jsonLines(stopped.stdout).at(-1)).toMatchObject({ error: { code: 'INTERRUPTED', forwarded: 1 } });
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(jsonLines(stopped.stdout).at(-1)).toEqual({ stopped: true, forwarded: 1 });
+      expect(stopped.stderr).not.toMatch(/^error:/m);
     } finally {
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
@@ -824,7 +838,7 @@ describe('concord webhooks listen', () => {
       expect(streams).toEqual([undefined, rows[0]?.id]);
       expect(listening.stderr()).toContain('Reconnected: resuming after the last event received');
       listening.child.kill('SIGINT');
-      expect((await listening.done).code).toBe(130);
+      expect((await listening.done).code).toBe(0);
     } finally {
       for (const closing of [proxy, receiver]) {
         closing.closeAllConnections();
@@ -909,8 +923,8 @@ describe('concord webhooks listen', () => {
       expect(jsonLines(listening.stdout()).map((line) => (line.event as { id?: string } | undefined)?.id ?? 'ready')).toEqual(['ready', first, next]);
       listening.child.kill('SIGINT');
       const stopped = await listening.done;
-      expect(stopped.code).toBe(130);
-      expect(jsonLines(stopped.stdout).at(-1)).toMatchObject({ error: { code: 'INTERRUPTED', forwarded: 2 } });
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(jsonLines(stopped.stdout).at(-1)).toEqual({ stopped: true, forwarded: 2 });
     } finally {
       for (const closing of [proxy, receiver]) {
         closing.closeAllConnections();

@@ -22,7 +22,7 @@ export const EXIT = {
   PARTIAL: 4,
   /** The balance does not cover what the request would reserve (402 INSUFFICIENT_CREDITS). */
   INSUFFICIENT_CREDITS: 5,
-  /** Ctrl-C (SIGINT). */
+  /** Ctrl-C (SIGINT) in the middle of a command's work; not `webhooks listen`, which Ctrl-C ends with OK. */
   INTERRUPTED: 130,
   /** SIGTERM. */
   TERMINATED: 143,

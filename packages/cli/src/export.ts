@@ -1,15 +1,17 @@
-// concord export: GET /exports streamed into a file through the SDK (exports.stream), with a byte count.
-// The download goes to FILE.partial and is renamed to FILE once complete, so FILE is never half a dataset.
+// concord export: GET /exports streamed into a file, with a byte count. The download goes to FILE.partial
+// and is renamed to FILE once complete, so FILE is never half a dataset. The request is the one the SDK's
+// exports.stream makes, sent through the SDK's HttpClient because the summary needs response headers
+// exports.stream does not return: a split's records per file (x-export-split) and its empty files
+// (x-export-empty-parts), so that an empty val or test file is said, not found later.
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ExportFormat, ExportParams, Locale, TaskStatus, TaskType } from '@concord/sdk';
-import { buyerClient } from './account.ts';
+import { ConcordError, HttpClient, type ExportFormat, type ExportParams, type Locale, type TaskStatus, type TaskType } from '@concord/sdk';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { interruptedError, interruption, usageError } from './errors.ts';
-import { formatBytes, formatSeconds, type Output } from './output.ts';
+import { formatBytes, formatCount, formatSeconds, type Output } from './output.ts';
 import { EXPORT_FORMATS, LOCALES, TASK_TYPES } from '@concord/contract';
 
 const STATUSES = ['PENDING', 'VALIDATING', 'COMPLETED', 'FAILED'] as const;
@@ -58,10 +60,14 @@ export async function exportDataset(options: ExportOptions, output: Output, user
     ...(options.split ? parseSplit(options.split) : {}),
   };
   const connection = await resolveConnection(options);
-  const client = buyerClient(connection, userAgent);
+  const http = new HttpClient({ baseUrl: connection.baseUrl, headers: { 'user-agent': userAgent } }, connection.apiKey);
   const started = performance.now();
   const controller = interruption();
-  const download = await client.exports.stream(params, { signal: controller.signal });
+  const download = await openDownload(http, params, controller.signal).catch((error: unknown) => {
+    controller.dispose();
+    throw error;
+  });
+  const split = readSplit((name) => download.headers.get(name), params);
   const target = path.resolve(options.output ?? download.filename);
   const partial = `${target}.partial`;
   let bytes = 0;
@@ -99,8 +105,91 @@ export async function exportDataset(options: ExportOptions, output: Output, user
       contentType: download.contentType,
       bytes,
       seconds: Math.round(seconds * 100) / 100,
+      parts: split.parts,
+      emptyParts: split.emptyParts,
       requestId: download.requestId ?? null,
     },
-    `Exported ${formatBytes(bytes)} (${download.contentType.split(';')[0]}) to ${target} in ${formatSeconds(seconds)}`,
+    describeExport({ file: target, bytes, contentType: download.contentType, seconds, split }),
   );
+}
+
+/** GET /exports as a byte stream, with the response's headers (what exports.stream returns, and the headers). */
+async function openDownload(http: HttpClient, params: ExportParams, signal: AbortSignal) {
+  const { response, headers, requestId } = await http.send({ method: 'GET', path: '/exports', query: { ...params }, stream: true, options: { signal } });
+  const disposition = headers.get('content-disposition') ?? '';
+  const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `export.${params.format}`;
+  if (!response.body) throw new ConcordError({ message: 'The export response has no body', code: 'INVALID_RESPONSE', status: response.status, requestId });
+  return { filename, contentType: headers.get('content-type') ?? '', body: response.body, headers, requestId };
+}
+
+const PART_NAMES = ['train', 'val', 'test'] as const;
+export type SplitPart = (typeof PART_NAMES)[number];
+
+/** A split download's records per file, and the files that hold none; null when unknown (not a split, or an older service). */
+export interface ExportSplit {
+  parts: Record<SplitPart, number> | null;
+  emptyParts: string[] | null;
+  /** The ratios asked for: a part asked at 0 is empty by choice, not for lack of tasks. */
+  ratios?: Partial<Record<SplitPart, number>>;
+}
+
+/**
+ * The split as the service describes it: `x-export-split: train=2, val=0, test=1` and, when a file is
+ * empty, `x-export-empty-parts: val` (comma-separated). Without them (an older service) the counts stay
+ * unknown: the CLI streams bytes and never learns the record count they could be computed from.
+ */
+export function readSplit(header: (name: string) => string | null | undefined, params: Partial<ExportParams> = {}): ExportSplit {
+  const ratios = { train: params.trainRatio, val: params.valRatio, test: params.testRatio };
+  const text = header('x-export-split');
+  let parts: Record<SplitPart, number> | null = null;
+  if (text) {
+    const found = new Map(
+      text.split(',').map((pair) => {
+        const [name = '', count = ''] = pair.split('=').map((word) => word.trim());
+        return [name, /^\d+$/.test(count) ? Number(count) : Number.NaN] as const;
+      }),
+    );
+    const counts = PART_NAMES.map((name) => found.get(name));
+    if (counts.every((count) => count !== undefined && Number.isSafeInteger(count))) {
+      const [train, val, test] = counts as [number, number, number];
+      parts = { train, val, test };
+    }
+  }
+  const emptyText = header('x-export-empty-parts');
+  const emptyParts =
+    emptyText !== null && emptyText !== undefined
+      ? emptyText
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+      : parts
+        ? PART_NAMES.filter((name) => parts[name] === 0)
+        : null;
+  return {
+    parts,
+    emptyParts,
+    ratios: Object.fromEntries(Object.entries(ratios).filter(([, ratio]) => ratio !== undefined)) as ExportSplit['ratios'],
+  };
+}
+
+/** "a", "a and b", "a, b and c". */
+const listed = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+/** The export's sentence: what was written where, and for a split each file's records, naming the empty ones. */
+export function describeExport(input: { file: string; bytes: number; contentType: string; seconds: number; split: ExportSplit }): string {
+  const line = `Exported ${formatBytes(input.bytes)} (${input.contentType.split(';')[0]}) to ${input.file} in ${formatSeconds(input.seconds)}`;
+  const { parts, emptyParts, ratios = {} } = input.split;
+  if (!parts && !emptyParts?.length) return line;
+  const counts = parts ? `: ${PART_NAMES.map((name) => `${name} ${formatCount(parts[name])}`).join(', ')}` : '';
+  const empty = emptyParts ?? [];
+  if (empty.length === 0) return `${line}${counts}.`;
+  if (parts && PART_NAMES.every((name) => parts[name] === 0)) return `${line}${counts} — no task matched: every part is empty.`;
+  const byChoice = empty.filter((name) => ratios[name as SplitPart] === 0);
+  const tooFew = empty.filter((name) => !byChoice.includes(name));
+  const is = (names: string[]) => `${listed(names)} ${names.length === 1 ? 'is' : 'are'} empty`;
+  const reasons = [
+    ...(tooFew.length > 0 ? [`${is(tooFew)} (too few tasks for this split)`] : []),
+    ...(byChoice.length > 0 ? [`${is(byChoice)} (ratio 0)`] : []),
+  ];
+  return `${line}${counts} — ${reasons.join('; ')}.`;
 }

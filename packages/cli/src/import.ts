@@ -34,6 +34,7 @@ import { CliError, EXIT, interruptedError, interruptedExitCode, interruption, to
 import { formatCount, formatSeconds, type Output } from './output.ts';
 import { detectFormat, readRows, surveyFile, type ImportFormat, type Row } from './rows.ts';
 import { checkTask, jsonSizeBound } from './task-rules.ts';
+import { Throughput } from './throughput.ts';
 import { BATCH_BODY_MAX_BYTES, budgetFloorCents, DEFAULT_MAX_CENTS, MAX_BATCH_TASKS } from '@concord/contract';
 
 /** The JSON body of one batch stays a tenth under what POST /tasks/batch takes. */
@@ -78,7 +79,9 @@ export interface ImportSummary {
   batchesReplayed: number;
   /** Rows of the valid ones; with --dry-run, what the import would reserve. */
   reservedCents: number;
+  /** Since the command started, until the last row was finished. */
   seconds: number;
+  /** Rows finished (sent, skipped or refused) per second over `seconds`: the progress line's rate (throughput.ts). */
   rowsPerSec: number;
   errorsFile: string | null;
   checkpointFile: string | null;
@@ -182,11 +185,11 @@ interface ImportPlan {
  * error that stopped it with the summary so far).
  */
 export async function runImport(file: string, options: ImportOptions, output: Output): Promise<ImportSummary> {
-  const started = performance.now();
+  const throughput = new Throughput(performance.now());
   const plan = await planImport(file, options, output);
-  const run = new ImportRun(plan, options, output, await openErrorReport(file, options, plan.checkpoint));
+  const run = new ImportRun(plan, options, output, await openErrorReport(file, options, plan.checkpoint), throughput);
   await run.readAndSend();
-  return run.finish(started);
+  return run.finish();
 }
 
 async function planImport(file: string, options: ImportOptions, output: Output): Promise<ImportPlan> {
@@ -375,7 +378,6 @@ class ImportRun {
    */
   private readonly stop: ReturnType<typeof interruption>;
   private readonly progress: ReturnType<Output['progress']>;
-  private readonly progressStarted = performance.now();
   private readonly inFlight = new Set<Promise<void>>();
   /** Projects named by rows (or --project), checked once each against the buyer's. */
   private readonly projects = new Map<string, Promise<boolean>>();
@@ -388,6 +390,8 @@ class ImportRun {
     private readonly options: ImportOptions,
     private readonly output: Output,
     private readonly report: ErrorReport,
+    /** The rate the progress line shows and the summary reports: one clock, one count (finishedRows). */
+    private readonly throughput: Throughput,
   ) {
     const stored = plan.checkpoint?.data;
     this.counters = {
@@ -439,6 +443,7 @@ class ImportRun {
       await Promise.all(this.inFlight);
       this.stop.dispose();
     }
+    this.throughput.end();
     this.showProgress();
     this.progress.stop();
     await this.report.close();
@@ -609,8 +614,7 @@ class ImportRun {
   }
 
   private showProgress(): void {
-    const seconds = (performance.now() - this.progressStarted) / 1000;
-    const rate = seconds > 0 ? this.counters.finishedRows / seconds : 0;
+    const rate = this.throughput.rate(this.counters.finishedRows);
     const total = Math.max(this.plan.estimatedRows, this.counters.rows);
     this.progress.update(
       this.counters.finishedRows,
@@ -625,14 +629,14 @@ class ImportRun {
   }
 
   /** Saves the checkpoint and reports: the summary, or the error that stopped the run with the summary so far. */
-  async finish(started: number): Promise<ImportSummary> {
+  async finish(): Promise<ImportSummary> {
     const { checkpoint } = this.plan;
     const complete = !this.fatal && !this.stop.received;
     if (checkpoint) {
       if (complete && !this.alreadyComplete) checkpoint.finish();
       await checkpoint.flush();
     }
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = this.throughput.seconds();
     const refusedByService = checkpoint ? checkpoint.data.refusedByService.length : this.counters.refusedByService;
     const summary: ImportSummary = {
       file: this.plan.file,
@@ -651,7 +655,7 @@ class ImportRun {
       batchesReplayed: this.counters.batchesReplayed,
       reservedCents: this.counters.reservedCents,
       seconds: Math.round(seconds * 100) / 100,
-      rowsPerSec: seconds > 0 ? Math.round(this.counters.rows / seconds) : 0,
+      rowsPerSec: this.throughput.rate(this.counters.finishedRows),
       errorsFile: this.report.count > 0 ? this.report.file : null,
       checkpointFile: checkpoint?.file ?? null,
       importId: this.plan.dryRun ? null : this.plan.importId,

@@ -159,6 +159,9 @@ export async function listen(options: ListenOptions, output: Output, userAgent: 
     controller.abort();
     controller.dispose();
   }
-  if (controller.received)
-    throw interruptedError(controller.received, `Stopped listening after ${forwarded} event${forwarded === 1 ? '' : 's'}`, { forwarded });
+  const events = `${forwarded} event${forwarded === 1 ? '' : 's'}`;
+  // A listener runs until its user stops it: Ctrl-C is how it ends, not a failure (exit 0). A SIGTERM
+  // comes from something else (a supervisor, a CI job's timeout) and keeps the interrupted exit (143).
+  if (controller.received === 'SIGINT') output.result({ stopped: true, forwarded }, `Stopped: forwarded ${events}.`);
+  else if (controller.received) throw interruptedError(controller.received, `Stopped listening after ${events}`, { forwarded });
 }

@@ -58,7 +58,7 @@ export function buildProgram(): Command {
       'after',
       `
 Exit codes: 0 ok · 1 API or network error (webhooks test: not delivered) · 2 usage error · 3 no credential or refused (401/403)
-            4 import finished with refused rows · 5 insufficient credits · 130 Ctrl-C · 143 SIGTERM
+            4 import finished with refused rows · 5 insufficient credits · 130 Ctrl-C (webhooks listen: 0) · 143 SIGTERM
 Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "The concord CLI".`,
     );
 
@@ -158,6 +158,7 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .option('--events <types>', 'only these event types, comma-separated (task.completed,task.failed,budget.low,ping)')
     .option('--secret <whsec>', 'sign with this whsec_ secret (default: one generated once and kept in the config file)')
     .option('--timeout <seconds>', 'how long the local URL may take to answer', positive('--timeout'), 10)
+    .addHelpText('after', '\nCtrl-C stops it, as a normal end: "Stopped: forwarded N events." (--json: {"stopped":true,"forwarded":N}) and exit 0.')
     .action(run(async (_options: unknown, command: Command) => listen(globals(command) as unknown as ListenOptions, output(globals(command)), USER_AGENT)));
   webhooks
     .command('test')
