@@ -10,8 +10,8 @@
 -- that fails (a lock held over lock_timeout, or bad data) is rolled back alone and marked failed_at /
 -- last_error, and the others go on. At most p_limit subtransactions: keep it under 64, PostgreSQL's
 -- per-backend cache of them. Returns {selected, applied, failed: [{taskId, error}], crossed: [{buyerId,
--- after}]}: crossed lists each charge that took its buyer's balance from p_low_balance_cents or above to
--- below it, with the balance after it (the caller records budget.low). An effect that is not what
+-- after}]}: crossed lists each charge that crossed p_low_balance_cents (crosses_low_balance), with the
+-- balance after it (the caller records budget.low). An effect that is not what
 -- settle_task writes (a hand-edited row) fails in its own block like any other, never the whole call:
 -- the queries before the blocks read its lists through `jsonb_list`.
 CREATE OR REPLACE FUNCTION public.apply_settlement_effects(p_limit integer, p_low_balance_cents bigint)
@@ -76,7 +76,7 @@ BEGIN
           UPDATE buyers b SET reserved_cents = b.reserved_cents - (e.effect->>'releaseCents')::bigint WHERE b.id = e.buyer_id;
         END IF;
         v_applied := v_applied + 1;
-        IF v_after IS NOT NULL AND v_after + v_charge >= p_low_balance_cents AND v_after < p_low_balance_cents THEN
+        IF v_after IS NOT NULL AND crosses_low_balance(v_after + v_charge, v_after, p_low_balance_cents) THEN
           v_crossed := v_crossed || jsonb_build_object('buyerId', e.buyer_id, 'after', v_after);
         END IF;
       EXCEPTION WHEN OTHERS THEN

@@ -25,7 +25,9 @@ export interface BalanceRecord {
 }
 
 export type BalanceChange =
-  { ok: true; before: number; after: number } | { ok: false; reason: 'NOT_FOUND' } | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
+  | { ok: true; before: number; after: number; crossedLowBalance: boolean }
+  | { ok: false; reason: 'NOT_FOUND' }
+  | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
 
 /** One UTC day of a buyer's spending, as GET /billing/spend shows it. */
 export interface SpendDay {
@@ -56,17 +58,18 @@ export class BillingRepository {
 
   /**
    * Adds `amountCents` (negative for a debit) to the balance, provided the available balance stays
-   * non-negative. Returns the balance before and after.
+   * non-negative. Returns the balance before and after, and whether the move crossed `lowBalanceCents`
+   * (the SQL function crosses_low_balance: budget.low's rule lives there alone).
    */
-  async changeBalance(buyerId: string, amountCents: number): Promise<BalanceChange> {
-    const rows = await this.db.$queryRaw<Array<{ after: bigint }>>`
+  async changeBalance(buyerId: string, amountCents: number, lowBalanceCents: number): Promise<BalanceChange> {
+    const rows = await this.db.$queryRaw<Array<{ after: bigint; crossed: boolean }>>`
       UPDATE buyers SET credit_balance = credit_balance + ${amountCents}
       WHERE id = ${buyerId} AND credit_balance + ${amountCents} - reserved_cents >= 0
-      RETURNING credit_balance AS after`;
+      RETURNING credit_balance AS after, crosses_low_balance(credit_balance - ${amountCents}::bigint, credit_balance, ${lowBalanceCents}::bigint) AS crossed`;
     const row = rows[0];
     if (row) {
       const after = toCents(row.after);
-      return { ok: true, before: after - amountCents, after };
+      return { ok: true, before: after - amountCents, after, crossedLowBalance: row.crossed };
     }
     const balance = await this.getBalance(buyerId);
     if (!balance) return { ok: false, reason: 'NOT_FOUND' };

@@ -9,9 +9,6 @@ import type { BalanceChange, LedgerEntryRecord, SpendDay } from './billing.repos
 
 const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not found');
 
-/** From ≥ 500 to < 500: once per crossing; a top-up back to ≥ 500 re-arms it. */
-const crossesLowBalance = (before: number, after: number) => before >= LOW_BALANCE_THRESHOLD_CENTS && after < LOW_BALANCE_THRESHOLD_CENTS;
-
 export class BillingService {
   constructor(
     private readonly db: Database,
@@ -56,10 +53,10 @@ export class BillingService {
     repos: Repositories,
     entry: { buyerId: string; type: 'ADJUSTMENT' | 'DEPOSIT' | 'BONUS'; amountCents: number; depositId?: string; reason: string },
   ): Promise<{ ok: true; entry: LedgerEntryRecord } | Exclude<BalanceChange, { ok: true }>> {
-    const change = await repos.billing.changeBalance(entry.buyerId, entry.amountCents);
+    const change = await repos.billing.changeBalance(entry.buyerId, entry.amountCents, LOW_BALANCE_THRESHOLD_CENTS);
     if (!change.ok) return change;
     const written = await repos.billing.appendLedger({ ...entry, balanceAfterCents: change.after });
-    if (crossesLowBalance(change.before, change.after)) await this.recordBudgetLow(repos, entry.buyerId, change.after, written.createdAt);
+    if (change.crossedLowBalance) await this.recordBudgetLow(repos, entry.buyerId, change.after, written.createdAt);
     return { ok: true, entry: written };
   }
 
