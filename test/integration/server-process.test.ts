@@ -83,9 +83,9 @@ describe('npm start without DATABASE_URL', () => {
 
     // Development with no ADMIN_EMAIL/ADMIN_PASSWORD: a local admin was created once, its credentials
     // printed and kept under DATA_DIR (contract §1).
-    // The log names the dashboard's admin log-in page and the API route.
+    // The log names the dashboard's admin log-in page and the API route, in a box (one JSON line here).
     const created =
-      /log in at http:\/\/localhost:\d+\/admin\/login \(or POST \/api\/v1\/admin\/login\) with e-mail (\S+) and password (\S+) \(kept in ([^)]+)\)/i.exec(
+      /Log in at http:\/\/localhost:\d+\/admin\/login \(or POST \/api\/v1\/admin\/login\) with[\s\S]*?e-mail +(\S+)[\s\S]*?password +(\S+)[\s\S]*?Kept in (\S+?);/.exec(
         firstLog,
       );
     expect(created).not.toBeNull();
