@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import type { Config } from './config.ts';
 import { Database } from './db/database.ts';
-import { createRepositories } from './repositories.ts';
+import { createRawRepositories, createRepositories } from './repositories.ts';
 import type { PrismaClient } from './db/prisma.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import type { Logger } from './lib/logger.ts';
@@ -56,7 +56,7 @@ export interface ContainerDeps {
 
 export function createServices(deps: ContainerDeps) {
   const clock = deps.clock ?? systemClock;
-  const db = new Database(deps.prisma, deps.pgPool, createRepositories);
+  const db = new Database(deps.prisma, deps.pgPool, createRepositories, createRawRepositories);
   const tokens = new TokenService(deps.jwtSecret, () => clock.now());
   const idempotency = new IdempotencyService(db, clock);
   const billing = new BillingService(db, deps.config.publicUrl, clock);

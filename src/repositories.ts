@@ -1,28 +1,30 @@
-// The repository registry of the composition root: every repository the services reach through the unit
-// of work (db/database.ts), built on whatever executor the unit of work hands it. Services name the unit
+// The repository registries of the composition root: every repository the services reach through the unit
+// of work (db/database.ts), built on whatever executor the unit of work hands it: Prisma's client or a
+// transaction of it, or, for the raw path, the `pg` pool or one of its clients. Services name the unit
 // of work by `Database` from here, a type-only import: the registry knows every feature, the db layer none.
 import type { DbClient } from './db/client.ts';
 import type { Database as UnitOfWork } from './db/database.ts';
-import { AnnotatorsRepository } from './modules/annotation/annotators.repository.ts';
+import type { RawExecutor } from './db/pg-executor.ts';
+import { AnnotatorsRawRepository, AnnotatorsRepository } from './modules/annotation/annotators.repository.ts';
 import { AssignmentsRepository } from './modules/annotation/assignments.repository.ts';
 import { LabelCountsRepository } from './modules/annotation/label-counts.repository.ts';
 import { PayoutsRepository } from './modules/annotation/payouts.repository.ts';
-import { AccountsRepository } from './modules/auth/accounts.repository.ts';
+import { AccountsRawRepository, AccountsRepository } from './modules/auth/accounts.repository.ts';
 import { RateLimitsRepository } from './modules/auth/rate-limits.repository.ts';
-import { BillingRepository } from './modules/billing/billing.repository.ts';
+import { BillingRawRepository, BillingRepository } from './modules/billing/billing.repository.ts';
 import { SettlementEffectsRepository } from './modules/settlement/settlement.repository.ts';
-import { BuyerApiKeysRepository } from './modules/buyer-api-keys/buyer-api-keys.repository.ts';
-import { DepositsRepository } from './modules/deposits/deposits.repository.ts';
-import { DevelopersRepository } from './modules/developers/developers.repository.ts';
-import { MailRepository } from './modules/email/mail.repository.ts';
-import { EventsRepository } from './modules/events/events.repository.ts';
-import { GoldenTasksRepository } from './modules/golden-tasks/golden-tasks.repository.ts';
-import { IdempotencyRepository } from './modules/idempotency/idempotency.repository.ts';
-import { ProjectsRepository } from './modules/projects/projects.repository.ts';
+import { BuyerApiKeysRawRepository, BuyerApiKeysRepository } from './modules/buyer-api-keys/buyer-api-keys.repository.ts';
+import { DepositsRawRepository, DepositsRepository } from './modules/deposits/deposits.repository.ts';
+import { DevelopersRawRepository, DevelopersRepository } from './modules/developers/developers.repository.ts';
+import { MailRawRepository, MailRepository } from './modules/email/mail.repository.ts';
+import { EventsRawRepository, EventsRepository } from './modules/events/events.repository.ts';
+import { GoldenTasksRawRepository, GoldenTasksRepository } from './modules/golden-tasks/golden-tasks.repository.ts';
+import { IdempotencyRawRepository, IdempotencyRepository } from './modules/idempotency/idempotency.repository.ts';
+import { ProjectsRawRepository, ProjectsRepository } from './modules/projects/projects.repository.ts';
 import { LabelQualityRepository } from './modules/quality/label-quality.repository.ts';
 import { TaskStatsRepository } from './modules/tasks/task-stats.repository.ts';
-import { TasksRepository } from './modules/tasks/tasks.repository.ts';
-import { WebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
+import { TasksRawRepository, TasksRepository } from './modules/tasks/tasks.repository.ts';
+import { WebhooksRawRepository, WebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
 
 export function createRepositories(db: DbClient) {
   return {
@@ -51,5 +53,36 @@ export function createRepositories(db: DbClient) {
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
-/** The service's unit of work: the db layer's, over this registry. */
-export type Database = UnitOfWork<Repositories>;
+/**
+ * The raw path's registry (the SDK's next and complete, authentication, the applier, the outbox workers):
+ * the repositories' raw-SQL parts only, on the `pg` pool or one of its clients. A Prisma model call cannot
+ * be written against it: those methods are not there.
+ */
+export function createRawRepositories(db: RawExecutor) {
+  return {
+    accounts: new AccountsRawRepository(db),
+    annotators: new AnnotatorsRawRepository(db),
+    assignments: new AssignmentsRepository(db),
+    billing: new BillingRawRepository(db),
+    buyerApiKeys: new BuyerApiKeysRawRepository(db),
+    deposits: new DepositsRawRepository(db),
+    developers: new DevelopersRawRepository(db),
+    events: new EventsRawRepository(db),
+    goldenTasks: new GoldenTasksRawRepository(db),
+    idempotency: new IdempotencyRawRepository(db),
+    labelCounts: new LabelCountsRepository(db),
+    labelQuality: new LabelQualityRepository(db),
+    mail: new MailRawRepository(db),
+    projects: new ProjectsRawRepository(db),
+    rateLimits: new RateLimitsRepository(db),
+    settlementEffects: new SettlementEffectsRepository(db),
+    tasks: new TasksRawRepository(db),
+    taskStats: new TaskStatsRepository(db),
+    webhooks: new WebhooksRawRepository(db),
+  };
+}
+
+export type RawRepositories = ReturnType<typeof createRawRepositories>;
+
+/** The service's unit of work: the db layer's, over these registries. */
+export type Database = UnitOfWork<Repositories, RawRepositories>;

@@ -4,39 +4,39 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { DbClient } from './client.ts';
-import { asDbClient, pgExecutor } from './pg-executor.ts';
+import { pgExecutor, type RawExecutor } from './pg-executor.ts';
 
-/** Builds the repositories on one executor: a Prisma client or transaction, or the pg pool (the composition root's registry). */
+/** Builds the repositories on one executor: a Prisma client or transaction (the composition root's registry). */
 export type RepositoryFactory<R> = (db: DbClient) => R;
+/** Builds the raw path's repositories on the `pg` pool or one of its clients. */
+export type RawRepositoryFactory<W> = (db: RawExecutor) => W;
 
-export class Database<R> {
+export class Database<R, W> {
   private readonly baseRepos: R;
   /** The repositories of the ambient transaction (see `ambientTransaction`), if one is open. */
   private readonly ambient = new AsyncLocalStorage<R>();
-  /**
-   * The same repositories on a plain `pg` pool, for the hot path's raw-SQL methods only (see
-   * pg-executor.ts).
-   */
-  readonly rawRepos: R;
+  /** The raw path's repositories (raw SQL only) on a plain `pg` pool (see pg-executor.ts). */
+  readonly rawRepos: W;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly pool: pg.Pool,
     private readonly createRepositories: RepositoryFactory<R>,
+    private readonly createRawRepositories: RawRepositoryFactory<W>,
   ) {
     this.baseRepos = createRepositories(prisma);
-    this.rawRepos = createRepositories(asDbClient(pgExecutor(pool)));
+    this.rawRepos = createRawRepositories(pgExecutor(pool));
   }
 
   /**
    * A transaction on the `pg` pool for work made only of repositories' raw-SQL methods (the SDK's next
    * and complete).
    */
-  async rawTransaction<T>(work: (repos: R) => Promise<T>): Promise<T> {
+  async rawTransaction<T>(work: (repos: W) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await work(this.createRepositories(asDbClient(pgExecutor(client))));
+      const result = await work(this.createRawRepositories(pgExecutor(client)));
       await client.query('COMMIT');
       client.release();
       return result;

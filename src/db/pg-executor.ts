@@ -4,7 +4,6 @@
 // $executeRaw tagged templates) may be used through it; it offers nothing else.
 import pg from 'pg';
 import { Prisma } from '../generated/prisma/client.ts';
-import type { DbClient } from './client.ts';
 
 type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
@@ -56,14 +55,6 @@ export function pgExecutor(target: Queryable): RawExecutor {
     },
   };
 }
-
-/**
- * The repositories that mix Prisma model calls with raw SQL are typed against Prisma's client; on the raw
- * path they may only use their raw methods, so the executor stands in for it. A typed call (findUnique,
- * create, …) would fail loudly, not silently. The repositories made only of raw SQL (assignments, label
- * counts, rate limits, task stats) take a RawExecutor instead and need no cast.
- */
-export const asDbClient = (executor: RawExecutor) => executor as unknown as DbClient;
 
 /**
  * BIGINT and NUMERIC results as JavaScript numbers or strings are handled by callers (toCents).

@@ -3,7 +3,7 @@
 // label counts through SettlementEffects). next and complete run
 // on the raw-SQL path (Database.rawRepos / rawTransaction): every repository method they call is raw SQL.
 import type { Config } from '../../config.ts';
-import type { Database, Repositories } from '../../repositories.ts';
+import type { Database, RawRepositories } from '../../repositories.ts';
 import { shouldSuspend } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
@@ -182,7 +182,7 @@ export class AnnotationService {
     }
   }
 
-  private async completeGolden(repos: Repositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {
+  private async completeGolden(repos: RawRepositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {
     const golden = await repos.goldenTasks.findById(id);
     if (!golden) throw taskNotFound();
     if (await repos.goldenTasks.hasAnswered(golden.id, annotatorId)) throw alreadyAnswered();

@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { likeLiteral, toCents } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -75,8 +76,9 @@ const toRecord = (row: Row): AnnotatorRecord => ({
   paidOutCents: toCents(row.paidOutCents),
 });
 
-export class AnnotatorsRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class AnnotatorsRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /** The developer's annotator, created on first sight at `now` (the same function the SDK statements use). */
   async ensure(developerId: string, externalId: string, now: Date): Promise<AnnotatorRecord> {
@@ -139,6 +141,38 @@ export class AnnotatorsRepository {
     return toCents(rows[0]?.available ?? 0n);
   }
 
+  /**
+   * The annotator's reputation snapshot: `first` when there is none yet, `live` (taken `now`) when the
+   * stored one was taken at or before `expiredBefore`; otherwise the stored one stays. Concurrent first
+   * reads agree: the upsert of one waits for the other's and then finds a fresh snapshot.
+   */
+  async reputationSnapshot<T>(
+    annotatorId: string,
+    first: { snapshot: T; asOf: Date },
+    live: T,
+    now: Date,
+    expiredBefore: Date,
+  ): Promise<{ snapshot: T; asOf: Date }> {
+    const taken = await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
+      INSERT INTO reputation_snapshots AS s (annotator_id, snapshot, as_of) VALUES (${annotatorId}, ${JSON.stringify(first.snapshot)}::jsonb, ${first.asOf})
+      ON CONFLICT (annotator_id) DO UPDATE SET snapshot = ${JSON.stringify(live)}::jsonb, as_of = ${now} WHERE s.as_of <= ${expiredBefore}
+      RETURNING snapshot, as_of AS "asOf"`;
+    const row =
+      taken[0] ??
+      (
+        await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
+      SELECT snapshot, as_of AS "asOf" FROM reputation_snapshots WHERE annotator_id = ${annotatorId}`
+      )[0];
+    if (!row) throw new Error('reputation snapshot vanished');
+    return row;
+  }
+}
+
+export class AnnotatorsRepository extends AnnotatorsRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
   async appendLedger(annotatorId: string, type: 'PAYOUT' | 'PAYOUT_REVERSAL', amountCents: number, balanceAfterCents: number, reason?: string): Promise<void> {
     await this.db.ledgerEntry.create({
       data: { id: newId(), annotatorId, type, amountCents: BigInt(amountCents), balanceAfterCents: BigInt(balanceAfterCents), reason: reason ?? null },
@@ -166,31 +200,5 @@ export class AnnotatorsRepository {
 
   count(): Promise<number> {
     return this.db.annotator.count();
-  }
-
-  /**
-   * The annotator's reputation snapshot: `first` when there is none yet, `live` (taken `now`) when the
-   * stored one was taken at or before `expiredBefore`; otherwise the stored one stays. Concurrent first
-   * reads agree: the upsert of one waits for the other's and then finds a fresh snapshot.
-   */
-  async reputationSnapshot<T>(
-    annotatorId: string,
-    first: { snapshot: T; asOf: Date },
-    live: T,
-    now: Date,
-    expiredBefore: Date,
-  ): Promise<{ snapshot: T; asOf: Date }> {
-    const taken = await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
-      INSERT INTO reputation_snapshots AS s (annotator_id, snapshot, as_of) VALUES (${annotatorId}, ${JSON.stringify(first.snapshot)}::jsonb, ${first.asOf})
-      ON CONFLICT (annotator_id) DO UPDATE SET snapshot = ${JSON.stringify(live)}::jsonb, as_of = ${now} WHERE s.as_of <= ${expiredBefore}
-      RETURNING snapshot, as_of AS "asOf"`;
-    const row =
-      taken[0] ??
-      (
-        await this.db.$queryRaw<Array<{ snapshot: T; asOf: Date }>>`
-      SELECT snapshot, as_of AS "asOf" FROM reputation_snapshots WHERE annotator_id = ${annotatorId}`
-      )[0];
-    if (!row) throw new Error('reputation snapshot vanished');
-    return row;
   }
 }

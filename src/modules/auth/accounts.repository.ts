@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation, likeLiteral, toCents } from '../../db/client.ts';
 import { ConflictError } from '../../lib/errors.ts';
@@ -28,12 +29,9 @@ export interface BuyerRecord {
 
 const emailTaken = () => new ConflictError('EMAIL_TAKEN', 'An account with this e-mail already exists');
 
-export class AccountsRepository {
-  constructor(private readonly db: DbClient) {}
-
-  findByEmail(email: string): Promise<AccountRecord | null> {
-    return this.db.account.findUnique({ where: { email } });
-  }
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class AccountsRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /** Runs on every JWT request: raw SQL skips Prisma's query compilation. */
   async findById(id: string): Promise<AccountRecord | null> {
@@ -42,6 +40,23 @@ export class AccountsRepository {
              created_at AS "createdAt"
       FROM accounts WHERE id = ${id}`;
     return rows[0] ?? null;
+  }
+
+  /** E-mail and company of a buyer (raw SQL: used inside the SDK's raw-SQL transactions). */
+  async findBuyerContact(id: string): Promise<{ email: string; companyName: string } | null> {
+    const rows = await this.db.$queryRaw<Array<{ email: string; companyName: string }>>`
+      SELECT a.email, b.company_name AS "companyName" FROM buyers b JOIN accounts a ON a.id = b.id WHERE b.id = ${id}`;
+    return rows[0] ?? null;
+  }
+}
+
+export class AccountsRepository extends AccountsRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  findByEmail(email: string): Promise<AccountRecord | null> {
+    return this.db.account.findUnique({ where: { email } });
   }
 
   async createBuyer(input: { email: string; passwordHash: string; companyName: string }): Promise<BuyerRecord> {
@@ -70,13 +85,6 @@ export class AccountsRepository {
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
-  }
-
-  /** E-mail and company of a buyer (raw SQL: used inside the SDK's raw-SQL transactions). */
-  async findBuyerContact(id: string): Promise<{ email: string; companyName: string } | null> {
-    const rows = await this.db.$queryRaw<Array<{ email: string; companyName: string }>>`
-      SELECT a.email, b.company_name AS "companyName" FROM buyers b JOIN accounts a ON a.id = b.id WHERE b.id = ${id}`;
-    return rows[0] ?? null;
   }
 
   async findBuyer(id: string): Promise<BuyerRecord | null> {
@@ -132,7 +140,6 @@ export class AccountsRepository {
     return counts;
   }
 }
-
 function toBuyerRecord(buyer: {
   id: string;
   companyName: string;

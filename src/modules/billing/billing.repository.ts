@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 // Balance changes are single conditional SQL statements: the WHERE clause is the business rule, so
 // no interleaving of requests can take availableCents below zero. Every change writes a ledger row in
 // the same transaction; the CHECK constraints of the buyers table are the last line of defence.
@@ -43,8 +44,9 @@ export interface LedgerCursor {
   id: string;
 }
 
-export class BillingRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class BillingRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   async getBalance(buyerId: string): Promise<BalanceRecord | null> {
     const rows = await this.db.$queryRaw<Array<{ credit_balance: bigint; reserved_cents: bigint }>>`
@@ -115,27 +117,6 @@ export class BillingRepository {
   }
 
   /**
-   * Newest first in commit order (the per-buyer `seq`); `limit + 1` rows are read so the caller can tell
-   * whether more remain. The cursor names the last row seen; rows numbered below it follow.
-   */
-  async listLedger(buyerId: string, limit: number, after?: LedgerCursor): Promise<LedgerEntryRecord[]> {
-    const before = after ? await this.db.ledgerEntry.findFirst({ where: { id: after.id, buyerId }, select: { seq: true } }) : undefined;
-    if (before === null) return [];
-    const rows = await this.db.ledgerEntry.findMany({
-      where: { buyerId, ...(before ? { seq: { lt: before.seq } } : {}) },
-      orderBy: { seq: 'desc' },
-      take: limit + 1,
-    });
-    return rows.map(toLedgerRecord);
-  }
-
-  /** Sum of the buyer's ledger rows: always equal to creditBalance. */
-  async ledgerSum(buyerId: string): Promise<number> {
-    const result = await this.db.ledgerEntry.aggregate({ where: { buyerId }, _sum: { amountCents: true } });
-    return toCents(result._sum.amountCents ?? 0n);
-  }
-
-  /**
    * The buyer's charges, deposits (with their bonuses), admin adjustments (signed) and completed tasks per
    * UTC day of the window,
    * oldest first, every day present. One statement: an index range over the buyer's rows (the
@@ -168,6 +149,33 @@ export class BillingRepository {
       completedTasks: row.completed,
     }));
   }
+}
+
+export class BillingRepository extends BillingRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  /**
+   * Newest first in commit order (the per-buyer `seq`); `limit + 1` rows are read so the caller can tell
+   * whether more remain. The cursor names the last row seen; rows numbered below it follow.
+   */
+  async listLedger(buyerId: string, limit: number, after?: LedgerCursor): Promise<LedgerEntryRecord[]> {
+    const before = after ? await this.db.ledgerEntry.findFirst({ where: { id: after.id, buyerId }, select: { seq: true } }) : undefined;
+    if (before === null) return [];
+    const rows = await this.db.ledgerEntry.findMany({
+      where: { buyerId, ...(before ? { seq: { lt: before.seq } } : {}) },
+      orderBy: { seq: 'desc' },
+      take: limit + 1,
+    });
+    return rows.map(toLedgerRecord);
+  }
+
+  /** Sum of the buyer's ledger rows: always equal to creditBalance. */
+  async ledgerSum(buyerId: string): Promise<number> {
+    const result = await this.db.ledgerEntry.aggregate({ where: { buyerId }, _sum: { amountCents: true } });
+    return toCents(result._sum.amountCents ?? 0n);
+  }
 
   /** Platform revenue: everything charged for completed tasks. */
   async totalCharged(): Promise<number> {
@@ -175,7 +183,6 @@ export class BillingRepository {
     return -toCents(result._sum.amountCents ?? 0n);
   }
 }
-
 function toLedgerRecord(row: {
   id: string;
   type: LedgerType;

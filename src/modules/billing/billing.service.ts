@@ -1,4 +1,4 @@
-import type { Database, Repositories } from '../../repositories.ts';
+import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dayWindow } from '../../lib/day-window.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
@@ -33,7 +33,7 @@ export class BillingService {
    * Credits a SUCCEEDED deposit inside the caller's transaction: a DEPOSIT row for the amount and, when
    * there is one, a BONUS row for the bonus.
    */
-  async creditDeposit(repos: Repositories, deposit: { id: string; buyerId: string; amountCents: number; bonusCents: number }): Promise<void> {
+  async creditDeposit(repos: RawRepositories, deposit: { id: string; buyerId: string; amountCents: number; bonusCents: number }): Promise<void> {
     const credits = [
       ['DEPOSIT', deposit.amountCents],
       ['BONUS', deposit.bonusCents],
@@ -50,7 +50,7 @@ export class BillingService {
    * that takes the balance from ≥ 500 to < 500 cents records budget.low.
    */
   private async move(
-    repos: Repositories,
+    repos: RawRepositories,
     entry: { buyerId: string; type: 'ADJUSTMENT' | 'DEPOSIT' | 'BONUS'; amountCents: number; depositId?: string; reason: string },
   ): Promise<{ ok: true; entry: LedgerEntryRecord } | Exclude<BalanceChange, { ok: true }>> {
     const change = await repos.billing.changeBalance(entry.buyerId, entry.amountCents, LOW_BALANCE_THRESHOLD_CENTS);
@@ -61,7 +61,7 @@ export class BillingService {
   }
 
   /** budget.low (an event for webhooks, an e-mail for people), inside the caller's transaction. */
-  async recordBudgetLow(repos: Repositories, buyerId: string, creditBalance: number, at: Date): Promise<void> {
+  async recordBudgetLow(repos: RawRepositories, buyerId: string, creditBalance: number, at: Date): Promise<void> {
     await repos.events.record(buyerId, 'budget.low', { creditBalance, thresholdCents: LOW_BALANCE_THRESHOLD_CENTS, at: at.toISOString() });
     const buyer = await repos.accounts.findBuyerContact(buyerId);
     if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.publicUrl));

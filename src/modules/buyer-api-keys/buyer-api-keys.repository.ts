@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { newBuyerApiKeyId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
@@ -21,32 +22,9 @@ export interface KeyOwner {
 
 const select = { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true } as const;
 
-export class BuyerApiKeysRepository {
-  constructor(private readonly db: DbClient) {}
-
-  /**
-   * Creates a key unless the buyer already has `limit` live ones; null when at the cap. Must run in a
-   * transaction: the buyer row is locked first, so concurrent creations are counted one after the other
-   * (no check-then-insert race). FOR NO KEY UPDATE, not FOR UPDATE: it serialises key creations without
-   * blocking the foreign-key checks of the buyer's concurrent task inserts (FOR KEY SHARE).
-   */
-  async create(buyerId: string, input: { name: string; prefix: string; secretHash: string }, limit: number): Promise<BuyerApiKeyRecord | null> {
-    await this.db.$queryRaw`SELECT id FROM buyers WHERE id = ${buyerId} FOR NO KEY UPDATE`;
-    if ((await this.db.buyerApiKey.count({ where: { buyerId, revokedAt: null } })) >= limit) return null;
-    return this.db.buyerApiKey.create({ data: { id: newBuyerApiKeyId(), buyerId, ...input }, select });
-  }
-
-  /** The buyer's live keys, newest first, one keyset page (`limit + 1` rows). */
-  list(buyerId: string, page: PageRequest): Promise<BuyerApiKeyRecord[]> {
-    const { where, ...rest } = keysetArgs(page);
-    return this.db.buyerApiKey.findMany({ where: { buyerId, revokedAt: null, ...where }, select, ...rest });
-  }
-
-  /** Revokes a live key of this buyer; false when there is none by that id (unknown, foreign or already revoked). */
-  async revoke(buyerId: string, id: string, now: Date): Promise<boolean> {
-    const revoked = await this.db.buyerApiKey.updateMany({ where: { id, buyerId, revokedAt: null }, data: { revokedAt: now } });
-    return revoked.count === 1;
-  }
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class BuyerApiKeysRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /**
    * The live key with this secret digest and its buyer's account status, or null. Raw SQL on the
@@ -70,5 +48,35 @@ export class BuyerApiKeysRepository {
     await this.db.$executeRaw`
       UPDATE buyer_api_keys SET last_used_at = now()
       WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  }
+}
+
+export class BuyerApiKeysRepository extends BuyerApiKeysRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  /**
+   * Creates a key unless the buyer already has `limit` live ones; null when at the cap. Must run in a
+   * transaction: the buyer row is locked first, so concurrent creations are counted one after the other
+   * (no check-then-insert race). FOR NO KEY UPDATE, not FOR UPDATE: it serialises key creations without
+   * blocking the foreign-key checks of the buyer's concurrent task inserts (FOR KEY SHARE).
+   */
+  async create(buyerId: string, input: { name: string; prefix: string; secretHash: string }, limit: number): Promise<BuyerApiKeyRecord | null> {
+    await this.db.$queryRaw`SELECT id FROM buyers WHERE id = ${buyerId} FOR NO KEY UPDATE`;
+    if ((await this.db.buyerApiKey.count({ where: { buyerId, revokedAt: null } })) >= limit) return null;
+    return this.db.buyerApiKey.create({ data: { id: newBuyerApiKeyId(), buyerId, ...input }, select });
+  }
+
+  /** The buyer's live keys, newest first, one keyset page (`limit + 1` rows). */
+  list(buyerId: string, page: PageRequest): Promise<BuyerApiKeyRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.buyerApiKey.findMany({ where: { buyerId, revokedAt: null, ...where }, select, ...rest });
+  }
+
+  /** Revokes a live key of this buyer; false when there is none by that id (unknown, foreign or already revoked). */
+  async revoke(buyerId: string, id: string, now: Date): Promise<boolean> {
+    const revoked = await this.db.buyerApiKey.updateMany({ where: { id, buyerId, revokedAt: null }, data: { revokedAt: now } });
+    return revoked.count === 1;
   }
 }

@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import type { Cursor } from '../../lib/pagination.ts';
 
@@ -18,20 +19,9 @@ export interface DepositRecord {
   decidedAt: Date | null;
 }
 
-export class DepositsRepository {
-  constructor(private readonly db: DbClient) {}
-
-  create(deposit: Omit<DepositRecord, 'status' | 'createdAt' | 'decidedAt'> & { checkoutDigest: string }): Promise<DepositRecord> {
-    return this.db.deposit.create({ data: deposit, omit: { checkoutDigest: true } });
-  }
-
-  findForBuyer(buyerId: string, id: string): Promise<DepositRecord | null> {
-    return this.db.deposit.findFirst({ where: { id, buyerId }, omit: { checkoutDigest: true } });
-  }
-
-  findByCheckoutDigest(checkoutDigest: string): Promise<DepositRecord | null> {
-    return this.db.deposit.findUnique({ where: { checkoutDigest }, omit: { checkoutDigest: true } });
-  }
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class DepositsRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /** Newest first by (createdAt, id); reads `limit + 1` rows so the caller can tell whether more remain. */
   async list(buyerId: string, limit: number, after?: Cursor): Promise<DepositRecord[]> {
@@ -54,5 +44,23 @@ export class DepositsRepository {
       RETURNING id, buyer_id AS "buyerId", amount_cents AS "amountCents", bonus_cents AS "bonusCents", method, status, provider,
                 provider_ref AS "providerRef", checkout_url AS "checkoutUrl", created_at AS "createdAt", decided_at AS "decidedAt"`;
     return rows[0] ?? null;
+  }
+}
+
+export class DepositsRepository extends DepositsRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  create(deposit: Omit<DepositRecord, 'status' | 'createdAt' | 'decidedAt'> & { checkoutDigest: string }): Promise<DepositRecord> {
+    return this.db.deposit.create({ data: deposit, omit: { checkoutDigest: true } });
+  }
+
+  findForBuyer(buyerId: string, id: string): Promise<DepositRecord | null> {
+    return this.db.deposit.findFirst({ where: { id, buyerId }, omit: { checkoutDigest: true } });
+  }
+
+  findByCheckoutDigest(checkoutDigest: string): Promise<DepositRecord | null> {
+    return this.db.deposit.findUnique({ where: { checkoutDigest }, omit: { checkoutDigest: true } });
   }
 }

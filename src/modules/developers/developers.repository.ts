@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { isRecordNotFound, isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
@@ -36,8 +37,23 @@ function toRecord(row: {
   };
 }
 
-export class DevelopersRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class DevelopersRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
+
+  /** The active developer owning this API key digest, if any. */
+  async findActiveIdByApiKeyHash(apiKeyHash: string): Promise<string | null> {
+    // Raw SQL: this runs on every SDK request, and a raw query skips Prisma's query compilation.
+    const rows = await this.db.$queryRaw<Array<{ id: string }>>`
+      SELECT d.id FROM developers d JOIN accounts a ON a.id = d.id WHERE d.api_key_hash = ${apiKeyHash} AND a.is_active`;
+    return rows[0]?.id ?? null;
+  }
+}
+
+export class DevelopersRepository extends DevelopersRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
 
   async create(input: {
     email: string;
@@ -81,14 +97,6 @@ export class DevelopersRepository {
   async list(page: PageRequest): Promise<DeveloperRecord[]> {
     const rows = await this.db.developer.findMany({ include, ...keysetArgs(page) });
     return rows.map(toRecord);
-  }
-
-  /** The active developer owning this API key digest, if any. */
-  async findActiveIdByApiKeyHash(apiKeyHash: string): Promise<string | null> {
-    // Raw SQL: this runs on every SDK request, and a raw query skips Prisma's query compilation.
-    const rows = await this.db.$queryRaw<Array<{ id: string }>>`
-      SELECT d.id FROM developers d JOIN accounts a ON a.id = d.id WHERE d.api_key_hash = ${apiKeyHash} AND a.is_active`;
-    return rows[0]?.id ?? null;
   }
 
   async update(id: string, changes: { appName?: string; appUrl?: string; isActive?: boolean }): Promise<DeveloperRecord> {

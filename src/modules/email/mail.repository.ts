@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
@@ -32,8 +33,9 @@ export interface MailRecord {
 
 const mailSelect = { id: true, kind: true, toAddress: true, subject: true, body: true, status: true, createdAt: true, sentAt: true } as const;
 
-export class MailRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class MailRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /** Queues a message; call it inside the transaction that causes the mail. */
   async enqueue(message: MailMessage): Promise<string> {
@@ -42,11 +44,6 @@ export class MailRepository {
       INSERT INTO mail_outbox (id, kind, to_address, subject, body)
       VALUES (${id}, ${message.kind}, ${message.to}, ${message.subject}, ${message.body})`;
     return id;
-  }
-
-  /** Newest first, one keyset page (`limit + 1` rows). */
-  list(page: PageRequest): Promise<MailRecord[]> {
-    return this.db.mailOutbox.findMany({ select: mailSelect, ...keysetArgs(page) });
   }
 
   /** Claims due mail for `leaseMs` (other workers skip it; a dead worker's mail is due again after). */
@@ -86,5 +83,16 @@ export class MailRepository {
     return this.db.$executeRaw`
       UPDATE mail_outbox SET next_attempt_at = ${now}, last_error = NULL
       WHERE status = 'PENDING' AND last_error = 'SMTP_URL not configured; kept'`;
+  }
+}
+
+export class MailRepository extends MailRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  list(page: PageRequest): Promise<MailRecord[]> {
+    return this.db.mailOutbox.findMany({ select: mailSelect, ...keysetArgs(page) });
   }
 }

@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
@@ -65,8 +66,9 @@ export interface EventFilter {
 
 const deliverySelect = { id: true, eventId: true, configId: true, status: true, attempts: true, lastStatusCode: true, deliveredAt: true } as const;
 
-export class EventsRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class EventsRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /**
    * Writes an event to the outbox with one delivery per active configuration of the buyer subscribed
@@ -78,33 +80,6 @@ export class EventsRepository {
     const event = outboxEvent(type, payload);
     await this.db.$executeRaw`SELECT record_event(${event.id}, ${buyerId}, ${event.type}, ${event.payload}, ${event.deliveryIds}::text[])`;
     return event.id;
-  }
-
-  /**
-   * The buyer's events, newest first, one keyset page (`limit + 1` rows), each with its deliveries. The
-   * (buyer_id, created_at) index bounds the scan to the window; a taskId filter uses events_buyer_task_idx
-   * (an index on the payload's taskId, the expression below).
-   */
-  async list(buyerId: string, filter: EventFilter, page: PageRequest): Promise<EventRecord[]> {
-    const conditions = [Prisma.sql`buyer_id = ${buyerId}`, Prisma.sql`created_at >= ${filter.since}`];
-    if (filter.type) conditions.push(Prisma.sql`type = ${filter.type}`);
-    if (filter.taskId) conditions.push(Prisma.sql`payload::jsonb ->> 'taskId' = ${filter.taskId}`);
-    if (page.after) conditions.push(Prisma.sql`(created_at, id) < (${page.after.createdAt}::timestamptz, ${page.after.id})`);
-    const events = await this.db.$queryRaw<Array<Omit<EventRecord, 'deliveries'>>>`
-      SELECT id, type, payload, created_at AS "createdAt" FROM events WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`;
-    return this.withDeliveries(events);
-  }
-
-  /** One of the buyer's events created at or after `since`, or null. */
-  async findForBuyer(buyerId: string, id: string, since: Date): Promise<EventRecord | null> {
-    const event = await this.db.event.findFirst({
-      where: { id, buyerId, createdAt: { gte: since } },
-      select: { id: true, type: true, payload: true, createdAt: true },
-    });
-    if (!event) return null;
-    const [found] = await this.withDeliveries([{ ...event, type: event.type as LoggedEventType }]);
-    return found ?? null;
   }
 
   /** The number of the buyer's last committed event (0 before the first): nothing numbered up to it is still to commit. */
@@ -136,6 +111,39 @@ export class EventsRepository {
       ) e
       ORDER BY e.buyer_id, e.seq`;
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+  }
+}
+
+export class EventsRepository extends EventsRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  /**
+   * The buyer's events, newest first, one keyset page (`limit + 1` rows), each with its deliveries. The
+   * (buyer_id, created_at) index bounds the scan to the window; a taskId filter uses events_buyer_task_idx
+   * (an index on the payload's taskId, the expression below).
+   */
+  async list(buyerId: string, filter: EventFilter, page: PageRequest): Promise<EventRecord[]> {
+    const conditions = [Prisma.sql`buyer_id = ${buyerId}`, Prisma.sql`created_at >= ${filter.since}`];
+    if (filter.type) conditions.push(Prisma.sql`type = ${filter.type}`);
+    if (filter.taskId) conditions.push(Prisma.sql`payload::jsonb ->> 'taskId' = ${filter.taskId}`);
+    if (page.after) conditions.push(Prisma.sql`(created_at, id) < (${page.after.createdAt}::timestamptz, ${page.after.id})`);
+    const events = await this.db.$queryRaw<Array<Omit<EventRecord, 'deliveries'>>>`
+      SELECT id, type, payload, created_at AS "createdAt" FROM events WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`;
+    return this.withDeliveries(events);
+  }
+
+  /** One of the buyer's events created at or after `since`, or null. */
+  async findForBuyer(buyerId: string, id: string, since: Date): Promise<EventRecord | null> {
+    const event = await this.db.event.findFirst({
+      where: { id, buyerId, createdAt: { gte: since } },
+      select: { id: true, type: true, payload: true, createdAt: true },
+    });
+    if (!event) return null;
+    const [found] = await this.withDeliveries([{ ...event, type: event.type as LoggedEventType }]);
+    return found ?? null;
   }
 
   private async withDeliveries(events: Array<Omit<EventRecord, 'deliveries'>>): Promise<EventRecord[]> {

@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
@@ -31,23 +32,9 @@ export interface GoldenTaskInput {
 
 export const goldenTaskNotFound = () => new NotFoundError('GOLDEN_TASK_NOT_FOUND', 'Golden task not found');
 
-export class GoldenTasksRepository {
-  constructor(private readonly db: DbClient) {}
-
-  create(buyerId: string, input: GoldenTaskInput): Promise<GoldenTaskRecord> {
-    return this.db.goldenTask.create({ data: { id: newId(), buyerId, ...input } });
-  }
-
-  /** Newest first, one keyset page (`limit + 1` rows). */
-  list(buyerId: string, page: PageRequest): Promise<GoldenTaskRecord[]> {
-    const { where, ...rest } = keysetArgs(page);
-    return this.db.goldenTask.findMany({ where: { buyerId, ...where }, ...rest });
-  }
-
-  async delete(buyerId: string, id: string): Promise<void> {
-    const deleted = await this.db.goldenTask.deleteMany({ where: { id, buyerId } });
-    if (deleted.count === 0) throw goldenTaskNotFound();
-  }
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class GoldenTasksRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   // The methods below run in the SDK's raw-SQL transactions: raw SQL only.
 
@@ -79,5 +66,26 @@ export class GoldenTasksRepository {
     await this.db.$executeRaw`
       UPDATE golden_tasks SET times_answered = times_answered + 1, times_correct = times_correct + ${correct ? 1 : 0}
       WHERE id = ${goldenTaskId}`;
+  }
+}
+
+export class GoldenTasksRepository extends GoldenTasksRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  create(buyerId: string, input: GoldenTaskInput): Promise<GoldenTaskRecord> {
+    return this.db.goldenTask.create({ data: { id: newId(), buyerId, ...input } });
+  }
+
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  list(buyerId: string, page: PageRequest): Promise<GoldenTaskRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.goldenTask.findMany({ where: { buyerId, ...where }, ...rest });
+  }
+
+  async delete(buyerId: string, id: string): Promise<void> {
+    const deleted = await this.db.goldenTask.deleteMany({ where: { id, buyerId } });
+    if (deleted.count === 0) throw goldenTaskNotFound();
   }
 }

@@ -1,9 +1,11 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 
 export type Claim = { claimed: true } | { claimed: false; requestHash: string; statusCode: number | null; response: string | null };
 
-export class IdempotencyRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class IdempotencyRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /**
    * Claims (account, key) for this transaction. A concurrent claim of the same key waits on the unique
@@ -30,6 +32,12 @@ export class IdempotencyRepository {
   async complete(accountId: string, key: string, statusCode: number, responseJson: string): Promise<void> {
     await this.db.$executeRaw`
       UPDATE idempotency_keys SET status_code = ${statusCode}, response = ${responseJson} WHERE account_id = ${accountId} AND key = ${key}`;
+  }
+}
+
+export class IdempotencyRepository extends IdempotencyRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
   }
 
   /** Drops keys past their retention; returns how many. */

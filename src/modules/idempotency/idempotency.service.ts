@@ -2,7 +2,7 @@
 // same transaction as what it created, and a repeat with the same request gets that response back
 // without creating anything. Errors are not stored: they created nothing, so a retry may run again.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Database, Repositories } from '../../repositories.ts';
+import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError } from '../../lib/errors.ts';
 
@@ -81,7 +81,7 @@ export class IdempotencyService {
   }
 
   /** Runs `work` in one raw-SQL transaction, guarded by the key when there is one (task creation). */
-  run<T>(accountId: string, key: string | undefined, fingerprint: string, status: number, work: (repos: Repositories) => Promise<T>): Promise<Outcome<T>> {
+  run<T>(accountId: string, key: string | undefined, fingerprint: string, status: number, work: (repos: RawRepositories) => Promise<T>): Promise<Outcome<T>> {
     // On the pg pool: creation inserts thousands of rows as one parameter per statement, where Prisma's
     // per-query overhead grows with the parameter; every repository method used here is raw SQL.
     return this.db.rawTransaction((repos) => this.guarded(repos, accountId, key, fingerprint, status, () => work(repos)));
@@ -96,7 +96,7 @@ export class IdempotencyService {
   }
 
   private async guarded<T>(
-    repos: Repositories,
+    repos: RawRepositories,
     accountId: string,
     key: string | undefined,
     fingerprint: string,

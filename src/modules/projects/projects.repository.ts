@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { isForeignKeyViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
@@ -32,8 +33,34 @@ const select = {
 } as const;
 export const projectNotFound = () => new NotFoundError('PROJECT_NOT_FOUND', 'Project not found');
 
-export class ProjectsRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class ProjectsRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
+
+  /** Which of these ids are projects of this buyer. */
+  async ownedIds(buyerId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * The quality settings of those of these ids that are projects of this buyer, in one query (an id
+   * missing from the map is not the buyer's project). Raw SQL: task creation runs it in the raw-SQL (pg)
+   * transactions of idempotent requests.
+   */
+  async qualitySettings(buyerId: string, ids: string[]): Promise<Map<string, QualitySettings>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.$queryRaw<Array<{ id: string; target_confidence: number | null; max_responses: number | null }>>`
+      SELECT id, target_confidence, max_responses FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
+    return new Map(rows.map((row) => [row.id, { targetConfidence: row.target_confidence, maxResponses: row.max_responses }]));
+  }
+}
+
+export class ProjectsRepository extends ProjectsRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
 
   create(buyerId: string, input: ProjectChanges & { name: string }): Promise<ProjectRecord> {
     return this.db.project.create({
@@ -59,25 +86,6 @@ export class ProjectsRepository {
     const project = await this.db.project.findFirst({ where: { id, buyerId }, select });
     if (!project) throw projectNotFound();
     return project;
-  }
-
-  /** Which of these ids are projects of this buyer. */
-  async ownedIds(buyerId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
-    return new Set(rows.map((row) => row.id));
-  }
-
-  /**
-   * The quality settings of those of these ids that are projects of this buyer, in one query (an id
-   * missing from the map is not the buyer's project). Raw SQL: task creation runs it in the raw-SQL (pg)
-   * transactions of idempotent requests.
-   */
-  async qualitySettings(buyerId: string, ids: string[]): Promise<Map<string, QualitySettings>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.$queryRaw<Array<{ id: string; target_confidence: number | null; max_responses: number | null }>>`
-      SELECT id, target_confidence, max_responses FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
-    return new Map(rows.map((row) => [row.id, { targetConfidence: row.target_confidence, maxResponses: row.max_responses }]));
   }
 
   async update(buyerId: string, id: string, changes: ProjectChanges): Promise<ProjectRecord> {

@@ -12,7 +12,7 @@
 // buyer's availableCents is lower than it will be (the reservation is held until the charge releases
 // it), never higher.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Database, Repositories } from '../../repositories.ts';
+import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
@@ -143,7 +143,7 @@ export class SettlementEffects {
     await this.numberEvents();
   }
 
-  private async applyBatch(repos: Repositories): Promise<AppliedEffects> {
+  private async applyBatch(repos: RawRepositories): Promise<AppliedEffects> {
     await repos.settlementEffects.lock();
     const result = await repos.settlementEffects.apply(BATCH, LOW_BALANCE_THRESHOLD_CENTS);
     const at = this.clock.now();

@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { toCents } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -131,8 +132,9 @@ function fromRow(row: TaskRow): TaskRecord {
   };
 }
 
-export class TasksRepository {
-  constructor(private readonly db: DbClient) {}
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class TasksRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /**
    * Inserts every task in one statement: the rows travel as one JSON parameter and
@@ -163,24 +165,12 @@ export class TasksRepository {
     return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
   }
 
-  findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
-    return this.db.task.findFirst({ where: { id, buyerId }, select });
-  }
-
   /** Locks the task row for the rest of the transaction (answers, updates and deletes serialise on it). */
   async lockForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
     const rows = await this.db.$queryRaw<TaskRow[]>`
       SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
     const row = rows[0];
     return row ? fromRow(row) : null;
-  }
-
-  async responses(taskId: string): Promise<TaskResponseRecord[]> {
-    return this.db.taskResponse.findMany({
-      where: { taskId },
-      select: { answer: true, timeSpentMs: true },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
   }
 
   /**
@@ -201,14 +191,6 @@ export class TasksRepository {
     return rows.map(fromRow);
   }
 
-  async update(id: string, changes: TaskChanges & Partial<TaskQuality>): Promise<void> {
-    await this.db.task.update({ where: { id }, data: changes });
-  }
-
-  async delete(id: string): Promise<void> {
-    await this.db.task.delete({ where: { id } });
-  }
-
   /** Median creation-to-validation time of the tasks of a type validated since `since`, if any. */
   async medianCompletionMs(type: TaskType, since: Date): Promise<number | null> {
     const rows = await this.db.$queryRaw<Array<{ median: number | null }>>`
@@ -216,6 +198,32 @@ export class TasksRepository {
       FROM tasks WHERE type = ${type}::"TaskType" AND status = 'COMPLETED' AND validated_at >= ${since}`;
     const median = rows[0]?.median;
     return median === null || median === undefined ? null : Math.round(Number(median));
+  }
+}
+
+export class TasksRepository extends TasksRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
+    return this.db.task.findFirst({ where: { id, buyerId }, select });
+  }
+
+  async responses(taskId: string): Promise<TaskResponseRecord[]> {
+    return this.db.taskResponse.findMany({
+      where: { taskId },
+      select: { answer: true, timeSpentMs: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  async update(id: string, changes: TaskChanges & Partial<TaskQuality>): Promise<void> {
+    await this.db.task.update({ where: { id }, data: changes });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.task.delete({ where: { id } });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import type { Database, Repositories } from '../../repositories.ts';
+import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -186,7 +186,7 @@ export class TasksService {
   }
 
   /** The quality settings a change of validationsNeeded or projectId gives the task; none for other changes. */
-  private async qualityAfter(repos: Repositories, buyerId: string, task: TaskRecord, changes: TaskChanges): Promise<TaskQuality | undefined> {
+  private async qualityAfter(repos: RawRepositories, buyerId: string, task: TaskRecord, changes: TaskChanges): Promise<TaskQuality | undefined> {
     if (changes.validationsNeeded === undefined && changes.projectId === undefined) return undefined;
     const projectId = changes.projectId === undefined ? task.projectId : changes.projectId;
     const projects = await repos.projects.qualitySettings(buyerId, projectId ? [projectId] : []);
@@ -230,18 +230,18 @@ export class TasksService {
   }
 
   /** Inserts first and reserves last, so the buyer row is locked only for the end of the transaction. */
-  private async insertAndReserve(repos: Repositories, buyerId: string, tasks: Array<TaskInput & TaskQuality>): Promise<CreatedTaskView[]> {
+  private async insertAndReserve(repos: RawRepositories, buyerId: string, tasks: Array<TaskInput & TaskQuality>): Promise<CreatedTaskView[]> {
     const created = await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents);
     await this.reserve(repos, buyerId, sumBudget(tasks));
     return created.map(toCreatedView);
   }
 
-  private async reserve(repos: Repositories, buyerId: string, cents: number): Promise<void> {
+  private async reserve(repos: RawRepositories, buyerId: string, cents: number): Promise<void> {
     const reservation = await repos.billing.reserve(buyerId, cents);
     if (!reservation.ok) throw new InsufficientCreditsError(cents, reservation.availableCents);
   }
 
-  private async estimateCompletionMs(repos: Repositories, type: TaskType): Promise<number> {
+  private async estimateCompletionMs(repos: RawRepositories, type: TaskType): Promise<number> {
     const since = new Date(this.clock.now().getTime() - ESTIMATE_WINDOW_MS);
     return (await repos.tasks.medianCompletionMs(type, since)) ?? DEFAULT_ESTIMATE_MS;
   }
@@ -287,7 +287,7 @@ class CsvChunkInserter {
   private budgetCents = 0;
 
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: RawRepositories,
     private readonly buyerId: string,
     private readonly priceCents: number,
     private readonly defaultTargetConfidence: number,

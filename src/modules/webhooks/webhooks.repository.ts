@@ -1,3 +1,4 @@
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type Cursor, type PageRequest } from '../../lib/pagination.ts';
@@ -101,62 +102,9 @@ const configSelect = {
   disabledReason: true,
 } as const;
 
-export class WebhooksRepository {
-  constructor(private readonly db: DbClient) {}
-
-  /**
-   * Creates a configuration unless the buyer already has `limit`. The buyer row is locked first, so
-   * concurrent creations are counted one after the other.
-   */
-  async createConfig(
-    buyerId: string,
-    input: { url: string; events: string[]; secret: string; retryPolicy: RetryPolicy },
-    limit: number,
-  ): Promise<WebhookConfigRecord | null> {
-    await this.db.$queryRaw`SELECT id FROM buyers WHERE id = ${buyerId} FOR UPDATE`;
-    if ((await this.db.webhookConfig.count({ where: { buyerId } })) >= limit) return null;
-    return this.db.webhookConfig.create({ data: { id: newId(), buyerId, ...input }, select: configSelect });
-  }
-
-  /** Newest first, one keyset page (`limit + 1` rows). */
-  listConfigs(buyerId: string, page: PageRequest): Promise<WebhookConfigRecord[]> {
-    const { where, ...rest } = keysetArgs(page);
-    return this.db.webhookConfig.findMany({ where: { buyerId, ...where }, select: configSelect, ...rest });
-  }
-
-  findConfig(buyerId: string, id: string): Promise<WebhookConfigRecord | null> {
-    return this.db.webhookConfig.findFirst({ where: { id, buyerId }, select: configSelect });
-  }
-
-  /**
-   * Applies a PATCH. A new secret replaces the current one at once and ends any rotation's overlap;
-   * re-activating clears what an automatic disabling left; a new retry policy restarts the failure clock.
-   */
-  async updateConfig(buyerId: string, id: string, changes: ConfigChanges): Promise<WebhookConfigRecord | null> {
-    const data = {
-      ...changes,
-      ...(changes.secret !== undefined ? { previousSecret: null, previousSecretExpiresAt: null } : {}),
-      ...(changes.isActive === true ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
-      ...(changes.retryPolicy !== undefined ? { failingSince: null } : {}),
-    };
-    const updated = await this.db.webhookConfig.updateMany({ where: { id, buyerId }, data });
-    return updated.count === 1 ? this.findConfig(buyerId, id) : null;
-  }
-
-  /**
-   * rotate-secret: the current secret becomes the previous one, signing beside `secret` until
-   * `previousExpiresAt`; a previous secret still in its overlap is dropped (the overlap is always between
-   * the last two secrets). 'not-found' when the buyer has no such configuration; 'same' when `secret` is
-   * already the current one (nothing is changed).
-   */
-  async rotateSecret(buyerId: string, id: string, secret: string, previousExpiresAt: Date): Promise<'rotated' | 'same' | 'not-found'> {
-    // SET reads the row as it was: previous_secret takes the secret being replaced.
-    const rotated = await this.db.$executeRaw`
-      UPDATE webhook_configs SET previous_secret = secret, previous_secret_expires_at = ${previousExpiresAt}, secret = ${secret}, updated_at = now()
-      WHERE id = ${id} AND buyer_id = ${buyerId} AND secret <> ${secret}`;
-    if (rotated === 1) return 'rotated';
-    return (await this.findConfig(buyerId, id)) ? 'same' : 'not-found';
-  }
+/** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
+export class WebhooksRawRepository {
+  constructor(protected readonly db: RawExecutor) {}
 
   /** The configuration's secrets as they sign at `now`, for a test send; null when not the buyer's. */
   async findSigningConfig(buyerId: string, id: string, now: Date): Promise<SigningConfig | null> {
@@ -197,33 +145,6 @@ export class WebhooksRepository {
         ${input.statusCode}, ${input.error?.slice(0, 500) ?? null}, ${input.at}, ${input.delivered ? input.finishedAt : null}::timestamptz
       FROM event`;
     return inserted === 1;
-  }
-
-  async deleteConfig(buyerId: string, id: string): Promise<boolean> {
-    return (await this.db.webhookConfig.deleteMany({ where: { id, buyerId } })).count === 1;
-  }
-
-  /** Newest first; `limit + 1` rows so the caller can tell whether more remain. */
-  async listDeliveries(configId: string, limit: number, after?: Cursor): Promise<DeliveryRecord[]> {
-    const rows = await this.db.webhookDelivery.findMany({
-      where: {
-        configId,
-        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-      },
-      include: { event: { select: { type: true } } },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
-    });
-    return rows.map((row) => ({
-      id: row.id,
-      event: row.event.type,
-      status: row.status,
-      attempts: row.attempts,
-      lastStatusCode: row.lastStatusCode,
-      lastError: row.lastError,
-      createdAt: row.createdAt,
-      deliveredAt: row.deliveredAt,
-    }));
   }
 
   /** Queues a delivery of the buyer's again, as new: status PENDING, attempts 0, due now. */
@@ -336,5 +257,92 @@ export class WebhooksRepository {
       WHERE id = ${id} AND is_active AND retry_policy = 'extended' AND failing_since <= ${failingBefore}
       RETURNING id, buyer_id AS "buyerId", url, failing_since AS "failingSince"`;
     return rows[0] ?? null;
+  }
+}
+
+export class WebhooksRepository extends WebhooksRawRepository {
+  constructor(protected override readonly db: DbClient) {
+    super(db);
+  }
+
+  /**
+   * Creates a configuration unless the buyer already has `limit`. The buyer row is locked first, so
+   * concurrent creations are counted one after the other.
+   */
+  async createConfig(
+    buyerId: string,
+    input: { url: string; events: string[]; secret: string; retryPolicy: RetryPolicy },
+    limit: number,
+  ): Promise<WebhookConfigRecord | null> {
+    await this.db.$queryRaw`SELECT id FROM buyers WHERE id = ${buyerId} FOR UPDATE`;
+    if ((await this.db.webhookConfig.count({ where: { buyerId } })) >= limit) return null;
+    return this.db.webhookConfig.create({ data: { id: newId(), buyerId, ...input }, select: configSelect });
+  }
+
+  /** Newest first, one keyset page (`limit + 1` rows). */
+  listConfigs(buyerId: string, page: PageRequest): Promise<WebhookConfigRecord[]> {
+    const { where, ...rest } = keysetArgs(page);
+    return this.db.webhookConfig.findMany({ where: { buyerId, ...where }, select: configSelect, ...rest });
+  }
+
+  findConfig(buyerId: string, id: string): Promise<WebhookConfigRecord | null> {
+    return this.db.webhookConfig.findFirst({ where: { id, buyerId }, select: configSelect });
+  }
+
+  /**
+   * Applies a PATCH. A new secret replaces the current one at once and ends any rotation's overlap;
+   * re-activating clears what an automatic disabling left; a new retry policy restarts the failure clock.
+   */
+  async updateConfig(buyerId: string, id: string, changes: ConfigChanges): Promise<WebhookConfigRecord | null> {
+    const data = {
+      ...changes,
+      ...(changes.secret !== undefined ? { previousSecret: null, previousSecretExpiresAt: null } : {}),
+      ...(changes.isActive === true ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
+      ...(changes.retryPolicy !== undefined ? { failingSince: null } : {}),
+    };
+    const updated = await this.db.webhookConfig.updateMany({ where: { id, buyerId }, data });
+    return updated.count === 1 ? this.findConfig(buyerId, id) : null;
+  }
+
+  /**
+   * rotate-secret: the current secret becomes the previous one, signing beside `secret` until
+   * `previousExpiresAt`; a previous secret still in its overlap is dropped (the overlap is always between
+   * the last two secrets). 'not-found' when the buyer has no such configuration; 'same' when `secret` is
+   * already the current one (nothing is changed).
+   */
+  async rotateSecret(buyerId: string, id: string, secret: string, previousExpiresAt: Date): Promise<'rotated' | 'same' | 'not-found'> {
+    // SET reads the row as it was: previous_secret takes the secret being replaced.
+    const rotated = await this.db.$executeRaw`
+      UPDATE webhook_configs SET previous_secret = secret, previous_secret_expires_at = ${previousExpiresAt}, secret = ${secret}, updated_at = now()
+      WHERE id = ${id} AND buyer_id = ${buyerId} AND secret <> ${secret}`;
+    if (rotated === 1) return 'rotated';
+    return (await this.findConfig(buyerId, id)) ? 'same' : 'not-found';
+  }
+
+  async deleteConfig(buyerId: string, id: string): Promise<boolean> {
+    return (await this.db.webhookConfig.deleteMany({ where: { id, buyerId } })).count === 1;
+  }
+
+  /** Newest first; `limit + 1` rows so the caller can tell whether more remain. */
+  async listDeliveries(configId: string, limit: number, after?: Cursor): Promise<DeliveryRecord[]> {
+    const rows = await this.db.webhookDelivery.findMany({
+      where: {
+        configId,
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      },
+      include: { event: { select: { type: true } } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      event: row.event.type,
+      status: row.status,
+      attempts: row.attempts,
+      lastStatusCode: row.lastStatusCode,
+      lastError: row.lastError,
+      createdAt: row.createdAt,
+      deliveredAt: row.deliveredAt,
+    }));
   }
 }
