@@ -13,10 +13,13 @@
 // --skew S keeps every item of the most frequent true class and a seeded random subset of the others, so
 // that the most frequent class is a share S of the items with a truth (a dataset already as skewed is kept
 // whole; items without a truth are dropped).
+// npm run bench:quality -- --kind K [--seed N] runs the simulated-crowd benchmark of answer kind K (rating,
+// multi, …, or all of them) instead, one JSON line per kind (kinds.ts).
 import { refitScope } from '../../src/consensus/refit.ts';
 import { replayContractRule } from './contract-replay.ts';
 import { readDataset } from './dataset.ts';
 import { indexDataset, type IndexedDataset } from './indexed.ts';
+import { kindFigures } from './kinds.ts';
 import { majorityAtBudget } from './majority-budget.ts';
 import { calibrationError, drawGolden, replayModel, SERVICE_REPLAY, type ReplayOutcome } from './model-replay.ts';
 import { expectedHit, prng, shuffle } from './random.ts';
@@ -145,4 +148,15 @@ function main() {
   );
 }
 
-main();
+/** --kind K [--seed N]: the kind benchmarks' lines (kinds.ts), on the same seeds as a dataset's replay. */
+async function kindMain(argv: string[]) {
+  const kind = argv[argv.indexOf('--kind') + 1];
+  if (!kind || kind.startsWith('--')) throw new Error('usage: npm run bench:quality -- --kind <rating|multi|pairwise|all> [--seed N]');
+  const seedIndex = argv.indexOf('--seed');
+  const seeds = seedIndex >= 0 ? [Number(argv[seedIndex + 1])] : DEFAULT_SEEDS;
+  if (seeds.some((seed) => !Number.isInteger(seed))) throw new Error('--seed takes a whole number');
+  for await (const line of kindFigures(kind, seeds)) process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+if (process.argv.includes('--kind')) await kindMain(process.argv.slice(2));
+else main();
