@@ -34,7 +34,7 @@ const trustProxy = z.string().transform((value): boolean | number | string => {
 export const DEFAULT_GOLDEN_RATE = 0.1;
 export const DEFAULT_GOLDEN_FIRST_RATE = 0.5;
 
-const envSchema = z.object({
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: integer(0, 65535).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

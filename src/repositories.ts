@@ -54,7 +54,7 @@ export function createRepositories(db: DbClient) {
 export type Repositories = ReturnType<typeof createRepositories>;
 
 /**
- * The raw path's registry (the SDK's next and complete, authentication, the applier, the outbox workers):
+ * The raw path's registry (the SDK's next and complete, authentication, the applier, the webhook claim):
  * the repositories' raw-SQL parts only, on the `pg` pool or one of its clients. A Prisma model call cannot
  * be written against it: those methods are not there.
  */

@@ -10,7 +10,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { newEventId, newId } from '../../src/lib/ids.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { queueBudgetLowEvents } from './outbox.ts';
 import { benchDatabase, fundedBuyer, percentile, round, runBench, startServer } from '../lib.ts';
 
 export interface FairnessFigures {
@@ -28,21 +29,6 @@ const VICTIM_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 12);
 const VICTIM_EVERY_MS = 50;
 const ATTACK_CONFIGS = 20;
 const ATTACK_EVENTS = 60;
-
-async function insertEvents(client: pg.Client, buyerId: string, configIds: string[], count: number): Promise<void> {
-  const eventIds = Array.from({ length: count }, newEventId);
-  // The rows the service writes: the event, and one delivery per subscribed configuration.
-  await client.query(
-    `WITH e AS (
-       INSERT INTO events (id, buyer_id, type, payload)
-       SELECT id, $2, 'budget.low', json_build_object('event', 'budget.low', 'creditBalance', n, 'thresholdCents', 500,
-              'at', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
-       FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) RETURNING id)
-     INSERT INTO webhook_deliveries (id, event_id, config_id)
-     SELECT md5(random()::text || e.id || c.id), e.id, c.id FROM e CROSS JOIN unnest($3::text[]) AS c(id)`,
-    [eventIds, buyerId, configIds],
-  );
-}
 
 async function addConfig(client: pg.Client, buyerId: string, url: string): Promise<string> {
   const id = newId();
@@ -95,7 +81,7 @@ export async function measureFairness(databaseUrl: string, log: (message: string
       received = 0;
       const sent = Math.floor((VICTIM_SECONDS * 1000) / VICTIM_EVERY_MS);
       for (let i = 0; i < sent; i++) {
-        await insertEvents(client, victim.id, [victimConfig], 1);
+        await queueBudgetLowEvents(client, victim.id, [victimConfig], 1);
         await new Promise((resolve) => setTimeout(resolve, VICTIM_EVERY_MS));
       }
       const deadline = Date.now() + 5_000;
@@ -106,7 +92,7 @@ export async function measureFairness(databaseUrl: string, log: (message: string
     log(`fairness: the victim alone, ${VICTIM_SECONDS} s`);
     const alone = await victimPhase();
     log(`fairness: ${ATTACK_CONFIGS * ATTACK_EVENTS} attacker deliveries to a server that never answers, then the victim again`);
-    await insertEvents(client, attacker.id, attackConfigs, ATTACK_EVENTS);
+    await queueBudgetLowEvents(client, attacker.id, attackConfigs, ATTACK_EVENTS);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const attacked = await victimPhase();
     return {

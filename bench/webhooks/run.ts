@@ -5,9 +5,10 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { newEventId, newId } from '../../src/lib/ids.ts';
+import { newId } from '../../src/lib/ids.ts';
 import { benchDatabase, fundedBuyer, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
 import { measureFairness } from './fairness.ts';
+import { queueBudgetLowEvents } from './outbox.ts';
 import { measureStream } from './stream.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -52,19 +53,7 @@ async function main() {
     const started = Date.now();
     for (let offset = 0; offset < EVENTS; offset += BATCH) {
       const count = Math.min(BATCH, EVENTS - offset);
-      const eventIds = Array.from({ length: count }, newEventId);
-      const deliveryIds = Array.from({ length: count }, newId);
-      // The same rows the service writes: the event and one delivery per subscribed configuration.
-      await client.query(
-        `WITH e AS (
-           INSERT INTO events (id, buyer_id, type, payload)
-           SELECT id, $2, 'budget.low', json_build_object('event', 'budget.low', 'creditBalance', n, 'thresholdCents', 500,
-                  'at', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
-           FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) RETURNING id)
-         INSERT INTO webhook_deliveries (id, event_id, config_id)
-         SELECT d.id, e.id, $3 FROM unnest($4::text[], $1::text[]) AS d(id, event_id) JOIN e ON e.id = d.event_id`,
-        [eventIds, buyer.id, configId, deliveryIds],
-      );
+      await queueBudgetLowEvents(client, buyer.id, [configId], count);
     }
     const deadline = Date.now() + 120_000;
     while (received.size < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

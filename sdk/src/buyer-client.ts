@@ -350,7 +350,7 @@ export class ExportsResource extends Resource {
     const disposition = headers.get('content-disposition') ?? '';
     const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `export.${params.format}`;
     if (!response.body) throw new ConcordError({ message: 'The export response has no body', code: 'INVALID_RESPONSE', status: response.status, requestId });
-    return { filename, contentType: headers.get('content-type') ?? '', body: response.body, requestId };
+    return { filename, contentType: headers.get('content-type') ?? '', body: response.body, requestId, headers };
   }
 
   /** Streams the export into a file (Node.js): memory stays flat whatever its size. */

@@ -145,6 +145,8 @@ export interface ExportDownload {
   contentType: string;
   body: ReadableStream<Uint8Array>;
   requestId: string | undefined;
+  /** The response's headers: a split's `x-export-split` (records per file) and `x-export-empty-parts`. */
+  headers: Headers;
 }
 
 // Buyer API keys (server-to-server credentials: `cnc_live_…` / `cnc_test_…`).

@@ -30,10 +30,21 @@ const BUYER: Visit[] = [
   { path: '/tasks', open: (page) => page.locator('tr[data-task-id]').first().click() },
   { path: '/tasks', open: (page) => page.getByRole('button', { name: 'Create task', exact: true }).click() },
   { path: '/import' },
+  {
+    // A chosen file's preview: on a phone, a table that scrolls in its own region.
+    path: '/import',
+    open: async (page) => {
+      const csv = ['type,content,options,locale,maxCents', 'SENTIMENT_ANALYSIS,"A review long enough to need a wide column",positive|negative|neutral,en,20'];
+      await page.getByLabel('CSV file').setInputFiles({ name: 'tasks.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.join('\n')) });
+      await page.getByText('Preview: the first').waitFor();
+    },
+  },
   { path: '/projects' },
   { path: '/projects', open: (page) => page.locator('main table tbody tr a').first().click() },
   { path: '/golden-tasks' },
   { path: '/exports' },
+  // A split with its file sizes (and, for so few failed tasks, the warning of an empty file).
+  { path: '/exports?format=jsonl&status=FAILED&trainRatio=0.8&valRatio=0.1&testRatio=0.1' },
   { path: '/webhooks' },
   { path: '/webhooks', open: (page) => page.getByRole('button', { name: 'New webhook' }).click() },
   { path: '/webhooks', open: (page) => page.locator('main table tbody tr a').first().click() },

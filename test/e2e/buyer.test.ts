@@ -1,7 +1,7 @@
 // A buyer's whole journey in a real browser: sign up, top up through the sandbox checkout, see
 // the bonus in the balance, import a CSV with one bad row and see its error against the row, see the
 // tasks, watch a task turn COMPLETED with its confidence while annotators answer (no reload), download a
-// jsonl export and check its records, create a webhook with the Standard Webhooks secret the page
+// jsonl export and check its records, see a split of so few tasks warned about before its download, create a webhook with the Standard Webhooks secret the page
 // generates and see a delivery in its log; send it a test event and see the outcome, rotate its secret
 // (both secrets sign for 24 h), change its retry policy, and re-enable it after Concord disabled it.
 import { createHmac } from 'node:crypto';
@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { adminToken, annotateUntil, call, developerKey } from './support/api.ts';
-import { launchBrowser, openPage, unexpectedProblems } from './support/browser.ts';
+import { launchBrowser, logIn, openPage, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
 import { DISABLED_REASON, disableWebhooks } from './support/webhooks.ts';
 
@@ -128,6 +128,18 @@ describe('the buyer dashboard', () => {
     const completed = await call<{ tasks: { id: string; result: string }[] }>(url, 'GET', '/tasks?status=COMPLETED', token);
     expect(records.map((r) => r.id).sort()).toEqual(completed.body.tasks.map((t) => t.id).sort());
     expect(records.find((r) => r.id === france.id)?.label).toBe('yes');
+
+    // Split 0.8/0.1/0.1, so few tasks leave the validation file empty: the page says so before the
+    // download, and after it from the service's own count.
+    await page.getByRole('radio', { name: 'Train, validation and test' }).check();
+    const n = completed.body.tasks.length;
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Expected size' }).innerText())
+      .toMatch(new RegExp(`val(?: and test)? will be empty: ${n} tasks? at 0\\.8/0\\.1/0\\.1 gives? train \\d, val 0, test \\d`));
+    const splitDownloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    expect((await splitDownloading).suggestedFilename()).toBe('tasks-jsonl.zip');
+    await expect.poll(() => page.locator('.notice', { hasText: 'Saved' }).innerText()).toMatch(/val=0.*Empty in this ZIP: val/);
 
     // A webhook: its secret made in the browser and shown once; a delivery appears in its log.
     await nav('Webhooks');
@@ -265,5 +277,37 @@ describe('the buyer dashboard', () => {
       const login = await call<{ token: string }>(base, 'POST', '/auth/login', undefined, { email: 'journey@example.test', password: 'journey password' });
       return login.body.token;
     }
+  });
+
+  it('greets a new account with one way to start, and keeps a new API key on screen until it is copied', async () => {
+    const { page, problems } = await openPage(browser);
+    const account = { email: 'first-hour@example.test', password: 'first hour password' };
+    expect((await call(server.url, 'POST', '/auth/register', undefined, { ...account, companyName: 'First Hour' })).status).toBe(201);
+    await logIn(page, server.url, '/login', account);
+    await settle(page);
+
+    // $0.00 on a new account is a start, not a low balance: the steps, with a single Add credits.
+    await page.getByRole('heading', { name: 'Get started in three steps' }).waitFor();
+    expect(await page.getByText('Your balance is low').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Add credits' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Create an API key' }).count()).toBe(1);
+
+    // Escape before the key was copied keeps the dialog open and says why; once copied, Escape closes it.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.getByRole('link', { name: 'Create an API key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Escape check');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Escape check is ready' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.innerText()).toContain('Copy the key first: it is shown only once.');
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => dialog.getByLabel('I have copied the API key').isChecked()).toBe(true);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toMatch(/^cnc_test_/);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
+
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await page.context().close();
   });
 });

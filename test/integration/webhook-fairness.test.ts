@@ -3,12 +3,14 @@
 // delivery at a time.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEventId, newId } from '../../src/lib/ids.ts';
 import { DELIVERY_CAPS } from '../../src/modules/webhooks/delivery.worker.ts';
 import { WebhooksRepository, type ClaimLimits } from '../../src/modules/webhooks/webhooks.repository.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
-import { createBuyer } from '../helpers/factories.ts';
+import { bearer, createBuyer } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { waitFor } from '../helpers/server-process.ts';
 
@@ -42,7 +44,8 @@ async function queue(buyerId: string, configIds: string[], count: number, ageMs 
   return deliveryIds;
 }
 
-const claim = (limits: ClaimLimits) => ctx.prisma.$transaction((tx) => new WebhooksRepository(tx).claimDue(new Date(), 60_000, limits), { timeout: 15_000 });
+const claim = (limits: ClaimLimits) =>
+  ctx.prisma.$transaction((tx) => new WebhooksRepository(tx).claimDue(() => new Date(), 60_000, limits), { timeout: 15_000 });
 
 async function inFlightByConfig(): Promise<Map<string, number>> {
   const rows = await ctx.prisma.webhookDelivery.groupBy({
@@ -172,6 +175,61 @@ describe('fair webhook delivery', () => {
     } finally {
       await receiver.close();
     }
+    await clearQueue();
+  });
+
+  it('a claim does not take a delivery whose outcome is recorded while it waits for the row', async () => {
+    await clearQueue();
+    const buyer = await createBuyer(ctx);
+    const configId = await addConfig(buyer.id, 'http://127.0.0.1:9/late');
+    const [id] = await queue(buyer.id, [configId], 1);
+    // Claimed by a worker whose lease ran out while its send was still being recorded.
+    await ctx.prisma.webhookDelivery.update({ where: { id }, data: { attempts: 1, lockedUntil: new Date(Date.now() - 1_000) } });
+    const recorder = new pg.Client({ connectionString: ctx.databaseUrl });
+    await recorder.connect();
+    try {
+      await recorder.query('BEGIN');
+      await recorder.query("UPDATE webhook_deliveries SET status = 'DELIVERED', locked_until = NULL WHERE id = $1", [id]);
+      const claiming = claim({ slots: 10, perEndpoint: 10, perBuyer: 10, troubledAfter: 3 });
+      // The claim reaches the row and waits for the recorder's lock…
+      await waitFor(
+        async () =>
+          (await ctx.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)[0]?.n === 1,
+        10_000,
+        'the claim waiting for the row',
+      );
+      await recorder.query('COMMIT');
+      // …and, the outcome recorded, leaves it.
+      expect(await claiming).toEqual([]);
+      expect(await ctx.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'DELIVERED', attempts: 1, lockedUntil: null });
+    } finally {
+      await recorder.end();
+    }
+  });
+
+  it('redelivering a delivery that is being sent leaves it in flight (202), and queues it once it is done', async () => {
+    await clearQueue();
+    const buyer = await createBuyer(ctx);
+    const configId = await addConfig(buyer.id, 'http://127.0.0.1:9/slow');
+    const [id] = await queue(buyer.id, [configId], 1);
+    const limits = { slots: 10, perEndpoint: 1, perBuyer: 10, troubledAfter: 3 };
+    const [claimed] = await claim(limits);
+    expect(claimed?.id).toBe(id);
+    const redeliver = () => request(ctx.app).post(`/api/v1/webhooks/deliveries/${id}/redeliver`).set(bearer(buyer.token)).send();
+    expect((await redeliver()).status).toBe(202);
+    // Still the one claim's: no second send of it, and its place under the cap still taken.
+    expect(await ctx.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'PENDING', attempts: 1 });
+    expect(await claim(limits)).toEqual([]);
+    // A late outcome of another claim is not recorded over this one's.
+    await new WebhooksRepository(ctx.prisma).markDelivered({ id: id as string, attempts: 7 }, 200, new Date());
+    expect(await ctx.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'PENDING', attempts: 1 });
+    // Its send recorded (failed for good), a redelivery queues it again, as new.
+    await new WebhooksRepository(ctx.prisma).markAttemptFailed(claimed as { id: string; attempts: number }, { statusCode: 410, error: 'HTTP 410' }, null, {
+      failed: false,
+      failureAt: null,
+    });
+    expect((await redeliver()).status).toBe(202);
+    expect(await ctx.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'PENDING', attempts: 0, lockedUntil: null });
     await clearQueue();
   });
 });

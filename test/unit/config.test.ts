@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, envSchema, loadConfig } from '../../src/config.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -123,5 +124,13 @@ describe('loadConfig', () => {
   it('treats empty variables as unset and reports every problem at once', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(3000);
     expect(problemsOf({ PORT: 'x', PRICE_CENTS: 'y' })).toHaveLength(2);
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable the configuration reads', async () => {
+    const example = await readFile(new URL('../../.env.example', import.meta.url), 'utf8');
+    const listed = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+    expect(Object.keys(envSchema.shape).filter((name) => !listed.has(name))).toEqual([]);
   });
 });

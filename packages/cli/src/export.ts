@@ -1,14 +1,14 @@
-// concord export: GET /exports streamed into a file, with a byte count. The download goes to FILE.partial
-// and is renamed to FILE once complete, so FILE is never half a dataset. The request is the one the SDK's
-// exports.stream makes, sent through the SDK's HttpClient because the summary needs response headers
-// exports.stream does not return: a split's records per file (x-export-split) and its empty files
+// concord export: GET /exports streamed into a file through the SDK (exports.stream), with a byte count.
+// The download goes to FILE.partial and is renamed to FILE once complete, so FILE is never half a dataset.
+// The summary reads a split's records per file (x-export-split) and its empty files
 // (x-export-empty-parts), so that an empty val or test file is said, not found later.
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ConcordError, HttpClient, type ExportFormat, type ExportParams, type Locale, type TaskStatus, type TaskType } from '@concord/sdk';
+import { type ExportFormat, type ExportParams, type Locale, type TaskStatus, type TaskType } from '@concord/sdk';
+import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { interruptedError, interruption, usageError } from './errors.ts';
 import { formatBytes, formatCount, formatSeconds, type Output } from './output.ts';
@@ -60,10 +60,10 @@ export async function exportDataset(options: ExportOptions, output: Output, user
     ...(options.split ? parseSplit(options.split) : {}),
   };
   const connection = await resolveConnection(options);
-  const http = new HttpClient({ baseUrl: connection.baseUrl, headers: { 'user-agent': userAgent } }, connection.apiKey);
+  const client = buyerClient(connection, userAgent);
   const started = performance.now();
   const controller = interruption();
-  const download = await openDownload(http, params, controller.signal).catch((error: unknown) => {
+  const download = await client.exports.stream(params, { signal: controller.signal }).catch((error: unknown) => {
     controller.dispose();
     throw error;
   });
@@ -114,14 +114,6 @@ export async function exportDataset(options: ExportOptions, output: Output, user
 }
 
 /** GET /exports as a byte stream, with the response's headers (what exports.stream returns, and the headers). */
-async function openDownload(http: HttpClient, params: ExportParams, signal: AbortSignal) {
-  const { response, headers, requestId } = await http.send({ method: 'GET', path: '/exports', query: { ...params }, stream: true, options: { signal } });
-  const disposition = headers.get('content-disposition') ?? '';
-  const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `export.${params.format}`;
-  if (!response.body) throw new ConcordError({ message: 'The export response has no body', code: 'INVALID_RESPONSE', status: response.status, requestId });
-  return { filename, contentType: headers.get('content-type') ?? '', body: response.body, headers, requestId };
-}
-
 const PART_NAMES = ['train', 'val', 'test'] as const;
 export type SplitPart = (typeof PART_NAMES)[number];
 

@@ -9,7 +9,8 @@
 // send of a claim (a receiver that never answers holds its own slot until the timeout, nothing else);
 // the claim caps what is in flight per endpoint and per buyer over every process, and lets the buyers
 // with due work take turns (webhooks.repository.ts claimDue); an endpoint whose last attempts timed out,
-// could not connect or answered 5xx is sent one delivery at a time until it answers again.
+// could not connect or answered 5xx (in a row; a 4xx neither counts nor ends the run) is sent one
+// delivery at a time until a delivery succeeds.
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -105,9 +106,8 @@ export class DeliveryWorker {
   private async claimAndSend(): Promise<Array<Promise<void>>> {
     const slots = SLOTS - this.inFlight.size;
     if (slots <= 0) return [];
-    const now = this.clock.now();
     const leaseMs = this.config.webhookTimeoutMs + LEASE_MARGIN_MS;
-    const claimed = await this.db.rawTransaction((repos) => repos.webhooks.claimDue(now, leaseMs, { slots, ...DELIVERY_CAPS }));
+    const claimed = await this.db.rawTransaction((repos) => repos.webhooks.claimDue(() => this.clock.now(), leaseMs, { slots, ...DELIVERY_CAPS }));
     return claimed.map((delivery) => {
       const sending: Promise<void> = this.deliver(delivery)
         .catch((error: unknown) =>
@@ -143,7 +143,7 @@ export class DeliveryWorker {
     const extended = delivery.retryPolicy === 'extended' && !ping;
     const log = { deliveryId: delivery.id, webhookEvent: delivery.event, attempt: delivery.attempts };
     if (outcome.kind === 'success') {
-      await this.db.repos.webhooks.markDelivered(delivery.id, outcome.statusCode, now, extended);
+      await this.db.repos.webhooks.markDelivered(delivery, outcome.statusCode, now, extended);
       this.logger.info({ ...log, event: 'webhook.delivery.delivered', statusCode: outcome.statusCode }, 'webhook delivered');
       return;
     }
@@ -162,7 +162,7 @@ export class DeliveryWorker {
     // and lengthen the endpoint's run of failures (a 4xx answered: the endpoint is up).
     const failed = outcome.kind === 'retryable';
     const failureAt = extended && delivery.isActive ? now : null;
-    const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery.id, { statusCode: outcome.statusCode, error }, retryAt, {
+    const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery, { statusCode: outcome.statusCode, error }, retryAt, {
       failed,
       failureAt,
     });

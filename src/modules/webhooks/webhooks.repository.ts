@@ -78,6 +78,13 @@ export interface ClaimLimits {
   troubledAfter: number;
 }
 
+/**
+ * A claimed delivery as its outcome is recorded: the outcome counts only while the row is still that
+ * claim's (PENDING at the attempt it was claimed at), so a send that outlived its lease, or was queued
+ * again meanwhile, cannot overwrite what came after it.
+ */
+export type ClaimRef = Pick<ClaimedDelivery, 'id' | 'attempts'>;
+
 /** The claim's advisory lock key (claims one at a time, across processes). */
 const CLAIM_LOCK = 0x636e7768; // "cnwh"
 
@@ -147,12 +154,28 @@ export class WebhooksRawRepository {
     return inserted === 1;
   }
 
-  /** Queues a delivery of the buyer's again, as new: status PENDING, attempts 0, due now. */
-  async redeliver(buyerId: string, id: string, now: Date): Promise<boolean> {
-    const updated = await this.db.$executeRaw`
-      UPDATE webhook_deliveries d SET status = 'PENDING', attempts = 0, next_attempt_at = ${now}, locked_until = NULL
-      FROM webhook_configs c WHERE d.id = ${id} AND c.id = d.config_id AND c.buyer_id = ${buyerId}`;
-    return updated === 1;
+  /**
+   * Queues a delivery of the buyer's again, as new: status PENDING, attempts 0, due now. One being sent
+   * right now (claimed, its lease running) is left as it is: it is on its way, and queueing it again would
+   * send it twice at once and free its place under the caps while its send still runs. 'not-found' when
+   * the buyer has no such delivery.
+   */
+  async redeliver(buyerId: string, id: string, now: Date): Promise<'queued' | 'in-flight' | 'not-found'> {
+    const rows = await this.db.$queryRaw<Array<{ queued: boolean }>>`
+      WITH target AS (
+        SELECT d.id, (d.status = 'PENDING' AND d.locked_until > ${now}) AS in_flight
+        FROM webhook_deliveries d JOIN webhook_configs c ON c.id = d.config_id
+        WHERE d.id = ${id} AND c.buyer_id = ${buyerId}
+        FOR UPDATE OF d
+      ), queued AS (
+        UPDATE webhook_deliveries d SET status = 'PENDING', attempts = 0, next_attempt_at = ${now}, locked_until = NULL
+        FROM target WHERE d.id = target.id AND NOT target.in_flight
+        RETURNING d.id
+      )
+      SELECT EXISTS (SELECT 1 FROM queued) AS queued FROM target`;
+    const row = rows[0];
+    if (!row) return 'not-found';
+    return row.queued ? 'queued' : 'in-flight';
   }
 
   /**
@@ -164,8 +187,11 @@ export class WebhooksRawRepository {
    * one's second…), so one buyer's backlog is never in front of another's. Call it inside a transaction:
    * the claims of all workers are taken one at a time under an advisory lock, so a cap is never overshot.
    */
-  async claimDue(now: Date, leaseMs: number, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  async claimDue(clock: () => Date, leaseMs: number, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
     await this.db.$executeRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
+    // The time is read once the lock is held: a wait for it must not shorten the lease, nor make a lease
+    // that ran out meanwhile look current.
+    const now = clock();
     // The previous secret only while its overlap lasts: after it, deliveries carry the new one alone.
     return this.db.$queryRaw<ClaimedDelivery[]>`
       WITH RECURSIVE pending AS (
@@ -199,6 +225,9 @@ export class WebhooksRawRepository {
       SET locked_until = ${new Date(now.getTime() + leaseMs)}, attempts = d.attempts + 1
       FROM chosen, events e, webhook_configs c
       WHERE d.id = chosen.id AND e.id = d.event_id AND c.id = d.config_id
+        -- Checked again on the row as it is once locked: an outcome recorded meanwhile (a send that
+        -- outlived its lease) is not claimed over.
+        AND d.status = 'PENDING' AND (d.locked_until IS NULL OR d.locked_until <= ${now})
       RETURNING d.id, d.attempts, e.id AS "eventId", e.type AS event, e.payload, c.id AS "configId", c.url, c.secret,
         CASE WHEN c.previous_secret_expires_at > ${now} THEN c.previous_secret END AS "previousSecret",
         c.is_active AS "isActive", c.retry_policy::text AS "retryPolicy"`;
@@ -208,12 +237,12 @@ export class WebhooksRawRepository {
    * Records a delivered attempt: the endpoint answers again, so its run of failures ends, and with
    * `endFailure` (extended configurations) its failure clock stops, in the same statement.
    */
-  async markDelivered(id: string, statusCode: number, now: Date, endFailure = false): Promise<void> {
+  async markDelivered(claim: ClaimRef, statusCode: number, now: Date, endFailure = false): Promise<void> {
     await this.db.$executeRaw`
       WITH delivered AS (
         UPDATE webhook_deliveries SET status = 'DELIVERED', delivered_at = ${now}, last_status_code = ${statusCode},
           last_error = NULL, locked_until = NULL
-        WHERE id = ${id} RETURNING config_id
+        WHERE id = ${claim.id} AND attempts = ${claim.attempts} AND status = 'PENDING' RETURNING config_id
       )
       UPDATE webhook_configs c SET consecutive_failures = 0, failing_since = CASE WHEN ${endFailure}::boolean THEN NULL ELSE c.failing_since END
       FROM delivered WHERE c.id = delivered.config_id AND (c.consecutive_failures <> 0 OR (${endFailure}::boolean AND c.failing_since IS NOT NULL))`;
@@ -226,7 +255,7 @@ export class WebhooksRawRepository {
    * when it started (null when not tracked).
    */
   async markAttemptFailed(
-    id: string,
+    claim: ClaimRef,
     outcome: { statusCode: number | null; error: string },
     retryAt: Date | null,
     endpoint: { failed: boolean; failureAt: Date | null },
@@ -237,7 +266,7 @@ export class WebhooksRawRepository {
           status = ${retryAt ? 'PENDING' : 'FAILED'}::"DeliveryStatus",
           next_attempt_at = COALESCE(${retryAt}::timestamptz, next_attempt_at),
           last_status_code = ${outcome.statusCode}, last_error = ${outcome.error.slice(0, 500)}, locked_until = NULL
-        WHERE id = ${id} RETURNING config_id
+        WHERE id = ${claim.id} AND attempts = ${claim.attempts} AND status = 'PENDING' RETURNING config_id
       )
       UPDATE webhook_configs c SET failing_since = COALESCE(c.failing_since, ${endpoint.failureAt}::timestamptz),
         consecutive_failures = c.consecutive_failures + ${endpoint.failed ? 1 : 0}::int

@@ -149,8 +149,9 @@ export class WebhooksService {
     return toPage('deliveries', rows, limit);
   }
 
+  /** Queues a delivery again; one being sent right now is on its way already, and is left as it is. */
   async redeliver(buyerId: string, deliveryId: string): Promise<void> {
-    if (!(await this.db.repos.webhooks.redeliver(buyerId, deliveryId, this.clock.now()))) {
+    if ((await this.db.repos.webhooks.redeliver(buyerId, deliveryId, this.clock.now())) === 'not-found') {
       throw new NotFoundError('DELIVERY_NOT_FOUND', 'Webhook delivery not found');
     }
   }
