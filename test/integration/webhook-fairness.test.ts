@@ -194,7 +194,11 @@ describe('fair webhook delivery', () => {
       // The claim reaches the row and waits for the recorder's lock…
       await waitFor(
         async () =>
-          (await ctx.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)[0]?.n === 1,
+          (
+            await ctx.prisma.$queryRaw<
+              Array<{ n: number }>
+            >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`
+          )[0]?.n === 1,
         10_000,
         'the claim waiting for the row',
       );
