@@ -1,6 +1,7 @@
 // Screenshots of every dashboard page at 1 280 px and 390 px wide, into docs/dashboard/ (linked from the
 // README). Starts its own server (development mode, so the first-run admin and the e-mail outbox show)
-// on a fresh database, fills it with scripts/demo-seed.ts through the public API, then visits each page.
+// on a fresh database, fills it with scripts/demo-seed.ts through the public API, then visits each page
+// (and the overview of a buyer who just signed up).
 //   npm run dashboard:screenshots            every page
 //   npm run dashboard:screenshots -- webhook  only the pictures whose name starts with "webhook"
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,7 +11,8 @@ import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { benchDatabase, startServer } from '../bench/lib.ts';
 import { DESKTOP, launchBrowser, logIn, PHONE, settle } from '../test/e2e/support/browser.ts';
-import { seedDemo } from './demo-seed.ts';
+import { call } from '../test/e2e/support/http.ts';
+import { DEMO_PASSWORD, seedDemo } from './demo-seed.ts';
 
 const OUT = path.resolve('docs/dashboard');
 
@@ -32,12 +34,22 @@ const BUYER_SHOTS: Shot[] = [
   {
     name: 'task-drawer',
     path: '/tasks?status=COMPLETED',
+    dialog: true,
     prepare: async (page) => {
       await page.locator('main table tbody tr').first().click();
       await page.locator('dialog[open]').waitFor();
     },
   },
   { name: 'import', path: '/import' },
+  {
+    // A chosen file's preview: a table wider than a phone, which shows that it scrolls.
+    name: 'import-preview',
+    path: '/import',
+    prepare: async (page) => {
+      await page.getByLabel('CSV file').setInputFiles({ name: 'reviews.csv', mimeType: 'text/csv', buffer: Buffer.from(PREVIEW_CSV) });
+      await page.getByText('Preview: the first').waitFor();
+    },
+  },
   { name: 'projects', path: '/projects' },
   {
     name: 'project',
@@ -49,6 +61,8 @@ const BUYER_SHOTS: Shot[] = [
   },
   { name: 'golden-tasks', path: '/golden-tasks' },
   { name: 'exports', path: '/exports' },
+  // The 3 German tasks (addGermanTasks) split 0.8/0.1/0.1: train 2, val 0, test 1, warned before the download.
+  { name: 'exports-split-empty', path: '/exports?format=jsonl&locale=de&trainRatio=0.8&valRatio=0.1&testRatio=0.1' },
   { name: 'webhooks', path: '/webhooks' },
   {
     name: 'webhook-new',
@@ -97,24 +111,50 @@ const BUYER_SHOTS: Shot[] = [
   {
     name: 'api-key-created',
     path: '/api-keys',
+    dialog: true,
     prepare: async (page) => {
       await page.getByLabel('Name', { exact: true }).fill('Staging worker');
       await page.getByRole('button', { name: 'Create key' }).click();
       await page.locator('dialog[open]').waitFor();
     },
   },
+  {
+    // Escape before the key was copied: the dialog stays, and says why.
+    name: 'api-key-escape',
+    path: '/api-keys',
+    dialog: true,
+    prepare: async (page) => {
+      await page.getByLabel('Name', { exact: true }).fill('CI runner');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.locator('dialog[open]').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByText('Copy the key first').waitFor();
+    },
+  },
   { name: 'billing', path: '/billing' },
   { name: 'account', path: '/account' },
 ];
+
+/** A buyer who just signed up: no credit, no task. */
+const NEWCOMER_SHOTS: Shot[] = [{ name: 'overview-new', path: '/' }];
 
 const ADMIN_SHOTS: Shot[] = [
   { name: 'admin-platform', path: '/admin' },
   { name: 'admin-developers', path: '/admin/developers' },
   { name: 'admin-buyers', path: '/admin/buyers' },
   { name: 'admin-payouts', path: '/admin/payouts' },
-  { name: 'admin-annotators', path: '/admin/annotators?suspended=false' },
+  { name: 'admin-annotators', path: '/admin/annotators?show=all' },
   { name: 'admin-outbox', path: '/admin/outbox' },
 ];
+
+const PREVIEW_CSV = [
+  'type,content,options,locale,maxCents',
+  ...Array.from(
+    { length: 12 },
+    (_, i) =>
+      `SENTIMENT_ANALYSIS,"Review ${i + 1}: the parcel arrived ${i % 2 ? 'late and the box was crushed' : 'on time, well packed'}",positive|negative|neutral,en,20`,
+  ),
+].join('\n');
 
 /** The seed's webhook (its URL answers 404), and one that Concord disabled after 3 days of failures (made here). */
 const DEMO_WEBHOOK = 'demo-receiver-that-does-not-exist';
@@ -160,6 +200,33 @@ async function addDisabledWebhook(url: string, databaseUrl: string, buyer: { ema
   }
 }
 
+/**
+ * Three German tasks answered to completion by the seed's annotator app (it asks for German tasks only, so
+ * the seed's open tasks stay open): too few for a 0.8/0.1/0.1 split to give the validation file a record.
+ */
+async function addGermanTasks(url: string, buyer: { email: string; password: string }, developerApiKey: string) {
+  const login = await call<{ token: string }>(url, 'POST', '/auth/login', undefined, buyer);
+  const token = login.body.token;
+  for (const content of [
+    'Ist dieser Satz korrekt? „Er hat gestern gegangen.“',
+    'Ist dieser Satz korrekt? „Wir sind nach Hause gelaufen.“',
+    'Ist dieser Satz korrekt? „Sie lesen gern Bücher.“',
+  ]) {
+    const created = await call(url, 'POST', '/tasks', token, { type: 'BINARY_CHOICE', content, options: ['yes', 'no'], locale: 'de', validationsNeeded: 3 });
+    if (created.status !== 201) throw new Error(`POST /tasks: ${created.status} ${JSON.stringify(created.body)}`);
+  }
+  const completed = async () => (await call<{ counts: { COMPLETED: number } }>(url, 'GET', '/tasks/counts?locale=de', token)).body.counts.COMPLETED;
+  for (let n = 0; n < 200 && (await completed()) < 3; n += 1) {
+    const annotatorId = `lena-${n % 8}`;
+    const next = await fetch(`${url}/api/v1/sdk/tasks/next?annotatorId=${annotatorId}&locale=de`, { headers: { authorization: `Bearer ${developerApiKey}` } });
+    if (next.status === 204) continue;
+    const { task } = (await next.json()) as { task: { id: string; content: string } };
+    const answer = task.content.includes('gegangen') ? 'no' : 'yes';
+    await call(url, 'POST', `/sdk/tasks/${task.id}/complete`, developerApiKey, { annotatorId, answer, timeSpentMs: 2400 + n * 37 });
+  }
+  if ((await completed()) < 3) throw new Error('the German tasks did not complete');
+}
+
 /** Screenshots are taken even of a page that never settles: the picture then shows what went wrong. */
 const settleOrGoOn = (page: Page) => settle(page).catch(() => undefined);
 
@@ -181,6 +248,10 @@ async function main() {
     await addDisabledWebhook(server.url, database.url, demo.buyer);
     const only = process.argv[2];
     const wanted = (name: string) => !only || name.startsWith(only);
+    if (wanted('exports-split-empty')) await addGermanTasks(server.url, demo.buyer, demo.developerApiKey);
+    const newcomer = { email: 'new@fieldwork.example', password: DEMO_PASSWORD };
+    const registered = await call(server.url, 'POST', '/auth/register', undefined, { ...newcomer, companyName: 'Fieldwork Labs' });
+    if (registered.status !== 201) throw new Error(`POST /auth/register: ${registered.status}`);
     for (const [label, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
@@ -201,6 +272,7 @@ async function main() {
       }
       for (const [shots, loginPath, account] of [
         [BUYER_SHOTS, '/login', demo.buyer],
+        [NEWCOMER_SHOTS, '/login', newcomer],
         [ADMIN_SHOTS, '/admin/login', admin],
       ] as const) {
         if (!shots.some((shot) => wanted(shot.name))) continue;

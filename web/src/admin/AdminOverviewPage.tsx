@@ -73,6 +73,8 @@ function TasksChart({ days }: { days: PlatformDay[] }) {
     <>
       <BarChart
         title="Tasks per day by outcome"
+        labelHeading="Date"
+        formatValue={formatCount}
         series={[
           { name: 'Completed', color: '#0f7a3d' },
           { name: 'Failed', color: '#b42318' },
@@ -100,6 +102,8 @@ function AnswersChart({ days }: { days: PlatformDay[] }) {
     <>
       <BarChart
         title="Answers per day"
+        labelHeading="Date"
+        formatValue={formatCount}
         series={[{ name: 'Answers', color: '#4338ca' }]}
         data={days.map((d) => ({ label: shortDay(d.date), values: [d.answers] }))}
       />

@@ -1,6 +1,7 @@
 // Buyers: search by e-mail or company (debounced, kept in the URL), their balances, and a credit
 // adjustment (a credit or a debit with a reason) that states its effect before it is made.
 import { useState } from 'react';
+import { BreakableAddress } from '../ui/BreakableAddress';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
@@ -86,7 +87,7 @@ function BuyerTable({ buyers, onAdjust }: { buyers: AdminBuyer[]; onAdjust: (buy
       header: 'E-mail',
       cell: (b) => (
         <>
-          {b.email}
+          <BreakableAddress address={b.email} />
           {b.isActive ? null : (
             <>
               {' '}

@@ -2,6 +2,7 @@
 // actions on it (regenerate its key, disable or enable it).
 import { useState } from 'react';
 import { describeError } from '../api/errors';
+import { BreakableAddress } from '../ui/BreakableAddress';
 import { Button } from '../ui/Button';
 import { ConfirmButton } from '../ui/Dialog';
 import { formatDateTime } from '../ui/format';
@@ -23,7 +24,9 @@ export function DeveloperTable({ developers, onRegenerate, onSetActive }: Develo
         <>
           <strong>{d.appName}</strong>
           <br />
-          <span className="muted small">{d.email}</span>
+          <span className="muted small">
+            <BreakableAddress address={d.email} />
+          </span>
         </>
       ),
     },
@@ -32,7 +35,7 @@ export function DeveloperTable({ developers, onRegenerate, onSetActive }: Develo
       wide: true,
       cell: (d) => (
         <a href={d.appUrl} target="_blank" rel="noreferrer noopener" className="truncate">
-          {d.appUrl}
+          <BreakableAddress address={d.appUrl} />
         </a>
       ),
     },

@@ -64,12 +64,19 @@ export function DevelopersPage() {
         )}
       </Card>
       <NewDeveloperDialog open={creating} onClose={() => setCreating(false)} />
-      <Dialog open={newKey !== null} title={`${newKey?.appName ?? ''} has a new key`} onClose={() => setNewKey(null)} dismissible={copied}>
+      <Dialog
+        open={newKey !== null}
+        title={`${newKey?.appName ?? ''} has a new key`}
+        onClose={() => setNewKey(null)}
+        dismissible={copied}
+        blockedMessage="Copy the key first: it is shown only once. Once it is copied, or “I have copied the API key” is ticked, Escape closes this."
+      >
         {newKey ? (
           <>
             <SecretReveal
               label="API key"
               value={newKey.apiKey}
+              onCopied={() => setCopied(true)}
               note="Shown once: copy it now and hand it to the developer. The old key already stopped working."
             />
             <SecretDone what="the API key" copied={copied} onCopiedChange={setCopied} onDone={() => setNewKey(null)} />

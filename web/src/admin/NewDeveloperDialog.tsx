@@ -78,12 +78,19 @@ export function NewDeveloperDialog({ open, onClose }: { open: boolean; onClose: 
   const fieldError = (name: keyof NewDeveloper) => localErrors[name] ?? apiErrors.fields[name];
 
   return (
-    <Dialog open={open} title={created ? `${created.appName} is ready` : 'New developer'} onClose={close} dismissible={!created || copied}>
+    <Dialog
+      open={open}
+      title={created ? `${created.appName} is ready` : 'New developer'}
+      onClose={close}
+      dismissible={!created || copied}
+      blockedMessage="Copy the key first: it is shown only once. Once it is copied, or “I have copied the API key” is ticked, Escape closes this."
+    >
       {created ? (
         <>
           <SecretReveal
             label="API key"
             value={created.apiKey}
+            onCopied={() => setCopied(true)}
             note="Shown once: copy it now and hand it to the developer. It cannot be shown again, only regenerated."
           />
           <Notice tone="info">

@@ -5,9 +5,11 @@
 // is set: a mail that is about to go out through a configured server reads the same for a few seconds).
 import { Fragment, useState } from 'react';
 import { ApiError } from '../api/errors';
+import { BreakableAddress } from '../ui/BreakableAddress';
 import { useMeta } from '../api/meta';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
+import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
@@ -83,7 +85,7 @@ function MessageTable({ messages, keptWhenPending }: { messages: MailMessage[]; 
       return next;
     });
   return (
-    <div className="table-scroll admin-table">
+    <ScrollArea label="E-mail outbox" className="admin-table">
       <table>
         <caption className="sr-only">E-mail outbox</caption>
         <thead>
@@ -116,7 +118,7 @@ function MessageTable({ messages, keptWhenPending }: { messages: MailMessage[]; 
                   </td>
                   <td>
                     <span className="cell-label">To</span>
-                    {message.to}
+                    <BreakableAddress address={message.to} />
                   </td>
                   <td className="wide">
                     <span className="cell-label">Kind</span>
@@ -146,7 +148,7 @@ function MessageTable({ messages, keptWhenPending }: { messages: MailMessage[]; 
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 

@@ -1,12 +1,14 @@
 // /api-keys: the buyer's API keys for server-to-server calls (name, prefix, created, last used), the form
-// that creates one (its secret shown once, in a dialog that closes only once "I have copied the API key"
-// is ticked), revocation behind a confirmation, and how to use a key.
+// that creates one (its secret shown once, in a dialog that closes only once the key was copied with its
+// Copy button or "I have copied the API key" is ticked; Escape before then says why it stays), revocation
+// behind a confirmation, and how to use a key.
 import { API_KEY_NAME_MAX_LENGTH, MAX_LIVE_API_KEYS } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/errors';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { useIdempotencyKey } from '../api/idempotency';
 import { useMeta } from '../api/meta';
+import { BreakableAddress } from '../ui/BreakableAddress';
 import { Button } from '../ui/Button';
 import { ConfirmButton, Dialog } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
@@ -117,12 +119,19 @@ export function ApiKeysPage() {
       <Card title="Using a key">
         <KeyUsage />
       </Card>
-      <Dialog open={created !== null} title={created ? `${created.name} is ready` : 'New key'} onClose={() => setCreated(null)} dismissible={copied}>
+      <Dialog
+        open={created !== null}
+        title={created ? `${created.name} is ready` : 'New key'}
+        onClose={() => setCreated(null)}
+        dismissible={copied}
+        blockedMessage="Copy the key first: it is shown only once. Once it is copied, or “I have copied the API key” is ticked, Escape closes this."
+      >
         {created ? (
           <>
             <SecretReveal
               label="API key"
               value={created.secret}
+              onCopied={() => setCopied(true)}
               note={
                 <>
                   <strong>You will not see this key again:</strong> copy it now and keep it in your secrets store. Concord keeps only a digest of it, so it
@@ -208,7 +217,9 @@ function KeyUsage() {
         Send the key as a bearer token, exactly like a session token. Keys start with <code className="mono">{prefix}</code>
         {sandbox ? ' on this service (sandbox payments; with Stripe they start with cnc_live_)' : ''}, so secret scanners can spot one committed by mistake.
       </p>
-      <pre className="key-curl mono">{curl}</pre>
+      <pre className="key-curl mono">
+        <BreakableAddress address={curl} />
+      </pre>
       <ul>
         <li>A key keeps working when your password changes; revoke it here when a server no longer needs it or it may have leaked.</li>
         <li>

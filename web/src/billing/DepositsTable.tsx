@@ -1,39 +1,41 @@
-// The buyer's deposits, newest first: each links to its own page; one still waiting for payment links
-// back to its checkout.
+// The buyer's deposits, newest first, each in a sentence ("Paid $600.00 by card on …, plus a $30.00
+// bonus") with what it credited and its status; each links to its own page, and one still waiting for
+// payment links back to its checkout.
 import { Link } from 'react-router';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
+import { depositSentence } from './depositWords';
 import type { Deposit } from './queries';
 
 export const METHOD_LABELS: Record<Deposit['method'], string> = { card: 'Card', mobile_money: 'Mobile money' };
 
+function credited(deposit: Deposit) {
+  const total = deposit.amountCents + deposit.bonusCents;
+  if (deposit.status === 'SUCCEEDED') return <span className="bl-credit">+{formatCents(total)}</span>;
+  if (deposit.status === 'PENDING') return <span className="bl-muted">{formatCents(total)} once paid</span>;
+  return <span className="bl-muted">Nothing</span>;
+}
+
 const columns: Column<Deposit>[] = [
+  { header: 'Deposit', cell: depositSentence },
+  { header: 'Credited', align: 'right', nowrap: true, cell: credited },
+  { header: 'Status', nowrap: true, cell: (deposit) => <StatusBadge status={deposit.status} /> },
   {
-    header: 'Started',
+    header: 'Details',
+    nowrap: true,
     cell: (deposit) => (
-      <Link
-        to={`/billing/deposits/${encodeURIComponent(deposit.id)}`}
-        aria-label={`Deposit of ${formatCents(deposit.amountCents)} started ${formatDateTime(deposit.createdAt)}`}
-      >
-        {formatDateTime(deposit.createdAt)}
-      </Link>
+      <span className="bl-deposit-links">
+        {deposit.status === 'PENDING' ? <a href={deposit.checkoutUrl}>Continue to checkout</a> : null}
+        <Link to={`/billing/deposits/${encodeURIComponent(deposit.id)}`}>
+          See the deposit
+          <span className="sr-only">
+            {' '}
+            of {formatCents(deposit.amountCents)} started {formatDateTime(deposit.createdAt)}
+          </span>
+        </Link>
+      </span>
     ),
-  },
-  { header: 'Amount', align: 'right', cell: (deposit) => formatCents(deposit.amountCents) },
-  { header: 'Bonus', align: 'right', cell: (deposit) => (deposit.bonusCents > 0 ? `+${formatCents(deposit.bonusCents)}` : '—') },
-  { header: 'Method', cell: (deposit) => METHOD_LABELS[deposit.method] },
-  { header: 'Status', cell: (deposit) => <StatusBadge status={deposit.status} /> },
-  {
-    header: 'Next step',
-    cell: (deposit) =>
-      deposit.status === 'PENDING' ? (
-        <a href={deposit.checkoutUrl} className="bl-nowrap">
-          Continue to checkout
-        </a>
-      ) : (
-        <span className="bl-muted">{deposit.decidedAt ? `Decided ${formatDateTime(deposit.decidedAt)}` : '—'}</span>
-      ),
   },
 ];
 

@@ -10,6 +10,8 @@ export const billingKeys = {
   deposits: (cursor: string | undefined) => ['billing', 'deposits', { cursor }] as const,
   deposit: (id: string) => ['billing', 'deposit', id] as const,
   ledger: (cursor: string | undefined) => ['billing', 'ledger', { cursor }] as const,
+  /** Under the ledger's prefix, so whatever refreshes the ledger refreshes it too. */
+  ledgerStarted: ['billing', 'ledger', 'started'] as const,
   spend: (days: number) => ['billing', 'spend', days] as const,
 };
 
@@ -42,6 +44,18 @@ export function useLedger(cursor: string | undefined) {
     queryKey: billingKeys.ledger(cursor),
     queryFn: () => call(api.GET('/billing/ledger', { params: { query: { limit: LEDGER_PAGE_SIZE, ...(cursor ? { cursor } : {}) } } })),
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Whether any money ever moved on the account (one ledger entry is enough): a balance of $0.00 on an
+ * account that never had credit is a start, not a balance that ran low.
+ */
+export function useLedgerStarted() {
+  return useQuery({
+    queryKey: billingKeys.ledgerStarted,
+    queryFn: () => call(api.GET('/billing/ledger', { params: { query: { limit: 1 } } })),
+    select: (page) => page.entries.length > 0,
   });
 }
 

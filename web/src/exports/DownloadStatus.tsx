@@ -1,5 +1,6 @@
 // Where a download stands: bytes and records received (against the expected count when it is known),
-// what was saved, or that it was cancelled.
+// what was saved (a split's records per file and its empty files, as the service reported them), or that
+// it was cancelled.
 import type { ReactNode } from 'react';
 import { Notice } from '../ui/Feedback';
 import { formatBytes } from '../ui/files';
@@ -11,9 +12,10 @@ export function DownloadStatus({ phase, expected }: { phase: DownloadPhase; expe
   if (phase.kind === 'done') {
     const { result } = phase;
     return (
-      <Notice tone="success">
+      <Notice tone={result.emptyParts ? 'warning' : 'success'}>
         Saved <span className="mono">{result.fileName}</span>: {formatBytes(result.bytes)}
-        {result.records !== null ? `, ${formatCount(result.records)} record${result.records === 1 ? '' : 's'}` : ''}.{' '}
+        {result.records !== null ? `, ${formatCount(result.records)} record${result.records === 1 ? '' : 's'}` : ''}
+        {result.splitParts ? ` (${result.splitParts})` : ''}. {result.emptyParts ? `Empty in this ZIP: ${result.emptyParts}. ` : ''}
         <a href={result.url} download={result.fileName}>
           Save {result.fileName} again
         </a>

@@ -1,12 +1,13 @@
 // How many records the export will hold (GET /tasks/counts under the same filters), and with a split,
-// how many each file will hold, computed as the service cuts them.
+// how many each file will hold, computed as the service cuts them, with a warning before the download
+// when a file would come out empty.
 import { ApiError, describeError } from '../api/errors';
 import type { TaskCounts } from '../tasks/queries';
 import { statusLabel } from '../tasks/vocabulary';
 import { StatCard } from '../ui/Charts';
 import { formatCount } from '../ui/format';
-import { splitSizes } from '@concord/contract';
 import type { checkSplit, ExportRequest } from './exportRequest';
+import { forecastSplit, type SplitPart } from './splitWarning';
 
 interface ExpectedSizesProps {
   request: ExportRequest;
@@ -33,19 +34,35 @@ export function ExpectedSizes({ request, counts, loading, error, split }: Expect
   if (loading || !counts) return <p className="field-hint">Counting the matching tasks…</p>;
   const n = expectedRecords(request, counts) ?? 0;
   const statusWord = statusLabel(request.status).toLowerCase();
-  const sizes = request.mode === 'three' && split.ok && split.values ? splitSizes(n, split.values.train, split.values.val) : null;
+  const forecast = request.mode === 'three' && split.ok && split.values ? forecastSplit(n, split.values) : null;
+  const part = (name: SplitPart, label: string) =>
+    forecast ? (
+      <StatCard
+        label={label}
+        value={formatCount(forecast.sizes[name])}
+        hint={forecast.warning && forecast.sizes[name] === 0 ? `${name} file: empty` : `${name} file`}
+        {...(forecast.warning && forecast.sizes[name] === 0 ? { tone: 'warning' as const } : {})}
+      />
+    ) : null;
   return (
     <section aria-label="Expected size" className="expected">
       <p className="expected-line">
         <strong>{formatCount(n)}</strong> {statusWord} task{n === 1 ? '' : 's'} match{n === 1 ? 'es' : ''} these filters
         {n === 0 ? ': the file will be valid but empty.' : '.'}
       </p>
-      {sizes ? (
+      {forecast ? (
         <div className="stats expected-stats">
-          <StatCard label="Train" value={formatCount(sizes.train)} hint="train file" />
-          <StatCard label="Validation" value={formatCount(sizes.val)} hint="val file" />
-          <StatCard label="Test" value={formatCount(sizes.test)} hint="test file" />
+          {part('train', 'Train')}
+          {part('val', 'Validation')}
+          {part('test', 'Test')}
         </div>
+      ) : null}
+      {forecast?.warning ? (
+        // A status, not an alert: it is worked out again at each keystroke in a ratio.
+        <p className="notice notice-warning split-empty" role="status">
+          <strong>{forecast.warning}.</strong> The ZIP will still hold an empty {forecast.empty.join(' and ')} file. Change the ratios, or export more tasks, to
+          give every file a record.
+        </p>
       ) : null}
       {request.mode === 'three' && !split.ok ? <p className="field-hint">Fix the ratios to see the size of each file.</p> : null}
     </section>

@@ -18,6 +18,10 @@ export interface DownloadResult {
   bytes: number;
   records: number | null;
   contentType: string;
+  /** A split's records per file as the service counted them (x-export-split: "train=2, val=0, test=1"). */
+  splitParts: string | null;
+  /** A split's files that hold no record (x-export-empty-parts: "val"). */
+  emptyParts: string | null;
 }
 
 /** The file name of a Content-Disposition header (filename*=UTF-8'' first, then filename="…"). */
@@ -119,5 +123,13 @@ export async function downloadExport({ query, format, split, fallbackName, signa
   }
   onProgress({ bytes, records, started: true });
   const blob = new Blob(chunks, { type: contentType.split(';')[0] ?? contentType });
-  return { url: URL.createObjectURL(blob), fileName, bytes, records, contentType };
+  return {
+    url: URL.createObjectURL(blob),
+    fileName,
+    bytes,
+    records,
+    contentType,
+    splitParts: response.headers.get('x-export-split'),
+    emptyParts: response.headers.get('x-export-empty-parts'),
+  };
 }

@@ -1,5 +1,6 @@
-// A first-time buyer's three steps, each with the link that does it; a balance already topped up says so.
-// It is shown only while the account has no task, so the task step is never done yet.
+// A first-time buyer's three steps, each with the link that does it. It is shown only while the account
+// has no task, so the task step is never done yet. Until the balance is topped up, its "Add credits" is
+// the page's one call to action: the page header and the low-balance warning stay quiet meanwhile.
 import { Link } from 'react-router';
 
 interface GettingStartedProps {
@@ -9,17 +10,23 @@ interface GettingStartedProps {
 }
 
 export function GettingStarted({ hasBalance, bonusHint }: GettingStartedProps) {
-  const done = <span className="badge badge-success ov-done">Done</span>;
   return (
     <section className="card ov-start" aria-labelledby="ov-start-title">
       <header className="card-header">
         <h2 id="ov-start-title">Get started in three steps</h2>
       </header>
+      <p className="ov-start-lead">Concord sends your tasks to a crowd of annotators and returns each label with its confidence, through one API.</p>
       <ol className="ov-steps">
         <li>
-          <p className="ov-step-title">Top up your balance {hasBalance ? done : null}</p>
-          <p className="ov-step-text">Tasks reserve their maximum price from your available balance when you create them.{bonusHint ? ` ${bonusHint}` : ''}</p>
-          <Link to="/billing">Add credits</Link>
+          <p className="ov-step-title">Add credits {hasBalance ? <span className="badge badge-success ov-done">Done</span> : null}</p>
+          <p className="ov-step-text">Each task reserves its budget from your balance when you create it.{bonusHint ? ` ${bonusHint}` : ''}</p>
+          {hasBalance ? (
+            <Link to="/billing">Add more credits</Link>
+          ) : (
+            <Link to="/billing" className="btn btn-primary ov-btn-link">
+              Add credits
+            </Link>
+          )}
         </li>
         <li>
           <p className="ov-step-title">Create or import tasks</p>
@@ -30,9 +37,12 @@ export function GettingStarted({ hasBalance, bonusHint }: GettingStartedProps) {
           </span>
         </li>
         <li>
-          <p className="ov-step-title">Connect a webhook</p>
-          <p className="ov-step-text">Get a signed POST when a task completes or fails, or when your balance runs low.</p>
-          <Link to="/webhooks">Add a webhook</Link>
+          <p className="ov-step-title">Connect your app</p>
+          <p className="ov-step-text">An API key lets your servers send tasks; a webhook tells them when each one completes or fails.</p>
+          <span className="ov-step-links">
+            <Link to="/api-keys">Create an API key</Link>
+            <Link to="/webhooks">Add a webhook</Link>
+          </span>
         </li>
       </ol>
     </section>

@@ -5,10 +5,12 @@ import { Link } from 'react-router';
 import { useMeta } from '../api/meta';
 import { useBalance, isLowBalance } from '../billing/balance';
 import { BalanceStats } from '../billing/BalanceStats';
+import { useLedgerStarted } from '../billing/queries';
 import { useTaskCounts } from '../tasks/queries';
 import { Card, PageHeader } from '../ui/Page';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { formatCents, formatCount } from '../ui/format';
+import { overviewLead } from './firstRun';
 import { GettingStarted } from './GettingStarted';
 import { useRecentEvents, useSpend, SPEND_DAYS } from './queries';
 import { RecentEvents } from './RecentEvents';
@@ -23,12 +25,13 @@ export function OverviewPage() {
   const counts = useTaskCounts();
   const events = useRecentEvents();
   const spend = useSpend(SPEND_DAYS);
+  const ledgerStarted = useLedgerStarted();
 
   const buyer = balance.data;
   const threshold = meta.data?.lowBalanceThresholdCents;
   const low = isLowBalance(buyer, threshold);
   const firstTier = meta.data?.depositBonusTiers.slice().sort((a, b) => a.minCents - b.minCents)[0];
-  const newcomer = counts.data !== undefined && counts.data.total === 0;
+  const lead = overviewLead({ taskTotal: counts.data?.total, ledgerStarted: ledgerStarted.data, lowBalance: low });
 
   return (
     <>
@@ -40,18 +43,20 @@ export function OverviewPage() {
           </>
         }
         actions={
-          <>
-            <Link className="btn btn-secondary ov-btn-link" to="/import">
-              Import tasks
-            </Link>
-            <Link className="btn btn-primary ov-btn-link" to="/billing">
-              Add credits
-            </Link>
-          </>
+          lead.headerActions ? (
+            <>
+              <Link className="btn btn-secondary ov-btn-link" to="/import">
+                Import tasks
+              </Link>
+              <Link className="btn btn-primary ov-btn-link" to="/billing">
+                Add credits
+              </Link>
+            </>
+          ) : undefined
         }
       />
 
-      {low && buyer && threshold !== undefined ? (
+      {lead.lowBalanceWarning && buyer && threshold !== undefined ? (
         <Notice tone="warning">
           <span className="ov-notice">
             <span>
@@ -66,9 +71,9 @@ export function OverviewPage() {
       ) : null}
 
       <ErrorNote error={balance.error} />
-      <BalanceStats buyer={buyer} lowBalanceThresholdCents={threshold} />
+      <BalanceStats buyer={buyer} lowBalanceThresholdCents={lead.lowBalanceWarning ? threshold : undefined} />
 
-      {newcomer ? (
+      {lead.gettingStarted ? (
         <GettingStarted
           hasBalance={(buyer?.creditBalance ?? 0) > 0}
           bonusHint={firstTier ? `Deposits from ${formatCents(firstTier.minCents)} earn a ${firstTier.percent} % bonus.` : undefined}
@@ -92,7 +97,7 @@ export function OverviewPage() {
           {spend.data ? (
             spendIsEmpty(spend.data) ? (
               <EmptyState title={`No money moved in the last ${SPEND_DAYS} days`}>
-                <p>Deposits, adjustments and the charges of completed tasks appear here, one bar per day of charges.</p>
+                <p>Deposits, adjustments and the charges of completed tasks appear here, day by day.</p>
               </EmptyState>
             ) : (
               <SpendChart spend={spend.data} />

@@ -175,6 +175,7 @@ function ConfidenceHistogram({ query }: { query: DistributionQuery }) {
         <>
           <BarChart
             title="Completed tasks by confidence"
+            labelHeading="Confidence"
             data={data.confidence.map((bucket) => ({ label: `${bucket.from.toFixed(1)}–${bucket.to.toFixed(1)}`, values: [bucket.count] }))}
             edges={confidenceEdges(data.confidence)}
             showValues

@@ -6,6 +6,7 @@ import { ApiError, describeCode, describeError } from '../api/errors';
 import { taskErrorSentence } from '../api/fieldErrors';
 import { StatCard } from '../ui/Charts';
 import { Notice } from '../ui/Feedback';
+import { ScrollArea } from '../ui/ScrollArea';
 import { formatCents, formatCount } from '../ui/format';
 import { recordFields, type CsvParseResult, type CsvRecord } from './csv';
 import type { CsvImportResult as ImportAnswer } from './queries';
@@ -61,7 +62,7 @@ export function CsvImportResult({ result, parsed, replayed = false }: { result: 
           <h3 className="import-section-title" id="import-errors-title">
             {formatCount(failed)} {failed === 1 ? 'row was' : 'rows were'} not imported
           </h3>
-          <div className="table-scroll">
+          <ScrollArea label="Rows not imported">
             <table className="import-table import-errors" role="table" aria-labelledby="import-errors-title">
               <thead>
                 <tr>
@@ -109,7 +110,7 @@ export function CsvImportResult({ result, parsed, replayed = false }: { result: 
                 })}
               </tbody>
             </table>
-          </div>
+          </ScrollArea>
         </>
       ) : null}
       <p className="import-file-facts">Choose another file to import more.</p>

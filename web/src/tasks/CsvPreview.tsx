@@ -1,9 +1,10 @@
 // What the browser read of a chosen CSV file before it is sent: the problems the service would refuse
 // it for (syntax, header), and its first rows numbered as the service numbers them, with their lines.
 import { Notice } from '../ui/Feedback';
+import { ScrollArea } from '../ui/ScrollArea';
 import { formatCount } from '../ui/format';
 import type { CsvHeaderCheck } from '@concord/contract';
-import { recordFields, type CsvParseResult } from './csv';
+import { previewRows, recordFields, type CsvParseResult } from './csv';
 import { excerpt } from './taskFormat';
 
 const PREVIEW_ROWS = 5;
@@ -34,14 +35,14 @@ const optionsText = (cell: string) => cell.split('|').join(' · ');
 export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
   const header = parsed.header;
   if (!header || parsed.records.length === 0) return null;
-  const rows = parsed.records.slice(0, PREVIEW_ROWS);
+  const rows = previewRows(parsed, PREVIEW_ROWS);
   const columns = header.filter((column) => column !== '');
   return (
     <>
       <h3 className="import-section-title">
         Preview: the first {rows.length} of {formatCount(parsed.records.length)} rows
       </h3>
-      <div className="table-scroll">
+      <ScrollArea label="Preview of the file">
         <table className="import-table">
           <caption className="sr-only">The first rows of the chosen file, as the service will number them</caption>
           <thead>
@@ -50,8 +51,8 @@ export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
                 Row, line
               </th>
               {columns.map((column, index) => (
-                <th key={`${column}-${index}`} scope="col">
-                  {column}
+                <th key={`${column}-${index}`} scope="col" className="import-column">
+                  <code>{column}</code>
                 </th>
               ))}
             </tr>
@@ -66,14 +67,16 @@ export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
                     <span className="import-line">line {record.line}</span>
                   </th>
                   {columns.map((column, index) => (
-                    <td key={`${column}-${index}`}>{column === 'options' ? optionsText(fields[column] ?? '') : excerpt(fields[column] ?? '', 80)}</td>
+                    <td key={`${column}-${index}`} className={column === 'content' ? 'import-content' : column === 'options' ? 'import-options' : undefined}>
+                      {column === 'options' ? optionsText(fields[column] ?? '') : excerpt(fields[column] ?? '', 80)}
+                    </td>
                   ))}
                 </tr>
               );
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
     </>
   );
 }

@@ -1,5 +1,6 @@
 // The answers a task received: each option with how many chose it (the result marked), and the answers
 // in arrival order with the time spent (the API never names annotators).
+import { ScrollArea } from '../ui/ScrollArea';
 import { formatDuration } from './taskFormat';
 import type { Task } from './vocabulary';
 
@@ -41,7 +42,7 @@ export function Responses({ task }: { task: Task }) {
       {task.responses.length === 0 ? (
         <p className="task-muted">No answers yet. Annotators receive the oldest open tasks first.</p>
       ) : (
-        <div className="table-scroll">
+        <ScrollArea label="Answers received">
           <table>
             <caption className="sr-only">Answers in the order they arrived</caption>
             <thead>
@@ -65,7 +66,7 @@ export function Responses({ task }: { task: Task }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </section>
   );

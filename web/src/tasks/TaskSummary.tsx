@@ -1,5 +1,5 @@
-// What GET /tasks/:id says about one task in the drawer: status, result, confidence, failure reason,
-// money, answer counts and times.
+// What GET /tasks/:id says about one task in the drawer: its status and type above, then result,
+// confidence, failure reason, money, answer counts and times.
 import { Link } from 'react-router';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Notice } from '../ui/Feedback';
@@ -13,7 +13,8 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
   const settled = task.status === 'COMPLETED' || task.status === 'FAILED';
   return (
     <>
-      <div className="task-detail-head">
+      {/* The status is said here once, as a badge; live, like the facts below, while annotators answer. */}
+      <div className="task-detail-head" aria-live="polite">
         <StatusBadge status={task.status} />
         <span>{typeLabel(task.type)}</span>
         {!settled ? (
@@ -30,8 +31,6 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         </Notice>
       ) : null}
       <dl className="facts task-facts" aria-live="polite">
-        <dt>Status</dt>
-        <dd>{task.status}</dd>
         <dt>Result</dt>
         <dd>{task.result ?? '—'}</dd>
         <dt>Confidence</dt>

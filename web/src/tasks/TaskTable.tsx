@@ -1,5 +1,6 @@
 // The task list: one page of 25, a row per task; the content excerpt is the row's button (and a click
 // anywhere on the row does the same), so a keyboard reaches every task with Tab.
+import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
 import { excerpt, formatConfidence } from './taskFormat';
@@ -16,7 +17,7 @@ interface TaskTableProps {
 
 export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTableProps) {
   return (
-    <div className="table-scroll">
+    <ScrollArea label="Tasks">
       <table className="tasks-table">
         <caption className="sr-only">Tasks, newest first. Choose a task's content to see its details.</caption>
         <thead>
@@ -94,6 +95,6 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -2,7 +2,7 @@
 // with what the page adds, the line each record starts on and its words for a file the service refuses.
 import { TaskCsvRows, validateTaskInput } from '@concord/contract';
 import { describe, expect, it } from 'vitest';
-import { csvField, exampleCsv, parseCsv } from './csv';
+import { csvField, exampleCsv, parseCsv, previewRows } from './csv';
 
 describe('parseCsv', () => {
   it('numbers data records from 1 and gives the line each starts on, counting line ends inside quoted fields', () => {
@@ -46,5 +46,21 @@ describe('exampleCsv', () => {
     expect(accepted).toBe(rows);
     expect(csvField('a, "b"')).toBe('"a, ""b"""');
     expect(csvField(' padded')).toBe('" padded"');
+  });
+});
+
+describe('previewRows', () => {
+  it('lists the first rows in file order, numbered as the service numbers them', () => {
+    const lines = ['type,content,options', ...Array.from({ length: 12 }, (_, i) => `A,"row ${i + 1}${i === 2 ? '\nsecond line' : ''}",x|y`), '', 'B,last,x|y'];
+    const parsed = parseCsv(lines.join('\n'));
+    const rows = previewRows(parsed, 5);
+    expect(rows.map((record) => [record.row, record.line, record.cells[1]])).toEqual([
+      [1, 2, 'row 1'],
+      [2, 3, 'row 2'],
+      [3, 4, 'row 3\nsecond line'],
+      [4, 6, 'row 4'],
+      [5, 7, 'row 5'],
+    ]);
+    expect(previewRows(parsed, 100).map((record) => record.row)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
   });
 });

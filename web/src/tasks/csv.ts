@@ -96,6 +96,11 @@ export function parseCsv(text: string): CsvParseResult {
   };
 }
 
+/** The first `count` records in file order (by row, as the service numbers them), for the preview. */
+export function previewRows(parsed: CsvParseResult, count: number): CsvRecord[] {
+  return [...parsed.records].sort((a, b) => a.row - b.row).slice(0, count);
+}
+
 /** A record's cells by column name. */
 export function recordFields(header: string[], record: CsvRecord): Record<string, string> {
   const fields: Record<string, string> = {};

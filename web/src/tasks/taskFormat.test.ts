@@ -1,6 +1,7 @@
-// Durations as the task pages say them: no zero part ("about 5 min", not "about 5 min 0 s").
+// Durations as the task pages say them: no zero part ("about 5 min", not "about 5 min 0 s"); texts
+// shortened for tables after a whole word.
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from './taskFormat';
+import { excerpt, formatDuration } from './taskFormat';
 
 describe('formatDuration', () => {
   it('drops a zero part and never shows 60 seconds', () => {
@@ -11,5 +12,21 @@ describe('formatDuration', () => {
     expect(formatDuration(359_700)).toBe('6 min');
     expect(formatDuration(7_200_000)).toBe('2 h');
     expect(formatDuration(7_500_000)).toBe('2 h 5 min');
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps a short text whole, on one line', () => {
+    expect(excerpt('Is this\n  a cat?', 40)).toBe('Is this a cat?');
+  });
+
+  it('cuts after a whole word, never inside one', () => {
+    expect(excerpt('Query: cheap flights Lisbon — Result: History of Portuguese tiles (#218)', 48)).toBe('Query: cheap flights Lisbon — Result: History…');
+    expect(excerpt('Ist dieser Satz korrekt? „Er hat gestern gegangen.“', 40)).toBe('Ist dieser Satz korrekt? „Er hat…');
+    expect(excerpt('Broke after two days of use, and support never answered', 30)).toBe('Broke after two days of use…');
+  });
+
+  it('cuts a long word where it must when there is no space near the end', () => {
+    expect(excerpt('see https://example.com/a/very/long/path/to/an/image.jpg', 30)).toBe('see https://example.com/a/ver…');
   });
 });

@@ -1,9 +1,16 @@
 // How a task's figures read in tables and the drawer.
 
-/** The first characters of a text on one line, for tables. */
+/**
+ * The start of a text on one line, for tables: at most `length` characters, cut after a whole word (a
+ * word cut in two reads as another word), unless the only space is far back (a long URL, a token).
+ */
 export function excerpt(text: string, length = 90): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > length ? `${line.slice(0, length - 1)}…` : line;
+  if (line.length <= length) return line;
+  const head = line.slice(0, length - 1);
+  const space = head.lastIndexOf(' ');
+  const cut = space >= length * 0.6 ? head.slice(0, space) : head;
+  return `${cut.replace(/[\s,;:.—–-]+$/, '')}…`;
 }
 
 export const formatConfidence = (confidence: number | null | undefined): string =>

@@ -2,6 +2,7 @@
 // (`aria-label` summarising it) and its figures in a table a tap away ("Figures"), since a bar's tooltip
 // needs a mouse; a chart with nothing to show says so instead of drawing an empty axis.
 import { useId, type ReactNode } from 'react';
+import { valueTicks, xLabelSlots } from './chartScale';
 
 export interface Series {
   name: string;
@@ -10,10 +11,14 @@ export interface Series {
 
 interface BarChartProps {
   title: string;
-  /** One entry per bar; `values` has one number per series (stacked). */
+  /** One entry per bar; `values` has one number per series (stacked, or side by side with `grouped`). */
   data: { label: string; values: number[] }[];
   series: Series[];
+  /** The heading of the figures table's first column, what a bar's label is: "Date", "Confidence". */
+  labelHeading: string;
   formatValue?: (value: number) => string;
+  /** How the value axis writes a tick (shorter than formatValue: "$250"); formatValue by default. */
+  formatTick?: (value: number) => string;
   height?: number;
   /**
    * Axis labels at the bars' edges instead of under some bars: one more label than bars, for a histogram
@@ -22,23 +27,51 @@ interface BarChartProps {
   edges?: string[];
   /** Each bar's total written above it, for charts of few bars (a histogram). */
   showValues?: boolean;
+  /** A value axis with round ticks and grid lines; on unless each bar's value is written above it. */
+  valueAxis?: boolean;
+  /**
+   * The series side by side within each bar's slot instead of stacked: for series that are not parts of
+   * one whole (money in and money out), so one is never read as the other.
+   */
+  grouped?: boolean;
 }
 
 const WIDTH = 640;
 
-export function BarChart({ title, data, series, formatValue = String, height = 180, edges, showValues = false }: BarChartProps) {
+export function BarChart({
+  title,
+  data,
+  series,
+  labelHeading,
+  formatValue = String,
+  formatTick = formatValue,
+  height = 180,
+  edges,
+  showValues = false,
+  valueAxis = !showValues,
+  grouped = false,
+}: BarChartProps) {
   const totals = data.map((d) => d.values.reduce((a, b) => a + b, 0));
   const empty = totals.every((t) => t === 0);
-  const max = Math.max(1, ...totals);
+  // What one bar reaches: a stack's total, or the tallest of a group.
+  const heights = grouped ? data.map((d) => Math.max(0, ...d.values)) : totals;
+  const highest = Math.max(1, ...heights);
+  const ticks = valueAxis ? valueTicks(highest) : [];
+  const max = valueAxis ? (ticks[ticks.length - 1] ?? highest) : highest;
   const gap = data.length > 40 ? 1 : 3;
-  const barWidth = Math.max(1, (WIDTH - gap * data.length) / Math.max(1, data.length));
-  // Room above the highest bar for its value.
+  const slotWidth = Math.max(1, (WIDTH - gap * data.length) / Math.max(1, data.length));
+  const perSlot = grouped ? Math.max(1, series.length) : 1;
+  const barWidth = slotWidth / perSlot;
   const plotHeight = height;
-  const top = showValues ? 22 : 4;
-  // About six labels: enough to read the time axis, few enough not to collide on a phone or a half-width card.
-  const labelEvery = Math.ceil(data.length / 6);
-  const summary = `${title}: ${data.length} bars, highest ${formatValue(empty ? 0 : max)}`;
-  const centre = (i: number) => ((i * (barWidth + gap) + barWidth / 2) / WIDTH) * 100;
+  // Room above the highest bar for its value, or for the top tick's label.
+  const top = showValues ? 22 : valueAxis ? 8 : 4;
+  const y = (value: number) => plotHeight - (value / max) * (plotHeight - top);
+  const summary = `${title}: ${data.length} bars, ${
+    grouped && series.length > 1
+      ? series.map((s, i) => `highest ${s.name.toLowerCase()} ${formatValue(empty ? 0 : Math.max(0, ...data.map((d) => d.values[i] ?? 0)))}`).join(', ')
+      : `highest ${formatValue(empty ? 0 : highest)}`
+  }`;
+  const centre = (i: number) => ((i * (slotWidth + gap) + slotWidth / 2) / WIDTH) * 100;
   if (empty) {
     return (
       <figure className="chart">
@@ -49,71 +82,102 @@ export function BarChart({ title, data, series, formatValue = String, height = 1
     );
   }
   return (
-    <figure className="chart">
-      <div className="chart-plot">
-        <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none">
-          <line x1={0} x2={WIDTH} y1={plotHeight} y2={plotHeight} className="chart-axis" />
-          {data.map((d, i) => {
-            let y = plotHeight;
-            const x = i * (barWidth + gap);
-            return (
-              <g key={d.label}>
-                {d.values.map((value, s) => {
-                  const h = (value / max) * (plotHeight - top);
-                  y -= h;
-                  return value > 0 ? (
-                    <rect key={series[s]?.name ?? s} x={x} y={y} width={barWidth} height={h} fill={series[s]?.color ?? '#4f46e5'} rx={1}>
-                      <title>{`${d.label} — ${series[s]?.name ?? ''}: ${formatValue(value)}`}</title>
-                    </rect>
-                  ) : null;
-                })}
-              </g>
-            );
-          })}
-        </svg>
-        {showValues ? (
-          // In HTML, like the axis labels, so the text keeps its shape when the chart stretches.
-          <div className="chart-values" aria-hidden="true">
-            {data.map((d, i) => (
-              <span key={d.label} style={{ left: `${centre(i)}%`, bottom: `${((totals[i] ?? 0) / max) * ((plotHeight - top) / plotHeight) * 100}%` }}>
-                {formatValue(totals[i] ?? 0)}
+    <figure className={`chart${valueAxis ? ' chart-with-axis' : ''}`}>
+      <div className="chart-body">
+        {valueAxis ? (
+          // In HTML, like the time axis, so the text keeps its size when the chart stretches; its labels
+          // are placed absolutely, so the column is given the width of the longest.
+          <div className="chart-ylabels" aria-hidden="true" style={{ width: `${Math.max(...ticks.map((tick) => formatTick(tick).length)) * 0.62 + 0.2}em` }}>
+            {ticks.map((tick) => (
+              <span key={tick} style={{ bottom: `${((plotHeight - y(tick)) / plotHeight) * 100}%` }}>
+                {formatTick(tick)}
               </span>
             ))}
           </div>
         ) : null}
-      </div>
-      {/* Axis labels in HTML, so they keep their size when the chart stretches to the screen's width. */}
-      <div className="chart-xlabels" aria-hidden="true">
-        {edges
-          ? edges.map((label, i) => {
-              const left = ((i * (barWidth + gap) - (i === 0 ? 0 : gap / 2)) / WIDTH) * 100;
-              return (
-                <span
-                  key={`${label}-${i}`}
-                  style={{ left: `${Math.min(100, left)}%` }}
-                  className={i === 0 ? 'first' : i === edges.length - 1 ? 'last' : undefined}
-                >
-                  {label}
-                </span>
-              );
-            })
-          : data.map((d, i) => {
-              // Counted back from the last bar (today, on a time axis), which is always labelled.
-              if ((data.length - 1 - i) % labelEvery !== 0) return null;
-              const left = centre(i);
-              // Labels near an edge are anchored so they are not cut off.
-              return (
-                <span key={d.label} style={{ left: `${left}%` }} className={left < 8 ? 'first' : left > 92 ? 'last' : undefined}>
-                  {d.label}
-                </span>
-              );
-            })}
+        <div className="chart-main">
+          <div className="chart-plot">
+            <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none">
+              {ticks.slice(1).map((tick) => (
+                <line key={tick} x1={0} x2={WIDTH} y1={y(tick)} y2={y(tick)} className="chart-grid" vectorEffect="non-scaling-stroke" />
+              ))}
+              <line x1={0} x2={WIDTH} y1={plotHeight} y2={plotHeight} className="chart-axis" vectorEffect="non-scaling-stroke" />
+              {data.map((d, i) => {
+                let stackTop = plotHeight;
+                const x = i * (slotWidth + gap);
+                return (
+                  <g key={d.label}>
+                    {d.values.map((value, s) => {
+                      const h = plotHeight - y(value);
+                      const barTop = grouped ? plotHeight - h : (stackTop -= h);
+                      return value > 0 ? (
+                        <rect
+                          key={series[s]?.name ?? s}
+                          x={grouped ? x + s * barWidth : x}
+                          y={barTop}
+                          width={barWidth}
+                          height={h}
+                          fill={series[s]?.color ?? '#4f46e5'}
+                          rx={1}
+                        >
+                          <title>{`${d.label} — ${series[s]?.name ?? ''}: ${formatValue(value)}`}</title>
+                        </rect>
+                      ) : null;
+                    })}
+                  </g>
+                );
+              })}
+            </svg>
+            {showValues ? (
+              // In HTML, like the axis labels, so the text keeps its shape when the chart stretches.
+              <div className="chart-values" aria-hidden="true">
+                {data.map((d, i) => (
+                  <span key={d.label} style={{ left: `${centre(i)}%`, bottom: `${((plotHeight - y(heights[i] ?? 0)) / plotHeight) * 100}%` }}>
+                    {formatValue(totals[i] ?? 0)}
+                  </span>
+                ))}
+              </div>
+            ) : null}
+          </div>
+          {/* Axis labels in HTML, so they keep their size when the chart stretches to the screen's width. */}
+          <div className="chart-xlabels" aria-hidden="true">
+            {edges
+              ? edges.map((label, i) => {
+                  const left = ((i * (slotWidth + gap) - (i === 0 ? 0 : gap / 2)) / WIDTH) * 100;
+                  return (
+                    <span
+                      key={`${label}-${i}`}
+                      style={{ left: `${Math.min(100, left)}%` }}
+                      className={i === 0 ? 'first' : i === edges.length - 1 ? 'last' : undefined}
+                    >
+                      {label}
+                    </span>
+                  );
+                })
+              : xLabelSlots(data.length).map(({ index, minor }) => {
+                  const label = data[index]?.label ?? '';
+                  const left = centre(index);
+                  // A label near an edge is held inside the chart by that edge instead of centred under its
+                  // bar, which would cut it off.
+                  const edge = left < 8 ? 'at-start' : left > 92 ? 'at-end' : '';
+                  return (
+                    <span
+                      key={label}
+                      style={edge === 'at-end' ? { right: 0 } : edge === 'at-start' ? { left: 0 } : { left: `${left}%` }}
+                      className={[edge, minor ? 'minor' : ''].filter(Boolean).join(' ') || undefined}
+                    >
+                      {label}
+                    </span>
+                  );
+                })}
+          </div>
+        </div>
       </div>
       {series.length > 1 ? <Legend series={series} /> : null}
       <figcaption>
         <details className="chart-figures">
           <summary>Figures</summary>
-          <FiguresTable title={title} data={data} series={series} formatValue={formatValue} />
+          <FiguresTable title={title} data={data} series={series} labelHeading={labelHeading} formatValue={formatValue} />
         </details>
       </figcaption>
     </figure>
@@ -133,15 +197,21 @@ function Legend({ series }: { series: Series[] }) {
   );
 }
 
-function FiguresTable({ title, data, series, formatValue }: Required<Pick<BarChartProps, 'title' | 'data' | 'series' | 'formatValue'>>) {
+function FiguresTable({
+  title,
+  data,
+  series,
+  labelHeading,
+  formatValue,
+}: Required<Pick<BarChartProps, 'title' | 'data' | 'series' | 'labelHeading' | 'formatValue'>>) {
   return (
     <table>
       <caption>{title}</caption>
       <thead>
         <tr>
-          <th scope="col">Label</th>
+          <th scope="col">{labelHeading}</th>
           {series.map((s) => (
-            <th key={s.name} scope="col">
+            <th key={s.name} scope="col" className="num">
               {s.name}
             </th>
           ))}
@@ -152,7 +222,9 @@ function FiguresTable({ title, data, series, formatValue }: Required<Pick<BarCha
           <tr key={d.label}>
             <th scope="row">{d.label}</th>
             {d.values.map((v, i) => (
-              <td key={series[i]?.name ?? i}>{formatValue(v)}</td>
+              <td key={series[i]?.name ?? i} className="num">
+                {formatValue(v)}
+              </td>
             ))}
           </tr>
         ))}

@@ -7,14 +7,17 @@ interface CopyButtonProps {
   text: string;
   label: string;
   variant?: 'secondary' | 'ghost';
+  /** Told once the text is on the clipboard (a secret's dialog may close from then on). */
+  onCopied?: () => void;
 }
 
-export function CopyButton({ text, label, variant = 'secondary' }: CopyButtonProps) {
+export function CopyButton({ text, label, variant = 'secondary', onCopied }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
       setState('copied');
+      onCopied?.();
     } catch {
       setState('failed');
     }

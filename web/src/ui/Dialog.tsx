@@ -18,14 +18,27 @@ interface DialogProps {
    * confirmed as copied): only the dialog's own buttons close it then.
    */
   dismissible?: boolean;
+  /**
+   * Said in the dialog when Escape is pressed while it may not be dismissed, so the key does not seem
+   * broken: "Copy the key first: it is shown only once."
+   */
+  blockedMessage?: ReactNode;
 }
 
 /** Whether a dialog event is this dialog's own, not one a nested dialog sent up the React tree. */
 const own = (event: SyntheticEvent<HTMLDialogElement>) => event.target === event.currentTarget;
 
-export function Dialog({ open, title, onClose, children, variant = 'modal', dismissible = true }: DialogProps) {
+export function Dialog({ open, title, onClose, children, variant = 'modal', dismissible = true, blockedMessage }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // Escape was refused since the dialog opened (shown only while it is still refused); each opening
+  // starts without it.
+  const [refused, setRefused] = useState(false);
+  const [openedBefore, setOpenedBefore] = useState(open);
+  if (openedBefore !== open) {
+    setOpenedBefore(open);
+    setRefused(false);
+  }
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -41,6 +54,7 @@ export function Dialog({ open, title, onClose, children, variant = 'modal', dism
         if (!own(event)) return;
         if (!dismissible) {
           event.preventDefault();
+          setRefused(true);
           return;
         }
         onClose();
@@ -51,6 +65,7 @@ export function Dialog({ open, title, onClose, children, variant = 'modal', dism
         // between): one that must stay open is shown again.
         if (!dismissible && open) {
           event.currentTarget.showModal();
+          setRefused(true);
           return;
         }
         onClose();
@@ -66,6 +81,11 @@ export function Dialog({ open, title, onClose, children, variant = 'modal', dism
               </Button>
             ) : null}
           </header>
+          {refused && !dismissible && blockedMessage ? (
+            <p className="field-error dialog-blocked" role="alert">
+              {blockedMessage}
+            </p>
+          ) : null}
           {children}
         </div>
       ) : null}

@@ -5,7 +5,15 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import { Button } from './Button';
 import { CopyButton } from './CopyButton';
 
-export function SecretReveal({ label, value, note }: { label: string; value: string; note: ReactNode }) {
+interface SecretRevealProps {
+  label: string;
+  value: string;
+  note: ReactNode;
+  /** The Copy button put the secret on the clipboard: a dialog may tick "I have copied …" for the person. */
+  onCopied?: () => void;
+}
+
+export function SecretReveal({ label, value, note, onCopied }: SecretRevealProps) {
   return (
     <div className="secret">
       <label>
@@ -13,7 +21,7 @@ export function SecretReveal({ label, value, note }: { label: string; value: str
         <input readOnly value={value} onFocus={(event) => event.currentTarget.select()} className="mono" />
       </label>
       <div className="secret-row">
-        <CopyButton text={value} label="Copy" />
+        <CopyButton text={value} label="Copy" onCopied={onCopied} />
         <p className="secret-note">{note}</p>
       </div>
     </div>
@@ -30,7 +38,8 @@ interface SecretDoneProps {
 
 /**
  * The tick "I have copied …" and the Done button of a dialog that shows a secret once. Done without the
- * tick says why it waits; the dialog (dismissible={copied}) ignores Escape and hides its ✕ meanwhile.
+ * tick says why it waits; the dialog (dismissible={copied}) hides its ✕ meanwhile and answers Escape with
+ * its blockedMessage. The Copy button ticks it too (SecretReveal's onCopied).
  */
 export function SecretDone({ what, copied, onCopiedChange, onDone }: SecretDoneProps) {
   const id = useId();

@@ -1,5 +1,7 @@
-// A data table with a caption for screen readers; on narrow screens it scrolls inside its own box.
+// A data table with a caption for screen readers; on narrow screens it scrolls inside its own box, which
+// shows that it does (ScrollArea).
 import type { ReactNode } from 'react';
+import { ScrollArea } from './ScrollArea';
 
 export interface Column<T> {
   header: string;
@@ -25,7 +27,7 @@ interface TableProps<T> {
 
 export function Table<T>({ caption, columns, rows, rowKey, onRowClick, rowLabel }: TableProps<T>) {
   return (
-    <div className="table-scroll">
+    <ScrollArea label={caption}>
       <table>
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -68,6 +70,6 @@ export function Table<T>({ caption, columns, rows, rowKey, onRowClick, rowLabel 
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -11,3 +11,13 @@ export function isHttpUrl(text: string, base?: string): boolean {
     return false;
   }
 }
+
+/**
+ * An address (a URL, an e-mail) cut where a line may break in it: after "//", before each "/", "?", "&",
+ * "#", "=", "@" and "." (not a decimal point: "0.1" and "127.0.0.1" stay whole), after the hyphens the
+ * browser already breaks at. A long address in a narrow column then wraps between its parts, never
+ * inside a word of it ("demo-receiver", not "d|emo").
+ */
+export function addressSegments(address: string): string[] {
+  return address.split(/(?<=\/\/)|(?<=[^/])(?=[?&#=@]|\.(?!\d)|\/(?!\/))/).filter((segment) => segment !== '');
+}

@@ -4,6 +4,7 @@
 // when Concord disabled it after 3 days of failures, why and when, with a way to turn it back on.
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/errors';
+import { BreakableAddress } from '../ui/BreakableAddress';
 import { Button } from '../ui/Button';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
@@ -56,7 +57,15 @@ function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: numb
       <p className="wh-back">
         <Link to="/webhooks">← Webhooks</Link>
       </p>
-      <PageHeader title="Webhook" description={<span className="wh-url">{config.url}</span>} actions={<ActiveBadge config={config} />} />
+      <PageHeader
+        title="Webhook"
+        description={
+          <span className="wh-url">
+            <BreakableAddress address={config.url} />
+          </span>
+        }
+        actions={<ActiveBadge config={config} />}
+      />
       {config.isActive ? null : config.disabledAt ? (
         <section className="wh-disabled" aria-label="Disabled by Concord">
           <h2>Disabled by Concord on {formatDateTime(config.disabledAt)}</h2>

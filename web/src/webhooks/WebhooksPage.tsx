@@ -14,6 +14,7 @@ import { ActiveBadge, EventList, RetryPolicyLabel } from './WebhookLabels';
 import { NewWebhookForm } from './NewWebhookForm';
 import { useCreateWebhook, useWebhooks, type WebhookConfig } from './queries';
 import { MAX_WEBHOOK_CONFIGS } from '@concord/contract';
+import { BreakableAddress } from '../ui/BreakableAddress';
 import './webhooks.css';
 
 const columns: Column<WebhookConfig>[] = [
@@ -21,7 +22,7 @@ const columns: Column<WebhookConfig>[] = [
     header: 'URL',
     cell: (row) => (
       <Link to={`/webhooks/${row.id}`} className="wh-url">
-        {row.url}
+        <BreakableAddress address={row.url} />
       </Link>
     ),
   },
