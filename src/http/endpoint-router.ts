@@ -48,7 +48,7 @@ export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): 
       if (key !== undefined) {
         // The path names the target (a buyer to credit, an annotator to pay), so it is part of the request.
         const fingerprint = requestFingerprint(`${endpoint.method.toUpperCase()} ${req.baseUrl}${req.path}`, input.body ?? req.body);
-        sendOutcome(res, await deps.idempotency.runAmbient(keyOwner(res.locals.principal), key, fingerprint, status, run));
+        await sendOutcome(res, await deps.idempotency.runAmbient(keyOwner(res.locals.principal), key, fingerprint, status, run));
         return;
       }
       const result = await run();

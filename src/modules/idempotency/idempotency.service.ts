@@ -1,6 +1,7 @@
 // Idempotency-Key on creation routes: the first successful response of (account, key) is stored in the
 // same transaction as what it created, and a repeat with the same request gets that response back
 // without creating anything. Errors are not stored: they created nothing, so a retry may run again.
+import { jsonInSlices } from '../../lib/json-in-slices.ts';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -10,7 +11,8 @@ import { BadRequestError, ConflictError } from '../../lib/errors.ts';
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export type Outcome<T> =
-  | { replayed: false; status: number; body: T }
+  /** `json`: the body's JSON text, when it was written to be stored under the key. */
+  | { replayed: false; status: number; body: T; json?: string }
   /** The stored response of an earlier request, as the JSON text first sent. */
   | { replayed: true; status: number; json: string };
 
@@ -114,7 +116,9 @@ export class IdempotencyService {
       }
     }
     const body = await work();
-    if (key !== undefined) await repos.idempotency.complete(accountId, idempotencyKeyDigest(key), status, sealResponse(accountId, key, JSON.stringify(body)));
-    return { replayed: false, status, body };
+    if (key === undefined) return { replayed: false, status, body };
+    const json = await jsonInSlices(body);
+    await repos.idempotency.complete(accountId, idempotencyKeyDigest(key), status, sealResponse(accountId, key, json));
+    return { replayed: false, status, body, json };
   }
 }

@@ -41,7 +41,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       response: createTaskResponse,
       errors: { ...creationErrors, 400: 'MISSING_FIELDS, INVALID_TYPE, OPTIONS_REQUIRED (checked in that order, before any other rule), then INVALID_PROJECT' },
       handler: async ({ principal, req, res }) =>
-        sendOutcome(res, await tasks.create(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+        await sendOutcome(res, await tasks.create(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
       method: 'post',
@@ -61,7 +61,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
         400: 'INVALID_TASK (taskIndex: the first invalid task, zero-based; details.code: its own code) or BATCH_TOO_LARGE (none, or more than 1 000)',
       },
       handler: async ({ principal, req, res }) =>
-        sendOutcome(res, await tasks.createBatch(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+        await sendOutcome(res, await tasks.createBatch(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
       method: 'post',
@@ -83,7 +83,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       },
       handler: async ({ principal, req, res }) => {
         const file = req.file?.buffer ?? Buffer.alloc(0);
-        sendOutcome(res, await tasks.importCsv(principal.accountId, file, parseIdempotencyKey(req.headers['idempotency-key'])));
+        await sendOutcome(res, await tasks.importCsv(principal.accountId, file, parseIdempotencyKey(req.headers['idempotency-key'])));
       },
     }),
     defineEndpoint({
