@@ -126,11 +126,13 @@ async function main(): Promise<void> {
     // What the last decisions owe is applied before the pool closes, for at most 5 s; if the database is
     // already going (Ctrl-C reaches an embedded PostgreSQL too) or a row stays locked, the next start's
     // applier (or another process's) does it.
-    await services.settlementEffects
-      .settled(5_000)
-      .catch((error: unknown) =>
-        logger.warn({ event: 'settlement.effects.deferred', err: error }, "the last decisions' effects are applied at the next start"),
-      );
+    await services.settlementEffects.settled(5_000).catch((error: unknown) =>
+      // An expected end (Ctrl-C stops an embedded PostgreSQL at the same time): one line, not a stack.
+      logger.warn(
+        { event: 'settlement.effects.deferred', error: error instanceof Error ? error.message : String(error) },
+        "the last decisions' effects are applied at the next start",
+      ),
+    );
     await services.db.close();
     await prisma.$disconnect();
     await database.embedded?.stop();
@@ -191,7 +193,9 @@ function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {
       },
     );
   };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal));
+  // SIGHUP: the terminal closed. Unhandled, it killed the process on the spot and left an embedded
+  // PostgreSQL running (a reload signal to PostgreSQL, not a stop).
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
   // `kill <pid of npm start>` signals npm alone, and npm exits without passing it on: started by npm, the
   // server stops (and stops its embedded PostgreSQL) when npm is gone. npm runs the script through a
   // shell, which stays, so npm is watched as the parent's parent where /proc tells it.

