@@ -57,7 +57,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const pretty = wantsPrettyLogs(config.logFormat, config.env, process.stdout.isTTY === true) ? prettyDestination(process.stdout.isTTY === true) : null;
+  const terminal = process.stdout.isTTY === true;
+  const pretty = wantsPrettyLogs(config.logFormat, config.env, terminal) ? prettyDestination(terminal) : null;
   const logger = createLogger(config.logLevel, pretty ?? undefined);
   if (config.env === 'production' && config.paymentProvider === 'sandbox') {
     logger.warn(

@@ -1,9 +1,9 @@
-import type { RawExecutor } from '../../db/pg-executor.ts';
 // Balance changes are single conditional SQL statements: the WHERE clause is the business rule, so
 // no interleaving of requests can take availableCents below zero. Every change writes a ledger row in
 // the same transaction; the CHECK constraints of the buyers table are the last line of defence.
 import type { DbClient } from '../../db/client.ts';
 import { toCents } from '../../db/client.ts';
+import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DayWindow } from '../../lib/day-window.ts';
 import { newId } from '../../lib/ids.ts';
 
@@ -26,9 +26,7 @@ export interface BalanceRecord {
 }
 
 export type BalanceChange =
-  | { ok: true; before: number; after: number; crossedLowBalance: boolean }
-  | { ok: false; reason: 'NOT_FOUND' }
-  | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
+  { ok: true; after: number; crossedLowBalance: boolean } | { ok: false; reason: 'NOT_FOUND' } | { ok: false; reason: 'INSUFFICIENT'; availableCents: number };
 
 /** One UTC day of a buyer's spending, as GET /billing/spend shows it. */
 export interface SpendDay {
@@ -60,7 +58,7 @@ export class BillingRawRepository {
 
   /**
    * Adds `amountCents` (negative for a debit) to the balance, provided the available balance stays
-   * non-negative. Returns the balance before and after, and whether the move crossed `lowBalanceCents`
+   * non-negative. Returns the balance after, and whether the move crossed `lowBalanceCents`
    * (the SQL function crosses_low_balance: budget.low's rule lives there alone).
    */
   async changeBalance(buyerId: string, amountCents: number, lowBalanceCents: number): Promise<BalanceChange> {
@@ -69,10 +67,7 @@ export class BillingRawRepository {
       WHERE id = ${buyerId} AND credit_balance + ${amountCents} - reserved_cents >= 0
       RETURNING credit_balance AS after, crosses_low_balance(credit_balance - ${amountCents}::bigint, credit_balance, ${lowBalanceCents}::bigint) AS crossed`;
     const row = rows[0];
-    if (row) {
-      const after = toCents(row.after);
-      return { ok: true, before: after - amountCents, after, crossedLowBalance: row.crossed };
-    }
+    if (row) return { ok: true, after: toCents(row.after), crossedLowBalance: row.crossed };
     const balance = await this.getBalance(buyerId);
     if (!balance) return { ok: false, reason: 'NOT_FOUND' };
     return { ok: false, reason: 'INSUFFICIENT', availableCents: balance.availableCents };
