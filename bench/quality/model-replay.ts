@@ -46,6 +46,11 @@ export const SERVICE_REPLAY: ReplayOptions = {
   goldenShare: 0.05,
 };
 
+/** Whether a scope whose answers number `answers` is due a re-fit, its last at `refittedAt` answers (the service's rule). */
+export function refitDue(answers: number, refittedAt: number, options: Pick<ReplayOptions, 'refitGrowth' | 'refitMinAnswers'> = SERVICE_REPLAY): boolean {
+  return answers >= refittedAt * (1 + options.refitGrowth) && answers - refittedAt >= options.refitMinAnswers;
+}
+
 export interface ReplayOutcome {
   /** Items with a known truth, golden ones excepted. */
   scored: number;
@@ -164,7 +169,7 @@ class SimulatedScope {
   /** Re-fits when the answers have grown enough (replacing counts and prior). */
   maybeRefit(): void {
     const answers = this.log.item.length;
-    if (answers < this.refittedAt * (1 + this.options.refitGrowth) || answers - this.refittedAt < this.options.refitMinAnswers) return;
+    if (!refitDue(answers, this.refittedAt, this.options)) return;
     this.refittedAt = answers;
     const K = this.K;
     const fit = refitScope(

@@ -18,7 +18,7 @@
 // accuracies of both; the completed and failed shares; `answersUsedShare`, answers used over the answers
 // the tasks could have had (maxResponses each); `meanAnswers` per task.
 import { addMultiCounts, decideMulti, multiPosterior, NEW_TAGGER, refitMulti, taggerParams, type TaggerParams } from '../../../src/consensus/kinds/multi.ts';
-import { SERVICE_REPLAY } from '../model-replay.ts';
+import { refitDue, SERVICE_REPLAY } from '../model-replay.ts';
 import { prng, shuffle } from '../random.ts';
 
 /** How often each option belongs to an item's set. */
@@ -94,7 +94,7 @@ class MultiScope {
 
   maybeRefit() {
     const answers = this.log.item.length;
-    if (answers < this.refittedAt * (1 + SERVICE_REPLAY.refitGrowth) || answers - this.refittedAt < SERVICE_REPLAY.refitMinAnswers) return;
+    if (!refitDue(answers, this.refittedAt)) return;
     this.refittedAt = answers;
     const fit = refitMulti({
       optionCount: this.optionCount,

@@ -21,9 +21,10 @@ import {
   type PairwisePrior,
   type PairTaskAnswer,
 } from '../../../src/consensus/kinds/pairwise.ts';
-import { DEFAULT_TARGET_CONFIDENCE, probabilities } from '../../../src/consensus/stop-rule.ts';
+import { probabilities } from '../../../src/consensus/stop-rule.ts';
 import type { IndexedDataset } from '../indexed.ts';
 import { majorityAtBudget } from '../majority-budget.ts';
+import { refitDue, SERVICE_REPLAY } from '../model-replay.ts';
 import { expectedHit, prng, shuffle } from '../random.ts';
 
 /**
@@ -52,15 +53,6 @@ export const PAIRWISE_CROWD = Object.freeze({
   difficultyScale: 0.25,
   /** Answers simulated per pair: the most the replay can take (maxResponses). */
   answersPerPair: 10,
-});
-
-/** The service's rule: target 0.95 after at least 3 answers, at most 10; a re-fit once the answers grow by 5 %. */
-export const PAIRWISE_REPLAY = Object.freeze({
-  targetConfidence: DEFAULT_TARGET_CONFIDENCE,
-  validationsNeeded: 3,
-  maxResponses: 10,
-  refitGrowth: 0.05,
-  refitMinAnswers: 20,
 });
 
 type AnnotatorType = 'good' | 'biased' | 'spammer';
@@ -214,7 +206,7 @@ class PairScope {
 
   maybeRefit(): void {
     const answers = this.log.item.length;
-    if (answers < this.refittedAt * (1 + PAIRWISE_REPLAY.refitGrowth) || answers - this.refittedAt < PAIRWISE_REPLAY.refitMinAnswers) return;
+    if (!refitDue(answers, this.refittedAt)) return;
     this.refittedAt = answers;
     const fit = refitPairs({
       itemCount: this.sim.pairs.length,
@@ -310,9 +302,9 @@ function runSeed(seed: number): Record<string, number> {
       const decision = decidePair({
         answers: scope.view(answers),
         allowTie: pair.allowTie,
-        validationsNeeded: PAIRWISE_REPLAY.validationsNeeded,
-        maxResponses: PAIRWISE_REPLAY.maxResponses,
-        targetConfidence: PAIRWISE_REPLAY.targetConfidence,
+        validationsNeeded: SERVICE_REPLAY.validationsNeeded,
+        maxResponses: SERVICE_REPLAY.maxResponses,
+        targetConfidence: SERVICE_REPLAY.targetConfidence,
         scope: { prior: scope.prior, classPrior: scope.classPrior },
       });
       if (decision.kind === 'continue') continue;

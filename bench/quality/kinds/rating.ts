@@ -20,7 +20,7 @@
 // completed and failed shares; `answersUsedShare`, answers used over the CROWD answers the tasks could have
 // had (maxResponses each); `meanAnswers` per task.
 import { addRatingCount, decideRating, fitRater, NEW_RATER, ratingPosterior, refitRatings, type RaterParams } from '../../../src/consensus/kinds/rating.ts';
-import { SERVICE_REPLAY } from '../model-replay.ts';
+import { refitDue, SERVICE_REPLAY } from '../model-replay.ts';
 import { prng, shuffle } from '../random.ts';
 
 /** How often each level is the truth. */
@@ -125,7 +125,7 @@ class RatingScope {
 
   maybeRefit() {
     const answers = this.log.item.length;
-    if (answers < this.refittedAt * (1 + SERVICE_REPLAY.refitGrowth) || answers - this.refittedAt < SERVICE_REPLAY.refitMinAnswers) return;
+    if (!refitDue(answers, this.refittedAt)) return;
     this.refittedAt = answers;
     const L = this.levels;
     const fit = refitRatings({
