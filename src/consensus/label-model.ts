@@ -62,7 +62,7 @@ export function oneCoinWeight(reliability: number, optionCount: number): number 
 }
 
 // Probabilities stay strictly inside (0, 1) so every log stays finite.
-const clampProbability = (p: number) => Math.min(0.999, Math.max(0.001, p));
+export const clampProbability = (p: number) => Math.min(0.999, Math.max(0.001, p));
 
 /** The scope's K, read from the stored matrix (always K×K). */
 const scopeOptionCount = (counts: AnnotatorCounts) => Math.round(Math.sqrt(counts.matrix.length));

@@ -38,6 +38,7 @@
 //   decideMulti(posterior, stop) → MultiDecision                  continue, complete or fail
 //   addMultiCounts(counts, K, result, chosen) → number[]          the counts after a completed task
 //   refitMulti(data, options?) → MultiRefit                       EM over every answer of a scope
+import { clampProbability } from '../label-model.ts';
 import { NEW_ANNOTATOR_RELIABILITY } from '../reputation.ts';
 import { DEFAULT_TARGET_CONFIDENCE, round4 } from '../stop-rule.ts';
 
@@ -77,16 +78,13 @@ const ABSENT_TICKED = 1;
 const PRESENT_LEFT = 2;
 const PRESENT_TICKED = 3;
 
-// Probabilities stay strictly inside (0, 1) so every log stays finite.
-const clamp = (p: number) => Math.min(0.999, Math.max(0.001, p));
-
 /** An annotator's parameters: its counts (null: none yet) plus priorAnswersPerRow pseudo-answers per row of `prior`. */
 export function taggerParams(counts: ArrayLike<number> | null, prior: TaggerParams = NEW_TAGGER, settings = MULTI_MODEL): TaggerParams {
   const a = settings.priorAnswersPerRow;
   const c = (cell: number) => counts?.[cell] ?? 0;
   return {
-    sensitivity: clamp((c(PRESENT_TICKED) + a * prior.sensitivity) / (c(PRESENT_TICKED) + c(PRESENT_LEFT) + a)),
-    specificity: clamp((c(ABSENT_LEFT) + a * prior.specificity) / (c(ABSENT_LEFT) + c(ABSENT_TICKED) + a)),
+    sensitivity: clampProbability((c(PRESENT_TICKED) + a * prior.sensitivity) / (c(PRESENT_TICKED) + c(PRESENT_LEFT) + a)),
+    specificity: clampProbability((c(ABSENT_LEFT) + a * prior.specificity) / (c(ABSENT_LEFT) + c(ABSENT_TICKED) + a)),
   };
 }
 
@@ -123,7 +121,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 /** The task's posterior, each option apart (then conditioned on a non-empty set where the task needs one). */
 export function multiPosterior(answers: readonly MultiAnswer[], optionCount: number, options: MultiPosteriorOptions = {}): MultiPosterior {
   const logOdds = Array.from({ length: optionCount }, (_, j) => {
-    const prior = clamp(options.classPrior?.[j] ?? 0.5);
+    const prior = clampProbability(options.classPrior?.[j] ?? 0.5);
     return Math.log(prior / (1 - prior));
   });
   for (const { tagger, chosen } of answers) {
@@ -205,7 +203,7 @@ export function populationTagger(counts: ArrayLike<number>, annotatorCount: numb
     absentLeft += scale * c(ABSENT_LEFT);
     absent += scale * (c(ABSENT_LEFT) + c(ABSENT_TICKED));
   }
-  return { sensitivity: clamp(presentTicked / present), specificity: clamp(absentLeft / absent) };
+  return { sensitivity: clampProbability(presentTicked / present), specificity: clampProbability(absentLeft / absent) };
 }
 
 /**

@@ -34,6 +34,7 @@
 // the measured bias (`positionBias`), r the right answers left after the position-driven ones, both with
 // `priorAnswers` pseudo-answers of the scope's prior. Confidence is the posterior as it is: no calibration
 // map yet (single choice fits one on golden tasks).
+import { clampProbability } from '../label-model.ts';
 import { NEW_ANNOTATOR_RELIABILITY } from '../reputation.ts';
 import { decideTask, probabilities } from '../stop-rule.ts';
 
@@ -105,8 +106,6 @@ export function emptyPairwiseCounts(): PairwiseCounts {
   return { shown: new Array<number>(9).fill(0) };
 }
 
-// Probabilities stay strictly inside (0, 1) so every log stays finite.
-const clampProbability = (p: number) => Math.min(0.999, Math.max(0.001, p));
 // At least 1 % of answers judged, so the reliability stays defined.
 const MAX_BIAS = 0.99;
 const clampBias = (b: number) => Math.min(MAX_BIAS, Math.max(-MAX_BIAS, b));
