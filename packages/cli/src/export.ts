@@ -7,7 +7,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type ExportFormat, type ExportParams, type Locale, type TaskStatus, type TaskType } from '@concord/sdk';
+import type { ExportFormat, ExportParams, Locale, TaskStatus, TaskType } from '@concord/sdk';
 import { buyerClient } from './account.ts';
 import { resolveConnection, type GlobalOptions } from './config.ts';
 import { interruptedError, interruption, usageError } from './errors.ts';
@@ -113,7 +113,6 @@ export async function exportDataset(options: ExportOptions, output: Output, user
   );
 }
 
-/** GET /exports as a byte stream, with the response's headers (what exports.stream returns, and the headers). */
 const PART_NAMES = ['train', 'val', 'test'] as const;
 export type SplitPart = (typeof PART_NAMES)[number];
 
