@@ -1,11 +1,11 @@
 // Idempotency-Key on creation routes: the first successful response of (account, key) is stored in the
 // same transaction as what it created, and a repeat with the same request gets that response back
 // without creating anything. Errors are not stored: they created nothing, so a retry may run again.
-import { jsonInSlices } from '../../lib/json-in-slices.ts';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError } from '../../lib/errors.ts';
+import { jsonInSlices } from '../../lib/json-in-slices.ts';
 
 /** contract: keys are kept 24 hours. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
