@@ -95,6 +95,8 @@ async function interactive(annotatorId: string): Promise<void> {
       }
       const { task } = assignment;
       console.log(`\n${task.type} (${task.locale})\n${task.content}\n`);
+      // A rating task's options are the levels of a scale, lowest first: show them as one.
+      if (task.answerKind === 'rating') console.log(`  Rate from ${task.options[0]} (lowest) to ${task.options.at(-1)} (highest):`);
       task.options.forEach((option, i) => console.log(`  ${i + 1}. ${option}`));
       const started = Date.now();
       let choice: string | undefined;

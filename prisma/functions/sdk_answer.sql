@@ -5,7 +5,7 @@
 -- stored, slot released, task and annotator counted), else DECIDE and nothing written: `participants`
 -- are the task's answers in arrival order with this one last, each with its annotator's soft counts in
 -- the task's label scope (null when they have none), and `model` the scope (key, option order, prior,
--- class prior, calibration map)
+-- class prior, calibration map) and the task's answer kind
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
 -- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
 -- or STALE; the task columns are the task as the checks read it, before the settlement). An annotator first seen by this call holds no assignment, so its answer was
@@ -45,9 +45,10 @@ BEGIN
       v_outcome := 'INVALID_ANSWER';
     ELSIF p_plan IS NULL AND v_task.total_responses + 1 >= v_task.validations_needed THEN
       v_outcome := 'DECIDE';
-      v_scope_key := label_scope_key(v_task.project_id, v_task.buyer_id, v_task.options);
+      v_scope_key := task_scope_key(v_task.project_id, v_task.buyer_id, v_task.options, v_task.answer_kind);
       SELECT jsonb_build_object('scopeKey', v_scope_key, 'targetConfidence', v_task.target_confidence,
-                                'scopeOptions', coalesce(s.options, label_scope_options(v_task.options)),
+                                'answerKind', v_task.answer_kind,
+                                'scopeOptions', coalesce(s.options, task_scope_options(v_task.options, v_task.answer_kind)),
                                 'priorReliability', coalesce(s.prior_reliability, 0.7), 'priorShape', s.prior_shape,
                                 'classPrior', s.class_prior, 'calibration', s.calibration)
       INTO v_model

@@ -4,13 +4,13 @@
 -- assignments are below its max_responses is claimed (FOR UPDATE SKIP LOCKED, recounted under the lock, so
 -- no caller or process can over-assign it). Among tasks of the oldest age, one whose live assignments are
 -- fewer than the answers it still lacks comes first. Golden substitution: a golden task of the claimed
--- task's buyer, type and locale that the annotator has not answered, when p_golden_roll < p_golden_first_rate
+-- task's buyer, type, locale and answer kind that the annotator has not answered, when p_golden_roll < p_golden_first_rate
 -- while they have answered none (never certain: throwaway annotator ids would list the golden tasks), else
 -- when p_golden_roll < p_golden_rate.
 -- Plans are pinned (no sequential scans, sorts, hash or merge joins; generic plans; no JIT): with the
 -- planner free to choose, the queue became O(table) per call (docs/hot-path.md).
 CREATE OR REPLACE FUNCTION public.sdk_next(p_developer_id text, p_external_id text, p_new_annotator_id text, p_assignment_id text, p_locale text, p_types text[], p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_roll double precision, p_golden_rate double precision, p_golden_first_rate double precision)
- RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text)
+ RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text, answer_kind text)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -33,7 +33,7 @@ BEGIN
   v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id, p_now);
   IF v_annotator.suspended THEN
     RETURN QUERY SELECT 'ANNOTATOR_SUSPENDED', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text,
-                        NULL::text, NULL::text[], NULL::text;
+                        NULL::text, NULL::text[], NULL::text, NULL::text;
     RETURN;
   END IF;
 
@@ -43,10 +43,12 @@ BEGIN
     AND (a.golden_task_id IS NOT NULL OR t.status IN ('PENDING', 'VALIDATING'));
   IF FOUND THEN
     IF v_live.task_id IS NOT NULL THEN
-      RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, t.id, t.buyer_id, t.type::text, t.content, t.options, t.locale
+      RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, t.id, t.buyer_id, t.type::text, t.content, t.options, t.locale,
+                          t.answer_kind
                    FROM tasks t WHERE t.id = v_live.task_id;
     ELSE
-      RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, g.id, g.buyer_id, g.type::text, g.content, g.options, g.locale
+      RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, g.id, g.buyer_id, g.type::text, g.content, g.options, g.locale,
+                          g.answer_kind
                    FROM golden_tasks g WHERE g.id = v_live.golden_task_id;
     END IF;
     RETURN;
@@ -55,7 +57,7 @@ BEGIN
   -- A few locked candidates that turn out full under the lock are stepped over.
   FOR attempt IN 1..8 LOOP
     -- The oldest open matching task with a free slot that the annotator has not answered.
-    SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.created_at,
+    SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.created_at,
            l.live < GREATEST(t.validations_needed - t.total_responses, 1) AS short
       INTO v_first
     FROM tasks t
@@ -71,7 +73,7 @@ BEGIN
     v_task := v_first;
     -- It has enough assignees already: a task of the same age that is short of them comes first.
     IF NOT v_first.short THEN
-      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale INTO v_task
+      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind INTO v_task
       FROM tasks t
       CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
       WHERE t.created_at = v_first.created_at AND t.id > v_first.id
@@ -93,9 +95,10 @@ BEGIN
     IF v_free THEN
       v_golden_id := NULL;
       IF p_golden_roll < (CASE WHEN v_annotator.golden_answered = 0 THEN p_golden_first_rate ELSE p_golden_rate END) THEN
-        SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale INTO v_golden
+        SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale, g.answer_kind INTO v_golden
         FROM golden_tasks g
         WHERE g.buyer_id = v_task.buyer_id AND g.type = v_task.type AND g.locale = v_task.locale
+          AND g.answer_kind = v_task.answer_kind
           AND NOT EXISTS (SELECT 1 FROM golden_responses r WHERE r.golden_task_id = g.id AND r.annotator_id = v_annotator.id)
         ORDER BY random() LIMIT 1;
         IF FOUND THEN
@@ -110,10 +113,10 @@ BEGIN
       ON CONFLICT (annotator_id) DO UPDATE SET id = EXCLUDED.id, task_id = EXCLUDED.task_id,
         golden_task_id = EXCLUDED.golden_task_id, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at;
       RETURN QUERY SELECT 'SERVED', p_assignment_id, p_expires_at, v_task.id, v_task.buyer_id, v_task.type::text,
-                          v_task.content, v_task.options, v_task.locale;
+                          v_task.content, v_task.options, v_task.locale, v_task.answer_kind;
       RETURN;
     END IF;
   END LOOP;
-  RETURN QUERY SELECT 'NONE', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text;
+  RETURN QUERY SELECT 'NONE', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text, NULL::text;
 END $function$
 ;

@@ -28,14 +28,16 @@ BEGIN
       status = CASE v_kind WHEN 'complete' THEN 'COMPLETED' WHEN 'fail' THEN 'FAILED' ELSE 'VALIDATING' END::"TaskStatus",
       result = CASE WHEN v_kind = 'complete' THEN p_plan->>'result' END,
       confidence = CASE WHEN v_kind = 'complete' THEN (p_plan->>'confidence')::double precision END,
+      result_details = CASE WHEN v_kind = 'complete' THEN p_plan->'resultDetails' END,
       validated_at = CASE WHEN v_kind = 'complete' THEN p_now END,
       failure_reason = CASE WHEN v_kind = 'fail' THEN p_plan->>'failureReason' END,
       failed_at = CASE WHEN v_kind = 'fail' THEN p_now END,
       updated_at = now()
     WHERE t.id = p_task_id RETURNING t.* INTO v_task;
     IF v_model IS NOT NULL THEN
-      INSERT INTO label_scopes (key, buyer_id, project_id, options)
-      VALUES (v_model->>'scopeKey', v_task.buyer_id, v_task.project_id, ARRAY(SELECT jsonb_array_elements_text(v_model->'scopeOptions')))
+      INSERT INTO label_scopes (key, buyer_id, project_id, options, answer_kind)
+      VALUES (v_model->>'scopeKey', v_task.buyer_id, v_task.project_id, ARRAY(SELECT jsonb_array_elements_text(v_model->'scopeOptions')),
+              v_task.answer_kind)
       ON CONFLICT (key) DO NOTHING;
       IF NOT EXISTS (SELECT 1 FROM label_scopes s WHERE s.key = v_model->>'scopeKey'
                      AND s.options = ARRAY(SELECT jsonb_array_elements_text(v_model->'scopeOptions'))) THEN

@@ -12,6 +12,8 @@ const record: ExportRecord = {
   confidence: 0.927,
   locale: 'en',
   validatedAt: '2026-01-02T03:04:05.678Z',
+  answerKind: 'single',
+  rating: null,
 };
 
 const file = (format: keyof typeof FORMATS, records: ExportRecord[]) =>
@@ -96,6 +98,41 @@ describe('export formats', () => {
       instruction: 'Classify the sentiment of the following text. Answer with one of: positive, negative, neutral.',
       input: record.content,
       output: 'positive',
+    });
+  });
+
+  describe('a rating task', () => {
+    const rating: ExportRecord = {
+      ...record,
+      type: 'AI_RESPONSE_RATING',
+      options: ['1', '2', '3', '4', '5'],
+      label: '4',
+      answerKind: 'rating',
+      rating: { mean: 3.0921, interval: [3, 4] },
+    };
+
+    it('json and jsonl add the kind and the posterior mean and interval; a single-choice record has neither', () => {
+      expect(JSON.parse(file('json', [rating]))[0]).toMatchObject({ label: '4', answerKind: 'rating', rating: { mean: 3.0921, interval: [3, 4] } });
+      expect(JSON.parse(file('jsonl', [rating]))).toEqual({
+        id: 'c1',
+        type: 'AI_RESPONSE_RATING',
+        content: record.content,
+        label: '4',
+        answerKind: 'rating',
+        rating: { mean: 3.0921, interval: [3, 4] },
+      });
+      expect(Object.keys(JSON.parse(file('jsonl', [record])))).toEqual(['id', 'type', 'content', 'label']);
+    });
+
+    it('csv keeps its columns (the level as the label); huggingface numbers the level from the lowest', () => {
+      expect(parse(file('csv', [rating]), { columns: true })[0]).toMatchObject({ label: '4', confidence: '0.927' });
+      expect(JSON.parse(file('huggingface', [rating]))).toMatchObject({ label: '4', label_id: 3 });
+    });
+
+    it('openai and alpaca give the levels as a scale from lowest to highest', () => {
+      const instruction = 'Rate the following AI response. Answer with one level of the scale, from lowest to highest: 1, 2, 3, 4, 5.';
+      expect(JSON.parse(file('alpaca', [rating]))).toEqual({ instruction, input: record.content, output: '4' });
+      expect(JSON.parse(file('openai', [rating])).messages[0].content).toBe(`${instruction}\n\n${record.content}`);
     });
   });
 });

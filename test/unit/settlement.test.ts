@@ -17,6 +17,7 @@ const model = (scopeOptions: string[], targetConfidence = 0.95): ModelView => ({
   classPrior: null,
   calibration: null,
   targetConfidence,
+  answerKind: 'single',
 });
 const task = (options: string[], totalResponses: number) => ({
   id: 't1',

@@ -11,7 +11,7 @@ describe('validateTaskInput', () => {
   it('applies the defaults', () => {
     expect(validateTaskInput(valid, 20)).toEqual({
       ok: true,
-      task: { ...valid, locale: 'en', maxCents: 20, projectId: null, validationsNeeded: 3 },
+      task: { ...valid, locale: 'en', maxCents: 20, projectId: null, validationsNeeded: 3, answerKind: 'single' },
     });
   });
 
@@ -41,6 +41,20 @@ describe('validateTaskInput', () => {
   it('keeps the budget at or above the configured price', () => {
     expect(codeOf({ ...valid, maxCents: 25 })).toBe('OK');
     expect(validateTaskInput({ ...valid, maxCents: 25 }, 30)).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('takes an answer kind: single by default, rating with at most 11 levels, nothing else', () => {
+    expect(validateTaskInput({ ...valid, answerKind: 'rating', options: ['1', '2', '3'] }, 20)).toMatchObject({ ok: true, task: { answerKind: 'rating' } });
+    const levels = Array.from({ length: 12 }, (_, i) => String(i));
+    expect(validateTaskInput({ ...valid, answerKind: 'rating', options: levels }, 20)).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: { issues: [{ path: 'options' }] } },
+    });
+    expect(codeOf({ ...valid, options: levels })).toBe('OK');
+    expect(validateTaskInput({ ...valid, answerKind: 'ranking' }, 20)).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: { issues: [{ path: 'answerKind' }] } },
+    });
   });
 
   it('refuses what is not an object', () => {

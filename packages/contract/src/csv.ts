@@ -8,7 +8,7 @@
 // characters.
 
 export const CSV_REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
-export const CSV_OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
+export const CSV_OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind'] as const;
 export const CSV_COLUMNS: readonly string[] = [...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS];
 /** What separates a task's options inside its `options` cell. */
 export const CSV_OPTION_SEPARATOR = '|';

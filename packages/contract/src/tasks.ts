@@ -13,8 +13,32 @@ export type Locale = (typeof LOCALES)[number];
 export const TASK_STATUSES = ['PENDING', 'VALIDATING', 'COMPLETED', 'FAILED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** The fields a task creation request may hold, in the order the documentation lists them. */
-export const TASK_FIELDS = ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded'] as const;
+export const TASK_FIELDS = ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind'] as const;
 export type TaskField = (typeof TASK_FIELDS)[number];
+
+/**
+ * What an annotator answers (docs/answer-kinds.md): `single`, one option (the default: every request that
+ * names no kind); `rating`, one of the options read as ordered levels, lowest first, decided by a model
+ * that knows a level one off is nearer than one far off.
+ */
+export const ANSWER_KINDS = ['single', 'rating'] as const;
+export type AnswerKind = (typeof ANSWER_KINDS)[number];
+export const DEFAULT_ANSWER_KIND: AnswerKind = 'single';
+/** A rating scale has 2 to 11 levels (0–10 is the longest scale in common use). */
+export const MAX_RATING_LEVELS = 11;
+export const answerKindSchema = z.enum(ANSWER_KINDS);
+/** A decided rating's posterior around its level, in level indexes (0 = the first option, the lowest level). */
+export const ratingResultSchema = z
+  .object({
+    mean: z.number().meta({ description: 'The posterior mean level (0 = the lowest), 4 decimals' }),
+    // An array of two rather than a tuple: the SDK's generated types read a tuple two ways.
+    interval: z
+      .array(z.number().int())
+      .length(2)
+      .meta({ description: 'The central 90 % interval of the posterior: the lowest and highest level index it holds' }),
+  })
+  .meta({ id: 'RatingResult' });
+export type RatingResult = z.output<typeof ratingResultSchema>;
 
 /** A task's budget in cents: 20 (the default, and the least) to 100 000; never below the task price either. */
 export const DEFAULT_MAX_CENTS = 20;
@@ -56,6 +80,12 @@ export const validationsNeededSchema = z.number().int().min(MIN_VALIDATIONS_NEED
 export const localeSchema = z.enum(LOCALES);
 export const projectIdSchema = z.string().min(1).max(MAX_PROJECT_ID_LENGTH);
 
+/** Whether the options suit the answer kind: a rating scale has at most MAX_RATING_LEVELS levels. */
+function fitsItsKind(task: { options: string[]; answerKind: AnswerKind }): boolean {
+  return task.answerKind !== 'rating' || task.options.length <= MAX_RATING_LEVELS;
+}
+const ratingLevelsIssue = { error: `a rating task has at most ${MAX_RATING_LEVELS} levels (its options, lowest first)`, path: ['options'] };
+
 /** The documented and enforced shape of one task in a creation request. */
 export const taskInputSchema = z
   .strictObject({
@@ -69,7 +99,9 @@ export const taskInputSchema = z
     maxCents: maxCentsSchema.default(DEFAULT_MAX_CENTS),
     projectId: projectIdSchema.nullish().transform((id) => id ?? null),
     validationsNeeded: validationsNeededSchema.default(DEFAULT_VALIDATIONS_NEEDED),
+    answerKind: answerKindSchema.default(DEFAULT_ANSWER_KIND),
   })
+  .refine(fitsItsKind, ratingLevelsIssue)
   .meta({ id: 'TaskInput' });
 
 export type TaskInput = z.output<typeof taskInputSchema>;
@@ -140,8 +172,10 @@ export const goldenTaskInputSchema = z
     goldenAnswer: z.string().trim().min(1).max(MAX_OPTION_LENGTH),
     locale: localeSchema.default('en'),
     projectId: projectIdSchema.nullish().transform((id) => id ?? null),
+    answerKind: answerKindSchema.default(DEFAULT_ANSWER_KIND),
   })
   .refine((task) => task.options.includes(task.goldenAnswer), { error: 'goldenAnswer must be one of the options', path: ['goldenAnswer'] })
+  .refine(fitsItsKind, ratingLevelsIssue)
   .meta({ id: 'GoldenTaskInput' });
 
 export type GoldenTaskInputValues = z.output<typeof goldenTaskInputSchema>;

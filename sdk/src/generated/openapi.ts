@@ -1076,7 +1076,7 @@ export interface components {
             taskId: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
-            /** @description The option the consensus chose */
+            /** @description The option the consensus chose (for a rating task: the decided level) */
             result: string;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number;
@@ -1089,6 +1089,18 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             validatedAt: string;
+            /**
+             * @description The task's answer kind; absent for single choice, whose payload is exactly as before answer kinds
+             * @enum {string}
+             */
+            answerKind?: "single" | "rating";
+            /** @description Rating tasks only: the posterior mean level and central 90 % interval, in level indexes (0 = the lowest level) */
+            rating?: {
+                /** @description The posterior mean level (0 = the lowest), 4 decimals */
+                mean: number;
+                /** @description The central 90 % interval of the posterior: the lowest and highest level index it holds */
+                interval: number[];
+            };
         };
         /** @description Not enough concordant answers: the task is not billed and its reservation is released. */
         TaskFailedEvent: {
@@ -1604,6 +1616,11 @@ export interface components {
             projectId?: string | null;
             /** @default 3 */
             validationsNeeded?: number;
+            /**
+             * @default single
+             * @enum {string}
+             */
+            answerKind?: "single" | "rating";
         };
         TaskBatch: {
             tasks: components["schemas"]["TaskInput"][];
@@ -1612,6 +1629,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+            /**
+             * @description What an annotator answers: rating (one of the ordered levels); absent for single choice (one option)
+             * @enum {string}
+             */
+            answerKind?: "single" | "rating";
             content: string;
             options: string[];
             /** @enum {string} */
@@ -1619,6 +1641,13 @@ export interface components {
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
+            /** @description Rating tasks only: the posterior mean and 90 % interval of the decided level; null while the task is open */
+            rating?: {
+                /** @description The posterior mean level (0 = the lowest), 4 decimals */
+                mean: number;
+                /** @description The central 90 % interval of the posterior: the lowest and highest level index it holds */
+                interval: number[];
+            } | null;
             /** @enum {string} */
             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
             maxCents: number;
@@ -1649,6 +1678,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+            /**
+             * @description What an annotator answers: rating (one of the ordered levels); absent for single choice (one option)
+             * @enum {string}
+             */
+            answerKind?: "single" | "rating";
             content: string;
             options: string[];
             /** @enum {string} */
@@ -1656,6 +1690,13 @@ export interface components {
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
+            /** @description Rating tasks only: the posterior mean and 90 % interval of the decided level; null while the task is open */
+            rating?: {
+                /** @description The posterior mean level (0 = the lowest), 4 decimals */
+                mean: number;
+                /** @description The central 90 % interval of the posterior: the lowest and highest level index it holds */
+                interval: number[];
+            } | null;
             /** @enum {string} */
             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
             maxCents: number;
@@ -1708,6 +1749,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+            /**
+             * @description rating for a golden rating task; absent for single choice
+             * @enum {string}
+             */
+            answerKind?: "single" | "rating";
             content: string;
             options: string[];
             goldenAnswer: string;
@@ -1736,6 +1782,11 @@ export interface components {
              */
             locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
             projectId?: string | null;
+            /**
+             * @default single
+             * @enum {string}
+             */
+            answerKind?: "single" | "rating";
         };
         Earnings: {
             annotatorId: string;
@@ -1877,6 +1928,18 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             validatedAt: string | null;
+            /**
+             * @description Absent for single choice; json and jsonl records of another kind name it
+             * @enum {string}
+             */
+            answerKind?: "single" | "rating";
+            /** @description Rating tasks only: the posterior mean level and 90 % interval */
+            rating?: {
+                /** @description The posterior mean level (0 = the lowest), 4 decimals */
+                mean: number;
+                /** @description The central 90 % interval of the posterior: the lowest and highest level index it holds */
+                interval: number[];
+            } | null;
         }[];
         Deposit: {
             id: string;
@@ -5955,6 +6018,36 @@ export interface operations {
                      * @example {
                      *       "tasks": [
                      *         {
+                     *           "id": "cm3q7w1x90009lk08r4t5n6g7",
+                     *           "type": "AI_RESPONSE_RATING",
+                     *           "content": "Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.",
+                     *           "options": [
+                     *             "1",
+                     *             "2",
+                     *             "3",
+                     *             "4",
+                     *             "5"
+                     *           ],
+                     *           "status": "COMPLETED",
+                     *           "result": "4",
+                     *           "confidence": 0.9512,
+                     *           "locale": "en",
+                     *           "maxCents": 40,
+                     *           "costCents": 20,
+                     *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
+                     *           "totalResponses": 4,
+                     *           "createdAt": "2026-03-14T09:26:53.589Z",
+                     *           "validatedAt": "2026-03-14T09:31:27.215Z",
+                     *           "answerKind": "rating",
+                     *           "rating": {
+                     *             "mean": 3.0921,
+                     *             "interval": [
+                     *               3,
+                     *               4
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
                      *           "id": "cm3q7w1x90004lk08a1b2c3d4",
                      *           "type": "SENTIMENT_ANALYSIS",
                      *           "content": "The battery lasts two full days and the charger is tiny. Best purchase this year.",
@@ -6222,6 +6315,18 @@ export interface operations {
                  *           "locale": "en",
                  *           "maxCents": 40,
                  *           "validationsNeeded": 5
+                 *         },
+                 *         {
+                 *           "type": "AI_RESPONSE_RATING",
+                 *           "answerKind": "rating",
+                 *           "content": "Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.",
+                 *           "options": [
+                 *             "1",
+                 *             "2",
+                 *             "3",
+                 *             "4",
+                 *             "5"
+                 *           ]
                  *         }
                  *       ]
                  *     }
@@ -6240,7 +6345,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created": 2,
+                     *       "created": 3,
                      *       "tasks": [
                      *         {
                      *           "taskId": "cm3q7w1x90004lk08a1b2c3d4",
@@ -6253,9 +6358,15 @@ export interface operations {
                      *           "type": "IMAGE_CLASSIFICATION",
                      *           "status": "PENDING",
                      *           "costCents": 20
+                     *         },
+                     *         {
+                     *           "taskId": "cm3q7w1x90009lk08r4t5n6g7",
+                     *           "type": "AI_RESPONSE_RATING",
+                     *           "status": "PENDING",
+                     *           "costCents": 20
                      *         }
                      *       ],
-                     *       "totalCostCents": 40
+                     *       "totalCostCents": 60
                      *     }
                      */
                     "application/json": {
@@ -6377,7 +6488,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options separated by |
+                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind]; options separated by |
                      */
                     file: string;
                 };
@@ -7556,6 +7667,11 @@ export interface operations {
                             id: string;
                             /** @enum {string} */
                             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+                            /**
+                             * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)
+                             * @enum {string}
+                             */
+                            answerKind?: "single" | "rating";
                             content: string;
                             options: string[];
                             /** @enum {string} */
@@ -7692,6 +7808,11 @@ export interface operations {
                                 id: string;
                                 /** @enum {string} */
                                 type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+                                /**
+                                 * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)
+                                 * @enum {string}
+                                 */
+                                answerKind?: "single" | "rating";
                                 content: string;
                                 options: string[];
                                 /** @enum {string} */
@@ -9629,6 +9750,23 @@ export interface operations {
                      *         "confidence": 0.9633,
                      *         "locale": "en",
                      *         "validatedAt": "2026-03-15T16:02:11.047Z"
+                     *       },
+                     *       {
+                     *         "id": "cm3q7w1x90009lk08r4t5n6g7",
+                     *         "type": "AI_RESPONSE_RATING",
+                     *         "content": "Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.",
+                     *         "label": "4",
+                     *         "confidence": 0.9512,
+                     *         "locale": "en",
+                     *         "validatedAt": "2026-03-14T09:31:27.215Z",
+                     *         "answerKind": "rating",
+                     *         "rating": {
+                     *           "mean": 3.0921,
+                     *           "interval": [
+                     *             3,
+                     *             4
+                     *           ]
+                     *         }
                      *       }
                      *     ]
                      */
@@ -9636,12 +9774,15 @@ export interface operations {
                     /**
                      * @example {"id":"cm3q7w1x90004lk08a1b2c3d4","type":"SENTIMENT_ANALYSIS","content":"The battery lasts two full days and the charger is tiny. Best purchase this year.","label":"positive"}
                      *     {"id":"cm3q7w1x90006lk08t2u3v4w5","type":"SENTIMENT_ANALYSIS","content":"Stopped charging after a week, replacement on its way.","label":"negative"}
+                     *     {"id":"cm3q7w1x90009lk08r4t5n6g7","type":"AI_RESPONSE_RATING","content":"Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.","label":"4","answerKind":"rating","rating":{"mean":3.0921,"interval":[3,4]}}
                      */
                     "application/x-ndjson": string;
                     /**
                      * @example id,type,content,label,confidence,locale,validatedAt
                      *     cm3q7w1x90004lk08a1b2c3d4,SENTIMENT_ANALYSIS,The battery lasts two full days and the charger is tiny. Best purchase this year.,positive,0.9807,en,2026-03-14T09:31:27.215Z
                      *     cm3q7w1x90006lk08t2u3v4w5,SENTIMENT_ANALYSIS,"Stopped charging after a week, replacement on its way.",negative,0.9633,en,2026-03-15T16:02:11.047Z
+                     *     cm3q7w1x90009lk08r4t5n6g7,AI_RESPONSE_RATING,"Q: How do I undo my last git commit?
+                     *     A: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.",4,0.9512,en,2026-03-14T09:31:27.215Z
                      */
                     "text/csv": string;
                     "application/zip": string;

@@ -27,10 +27,10 @@ import type { AdminPayoutRecord, PayoutRecord } from './payouts.repository.ts';
 import { annotationExamples } from './annotation.examples.ts';
 
 /** The one shape of an assignment, whether GET next or complete's `next` hands it out (a golden task looks the same). */
-const toAssignment = ({ assignmentId, expiresAt, task: { id, type, content, options, locale } }: ServedAssignment) => ({
+const toAssignment = ({ assignmentId, expiresAt, task: { id, type, answerKind, content, options, locale } }: ServedAssignment) => ({
   assignmentId,
   expiresAt: expiresAt.toISOString(),
-  task: { id, type, content, options, locale },
+  task: { id, type, ...(answerKind === 'single' ? {} : { answerKind }), content, options, locale },
 });
 
 const toPayout = (payout: PayoutRecord) => ({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, limitSchema, timestamp } from '../../lib/schemas.ts';
-import { LOCALES, TASK_TYPES } from '@concord/contract';
+import { ANSWER_KINDS, LOCALES, TASK_TYPES } from '@concord/contract';
 
 /** contract: 1–128 characters of A–Z a–z 0–9 _ . : @ - */
 export const annotatorIdSchema = z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1–128 characters of A–Z a–z 0–9 _ . : @ -' });
@@ -54,7 +54,17 @@ export const payoutBody = z.strictObject({
 export const assignmentResponse = z.object({
   assignmentId: z.string(),
   expiresAt: timestamp,
-  task: z.object({ id: z.string(), type: z.enum(TASK_TYPES), content: z.string(), options: z.array(z.string()), locale: z.enum(LOCALES) }),
+  task: z.object({
+    id: z.string(),
+    type: z.enum(TASK_TYPES),
+    answerKind: z.enum(ANSWER_KINDS).optional().meta({
+      description:
+        'rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)',
+    }),
+    content: z.string(),
+    options: z.array(z.string()),
+    locale: z.enum(LOCALES),
+  }),
 });
 
 export const completeResponse = z.object({

@@ -10,7 +10,7 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import { newId } from '../../lib/ids.ts';
 import { decideCodec, encodePlan, type ModelView, type Participant, type SettlementPlan } from '../settlement/codecs.ts';
 import type { TaskStatus } from '../tasks/tasks.repository.ts';
-import type { TaskType } from '@concord/contract';
+import type { AnswerKind, TaskType } from '@concord/contract';
 
 export interface QueueFilters {
   locale?: string;
@@ -24,6 +24,7 @@ export interface ServableTask {
   content: string;
   options: string[];
   locale: string;
+  answerKind: AnswerKind;
 }
 
 export type NextOutcome =
@@ -69,6 +70,7 @@ interface NextRow {
   content: string;
   options: string[];
   locale: string;
+  answer_kind: AnswerKind;
 }
 
 interface AnswerRow {
@@ -104,7 +106,7 @@ function toNextOutcome(row: NextRow): NextOutcome {
     outcome: 'SERVED',
     assignmentId: row.assignment_id,
     expiresAt: row.expires_at,
-    task: { id: row.id, buyerId: row.buyer_id, type: row.type, content: row.content, options: row.options, locale: row.locale },
+    task: { id: row.id, buyerId: row.buyer_id, type: row.type, content: row.content, options: row.options, locale: row.locale, answerKind: row.answer_kind },
   };
 }
 

@@ -16,13 +16,14 @@ export class LabelCountsRepository {
   async addGoldenAnswer(goldenTaskId: string, annotatorId: string, answer: string): Promise<void> {
     // Two statements: a scope another transaction creates meanwhile is visible to the second one only.
     await this.db.$executeRaw`
-      INSERT INTO label_scopes (key, buyer_id, project_id, options)
-      SELECT label_scope_key(g.project_id, g.buyer_id, g.options), g.buyer_id, g.project_id, label_scope_options(g.options)
+      INSERT INTO label_scopes (key, buyer_id, project_id, options, answer_kind)
+      SELECT task_scope_key(g.project_id, g.buyer_id, g.options, g.answer_kind), g.buyer_id, g.project_id,
+             task_scope_options(g.options, g.answer_kind), g.answer_kind
       FROM golden_tasks g WHERE g.id = ${goldenTaskId}
       ON CONFLICT (key) DO NOTHING`;
     const rows = await this.db.$queryRaw<Array<{ key: string; scope_options: string[]; options: string[]; golden_answer: string }>>`
       SELECT s.key, s.options AS scope_options, g.options, g.golden_answer
-      FROM golden_tasks g JOIN label_scopes s ON s.key = label_scope_key(g.project_id, g.buyer_id, g.options)
+      FROM golden_tasks g JOIN label_scopes s ON s.key = task_scope_key(g.project_id, g.buyer_id, g.options, g.answer_kind)
       WHERE g.id = ${goldenTaskId}`;
     const golden = rows[0];
     if (!golden) return;

@@ -1,7 +1,7 @@
 // Training-data formats: pure functions from an exported task to its text. Each format writes a file as
 // begin + records + end, so a split writes three complete files.
 import { stringify } from 'csv-stringify/sync';
-import type { ExportFormat, TaskType } from '@concord/contract';
+import type { AnswerKind, ExportFormat, RatingResult, TaskType } from '@concord/contract';
 
 /**
  * A text cell a spreadsheet would run as a formula, prefixed with ' so that it is shown instead (OWASP
@@ -24,6 +24,9 @@ export interface ExportRecord {
   locale: string;
   /** ISO 8601 in UTC with milliseconds, as the database formats it. */
   validatedAt: string | null;
+  answerKind: AnswerKind;
+  /** A rating's posterior mean and 90 % interval in level indexes (tasks.result_details); null for other kinds. */
+  rating: RatingResult | null;
 }
 
 export interface FileFormat {
@@ -42,13 +45,20 @@ const INSTRUCTIONS: Record<TaskType, string> = {
   RELEVANCE_RATING: 'Rate the relevance of the following content.',
 };
 
-/** The instruction for a task's type followed by its options: "… Answer with one of: a, b, c." */
-export function instructionFor(record: Pick<ExportRecord, 'type' | 'options'>): string {
-  return `${INSTRUCTIONS[record.type]} Answer with one of: ${record.options.join(', ')}.`;
+/**
+ * The instruction for a task's type followed by its options: "… Answer with one of: a, b, c."; for a rating
+ * task, its levels as a scale: "… Answer with one level of the scale, from lowest to highest: 1, 2, 3."
+ */
+export function instructionFor(record: Pick<ExportRecord, 'type' | 'options' | 'answerKind'>): string {
+  const answer = record.answerKind === 'rating' ? 'Answer with one level of the scale, from lowest to highest:' : 'Answer with one of:';
+  return `${INSTRUCTIONS[record.type]} ${answer} ${record.options.join(', ')}.`;
 }
 
+/** What json and jsonl add for a kind other than single choice (a single-choice record is as it always was). */
+const kindFields = (r: ExportRecord) => (r.answerKind === 'single' ? {} : { answerKind: r.answerKind, rating: r.rating });
+
 /** The chat prompt: the instruction with the options, then the content. */
-export function promptFor(record: Pick<ExportRecord, 'type' | 'options' | 'content'>): string {
+export function promptFor(record: Pick<ExportRecord, 'type' | 'options' | 'content' | 'answerKind'>): string {
   return `${instructionFor(record)}\n\n${record.content}`;
 }
 
@@ -69,13 +79,14 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
         confidence: r.confidence,
         locale: r.locale,
         validatedAt: r.validatedAt,
+        ...kindFields(r),
       })}`,
     end: ']\n',
   },
   jsonl: {
     contentType: ndjson,
     begin: '',
-    record: (r) => line({ id: r.id, type: r.type, content: r.content, label: r.label }),
+    record: (r) => line({ id: r.id, type: r.type, content: r.content, label: r.label, ...kindFields(r) }),
     end: '',
   },
   csv: {

@@ -15,6 +15,8 @@ const records: ExportRecord[] = [
     confidence: 0.9807,
     locale: 'en',
     validatedAt: EXAMPLE.later,
+    answerKind: 'single',
+    rating: null,
   },
   {
     id: EXAMPLE.pendingTaskId,
@@ -25,6 +27,20 @@ const records: ExportRecord[] = [
     confidence: 0.9633,
     locale: 'en',
     validatedAt: EXAMPLE.updatedAt,
+    answerKind: 'single',
+    rating: null,
+  },
+  {
+    id: EXAMPLE.ratingTaskId,
+    type: 'AI_RESPONSE_RATING',
+    content: 'Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.',
+    options: ['1', '2', '3', '4', '5'],
+    label: '4',
+    confidence: 0.9512,
+    locale: 'en',
+    validatedAt: EXAMPLE.later,
+    answerKind: 'rating',
+    rating: { mean: 3.0921, interval: [3, 4] },
   },
 ];
 

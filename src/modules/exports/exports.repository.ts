@@ -3,7 +3,7 @@
 // server-side cursor fetched a page at a time, so memory stays flat however many tasks there are.
 import type pg from 'pg';
 import { Prisma } from '../../generated/prisma/client.ts';
-import type { TaskType } from '@concord/contract';
+import type { AnswerKind, TaskType } from '@concord/contract';
 import type { ExportRecord } from './export-formats.ts';
 
 export interface ExportFilters {
@@ -49,6 +49,8 @@ type RowArray = [
   locale: string,
   validatedAt: string | null,
   bucket: Bucket,
+  answerKind: AnswerKind,
+  rating: ExportRecord['rating'],
 ];
 
 /** The shuffle key of a task: stable across PostgreSQL versions (hash partitioning relies on it). */
@@ -76,13 +78,14 @@ export function recordsQuery(filters: ExportFilters, cut?: SplitCut): Prisma.Sql
     `id, type, content, array_to_json(options)::text AS options, result, confidence, locale, ` +
       `to_char(validated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS validated_at_text`,
   );
+  const after = Prisma.raw(`answer_kind, result_details->'rating' AS rating`);
   // A comparison with an absent boundary (NULL) is never true, so it falls through to the next bucket.
   const bucket = cut
     ? Prisma.sql`CASE WHEN (${shuffleKey(cut.seed)}, id) <= (${cut.lastTrain?.key ?? null}::bigint, ${cut.lastTrain?.id ?? null}::text) THEN 0
                       WHEN (${shuffleKey(cut.seed)}, id) <= (${cut.lastVal?.key ?? null}::bigint, ${cut.lastVal?.id ?? null}::text) THEN 1
                       ELSE 2 END`
     : Prisma.sql`0`;
-  return Prisma.sql`SELECT ${columns}, ${bucket} AS bucket FROM tasks WHERE ${where(filters)} ORDER BY validated_at NULLS LAST, id`;
+  return Prisma.sql`SELECT ${columns}, ${bucket} AS bucket, ${after} FROM tasks WHERE ${where(filters)} ORDER BY validated_at NULLS LAST, id`;
 }
 
 export class ExportSession {
@@ -163,8 +166,8 @@ export class ExportSession {
         const page: pg.QueryResult<RowArray> = await next;
         // The database reads the next page while this one is formatted and written.
         next = page.rows.length === PAGE && !this.closed ? fetchPage() : undefined;
-        for (const [id, type, content, options, label, confidence, locale, validatedAt, bucket] of page.rows) {
-          yield { id, type, content, options: JSON.parse(options) as string[], label, confidence, locale, validatedAt, bucket };
+        for (const [id, type, content, options, label, confidence, locale, validatedAt, bucket, answerKind, rating] of page.rows) {
+          yield { id, type, content, options: JSON.parse(options) as string[], label, confidence, locale, validatedAt, bucket, answerKind, rating };
         }
       }
     } finally {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ExportsService } from './exports.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
-import { EXPORT_SEED_MAX_LENGTH, LOCALES, TASK_STATUSES, TASK_TYPES } from '@concord/contract';
+import { ANSWER_KINDS, EXPORT_SEED_MAX_LENGTH, LOCALES, ratingResultSchema, TASK_STATUSES, TASK_TYPES } from '@concord/contract';
 import { EXPORT_FORMATS } from '@concord/contract';
 import { exportExamples } from './exports.examples.ts';
 
@@ -54,6 +54,8 @@ const exportJsonSchema = z
       confidence: z.number().nullable().meta({ description: CONFIDENCE_DESCRIPTION }),
       locale: z.enum(LOCALES),
       validatedAt: timestamp.nullable(),
+      answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'Absent for single choice; json and jsonl records of another kind name it' }),
+      rating: ratingResultSchema.nullable().optional().meta({ description: 'Rating tasks only: the posterior mean level and 90 % interval' }),
     }),
   )
   .meta({ id: 'ExportJson' });

@@ -3,7 +3,7 @@ import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { TaskType } from '@concord/contract';
+import type { AnswerKind, TaskType } from '@concord/contract';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface GoldenTaskRecord {
@@ -15,6 +15,8 @@ export interface GoldenTaskRecord {
   options: string[];
   goldenAnswer: string;
   locale: string;
+  /** An AnswerKind: text in the database, held to the kinds by its CHECK constraint. */
+  answerKind: string;
   timesServed: number;
   timesAnswered: number;
   timesCorrect: number;
@@ -28,6 +30,7 @@ export interface GoldenTaskInput {
   goldenAnswer: string;
   locale: string;
   projectId: string | null;
+  answerKind: AnswerKind;
 }
 
 export const goldenTaskNotFound = () => new NotFoundError('GOLDEN_TASK_NOT_FOUND', 'Golden task not found');
@@ -41,7 +44,7 @@ export class GoldenTasksRawRepository {
   async findById(id: string): Promise<GoldenTaskRecord | null> {
     const rows = await this.db.$queryRaw<GoldenTaskRecord[]>`
       SELECT id, buyer_id AS "buyerId", project_id AS "projectId", type, content, options, golden_answer AS "goldenAnswer",
-             locale, times_served AS "timesServed", times_answered AS "timesAnswered", times_correct AS "timesCorrect",
+             locale, answer_kind AS "answerKind", times_served AS "timesServed", times_answered AS "timesAnswered", times_correct AS "timesCorrect",
              created_at AS "createdAt"
       FROM golden_tasks WHERE id = ${id}`;
     return rows[0] ?? null;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GoldenTasksService } from './golden-tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
-import { goldenTaskInputSchema, LOCALES, TASK_TYPES } from '@concord/contract';
+import { ANSWER_KINDS, goldenTaskInputSchema, LOCALES, TASK_TYPES, type AnswerKind } from '@concord/contract';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { goldenTaskExamples } from './golden-tasks.examples.ts';
 
@@ -11,6 +11,7 @@ const goldenTaskSchema = z
   .object({
     id: z.string(),
     type: z.enum(TASK_TYPES),
+    answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'rating for a golden rating task; absent for single choice' }),
     content: z.string(),
     options: z.array(z.string()),
     goldenAnswer: z.string(),
@@ -26,6 +27,7 @@ const goldenTaskSchema = z
 const toGoldenTask = (golden: GoldenTaskRecord) => ({
   id: golden.id,
   type: golden.type,
+  ...(golden.answerKind === 'single' ? {} : { answerKind: golden.answerKind as AnswerKind }),
   content: golden.content,
   options: golden.options,
   goldenAnswer: golden.goldenAnswer,

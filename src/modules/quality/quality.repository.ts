@@ -3,6 +3,7 @@
 // pool because the job needs what Prisma cannot give: a session lock held on one connection across
 // several transactions, and a server-side cursor over millions of answer rows.
 import type pg from 'pg';
+import type { AnswerKind } from '@concord/contract';
 import type { Calibration } from '../../consensus/calibration.ts';
 import type { ItemAnswers, ItemFacts } from './scope-answers.builder.ts';
 
@@ -45,6 +46,7 @@ export interface ScopeRow {
   projectId: string | null;
   /** The scope's option set, in matrix order. */
   options: string[];
+  answerKind: AnswerKind;
   /** The snapshot's time (the read transaction's start). */
   readAt: Date;
 }
@@ -95,7 +97,7 @@ const ITEM_OPTIONS = `
 
 /**
  * Which rows may belong to the scope, in a form the indexes serve: a project's (tasks_project_status_idx),
- * else the buyer's project-less ones; label_scope_key then picks the scope's exactly. Two texts rather
+ * else the buyer's project-less ones; task_scope_key then picks the scope's exactly. Two texts rather
  * than one with `$3 IS NULL OR …`, which a generic plan could not use an index for.
  */
 const scopeFilter = (projectId: string | null) =>
@@ -128,7 +130,7 @@ const taskAnswers = (scopeFilter: string) => `
   FROM (
     SELECT x.id, x.status, x.result, ${ITEM_OPTIONS}
     FROM tasks x
-    WHERE ${scopeFilter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+    WHERE ${scopeFilter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
     OFFSET 0
   ) x${itemAnswers('task_responses', 'task_id')}`;
 
@@ -138,7 +140,7 @@ const goldenAnswers = (scopeFilter: string) => `
   FROM (
     SELECT x.id, x.golden_answer, ${ITEM_OPTIONS}
     FROM golden_tasks x
-    WHERE ${scopeFilter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+    WHERE ${scopeFilter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
     OFFSET 0
   ) x${itemAnswers('golden_responses', 'golden_task_id')}
     AND array_position(x.index_options, x.golden_answer) IS NOT NULL`;
@@ -168,13 +170,24 @@ export class RefitSession {
   async readSnapshot(key: string, open: (scope: ScopeRow, expected: ScopeSize) => SnapshotSink, signal?: AbortSignal): Promise<ScopeRow | null> {
     await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
-      const scopes = await this.client.query<{ key: string; buyer_id: string; project_id: string | null; options: string[]; read_at: Date }>(
-        'SELECT key, buyer_id, project_id, options, now() AS read_at FROM label_scopes WHERE key = $1',
-        [key],
-      );
+      const scopes = await this.client.query<{
+        key: string;
+        buyer_id: string;
+        project_id: string | null;
+        options: string[];
+        answer_kind: AnswerKind;
+        read_at: Date;
+      }>('SELECT key, buyer_id, project_id, options, answer_kind, now() AS read_at FROM label_scopes WHERE key = $1', [key]);
       const row = scopes.rows[0];
       if (!row) return null;
-      const scope: ScopeRow = { key: row.key, buyerId: row.buyer_id, projectId: row.project_id, options: row.options, readAt: row.read_at };
+      const scope: ScopeRow = {
+        key: row.key,
+        buyerId: row.buyer_id,
+        projectId: row.project_id,
+        options: row.options,
+        answerKind: row.answer_kind,
+        readAt: row.read_at,
+      };
       const sink = open(scope, await this.expectedSize(scope));
       // Matrices as text, split here: pg's parser for float8[] took ~15 µs a row (300–700 ms for 20 000 rows).
       await this.streamRows<[annotatorId: string, matrix: string, correct: number, answered: number]>(
@@ -209,9 +222,9 @@ export class RefitSession {
     const filter = scopeFilter(scope.projectId).replaceAll('$3', '$2').replaceAll('$4', '$3');
     const { rows } = await this.client.query<{ items: number; answers: number }>(
       `SELECT sum(items)::float8 AS items, sum(answers)::float8 AS answers FROM (
-         SELECT count(*) AS items, coalesce(sum(x.total_responses), 0) AS answers FROM tasks x WHERE ${filter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+         SELECT count(*) AS items, coalesce(sum(x.total_responses), 0) AS answers FROM tasks x WHERE ${filter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
          UNION ALL
-         SELECT count(*), coalesce(sum(x.times_answered), 0) FROM golden_tasks x WHERE ${filter} AND label_scope_key(x.project_id, x.buyer_id, x.options) = $1
+         SELECT count(*), coalesce(sum(x.times_answered), 0) FROM golden_tasks x WHERE ${filter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
        ) counts`,
       params,
     );

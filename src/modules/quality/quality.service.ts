@@ -108,7 +108,10 @@ export class QualityService {
     const readMs = elapsed(started);
 
     const fitStarted = performance.now();
-    const fit = await fitInWorker({ answers, snapshot, annotatorIds: builder.annotatorIds, options: this.refitOptions }, options.signal);
+    const fit = await fitInWorker(
+      { answers, snapshot, annotatorIds: builder.annotatorIds, options: this.refitOptions, answerKind: scope.answerKind },
+      options.signal,
+    );
     const fitMs = elapsed(fitStarted);
     await options.beforeWrite?.();
     options.signal?.throwIfAborted();

@@ -1,6 +1,7 @@
 // Runs refitScope (src/consensus/refit.ts) in a worker thread: the fit is pure CPU for seconds at
 // millions of answers, and on the event loop it would stall every request of the process meanwhile.
 import { Worker } from 'node:worker_threads';
+import type { AnswerKind } from '@concord/contract';
 import type { Calibration } from '../../consensus/calibration.ts';
 import type { RefitOptions, RefitResult, ScopeAnswers } from '../../consensus/refit.ts';
 import type { CountsWrite } from './counts-delta.ts';
@@ -13,6 +14,8 @@ export interface FitRequest {
   /** The ids of the fit's annotators, by index (the worker orders the writes by them). */
   annotatorIds: readonly string[];
   options: RefitOptions;
+  /** The scope's answer kind: which model fits it. */
+  answerKind: AnswerKind;
 }
 
 /** What the worker sends back: the new counts as fitted − snapshot, and the prior; not the item posteriors. */

@@ -4,7 +4,7 @@
 // value goes through its codec at the seam, so a field that one side renames or drops fails there, by
 // name, instead of deep inside a PL/pgSQL function. The SQL functions read and write exactly these fields
 // (prisma/functions: sdk_answer.sql, settle_task.sql, apply_settlement_effects.sql).
-import { EVENT_TYPES } from '@concord/contract';
+import { ANSWER_KINDS, EVENT_TYPES, ratingResultSchema } from '@concord/contract';
 import { z } from 'zod';
 
 /**
@@ -35,6 +35,8 @@ export const modelViewCodec = z.object({
   /** As stored (jsonb): null before the scope's first re-fit (the identity); read by readCalibration. */
   calibration: z.unknown(),
   targetConfidence: z.number(),
+  /** The task's answer kind: which model decides it (a rating scope's priorShape is its typical rater). */
+  answerKind: z.enum(ANSWER_KINDS),
 });
 export type ModelView = z.output<typeof modelViewCodec>;
 
@@ -48,6 +50,8 @@ export const settlementPlanCodec = z.object({
   kind: z.enum(['continue', 'complete', 'fail']),
   result: z.string().optional(),
   confidence: z.number().min(0).max(1).optional(),
+  /** What the result carries beyond the option (tasks.result_details): a rating's posterior mean and interval. */
+  resultDetails: z.object({ rating: ratingResultSchema }).optional(),
   failureReason: z.string().optional(),
   /** Sorted by annotatorId: rows are locked in that order by every caller (no deadlock between decisions). */
   updates: z.array(

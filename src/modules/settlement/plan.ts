@@ -6,7 +6,8 @@
 // apply_settlement_effects.sql).
 import { readCalibration, readClassPrior } from '../../consensus/calibration.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
-import { countsRow, decideWithModel } from '../../consensus/task-decision.ts';
+import { decideRatingTask, readRaterPrior, type RatingSummary } from '../../consensus/kinds/rating-task.ts';
+import { countsRow, decideWithModel, type TaskDecision } from '../../consensus/task-decision.ts';
 import { newId } from '../../lib/ids.ts';
 import type { TaskType } from '@concord/contract';
 import { decisionUpdates } from '../annotation/annotators.repository.ts';
@@ -34,9 +35,20 @@ export interface SettlementInput {
   now: Date;
 }
 
-/** The plan of a deciding answer; pure but for the fresh ids of the rows it creates. */
-export function planSettlement({ task, participants, annotatorId, model, annotatorShare, now }: SettlementInput): SettlementPlan {
-  const decision = decideWithModel({
+/** The task's decision by the model of its answer kind (a rating's also carries its posterior summary). */
+function decide({ task, participants, model }: SettlementInput): TaskDecision & { rating?: RatingSummary } {
+  if (model.answerKind === 'rating') {
+    return decideRatingTask({
+      levels: task.options,
+      raterPrior: readRaterPrior(model.priorShape),
+      classPrior: readClassPrior(model.classPrior, task.options.length),
+      answers: participants,
+      validationsNeeded: task.validationsNeeded,
+      maxResponses: task.maxResponses,
+      targetConfidence: model.targetConfidence,
+    });
+  }
+  return decideWithModel({
     options: task.options,
     scope: {
       options: model.scopeOptions,
@@ -49,6 +61,12 @@ export function planSettlement({ task, participants, annotatorId, model, annotat
     maxResponses: task.maxResponses,
     targetConfidence: model.targetConfidence,
   });
+}
+
+/** The plan of a deciding answer; pure but for the fresh ids of the rows it creates. */
+export function planSettlement(input: SettlementInput): SettlementPlan {
+  const { task, participants, annotatorId, model, annotatorShare, now } = input;
+  const decision = decide(input);
   const totalResponses = task.totalResponses + 1;
   const answererOnly = decisionUpdates([{ annotatorId, answered: 1, resolved: 0, agreed: 0, earnedCents: 0 }]);
   if (decision.kind === 'continue') return { kind: 'continue', updates: answererOnly };
@@ -76,10 +94,13 @@ export function planSettlement({ task, participants, annotatorId, model, annotat
     const agreed = p.answer === result ? 1 : 0;
     return { annotatorId: p.annotatorId, answered: p.annotatorId === annotatorId ? 1 : 0, resolved: 1, agreed, earnedCents: agreed * earning };
   });
+  // A single-choice payload stays exactly as it was before answer kinds; another kind says which it is.
+  const kindFields = decision.rating ? { answerKind: model.answerKind, rating: decision.rating } : {};
   return {
     kind: 'complete',
     result,
     confidence: decision.confidence,
+    ...(decision.rating ? { resultDetails: { rating: decision.rating } } : {}),
     updates: decisionUpdates(updates),
     event: outboxEvent('task.completed', {
       taskId: task.id,
@@ -89,6 +110,7 @@ export function planSettlement({ task, participants, annotatorId, model, annotat
       totalResponses,
       costCents: task.costCents,
       validatedAt: now.toISOString(),
+      ...kindFields,
     }),
     chargeLedgerId: newId(),
     model: counts,

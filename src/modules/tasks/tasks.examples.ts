@@ -50,6 +50,20 @@ const pendingTaskExample = {
   responses: [],
 };
 
+/** A rating task as GET /tasks lists it: the result is the decided level, `rating` the posterior around it. */
+const ratingListItemExample = {
+  ...taskListItemExample,
+  id: EXAMPLE.ratingTaskId,
+  type: 'AI_RESPONSE_RATING',
+  answerKind: 'rating',
+  content: 'Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.',
+  options: ['1', '2', '3', '4', '5'],
+  result: '4',
+  confidence: 0.9512,
+  rating: { mean: 3.0921, interval: [3, 4] },
+  totalResponses: 4,
+};
+
 const batchTasks = [
   { type: 'SENTIMENT_ANALYSIS', content: review, options: sentimentOptions, projectId: EXAMPLE.projectId },
   {
@@ -60,6 +74,7 @@ const batchTasks = [
     maxCents: 40,
     validationsNeeded: 5,
   },
+  { type: 'AI_RESPONSE_RATING', answerKind: 'rating', content: ratingListItemExample.content, options: ratingListItemExample.options },
 ];
 
 export const taskExamples: Record<string, EndpointExamples> = {
@@ -78,12 +93,13 @@ export const taskExamples: Record<string, EndpointExamples> = {
   createTaskBatch: {
     request: { tasks: batchTasks },
     response: {
-      created: 2,
+      created: 3,
       tasks: [
         { taskId: EXAMPLE.taskId, type: 'SENTIMENT_ANALYSIS', status: 'PENDING', costCents: 20 },
         { taskId: EXAMPLE.pendingTaskId, type: 'IMAGE_CLASSIFICATION', status: 'PENDING', costCents: 20 },
+        { taskId: EXAMPLE.ratingTaskId, type: 'AI_RESPONSE_RATING', status: 'PENDING', costCents: 20 },
       ],
-      totalCostCents: 40,
+      totalCostCents: 60,
     },
   },
   importTasksCsv: {
@@ -98,7 +114,7 @@ export const taskExamples: Record<string, EndpointExamples> = {
     },
   },
   listTasks: {
-    response: { tasks: [taskListItemExample], nextCursor: EXAMPLE_CURSOR, hasMore: true },
+    response: { tasks: [ratingListItemExample, taskListItemExample], nextCursor: EXAMPLE_CURSOR, hasMore: true },
   },
   countTasks: {
     response: { counts: { PENDING: 120, VALIDATING: 14, COMPLETED: 861, FAILED: 5 }, total: 1000 },

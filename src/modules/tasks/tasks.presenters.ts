@@ -10,6 +10,8 @@ export const toTaskListItem = (task: TaskRecord) => ({
   status: task.status,
   result: task.result,
   confidence: task.confidence,
+  // A single-choice task reads exactly as before answer kinds; another kind says which it is.
+  ...(task.answerKind === 'rating' ? { answerKind: task.answerKind, rating: task.resultDetails?.rating ?? null } : {}),
   locale: task.locale,
   maxCents: task.maxCents,
   costCents: task.costCents,

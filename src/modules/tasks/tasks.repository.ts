@@ -5,7 +5,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Cursor } from '../../lib/pagination.ts';
 import type { TaskQuality } from './task-quality.ts';
-import type { TaskInput, TaskType } from '@concord/contract';
+import type { AnswerKind, RatingResult, TaskInput, TaskType } from '@concord/contract';
 
 export type TaskStatus = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 export type StatusCounts = Record<TaskStatus, number>;
@@ -24,12 +24,20 @@ export interface TaskRecord {
   maxResponses: number;
   targetConfidence: number;
   status: TaskStatus;
+  answerKind: AnswerKind;
   result: string | null;
   confidence: number | null;
+  /** What the result carries beyond the option, by kind (a rating's mean and interval); null for single choice. */
+  resultDetails: ResultDetails | null;
   failureReason: string | null;
   totalResponses: number;
   createdAt: Date;
   validatedAt: Date | null;
+}
+
+/** What tasks.result_details holds: a rating's posterior mean and 90 % interval. */
+export interface ResultDetails {
+  rating?: RatingResult;
 }
 
 export interface TaskResponseRecord {
@@ -73,8 +81,10 @@ const select = {
   maxResponses: true,
   targetConfidence: true,
   status: true,
+  answerKind: true,
   result: true,
   confidence: true,
+  resultDetails: true,
   failureReason: true,
   totalResponses: true,
   createdAt: true,
@@ -95,8 +105,10 @@ interface TaskRow {
   max_responses: number;
   target_confidence: number;
   status: TaskStatus;
+  answer_kind: AnswerKind;
   result: string | null;
   confidence: number | null;
+  result_details: ResultDetails | null;
   failure_reason: string | null;
   total_responses: number;
   created_at: Date;
@@ -105,7 +117,7 @@ interface TaskRow {
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, result, confidence, failure_reason, total_responses, created_at, validated_at',
+    'status, answer_kind, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
 );
 
 function fromRow(row: TaskRow): TaskRecord {
@@ -123,8 +135,10 @@ function fromRow(row: TaskRow): TaskRecord {
     maxResponses: row.max_responses,
     targetConfidence: row.target_confidence,
     status: row.status,
+    answerKind: row.answer_kind,
     result: row.result,
     confidence: row.confidence,
+    resultDetails: row.result_details,
     failureReason: row.failure_reason,
     totalResponses: row.total_responses,
     createdAt: row.created_at,
@@ -153,15 +167,16 @@ export class TasksRawRepository {
       validations_needed: task.validationsNeeded,
       max_responses: task.maxResponses,
       target_confidence: task.targetConfidence,
+      answer_kind: task.answerKind,
     }));
     await this.db.$executeRaw`
       INSERT INTO tasks (id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents,
-                         validations_needed, max_responses, target_confidence)
+                         validations_needed, max_responses, target_confidence, answer_kind)
       SELECT r.id, ${buyerId}, r.project_id, r.type::"TaskType", r.content, r.options, r.locale, r.max_cents,
-             ${costCents}, r.validations_needed, r.max_responses, r.target_confidence
+             ${costCents}, r.validations_needed, r.max_responses, r.target_confidence, r.answer_kind
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
-        validations_needed int, max_responses int, target_confidence double precision)`;
+        validations_needed int, max_responses int, target_confidence double precision, answer_kind text)`;
     return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
   }
 
@@ -206,8 +221,10 @@ export class TasksRepository extends TasksRawRepository {
     super(db);
   }
 
-  findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
-    return this.db.task.findFirst({ where: { id, buyerId }, select });
+  async findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
+    const task = await this.db.task.findFirst({ where: { id, buyerId }, select });
+    // The columns' CHECK constraint and settle_task hold these to their types; Prisma types them as text and JSON.
+    return task ? { ...task, answerKind: task.answerKind as AnswerKind, resultDetails: task.resultDetails as ResultDetails | null } : null;
   }
 
   async responses(taskId: string): Promise<TaskResponseRecord[]> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONFIDENCE_DESCRIPTION, cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
 import {
+  ANSWER_KINDS,
   LOCALES,
   MAX_BATCH_TASKS,
   TASK_STATUSES,
@@ -8,6 +9,7 @@ import {
   localeSchema,
   maxCentsSchema,
   projectIdSchema,
+  ratingResultSchema,
   taskInputSchema,
   validationsNeededSchema,
 } from '@concord/contract';
@@ -15,9 +17,10 @@ import {
 export const createTaskBody = taskInputSchema;
 export const batchBody = z.strictObject({ tasks: z.array(taskInputSchema).min(1).max(MAX_BATCH_TASKS) }).meta({ id: 'TaskBatch' });
 export const csvUpload = z.object({
-  file: z
-    .string()
-    .meta({ format: 'binary', description: 'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded]; options separated by |' }),
+  file: z.string().meta({
+    format: 'binary',
+    description: 'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind]; options separated by |',
+  }),
 });
 
 const recomputesQuality = "Changing it recomputes the task's maxResponses and targetConfidence from its project (or the defaults), as at creation";
@@ -50,6 +53,10 @@ export const taskCountsResponse = z
 const taskFields = {
   id: z.string(),
   type: z.enum(TASK_TYPES),
+  answerKind: z
+    .enum(ANSWER_KINDS)
+    .optional()
+    .meta({ description: 'What an annotator answers: rating (one of the ordered levels); absent for single choice (one option)' }),
   content: z.string(),
   options: z.array(z.string()),
   status: z.enum(TASK_STATUSES),
@@ -58,6 +65,10 @@ const taskFields = {
     .number()
     .nullable()
     .meta({ description: `${CONFIDENCE_DESCRIPTION}; null while the task is open` }),
+  rating: ratingResultSchema
+    .nullable()
+    .optional()
+    .meta({ description: 'Rating tasks only: the posterior mean and 90 % interval of the decided level; null while the task is open' }),
   locale: z.enum(LOCALES),
   maxCents: z.number().int(),
   costCents: z.number().int(),

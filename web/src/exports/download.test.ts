@@ -21,8 +21,14 @@ const exportRecord: fc.Arbitrary<ExportRecord> = fc
     locale: fc.constantFrom('en', 'fr', 'ar'),
     validatedAt: fc.option(fc.constant('2026-01-02T03:04:05.678Z')),
     labelIndex: fc.option(fc.nat(3)),
+    rating: fc.option(fc.record({ mean: fc.double({ min: 0, max: 3, noNaN: true }), interval: fc.tuple(fc.nat(3), fc.nat(3)) })),
   })
-  .map(({ labelIndex, ...record }) => ({ ...record, label: labelIndex === null ? null : (record.options[labelIndex % record.options.length] ?? null) }));
+  .map(({ labelIndex, rating, ...record }) => ({
+    ...record,
+    label: labelIndex === null ? null : (record.options[labelIndex % record.options.length] ?? null),
+    answerKind: rating === null ? ('single' as const) : ('rating' as const),
+    rating,
+  }));
 
 /** Splits bytes at the given cut points (so a multi-byte character or a quote pair may straddle chunks). */
 function chunks(bytes: Uint8Array, cuts: number[]): Uint8Array[] {

@@ -59,7 +59,7 @@ function GoldenTable({ rows, projectName }: { rows: GoldenTask[]; projectName: (
         <>
           <span className="truncate golden-content">{task.content}</span>
           <span className="golden-meta">
-            {typeLabel(task.type)} · {task.options.join(' / ')}
+            {typeLabel(task.type)} · {task.answerKind === 'rating' ? `rating ${task.options.join(' < ')}` : task.options.join(' / ')}
           </span>
           <span className="golden-meta narrow-only">
             Answer: <strong>{task.goldenAnswer}</strong> · {task.locale} · served {formatCount(task.timesServed)} · answered {formatCount(task.timesAnswered)}

@@ -4,7 +4,7 @@ import { MAX_CONTENT_LENGTH, MAX_OPTIONS, MAX_OPTION_LENGTH } from '@concord/con
 import { useState, type FormEvent } from 'react';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { useIdempotencyKey } from '../api/idempotency';
-import { LOCALES, TASK_TYPES, isLocale, isTaskType, typeLabel, type Locale, type TaskType } from '../tasks/vocabulary';
+import { ANSWER_KINDS, LOCALES, TASK_TYPES, isLocale, isTaskType, typeLabel, type AnswerKind, type Locale, type TaskType } from '../tasks/vocabulary';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { focusFirstInvalid, SelectField, TextAreaField } from '../ui/Field';
@@ -21,13 +21,14 @@ function parseOptions(text: string): string[] {
   return [...seen];
 }
 
-const GOLDEN_FIELDS = ['type', 'content', 'options', 'goldenAnswer', 'locale', 'projectId'] as const;
+const GOLDEN_FIELDS = ['type', 'content', 'options', 'goldenAnswer', 'locale', 'projectId', 'answerKind'] as const;
 type Errors = Partial<Record<(typeof GOLDEN_FIELDS)[number], string>>;
 
 export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: string; name: string }[]; onCreated: () => void }) {
   const create = useCreateGoldenTask();
   const idempotency = useIdempotencyKey();
   const [type, setType] = useState<TaskType>('SENTIMENT_ANALYSIS');
+  const [answerKind, setAnswerKind] = useState<AnswerKind>('single');
   const [content, setContent] = useState('');
   const [optionsText, setOptionsText] = useState('');
   const [chosenAnswer, setChosenAnswer] = useState('');
@@ -61,7 +62,15 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
       focusFirstInvalid(formElement);
       return;
     }
-    const body: GoldenTaskInput = { type, content: content.trim(), options, goldenAnswer, locale, projectId: projectId || null };
+    const body: GoldenTaskInput = {
+      type,
+      content: content.trim(),
+      options,
+      goldenAnswer,
+      locale,
+      projectId: projectId || null,
+      ...(answerKind !== 'single' ? { answerKind } : {}),
+    };
     try {
       const task = await create.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
       idempotency.forget();
@@ -89,6 +98,15 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
             onChange={(event) => isTaskType(event.target.value) && setType(event.target.value)}
             options={TASK_TYPES}
             error={errors.type}
+          />
+          <SelectField
+            label="Answer"
+            name="answerKind"
+            value={answerKind}
+            onChange={(event) => setAnswerKind(event.target.value === 'rating' ? 'rating' : 'single')}
+            options={ANSWER_KINDS.map((kind) => ({ value: kind.value, label: `${kind.label}: ${kind.hint.toLowerCase()}` }))}
+            hint="Golden tasks are served in place of tasks of the same type, locale and answer."
+            error={errors.answerKind}
           />
           <TextAreaField
             label="Content"

@@ -18,12 +18,13 @@ import {
   DEFAULT_VALIDATIONS_NEEDED,
   MAX_CONTENT_LENGTH,
   MAX_MAX_CENTS,
+  MAX_RATING_LEVELS,
   MAX_VALIDATIONS_NEEDED,
   MIN_VALIDATIONS_NEEDED,
   type TaskField,
 } from '@concord/contract';
 import { floorCentsFor, readBudgetAndAnswers, splitOptions, taskFormErrors } from './taskForm';
-import { LOCALES, TASK_TYPES, type Locale, type TaskType } from './vocabulary';
+import { ANSWER_KINDS, LOCALES, TASK_TYPES, type AnswerKind, type Locale, type TaskType } from './vocabulary';
 
 interface CreateTaskDialogProps {
   open: boolean;
@@ -76,6 +77,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
       return;
     }
     const projectId = String(form.get('projectId') ?? '');
+    const answerKind = String(form.get('answerKind') ?? 'single') as AnswerKind;
     const input: TaskInput = {
       type: String(form.get('type') ?? '') as TaskType,
       content: String(form.get('content') ?? ''),
@@ -84,6 +86,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
       ...(numbers.maxCents !== undefined ? { maxCents: numbers.maxCents } : {}),
       ...(numbers.validationsNeeded !== undefined ? { validationsNeeded: numbers.validationsNeeded } : {}),
       ...(projectId ? { projectId } : {}),
+      ...(answerKind !== 'single' ? { answerKind } : {}),
     };
     try {
       const result = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
@@ -105,7 +108,21 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
         error={errors.content}
         hint="What annotators see: text or an image URL."
       />
-      <TextAreaField label="Options" name="options" required rows={3} error={errors.options} hint="One per line; 2 to 50 distinct options." />
+      <SelectField
+        label="Answer"
+        name="answerKind"
+        defaultValue="single"
+        error={errors.answerKind}
+        options={ANSWER_KINDS.map((kind) => ({ value: kind.value, label: `${kind.label}: ${kind.hint.toLowerCase()}` }))}
+      />
+      <TextAreaField
+        label="Options"
+        name="options"
+        required
+        rows={3}
+        error={errors.options}
+        hint={`One per line; 2 to 50 distinct options (a rating: 2 to ${MAX_RATING_LEVELS} levels, lowest first).`}
+      />
       <div className="task-form-row">
         <SelectField label="Locale" name="locale" defaultValue="en" error={errors.locale} options={LOCALES} />
         <TextField

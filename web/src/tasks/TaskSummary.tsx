@@ -5,8 +5,8 @@ import { StatusBadge } from '../ui/StatusBadge';
 import { Notice } from '../ui/Feedback';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { ProjectOption } from './queries';
-import { formatConfidence } from './taskFormat';
-import { typeLabel, type Task } from './vocabulary';
+import { formatConfidence, ratingSentence } from './taskFormat';
+import { answerKindLabel, typeLabel, type Task } from './vocabulary';
 
 export function TaskSummary({ task, projects }: { task: Task; projects: ProjectOption[] }) {
   const project = task.projectId ? projects.find((p) => p.id === task.projectId) : undefined;
@@ -31,8 +31,19 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         </Notice>
       ) : null}
       <dl className="facts task-facts" aria-live="polite">
+        <dt>Answer</dt>
+        <dd>
+          {answerKindLabel(task.answerKind)}
+          {task.answerKind === 'rating' ? <span className="task-muted"> ({task.options.join(' < ')})</span> : null}
+        </dd>
         <dt>Result</dt>
         <dd>{task.result ?? '—'}</dd>
+        {task.rating ? (
+          <>
+            <dt>Rating</dt>
+            <dd>{ratingSentence(task.rating, task.options)}</dd>
+          </>
+        ) : null}
         <dt>Confidence</dt>
         <dd>{formatConfidence(task.confidence)}</dd>
         <dt>Failure reason</dt>

@@ -4,7 +4,7 @@ import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
 import { excerpt, formatConfidence } from './taskFormat';
-import { shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
+import { answerKindLabel, shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
 
 const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 
@@ -58,8 +58,11 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                     {shortDateTime.format(new Date(task.createdAt))}
                   </time>
                 </td>
-                <td className="wide ellipsis" title={typeLabel(task.type)}>
+                <td className="wide ellipsis" title={`${typeLabel(task.type)} · ${answerKindLabel(task.answerKind)}`}>
                   {shortTypeLabel(task.type)}
+                  {task.answerKind && task.answerKind !== 'single' ? (
+                    <span className="task-muted"> · {answerKindLabel(task.answerKind).toLowerCase()}</span>
+                  ) : null}
                 </td>
                 <td>
                   <button
@@ -84,6 +87,8 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                 </td>
                 <td className="wide ellipsis" title={task.result ?? undefined}>
                   {task.result ?? <span className="task-muted">—</span>}
+                  {/* A rating's result is a level: the scale it is on says what it means. */}
+                  {task.result && task.answerKind === 'rating' ? <span className="task-muted"> of {task.options.at(-1)}</span> : null}
                 </td>
                 <td className="num wide">{formatConfidence(task.confidence)}</td>
                 <td className="wide">{task.locale}</td>

@@ -83,6 +83,7 @@ export function taskFormErrors(error: unknown, floorCents: number): FormErrors<T
       maxCents: budgetRule(floorCents),
       validationsNeeded: ANSWERS_RULE,
       projectId: 'Choose one of your projects, or none.',
+      answerKind: 'Choose single choice or rating.',
     },
   });
 }

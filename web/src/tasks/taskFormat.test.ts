@@ -1,7 +1,7 @@
 // Durations as the task pages say them: no zero part ("about 5 min", not "about 5 min 0 s"); texts
 // shortened for tables after a whole word.
 import { describe, expect, it } from 'vitest';
-import { excerpt, formatDuration } from './taskFormat';
+import { excerpt, formatDuration, ratingSentence } from './taskFormat';
 
 describe('formatDuration', () => {
   it('drops a zero part and never shows 60 seconds', () => {
@@ -28,5 +28,12 @@ describe('excerpt', () => {
 
   it('cuts a long word where it must when there is no space near the end', () => {
     expect(excerpt('see https://example.com/a/very/long/path/to/an/image.jpg', 30)).toBe('see https://example.com/a/ver…');
+  });
+});
+
+describe('ratingSentence', () => {
+  it('says the mean as a position on the scale and the interval by its levels', () => {
+    expect(ratingSentence({ mean: 3.0921, interval: [3, 3] }, ['1', '2', '3', '4', '5'])).toBe('Mean 4.09 of 5 levels; 90 % sure it is 4');
+    expect(ratingSentence({ mean: 1.5, interval: [1, 2] }, ['bad', 'fair', 'good'])).toBe('Mean 2.50 of 3 levels; 90 % sure it is between fair and good');
   });
 });

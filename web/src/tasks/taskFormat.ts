@@ -28,3 +28,13 @@ export function formatDuration(ms: number): string {
   const hours = Math.floor(minutes / 60);
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
+
+/**
+ * A rating's posterior in words: "Mean 4.09 of 5 levels; 90 % sure it is 4" — the mean as a position on the
+ * scale (1 = the lowest level), the 90 % interval by its levels.
+ */
+export function ratingSentence(rating: { mean: number; interval: number[] }, levels: readonly string[]): string {
+  const [low = 0, high = low] = rating.interval;
+  const span = low === high ? `${levels[low] ?? low}` : `between ${levels[low] ?? low} and ${levels[high] ?? high}`;
+  return `Mean ${(rating.mean + 1).toFixed(2)} of ${levels.length} levels; 90 % sure it is ${span}`;
+}

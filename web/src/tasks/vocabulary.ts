@@ -2,10 +2,10 @@
 // types, the six locales of the contract and the four statuses. The lists are built from records keyed by
 // the contract's own unions, so a value added to or removed from the API breaks the build until it is
 // worded here.
-import type { Locale, TaskStatus, TaskType } from '@concord/contract';
+import type { AnswerKind, Locale, TaskStatus, TaskType } from '@concord/contract';
 import type { Schemas } from '../api/schemas';
 
-export type { Locale, TaskStatus, TaskType };
+export type { AnswerKind, Locale, TaskStatus, TaskType };
 export type TaskListItem = Schemas['TaskListItem'];
 export type Task = Schemas['Task'];
 
@@ -32,6 +32,12 @@ const LOCALE_WORDS: Record<Locale, string> = {
   ar: 'Arabic (ar)',
 };
 
+/** What an annotator answers (docs/answer-kinds.md). */
+const KIND_WORDS: Record<AnswerKind, { label: string; hint: string }> = {
+  single: { label: 'Single choice', hint: 'One of the options' },
+  rating: { label: 'Rating', hint: 'A level of a scale: the options, lowest first' },
+};
+
 /** The statuses in the order a task goes through them. */
 const STATUS_WORDS: Record<TaskStatus, { label: string; hint: string }> = {
   PENDING: { label: 'Pending', hint: 'Waiting for a first answer' },
@@ -48,6 +54,7 @@ export const TASK_TYPES: readonly (Choice<TaskType> & { example: string })[] = e
   example: words.example,
 }));
 export const LOCALES: readonly Choice<Locale>[] = entries(LOCALE_WORDS).map(([value, label]) => ({ value, label }));
+export const ANSWER_KINDS: readonly (Choice<AnswerKind> & { hint: string })[] = entries(KIND_WORDS).map(([value, words]) => ({ value, ...words }));
 export const STATUSES: readonly (Choice<TaskStatus> & { hint: string })[] = entries(STATUS_WORDS).map(([value, words]) => ({ value, ...words }));
 
 export const isTaskType = (value: string | null | undefined): value is TaskType => typeof value === 'string' && Object.hasOwn(TYPE_WORDS, value);
@@ -56,4 +63,6 @@ export const isStatus = (value: string | null | undefined): value is TaskStatus 
 
 export const typeLabel = (type: string): string => (isTaskType(type) ? TYPE_WORDS[type].label : type);
 export const shortTypeLabel = (type: string): string => (isTaskType(type) ? TYPE_WORDS[type].short : type);
+/** A task's kind in words; a task without `answerKind` is single choice (the API leaves it out for those). */
+export const answerKindLabel = (kind: string | undefined = 'single'): string => (Object.hasOwn(KIND_WORDS, kind) ? KIND_WORDS[kind as AnswerKind].label : kind);
 export const statusLabel = (status: string): string => (isStatus(status) ? STATUS_WORDS[status].label : status);

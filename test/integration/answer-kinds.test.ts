@@ -1,0 +1,144 @@
+// Answer kinds through HTTP (docs/answer-kinds.md): a rating task from creation (single, batch, CSV,
+// golden) to its decision by the rating model, billed once, in its event and its export, and its scope
+// apart from single-choice tasks with the same options, re-fitted by the rating model.
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { useAnnotationWorld } from '../helpers/annotation-world.ts';
+import { bearer, createFundedBuyer, type TestBuyer } from '../helpers/factories.ts';
+import { sdk } from '../helpers/sdk.ts';
+
+// GOLDEN_RATE 0: a golden task is served only to an annotator's first `next` (GOLDEN_FIRST_RATE 1 in tests).
+const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });
+const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const levels = ['1', '2', '3', '4', '5'];
+const ratingTask = (content: string) => ({ type: 'AI_RESPONSE_RATING', answerKind: 'rating', content, options: levels });
+
+const post = (buyer: TestBuyer, path: string, body: object) => request(world.ctx.app).post(`/api/v1${path}`).set(bearer(buyer.token)).send(body);
+const get = (buyer: TestBuyer, path: string) => request(world.ctx.app).get(`/api/v1${path}`).set(bearer(buyer.token));
+
+/** Annotators answer the only open task until it is decided; returns how many answered. */
+async function answerUntilDecided(taskId: string, answer: string): Promise<number> {
+  const client = sdk(world.ctx, world.developer.apiKey);
+  for (let n = 0; n < 12; n++) {
+    const annotatorId = unique('rater');
+    const next = await client.next(annotatorId);
+    if (next.status === 204) return n;
+    expect(next.body.task).toMatchObject({ id: taskId, answerKind: 'rating', options: levels });
+    expect((await client.complete(taskId, annotatorId, answer)).status).toBe(201);
+  }
+  throw new Error('the task was never decided');
+}
+
+describe('rating tasks', () => {
+  it('are created by every route with answerKind, and refused with the field named when the shape is wrong', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const single = await post(buyer, '/tasks', ratingTask('Rate: "Paris is the capital of France."'));
+    expect(single.status).toBe(201);
+    const batch = await post(buyer, '/tasks/batch', { tasks: [ratingTask('Rate: "2 + 2 = 5"'), { ...ratingTask('plain'), answerKind: undefined }] });
+    expect(batch.status).toBe(201);
+    const csv = await request(world.ctx.app)
+      .post('/api/v1/tasks/batch/csv')
+      .set(bearer(buyer.token))
+      .attach('file', Buffer.from('type,content,options,answerKind\nAI_RESPONSE_RATING,Rate this,1|2|3,rating\nBINARY_CHOICE,Yes?,yes|no,\n'), 'tasks.csv');
+    expect(csv.status).toBe(201);
+    expect(csv.body.created).toBe(2);
+
+    const kinds = async (id: string) => (await get(buyer, `/tasks/${id}`)).body;
+    expect(await kinds(single.body.taskId)).toMatchObject({ answerKind: 'rating', options: levels, result: null, rating: null });
+    // A single-choice task reads exactly as before answer kinds: no answerKind, no rating.
+    expect(Object.keys(await kinds(batch.body.tasks[1].taskId))).not.toContain('answerKind');
+    expect(Object.keys(await kinds(batch.body.tasks[1].taskId))).not.toContain('rating');
+    expect((await kinds(csv.body.tasks[0].taskId)).answerKind).toBe('rating');
+    expect((await kinds(csv.body.tasks[1].taskId)).answerKind).toBeUndefined();
+
+    const tooLong = await post(buyer, '/tasks', { ...ratingTask('x'), options: Array.from({ length: 12 }, (_, i) => String(i)) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'options' }] } });
+    const unknown = await post(buyer, '/tasks', { ...ratingTask('x'), answerKind: 'essay' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'answerKind' }] } });
+    const badRow = await request(world.ctx.app)
+      .post('/api/v1/tasks/batch/csv')
+      .set(bearer(buyer.token))
+      .attach('file', Buffer.from('type,content,options,answerKind\nAI_RESPONSE_RATING,Rate,1|2,stars\n'), 'tasks.csv');
+    expect(badRow.body.errors).toEqual([expect.objectContaining({ row: 1, code: 'VALIDATION_ERROR', error: expect.stringContaining('answerKind') })]);
+  });
+
+  it('are decided by the rating model: the level, its posterior mean and interval, one charge, the event and the export', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const created = await post(buyer, '/tasks', ratingTask('Rate: "Water boils at 100 °C at sea level."'));
+    const taskId: string = created.body.taskId;
+    const answered = await answerUntilDecided(taskId, '4');
+    // New raters (30 % lapse, about ±1 level of noise) need several agreeing answers to reach 0.95.
+    expect(answered).toBeGreaterThan(3);
+
+    const task = (await get(buyer, `/tasks/${taskId}`)).body;
+    expect(task).toMatchObject({ status: 'COMPLETED', answerKind: 'rating', result: '4', totalResponses: answered });
+    expect(task.confidence).toBeGreaterThanOrEqual(0.95);
+    expect(task.rating.interval).toEqual([3, 3]);
+    expect(task.rating.mean).toBeGreaterThan(2.9);
+    expect(task.rating.mean).toBeLessThan(3.1);
+
+    await world.ctx.services.settlementEffects.settled();
+    expect(await world.ctx.prisma.ledgerEntry.count({ where: { taskId, type: 'TASK_CHARGE' } })).toBe(1);
+    const event = await world.ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.completed' } });
+    expect(JSON.parse(event.payload)).toMatchObject({ taskId, result: '4', answerKind: 'rating', rating: task.rating, confidence: task.confidence });
+
+    const exported = await get(buyer, '/exports?format=jsonl');
+    expect(exported.status).toBe(200);
+    expect(JSON.parse(exported.text.trim())).toEqual({
+      id: taskId,
+      type: 'AI_RESPONSE_RATING',
+      content: task.content,
+      label: '4',
+      answerKind: 'rating',
+      rating: task.rating,
+    });
+
+    // The scope is the buyer's rating tasks on these levels, apart from single-choice tasks with the same options.
+    const scope = await world.ctx.prisma.labelScope.findFirstOrThrow({ where: { buyerId: buyer.id } });
+    expect(scope).toMatchObject({ answerKind: 'rating', options: levels });
+    expect(scope.key.startsWith('rating:buyer:')).toBe(true);
+    const counts = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey: scope.key } });
+    expect(counts).toHaveLength(answered);
+    // Each answerer's table gained one count at (result 4, answer 4): row 3, column 3 of a 5×5 table.
+    for (const row of counts) expect(row.matrix[3 * 5 + 3]).toBe(1);
+
+    // The re-fit fits the rating model: the typical rater [bias, spread, lapse] and a class prior over the levels.
+    const refit = await world.ctx.services.quality.refitScope(scope.key);
+    expect(refit.kind).toBe('refitted');
+    const refitted = await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scope.key } });
+    expect(refitted.priorShape).toHaveLength(3);
+    expect(refitted.priorShape[0]).toBe(0);
+    expect(refitted.classPrior).toHaveLength(5);
+    expect(refitted.classPrior.indexOf(Math.max(...refitted.classPrior))).toBe(3);
+  });
+
+  it('serve golden rating tasks in place of rating tasks only, and their answers teach the rating scope', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const golden = await post(buyer, '/golden-tasks', { ...ratingTask('Rate: "The Earth is flat."'), goldenAnswer: '1' });
+    expect(golden.status).toBe(201);
+    expect(golden.body.answerKind).toBe('rating');
+    const singleGolden = await post(buyer, '/golden-tasks', {
+      type: 'AI_RESPONSE_RATING',
+      content: 'Single-choice golden',
+      options: levels,
+      goldenAnswer: '1',
+    });
+    expect(singleGolden.body.answerKind).toBeUndefined();
+    await post(buyer, '/tasks', ratingTask('Rate: "The Moon orbits the Earth."'));
+
+    const client = sdk(world.ctx, world.developer.apiKey);
+    const annotatorId = unique('newcomer');
+    const next = await client.next(annotatorId);
+    expect(next.body.task).toMatchObject({ id: golden.body.id, answerKind: 'rating' });
+    expect((await client.complete(golden.body.id, annotatorId, '2')).status).toBe(201);
+
+    const scope = await world.ctx.prisma.labelScope.findFirstOrThrow({ where: { buyerId: buyer.id } });
+    expect(scope).toMatchObject({ answerKind: 'rating', options: levels });
+    const counts = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey: scope.key } });
+    // Truth 1 (row 0), answer 2 (column 1).
+    expect(counts.map((row) => row.matrix.indexOf(1))).toEqual([1]);
+  });
+});
