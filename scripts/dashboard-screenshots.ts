@@ -40,6 +40,24 @@ const BUYER_SHOTS: Shot[] = [
       await page.locator('dialog[open]').waitFor();
     },
   },
+  {
+    name: 'task-drawer-rating',
+    path: '/tasks?status=COMPLETED&type=AI_RESPONSE_RATING',
+    dialog: true,
+    prepare: async (page) => {
+      await page.locator('main table tbody tr').first().click();
+      await page.locator('dialog[open]').waitFor();
+    },
+  },
+  {
+    name: 'task-create',
+    path: '/tasks',
+    dialog: true,
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Create task' }).click();
+      await page.locator('dialog[open]').waitFor();
+    },
+  },
   { name: 'import', path: '/import' },
   {
     // A chosen file's preview: a table wider than a phone, which shows that it scrolls.

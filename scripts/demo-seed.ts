@@ -53,14 +53,23 @@ const CONTENT = {
     'Does this photo show a cat? (tabby on a sofa)',
     'Is this sentence grammatical? "Him and me goes."',
   ],
+  AI_RESPONSE_RATING: [
+    'Q: How do I undo my last git commit? A: git reset --soft HEAD~1 keeps its changes staged.',
+    'Q: What is the boiling point of water? A: It depends on the pressure; 100 °C at sea level.',
+    'Q: Translate "merci" to English. A: Thank you.',
+  ],
 } as const;
 const OPTIONS = {
   SENTIMENT_ANALYSIS: ['positive', 'negative', 'neutral'],
   RELEVANCE_RATING: ['relevant', 'somewhat relevant', 'irrelevant'],
   BINARY_CHOICE: ['yes', 'no'],
+  // A rating task's options are its levels, lowest first.
+  AI_RESPONSE_RATING: ['1', '2', '3', '4', '5'],
 } as const;
 type SeedType = keyof typeof CONTENT;
 const TYPES = Object.keys(CONTENT) as SeedType[];
+/** The answer kind each type's tasks and golden tasks take: the AI responses are rated on a scale. */
+const KIND = (type: SeedType) => (type === 'AI_RESPONSE_RATING' ? { answerKind: 'rating' } : {});
 
 export interface DemoOptions {
   url: string;
@@ -103,6 +112,7 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
         type,
         content: `${contents[(offset + i) % contents.length]} (#${offset + i + 1})`,
         options: [...OPTIONS[type]],
+        ...KIND(type),
         validationsNeeded: 3,
         locale: (offset + i) % 7 === 0 ? 'fr' : 'en',
         projectId: type === 'SENTIMENT_ANALYSIS' ? projects[0]?.id : type === 'RELEVANCE_RATING' ? projects[1]?.id : undefined,
@@ -115,6 +125,7 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
       type,
       content: `Golden: ${CONTENT[type][0]}`,
       options: [...OPTIONS[type]],
+      ...KIND(type),
       goldenAnswer: OPTIONS[type][0],
     });
   }

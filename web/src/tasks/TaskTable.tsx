@@ -60,9 +60,6 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                 </td>
                 <td className="wide ellipsis" title={`${typeLabel(task.type)} · ${answerKindLabel(task.answerKind)}`}>
                   {shortTypeLabel(task.type)}
-                  {task.answerKind && task.answerKind !== 'single' ? (
-                    <span className="task-muted"> · {answerKindLabel(task.answerKind).toLowerCase()}</span>
-                  ) : null}
                 </td>
                 <td>
                   <button
