@@ -4,6 +4,7 @@
 import * as multi from './kinds/multi.ts';
 import * as pairwise from './kinds/pairwise.ts';
 import * as rating from './kinds/rating.ts';
+import * as text from './kinds/text.ts';
 
 /** What a kind's module exports. */
 export interface KindBench {
@@ -11,7 +12,7 @@ export interface KindBench {
 }
 
 /** Every kind with a benchmark, in the order `--kind all` runs them. */
-export const KIND_BENCHES: Readonly<Record<string, KindBench>> = Object.freeze({ rating, multi, pairwise });
+export const KIND_BENCHES: Readonly<Record<string, KindBench>> = Object.freeze({ rating, multi, pairwise, text });
 
 /** The figures of one kind (or of every kind, `all`), one object each, as each replay ends. */
 export async function* kindFigures(which: string, seeds: number[]): AsyncGenerator<Record<string, unknown>> {
