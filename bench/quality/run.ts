@@ -125,15 +125,21 @@ function main() {
   });
   const mean = (figure: (f: SeedFigures) => number) => figures.reduce((sum, f) => sum + figure(f), 0) / figures.length;
   const round = (n: number) => Math.round(n * 10_000) / 10_000;
+  // The completed tasks' figures are the mean over the replays that completed any: a replay that completed
+  // nothing has no completed accuracy (averaged in as 0, it understated both figures).
+  const completing = figures.filter((f) => f.model.completed > 0);
+  const meanCompleted = (figure: (f: SeedFigures) => number) =>
+    completing.length === 0 ? 0 : completing.reduce((sum, f) => sum + figure(f), 0) / completing.length;
+  const completedAccuracy = meanCompleted((f) => f.model.completedCorrect / f.model.completed);
   process.stdout.write(
     `${JSON.stringify({
       bench: 'quality',
       dataset: data.name,
       items: data.itemAnswers.length,
       goldenItems: figures[0]?.model.golden ?? 0,
-      completedAccuracy: round(mean((f) => f.model.completedCorrect / Math.max(1, f.model.completed))),
-      accuracy: round(mean((f) => f.model.completedCorrect / Math.max(1, f.model.completed))),
-      estimatedAccuracy: round(mean((f) => f.model.completedConfidence / Math.max(1, f.model.completed))),
+      completedAccuracy: round(completedAccuracy),
+      accuracy: round(completedAccuracy),
+      estimatedAccuracy: round(meanCompleted((f) => f.model.completedConfidence / f.model.completed)),
       calibrationError: round(mean((f) => calibrationError(f.model.reported))),
       completedShare: round(mean((f) => f.model.completed / f.model.scored)),
       accuracyAll: round(mean((f) => f.model.correctAll / f.model.scored)),
