@@ -45,6 +45,9 @@ const QUOTE = 0x22;
 const NEWLINE = 0x0a;
 const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 /**
  * Counts records in the bytes of one export file as they arrive, without decoding them: a line per
@@ -68,6 +71,9 @@ export function recordCounter(format: ExportFormat): (chunk: Uint8Array) => numb
   if (format === 'json') {
     let inString = false;
     let escaped = false;
+    // How deep in brackets and braces: a record is an object opened right inside the file's array (depth
+    // 1); objects inside a record (a rating's, a multi-select task's confidences) are not records.
+    let depth = 0;
     return (chunk) => {
       for (const byte of chunk) {
         if (inString) {
@@ -75,7 +81,10 @@ export function recordCounter(format: ExportFormat): (chunk: Uint8Array) => numb
           else if (byte === BACKSLASH) escaped = true;
           else if (byte === QUOTE) inString = false;
         } else if (byte === QUOTE) inString = true;
-        else if (byte === OPEN_BRACE) records += 1;
+        else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+          if (byte === OPEN_BRACE && depth === 1) records += 1;
+          depth += 1;
+        } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth -= 1;
       }
       return records;
     };
