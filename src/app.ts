@@ -1,18 +1,20 @@
 // Builds the Express application; it never listens (server.ts does), so tests drive it in-process.
 import { timingSafeEqual } from 'node:crypto';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { Config } from './config.ts';
 import type { Services } from './container.ts';
 import type { EndpointDefinition } from './lib/endpoint.ts';
 import { buildRouter } from './http/endpoint-router.ts';
+import { installFastPath } from './http/fast-path.ts';
+import { series } from './http/series.ts';
 import type { Logger } from './lib/logger.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { createHttpMetrics } from './middleware/metrics.ts';
 import { createSensitiveRateLimit } from './middleware/rate-limit.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { methodNotAllowed, repairPercentEncoding } from './middleware/routing.ts';
 import { adminEndpoints } from './modules/admin/admin.router.ts';
 import { adminAnnotationEndpoints, sdkEndpoints } from './modules/annotation/annotation.router.ts';
@@ -41,6 +43,8 @@ export interface AppDeps {
 }
 
 const READINESS_TIMEOUT_MS = 2_000;
+/** Where the API's endpoints are mounted. */
+const API_BASE = '/api/v1';
 
 export function allEndpoints(services: Services): EndpointDefinition[] {
   return [
@@ -67,11 +71,23 @@ export function buildApp({ config, logger, services, dashboardDir }: AppDeps): E
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
-  app.use(requestLog(logger, config.env === 'development' ? 'debug' : 'info'));
-  app.use(repairPercentEncoding);
   const metrics = createHttpMetrics();
-  app.use(metrics.middleware);
-  app.use(helmet());
+  // What every request passes, in this order, as one layer: its id and log line, a path with broken
+  // percent-encoding repaired, metrics, and helmet's security headers (worked out once).
+  const prelude = series([requestLog(logger, config.env === 'development' ? 'debug' : 'info'), repairPercentEncoding, metrics.middleware, securityHeaders()]);
+  const endpoints = allEndpoints(services);
+  const api = buildRouter(endpoints, {
+    auth: services.auth,
+    idempotency: services.idempotency,
+    settled: () => services.settlementEffects.settledForRead(),
+    sensitiveRateLimit: createSensitiveRateLimit(config.rateLimit, services.db.rawRepos.rateLimits),
+  });
+  // The API's requests reach these two without Express's router (src/http/fast-path.ts); every other
+  // request, and those the API does not answer, pass them here. The API comes first: no route below
+  // serves a path under /api/v1 that an endpoint serves, so the order answers the same.
+  const fast = installFastPath(app, API_BASE, prelude, api);
+  app.use(fast.prelude);
+  app.use(API_BASE, fast.api);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -93,7 +109,6 @@ export function buildApp({ config, logger, services, dashboardDir }: AppDeps): E
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  const endpoints = allEndpoints(services);
   const openApi = buildOpenApiDocument(endpoints);
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(openApi);
@@ -101,16 +116,6 @@ export function buildApp({ config, logger, services, dashboardDir }: AppDeps): E
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApi, { customSiteTitle: 'Concord API' }));
 
   app.use(checkoutPagesRouter(services.deposits, services.paymentProvider instanceof SandboxProvider ? services.paymentProvider : null));
-  app.use(
-    '/api/v1',
-    buildRouter(endpoints, {
-      auth: services.auth,
-      idempotency: services.idempotency,
-      settled: () => services.settlementEffects.settledForRead(),
-      sensitiveRateLimit: createSensitiveRateLimit(config.rateLimit, services.db.rawRepos.rateLimits),
-    }),
-  );
-
   app.use('/api/v1', methodNotAllowed(endpoints));
   app.use(dashboardRouter(dashboardDir));
   app.use(notFoundHandler);

@@ -33,6 +33,7 @@ export function createHttpServer(app: RequestListener, timeouts: ServerTimeouts 
       headersTimeout: timeouts.headersTimeoutMs,
       requestTimeout: timeouts.requestTimeoutMs,
       connectionsCheckingInterval: timeouts.checkIntervalMs,
+      ...messageClasses(app),
     },
     app,
   );
@@ -40,6 +41,32 @@ export function createHttpServer(app: RequestListener, timeouts: ServerTimeouts 
   server.on('clientError', answerClientError);
   trackRequests(server);
   return server;
+}
+
+type MessageClasses = Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
+
+/**
+ * For an application that gives its requests and responses prototypes of its own (Express's `app.request`
+ * and `app.response`, which derive from Node's): requests and responses made with those prototypes from
+ * the start. The application's own switch of prototype (Object.setPrototypeOf on every request and
+ * response) then changes nothing, where it otherwise costs V8 a new object shape for each.
+ */
+function messageClasses(app: RequestListener): MessageClasses {
+  const { request, response } = app as unknown as { request?: unknown; response?: unknown };
+  const derives = (prototype: unknown, base: object) =>
+    typeof prototype === 'object' && prototype !== null && Object.prototype.isPrototypeOf.call(base, prototype);
+  if (!derives(request, http.IncomingMessage.prototype) || !derives(response, http.ServerResponse.prototype)) return {};
+  // Node's message classes are plain constructor functions: called on an object of the application's
+  // prototype, they set it up as `new` would.
+  function Request(this: http.IncomingMessage, socket: Socket) {
+    http.IncomingMessage.call(this, socket);
+  }
+  Request.prototype = request;
+  function Response(this: http.ServerResponse, req: http.IncomingMessage, options?: unknown) {
+    (http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: unknown) => void).call(this, req, options);
+  }
+  Response.prototype = response;
+  return { IncomingMessage: Request as unknown as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse };
 }
 
 /** Each connection's requests in flight, and whether the server is closing (closeGracefully). */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomFillSync } from 'node:crypto';
+import { hash, randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -44,9 +44,12 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Keys and tokens are stored only as this digest and looked up by it. */
+/**
+ * Keys and tokens are stored only as this digest and looked up by it. (`crypto.hash` is the one-shot
+ * form of createHash().update().digest(): the same digest without a Hash object, on every SDK call.)
+ */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export const ID_PATTERN = /^c[0-9a-z]{24}$/;

@@ -25,14 +25,23 @@ export function bearerCredential(header: string | undefined): string | undefined
  * Missing or invalid → 401 UNAUTHORIZED; valid but of the wrong kind or role → 403 FORBIDDEN; a buyer
  * API key on a `sessionOnly` route (account management) → 403 FORBIDDEN.
  */
-export function authenticate(auth: AuthService, access: Exclude<Access, 'public'>, options: { sessionOnly?: boolean } = {}): RequestHandler {
-  return async (req, res, next) => {
-    const credential = bearerCredential(req.headers.authorization);
-    if (!credential) throw new UnauthorizedError('Missing bearer credential');
-    const principal = await auth.resolvePrincipal(credential);
+export function authenticate(
+  auth: Pick<AuthService, 'knownApiKey' | 'resolvePrincipal'>,
+  access: Exclude<Access, 'public'>,
+  options: { sessionOnly?: boolean } = {},
+): RequestHandler {
+  const admit = (principal: Principal, res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) => {
     if (!isAllowed(access, principal)) throw new ForbiddenError();
     if (options.sessionOnly && isBuyerApiKey(principal)) throw new ForbiddenError('An API key cannot manage the account: log in with the password for this');
     res.locals.principal = principal;
     next();
+  };
+  return (req, res, next) => {
+    const credential = bearerCredential(req.headers.authorization);
+    if (!credential) throw new UnauthorizedError('Missing bearer credential');
+    // An API key this process knows is answered at once; anything else is looked up.
+    const known = auth.knownApiKey(credential);
+    if (known) return admit(known, res, next);
+    return auth.resolvePrincipal(credential).then((principal) => admit(principal, res, next));
   };
 }

@@ -21,13 +21,15 @@ export function createHttpMetrics(): HttpMetrics {
     registers: [registry],
   });
   const middleware: RequestHandler = (req, res, next) => {
-    const stop = duration.startTimer();
+    // What Histogram.startTimer() measures (process.hrtime to 'finish', in seconds), without its closure.
+    const started = process.hrtime();
     res.on('finish', () => {
+      const [seconds, nanoseconds] = process.hrtime(started);
       // The matched pattern keeps label cardinality bounded; unmatched paths share one label. Routers
       // record their full pattern in res.locals.route (req.baseUrl is reset once a router is left).
       const labels = { method: req.method, route: routeOf(req, res.locals), status: String(res.statusCode) };
       requests.inc(labels);
-      stop(labels);
+      duration.observe(labels, seconds + nanoseconds / 1e9);
     });
     next();
   };

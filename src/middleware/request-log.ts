@@ -2,6 +2,7 @@
 // request id on every response. Headers, bodies and raw URLs are never logged: they carry credentials
 // (and the sandbox checkout's secret sits in its path), so the route pattern stands in for the path.
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../lib/logger.ts';
 
@@ -22,19 +23,39 @@ export function routeOf(req: { route?: { path?: unknown } }, locals: Record<stri
   return req.route?.path ? String(req.route.path) : 'unmatched';
 }
 
+const boundLogger = Symbol('boundLogger');
+
+/**
+ * `req.log`, the service logger with the request's id bound, made when first used (a child logger per
+ * request would be an allocation on every request, and a getter defined on every request another): one
+ * getter on the prototype Express gives this app's requests (each app has its own), reading `req.id`.
+ */
+function installLogGetter(prototype: object, logger: Logger): void {
+  Object.defineProperty(prototype, 'log', {
+    configurable: true,
+    get(this: { id: string; [boundLogger]?: Logger }) {
+      return (this[boundLogger] ??= logger.child({ reqId: this.id }));
+    },
+  });
+}
+
 /**
  * `level`: the level of a request's line (info; debug in development, where a line per request drowns
  * what a person reads, unless LOG_LEVEL=debug). A 5xx is always an error line.
  */
 export function requestLog(logger: Logger, level: 'info' | 'debug' = 'info'): RequestHandler {
+  let prototypeWithGetter: object | undefined;
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('x-request-id', id);
-    // A child logger per request costs an allocation on the hot path; bind the id only when one is used.
-    let bound: Logger | undefined;
-    Object.defineProperty(req, 'log', { get: () => (bound ??= logger.child({ reqId: id })), configurable: true });
+    const prototype = Object.getPrototypeOf(req) as object;
+    if (prototype !== prototypeWithGetter) {
+      // Express's per-app request prototype; a bare IncomingMessage (no Express) gets the getter on itself.
+      if (prototype === http.IncomingMessage.prototype) installLogGetter(req, logger);
+      else installLogGetter((prototypeWithGetter = prototype), logger);
+    }
     const started = process.hrtime.bigint();
     res.once('close', () => {
       if (!logger.isLevelEnabled(level) && res.statusCode < 500) return;

@@ -150,6 +150,24 @@ export class AuthService {
    * developer API key, or a buyer API key (acting as its buyer). Anything else is 401.
    */
   async resolvePrincipal(credential: string): Promise<Principal> {
+    return this.knownApiKey(credential) ?? this.lookUpPrincipal(credential);
+  }
+
+  /**
+   * A developer API key this process has just seen (ApiKeyCache), answered without waiting for anything:
+   * the SDK's calls, nearly every request, then cost no promise. Undefined for anything else, which
+   * `resolvePrincipal` looks up.
+   */
+  knownApiKey(credential: string): ApiKeyPrincipal | undefined {
+    if (!ID_PATTERN.test(credential)) return undefined;
+    const keyHash = sha256Hex(credential);
+    const developerId = this.apiKeys.get(keyHash);
+    if (!developerId) return undefined;
+    this.apiKeys.set(keyHash, developerId);
+    return { kind: 'apiKey', developerId };
+  }
+
+  private async lookUpPrincipal(credential: string): Promise<Principal> {
     if (ID_PATTERN.test(credential)) {
       const keyHash = sha256Hex(credential);
       const developerId = this.apiKeys.get(keyHash) ?? (await this.db.rawRepos.developers.findActiveIdByApiKeyHash(keyHash));
