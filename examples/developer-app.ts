@@ -57,7 +57,9 @@ async function simulate(annotators: string[]): Promise<void> {
     let assignment: Assignment | null = await client.nextTask(annotatorId);
     while (assignment) {
       const { task } = assignment;
-      const answer = { annotatorId, answer: autoAnswer(task.content, task.options), timeSpentMs: 1_000 + Math.floor(Math.random() * 4_000) };
+      const chosen = autoAnswer(task.content, task.options);
+      // A multi-select task takes a set: the simulated annotators tick the one option they would choose.
+      const answer = { annotatorId, answer: task.answerKind === 'multi' ? [chosen] : chosen, timeSpentMs: 1_000 + Math.floor(Math.random() * 4_000) };
       try {
         assignment = await client.answerAndNext(task.id, answer);
         count += 1;
@@ -97,13 +99,16 @@ async function interactive(annotatorId: string): Promise<void> {
       console.log(`\n${task.type} (${task.locale})\n${task.content}\n`);
       // A rating task's options are the levels of a scale, lowest first: show them as one.
       if (task.answerKind === 'rating') console.log(`  Rate from ${task.options[0]} (lowest) to ${task.options.at(-1)} (highest):`);
+      const multi = task.answerKind === 'multi';
+      if (multi) console.log('  Every option that applies, as numbers separated by commas:');
       task.options.forEach((option, i) => console.log(`  ${i + 1}. ${option}`));
       const started = Date.now();
-      let choice: string | undefined;
+      let choice: string | string[] | undefined;
       while (!choice) {
-        const typed = await ask('Your answer (number): ');
+        const typed = await ask(multi ? 'Your answer (numbers): ' : 'Your answer (number): ');
         if (typed === undefined) process.exit(0); // end of input: leave the assignment to expire
-        choice = task.options[Number(typed) - 1];
+        const picked = typed.split(',').map((part) => task.options[Number(part.trim()) - 1]);
+        if (picked.every((option) => option !== undefined)) choice = multi ? [...new Set(picked as string[])] : picked.length === 1 ? picked[0] : undefined;
       }
       try {
         await client.complete(task.id, { annotatorId, answer: choice, timeSpentMs: Date.now() - started });

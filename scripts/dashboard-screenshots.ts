@@ -50,6 +50,15 @@ const BUYER_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'task-drawer-multi',
+    path: '/tasks?status=COMPLETED&type=IMAGE_CLASSIFICATION',
+    dialog: true,
+    prepare: async (page) => {
+      await page.locator('main table tbody tr').first().click();
+      await page.locator('dialog[open]').waitFor();
+    },
+  },
+  {
     name: 'task-create',
     path: '/tasks',
     dialog: true,
@@ -78,6 +87,18 @@ const BUYER_SHOTS: Shot[] = [
     },
   },
   { name: 'golden-tasks', path: '/golden-tasks' },
+  {
+    // A multi-select golden task being written: its known set is ticked, one box per option.
+    name: 'golden-new-multi',
+    path: '/golden-tasks',
+    prepare: async (page) => {
+      const form = page.getByRole('form', { name: 'New golden task' });
+      await form.getByLabel('Answer', { exact: true }).selectOption('multi');
+      await form.getByLabel('Options').fill('forklift\npallet\nperson\nempty aisle');
+      await form.getByLabel('forklift').check();
+      await form.getByLabel('person').check();
+    },
+  },
   { name: 'exports', path: '/exports' },
   // The 3 German tasks (addGermanTasks) split 0.8/0.1/0.1: train 2, val 0, test 1, warned before the download.
   { name: 'exports-split-empty', path: '/exports?format=jsonl&locale=de&trainRatio=0.8&valRatio=0.1&testRatio=0.1' },

@@ -53,6 +53,11 @@ const CONTENT = {
     'Does this photo show a cat? (tabby on a sofa)',
     'Is this sentence grammatical? "Him and me goes."',
   ],
+  IMAGE_CLASSIFICATION: [
+    'https://cdn.northwind.example/frames/aisle-0412.jpg',
+    'https://cdn.northwind.example/frames/dock-0077.jpg',
+    'https://cdn.northwind.example/frames/aisle-0519.jpg',
+  ],
   AI_RESPONSE_RATING: [
     'Q: How do I undo my last git commit? A: git reset --soft HEAD~1 keeps its changes staged.',
     'Q: What is the boiling point of water? A: It depends on the pressure; 100 °C at sea level.',
@@ -63,13 +68,17 @@ const OPTIONS = {
   SENTIMENT_ANALYSIS: ['positive', 'negative', 'neutral'],
   RELEVANCE_RATING: ['relevant', 'somewhat relevant', 'irrelevant'],
   BINARY_CHOICE: ['yes', 'no'],
+  // A multi-select task's options: every one that shows in the frame.
+  IMAGE_CLASSIFICATION: ['forklift', 'pallet', 'person', 'empty aisle'],
   // A rating task's options are its levels, lowest first.
   AI_RESPONSE_RATING: ['1', '2', '3', '4', '5'],
 } as const;
 type SeedType = keyof typeof CONTENT;
 const TYPES = Object.keys(CONTENT) as SeedType[];
-/** The answer kind each type's tasks and golden tasks take: the AI responses are rated on a scale. */
-const KIND = (type: SeedType) => (type === 'AI_RESPONSE_RATING' ? { answerKind: 'rating' } : {});
+/** What careful annotators see in every frame (and the golden frame's known set). */
+const CAREFUL_TAGS = ['forklift', 'person'] as const;
+/** The answer kind each type's tasks and golden tasks take: AI responses are rated on a scale, frames tagged with all they show. */
+const KIND = (type: SeedType) => (type === 'AI_RESPONSE_RATING' ? { answerKind: 'rating' } : type === 'IMAGE_CLASSIFICATION' ? { answerKind: 'multi' } : {});
 
 export interface DemoOptions {
   url: string;
@@ -126,7 +135,7 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
       content: `Golden: ${CONTENT[type][0]}`,
       options: [...OPTIONS[type]],
       ...KIND(type),
-      goldenAnswer: OPTIONS[type][0],
+      goldenAnswer: type === 'IMAGE_CLASSIFICATION' ? [...CAREFUL_TAGS] : OPTIONS[type][0],
     });
   }
   await ok('POST', '/webhooks/configs', buyer.token, {
@@ -157,9 +166,12 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
     const annotatorId = annotators[round % annotators.length] ?? 'amara';
     const next = await fetch(`${base}/api/v1/sdk/tasks/next?annotatorId=${encodeURIComponent(annotatorId)}`, { headers: { authorization: `Bearer ${key}` } });
     if (next.status === 204) continue;
-    const { task } = (await next.json()) as { task: { id: string; options: string[]; content: string } };
+    const { task } = (await next.json()) as { task: { id: string; options: string[]; content: string; answerKind?: string } };
     const careful = !annotatorId.startsWith('random') && Math.random() < 0.85;
-    const answer = careful ? (task.options[0] ?? '') : (task.options[Math.floor(Math.random() * task.options.length)] ?? '');
+    const pick = careful ? (task.options[0] ?? '') : (task.options[Math.floor(Math.random() * task.options.length)] ?? '');
+    // A multi-select frame: the careful see the forklift and the person in it; the others tick at random (one at least).
+    const ticked = task.options.filter(() => Math.random() < 0.4);
+    const answer = task.answerKind !== 'multi' ? pick : careful ? [...CAREFUL_TAGS] : ticked.length > 0 ? ticked : [pick];
     await api('POST', `/sdk/tasks/${task.id}/complete`, key, { annotatorId, answer, timeSpentMs: 800 + Math.floor(Math.random() * 9000) });
     answered += 1;
   }

@@ -12,8 +12,8 @@
 -- refused: it leaves no row. Sequential scans are off (as in sdk_next): every lookup here has its index,
 -- and generic plans made while a table was empty or small (a new database) chose scans that stayed
 -- cached in each connection as the table grew (bench/README.md, session 10).
-CREATE OR REPLACE FUNCTION public.sdk_answer(p_developer_id text, p_external_id text, p_new_annotator_id text, p_task_id text, p_answer text, p_time_spent_ms integer, p_response_id text, p_now timestamp with time zone, p_seen_responses integer, p_plan jsonb)
- RETURNS TABLE(outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb)
+CREATE OR REPLACE FUNCTION public.sdk_answer(p_developer_id text, p_external_id text, p_new_annotator_id text, p_task_id text, p_answer text, p_time_spent_ms integer, p_response_id text, p_now timestamp with time zone, p_seen_responses integer, p_plan jsonb, p_choices jsonb)
+ RETURNS TABLE(outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, answer_kind text, allow_empty boolean)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -26,6 +26,7 @@ DECLARE
   v_participants jsonb;
   v_model jsonb;
   v_scope_key text;
+  v_answer text;
 BEGIN
   v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id, p_now);
   IF v_annotator.suspended THEN
@@ -41,7 +42,12 @@ BEGIN
       v_outcome := 'NO_ASSIGNMENT';
     ELSIF v_task.status IN ('COMPLETED', 'FAILED') THEN
       v_outcome := 'TASK_CLOSED';
-    ELSIF NOT (p_answer = ANY (v_task.options)) THEN
+    ELSE
+      v_answer := task_answer(v_task.options, v_task.answer_kind, v_task.allow_empty, p_answer, p_choices);
+    END IF;
+    IF v_outcome IS NOT NULL THEN
+      NULL;
+    ELSIF v_answer IS NULL THEN
       v_outcome := 'INVALID_ANSWER';
     ELSIF p_plan IS NULL AND v_task.total_responses + 1 >= v_task.validations_needed THEN
       v_outcome := 'DECIDE';
@@ -61,20 +67,20 @@ BEGIN
       FROM (
         SELECT r.annotator_id, r.answer, r.created_at AS arrival, r.id FROM task_responses r WHERE r.task_id = v_task.id
         UNION ALL
-        SELECT v_annotator.id, p_answer, 'infinity', NULL
+        SELECT v_annotator.id, v_answer, 'infinity', NULL
       ) p;
     ELSIF p_plan IS NOT NULL AND v_task.total_responses <> p_seen_responses THEN
       v_outcome := 'STALE';
     ELSIF p_plan IS NULL THEN
       v_outcome := 'ANSWERED';
       INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms)
-      VALUES (p_response_id, v_task.id, v_annotator.id, p_answer, p_time_spent_ms);
+      VALUES (p_response_id, v_task.id, v_annotator.id, v_answer, p_time_spent_ms);
       DELETE FROM assignments a WHERE a.annotator_id = v_annotator.id;
       UPDATE tasks t SET total_responses = t.total_responses + 1, status = 'VALIDATING', updated_at = now()
       WHERE t.id = v_task.id RETURNING t.* INTO v_task;
       UPDATE annotators a SET total_responses = a.total_responses + 1 WHERE a.id = v_annotator.id;
     ELSE
-      v_outcome := settle_task(v_task.id, v_annotator.id, p_answer, p_time_spent_ms, p_response_id, p_now, p_plan);
+      v_outcome := settle_task(v_task.id, v_annotator.id, v_answer, p_time_spent_ms, p_response_id, p_now, p_plan);
     END IF;
   END IF;
   IF v_annotator.id = p_new_annotator_id THEN
@@ -82,6 +88,6 @@ BEGIN
   END IF;
   RETURN QUERY SELECT v_outcome, v_annotator.id, v_task.id, v_task.buyer_id, v_task.type::text, v_task.options,
                       v_task.status::text, v_task.max_cents, v_task.cost_cents, v_task.validations_needed,
-                      v_task.max_responses, v_task.total_responses, v_participants, v_model;
+                      v_task.max_responses, v_task.total_responses, v_participants, v_model, v_task.answer_kind, v_task.allow_empty;
 END $function$
 ;

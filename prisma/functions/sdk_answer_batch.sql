@@ -9,7 +9,7 @@
 -- the answers because a claim locks the tasks it looks at (SKIP LOCKED, so it never waits for one): taken
 -- between two answers, they would break the task order the batch locks in.
 CREATE OR REPLACE FUNCTION public.sdk_answer_batch(p_requests jsonb, p_golden_rate double precision, p_golden_first_rate double precision)
- RETURNS TABLE(request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, next jsonb)
+ RETURNS TABLE(request integer, outcome text, annotator_id text, id text, buyer_id text, type text, options text[], status text, max_cents integer, cost_cents integer, validations_needed integer, max_responses integer, total_responses integer, participants jsonb, model jsonb, answer_kind text, allow_empty boolean, next jsonb)
  LANGUAGE plpgsql
  SET lock_timeout TO '50ms'
 AS $function$
@@ -21,7 +21,7 @@ BEGIN
     RETURN QUERY
       SELECT r.n, s.*, NULL::jsonb FROM sdk_answer(
         r.v->>'developerId', r.v->>'externalId', r.v->>'newAnnotatorId', r.v->>'taskId', r.v->>'answer',
-        (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL) s
+        (r.v->>'timeSpentMs')::integer, r.v->>'responseId', (r.v->>'now')::timestamptz, NULL, NULL, NULLIF(r.v->'choices', 'null')) s
       WHERE NOT (s.outcome = 'ANSWERED' AND coalesce(jsonb_typeof(r.v->'next'), 'none') = 'object');
     IF NOT FOUND THEN
       v_claims := v_claims || jsonb_build_object('n', r.n, 'v', r.v);
@@ -30,7 +30,7 @@ BEGIN
   FOR r IN SELECT (c->>'n')::int AS n, c->'v' AS v FROM jsonb_array_elements(v_claims) c LOOP
     RETURN QUERY
       SELECT r.n, 'ANSWERED'::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text, NULL::integer,
-             NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::jsonb, NULL::jsonb, to_jsonb(x)
+             NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::text, NULL::boolean, to_jsonb(x)
       FROM sdk_next(
         r.v->>'developerId', r.v->>'externalId', r.v->'next'->>'newAnnotatorId', r.v->'next'->>'assignmentId', r.v->'next'->>'locale',
         CASE WHEN jsonb_typeof(r.v->'next'->'types') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(r.v->'next'->'types')) END,

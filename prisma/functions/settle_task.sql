@@ -52,7 +52,8 @@ BEGIN
       VALUES (v_task.id, v_task.buyer_id, jsonb_build_object(
         'updates', p_plan->'updates',
         'model', CASE WHEN v_model IS NULL THEN NULL ELSE jsonb_build_object(
-                   'scopeKey', v_model->'scopeKey', 'optionCount', jsonb_array_length(v_model->'scopeOptions'),
+                   'scopeKey', v_model->'scopeKey',
+                   'optionCount', coalesce((v_model->>'countsSide')::int, jsonb_array_length(v_model->'scopeOptions')),
                    'increments', v_model->'increments') END,
         'chargeCents', CASE WHEN v_kind = 'complete' THEN v_task.cost_cents ELSE 0 END,
         'releaseCents', v_task.max_cents,

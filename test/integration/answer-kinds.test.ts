@@ -142,3 +142,149 @@ describe('rating tasks', () => {
     expect(counts.map((row) => row.matrix.indexOf(1))).toEqual([1]);
   });
 });
+
+describe('multi-select tasks', () => {
+  const tags = ['spam', 'offensive', 'off-topic', 'fine'];
+  const multiTask = (content: string, extra: object = {}) => ({ type: 'BINARY_CHOICE', answerKind: 'multi', content, options: tags, ...extra });
+
+  it('are created with allowEmpty where it fits, and refused with the field named otherwise', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const created = await post(buyer, '/tasks', multiTask('Buy cheap pills now!!!', { allowEmpty: true }));
+    expect(created.status).toBe(201);
+    expect((await get(buyer, `/tasks/${created.body.taskId}`)).body).toMatchObject({
+      answerKind: 'multi',
+      allowEmpty: true,
+      result: null,
+      choices: null,
+      optionConfidence: null,
+    });
+    const piped = await post(buyer, '/tasks', multiTask('x', { options: ['a|b', 'c'] }));
+    expect(piped.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'options' }] } });
+    const onSingle = await post(buyer, '/tasks', { type: 'BINARY_CHOICE', content: 'x', options: ['yes', 'no'], allowEmpty: true });
+    expect(onSingle.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'allowEmpty' }] } });
+    const tooMany = await post(buyer, '/tasks', multiTask('x', { options: Array.from({ length: 21 }, (_, i) => `tag${i}`) }));
+    expect(tooMany.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'options' }] } });
+    const csv = await request(world.ctx.app)
+      .post('/api/v1/tasks/batch/csv')
+      .set(bearer(buyer.token))
+      .attach(
+        'file',
+        Buffer.from('type,content,options,answerKind,allowEmpty\nBINARY_CHOICE,Tag it,a|b|c,multi,TRUE\nBINARY_CHOICE,Tag,a|b,multi,maybe\n'),
+        'tasks.csv',
+      );
+    expect(csv.body.created).toBe(1);
+    expect((await get(buyer, `/tasks/${csv.body.tasks[0].taskId}`)).body).toMatchObject({ answerKind: 'multi', allowEmpty: true });
+    expect(csv.body.errors).toEqual([expect.objectContaining({ row: 2, code: 'VALIDATION_ERROR', error: expect.stringContaining('allowEmpty') })]);
+  });
+
+  it('take a set of options as the answer, and refuse anything else with INVALID_ANSWER, changing nothing', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const { taskId } = (await post(buyer, '/tasks', multiTask('You are an idiot, buy my course'))).body as { taskId: string };
+    const client = sdk(world.ctx, world.developer.apiKey);
+    const annotatorId = unique('tagger');
+    expect((await client.next(annotatorId)).body.task).toMatchObject({ id: taskId, answerKind: 'multi', options: tags });
+    const refused = async (answer: unknown) => {
+      const res = await client.post(`/tasks/${taskId}/complete`, { annotatorId, answer, timeSpentMs: 1000 });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_ANSWER');
+    };
+    await refused('spam|spam');
+    await refused(['spam', 'spam']);
+    await refused(['spam', 'nonsense']);
+    await refused([]);
+    expect(await world.ctx.prisma.taskResponse.count({ where: { taskId } })).toBe(0);
+    expect((await client.post(`/tasks/${taskId}/complete`, { annotatorId, answer: ['offensive', 'spam'], timeSpentMs: 1000 })).status).toBe(201);
+    // The same set joined by | is the same answer: a second annotator's, as text.
+    const second = unique('tagger');
+    await client.next(second);
+    expect((await client.post(`/tasks/${taskId}/complete`, { annotatorId: second, answer: 'offensive|spam', timeSpentMs: 800 })).status).toBe(201);
+    // Stored and shown in the task's option order.
+    expect((await get(buyer, `/tasks/${taskId}`)).body.responses).toEqual([
+      { answer: 'spam|offensive', timeSpentMs: 1000 },
+      { answer: 'spam|offensive', timeSpentMs: 800 },
+    ]);
+
+    // A set for a single-choice task is refused too.
+    await world.ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
+    const single = (await post(buyer, '/tasks', { type: 'BINARY_CHOICE', content: 'Spam?', options: ['yes', 'no'] })).body as { taskId: string };
+    const other = unique('tagger');
+    await client.next(other);
+    const res = await client.post(`/tasks/${single.taskId}/complete`, { annotatorId: other, answer: ['yes'], timeSpentMs: 1000 });
+    expect(res.body.code).toBe('INVALID_ANSWER');
+  });
+
+  it('are decided option by option: the set, each option’s confidence, one charge, the event, the exports and the re-fit', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const { taskId } = (await post(buyer, '/tasks', multiTask('Click here to win, you fool'))).body as { taskId: string };
+    const client = sdk(world.ctx, world.developer.apiKey);
+    let answered = 0;
+    for (; answered < 12; answered++) {
+      const annotatorId = unique('tagger');
+      const next = await client.next(annotatorId);
+      if (next.status === 204) break;
+      expect((await client.post(`/tasks/${taskId}/complete`, { annotatorId, answer: ['offensive', 'spam'], timeSpentMs: 900 })).status).toBe(201);
+    }
+    expect(answered).toBeGreaterThanOrEqual(3);
+    const task = (await get(buyer, `/tasks/${taskId}`)).body;
+    expect(task).toMatchObject({ status: 'COMPLETED', answerKind: 'multi', result: 'spam|offensive', choices: ['spam', 'offensive'] });
+    expect(Object.keys(task.optionConfidence).sort()).toEqual([...tags].sort());
+    expect(task.confidence).toBe(Math.min(...(Object.values(task.optionConfidence) as number[])));
+    expect(task.confidence).toBeGreaterThanOrEqual(0.95);
+
+    await world.ctx.services.settlementEffects.settled();
+    expect(await world.ctx.prisma.ledgerEntry.count({ where: { taskId, type: 'TASK_CHARGE' } })).toBe(1);
+    // Every answer was the decided set: all of them share the annotators' part.
+    const earnings = await world.ctx.prisma.ledgerEntry.count({ where: { taskId, type: 'EARNING' } });
+    expect(earnings).toBe(answered);
+    const event = await world.ctx.prisma.event.findFirstOrThrow({ where: { buyerId: buyer.id, type: 'task.completed' } });
+    expect(JSON.parse(event.payload)).toMatchObject({
+      taskId,
+      result: 'spam|offensive',
+      choices: ['spam', 'offensive'],
+      answerKind: 'multi',
+      optionConfidence: task.optionConfidence,
+    });
+
+    const jsonl = await get(buyer, '/exports?format=jsonl');
+    expect(JSON.parse(jsonl.text.trim())).toMatchObject({ id: taskId, label: 'spam|offensive', choices: ['spam', 'offensive'], answerKind: 'multi' });
+    const csv = await get(buyer, '/exports?format=csv');
+    expect(csv.text).toContain(',spam|offensive,');
+    const huggingface = await get(buyer, '/exports?format=huggingface');
+    expect(JSON.parse(huggingface.text.trim())).toEqual({ text: task.content, label: ['spam', 'offensive'], label_id: [0, 1] });
+
+    const scope = await world.ctx.prisma.labelScope.findFirstOrThrow({ where: { buyerId: buyer.id } });
+    expect(scope).toMatchObject({ answerKind: 'multi', options: [...tags].sort() });
+    const counts = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey: scope.key } });
+    expect(counts).toHaveLength(answered);
+    // Four counts each: two options absent and left, two present and ticked.
+    for (const row of counts) expect(row.matrix).toEqual([2, 0, 0, 2]);
+
+    const refit = await world.ctx.services.quality.refitScope(scope.key);
+    expect(refit.kind).toBe('refitted');
+    const refitted = await world.ctx.prisma.labelScope.findUniqueOrThrow({ where: { key: scope.key } });
+    expect(refitted.priorShape).toHaveLength(2);
+    expect(refitted.classPrior).toHaveLength(4);
+    const after = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey: scope.key } });
+    for (const row of after) expect(row.matrix).toHaveLength(4);
+  });
+
+  it('serve golden multi-select tasks and score a golden answer by its set', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const golden = await post(buyer, '/golden-tasks', { ...multiTask('Golden: you moron, buy now'), goldenAnswer: ['offensive', 'spam'] });
+    expect(golden.status).toBe(201);
+    expect(golden.body).toMatchObject({ answerKind: 'multi', allowEmpty: false, goldenAnswer: 'spam|offensive', goldenChoices: ['spam', 'offensive'] });
+    const wrongShape = await post(buyer, '/golden-tasks', { ...multiTask('x'), goldenAnswer: ['spam', 'nonsense'] });
+    expect(wrongShape.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'goldenAnswer' }] } });
+    await post(buyer, '/tasks', multiTask('Regular: nice weather today'));
+
+    const client = sdk(world.ctx, world.developer.apiKey);
+    const annotatorId = unique('newcomer');
+    expect((await client.next(annotatorId)).body.task).toMatchObject({ id: golden.body.id, answerKind: 'multi' });
+    expect((await client.post(`/tasks/${golden.body.id}/complete`, { annotatorId, answer: 'offensive|spam', timeSpentMs: 700 })).status).toBe(201);
+    const listed = (await get(buyer, '/golden-tasks')).body.goldenTasks.find((g: { id: string }) => g.id === golden.body.id);
+    expect(listed).toMatchObject({ timesAnswered: 1, correctRate: 1 });
+    const scope = await world.ctx.prisma.labelScope.findFirstOrThrow({ where: { buyerId: buyer.id } });
+    const counts = await world.ctx.prisma.annotatorScopeCounts.findMany({ where: { scopeKey: scope.key } });
+    expect(counts.map((row) => row.matrix)).toEqual([[2, 0, 0, 2]]);
+  });
+});

@@ -14,6 +14,7 @@ const record: ExportRecord = {
   validatedAt: '2026-01-02T03:04:05.678Z',
   answerKind: 'single',
   rating: null,
+  optionConfidence: null,
 };
 
 const file = (format: keyof typeof FORMATS, records: ExportRecord[]) =>
@@ -98,6 +99,40 @@ describe('export formats', () => {
       instruction: 'Classify the sentiment of the following text. Answer with one of: positive, negative, neutral.',
       input: record.content,
       output: 'positive',
+    });
+  });
+
+  describe('a multi-select task', () => {
+    const tagged: ExportRecord = {
+      ...record,
+      options: ['spam', 'offensive', 'fine'],
+      label: '["spam","offensive"]',
+      answerKind: 'multi',
+      optionConfidence: { spam: 0.99, offensive: 0.97, fine: 0.98 },
+    };
+    const empty: ExportRecord = { ...tagged, label: '[]' };
+
+    it('json and jsonl give the set joined by | and as a list, with each option’s confidence', () => {
+      expect(JSON.parse(file('json', [tagged]))[0]).toMatchObject({
+        label: 'spam|offensive',
+        choices: ['spam', 'offensive'],
+        answerKind: 'multi',
+        optionConfidence: tagged.optionConfidence,
+      });
+      expect(JSON.parse(file('jsonl', [empty]))).toMatchObject({ label: '', choices: [] });
+    });
+
+    it('csv joins the set with | as an import does; huggingface gives the labels and their ids as lists', () => {
+      expect(parse(file('csv', [tagged]), { columns: true })[0]).toMatchObject({ label: 'spam|offensive' });
+      expect(parse(file('csv', [empty]), { columns: true })[0]).toMatchObject({ label: '' });
+      expect(JSON.parse(file('huggingface', [tagged]))).toEqual({ text: record.content, label: ['spam', 'offensive'], label_id: [0, 1] });
+    });
+
+    it('openai and alpaca ask for every option that applies and answer with the set, "none" for the empty one', () => {
+      const instruction =
+        'Classify the sentiment of the following text. Answer with every one that applies, separated by commas, or "none" if none does: spam, offensive, fine.';
+      expect(JSON.parse(file('alpaca', [tagged]))).toEqual({ instruction, input: record.content, output: 'spam, offensive' });
+      expect(JSON.parse(file('openai', [empty])).messages[1]).toEqual({ role: 'assistant', content: 'none' });
     });
   });
 

@@ -27,6 +27,7 @@ const task = (options: string[], totalResponses: number) => ({
   validationsNeeded: 3,
   maxResponses: 10,
   totalResponses,
+  allowEmpty: false,
 });
 const answers = (...values: string[]): Participant[] => values.map((answer, i) => ({ annotatorId: `a${i}`, answer, counts: null }));
 const now = new Date('2026-11-25T12:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateTaskInput } from '@concord/contract';
+import { answerFits, inOptionOrder, validateTaskInput } from '@concord/contract';
 
 const valid = { type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['yes', 'no'] };
 const codeOf = (raw: unknown) => {
@@ -55,6 +55,40 @@ describe('validateTaskInput', () => {
       ok: false,
       error: { code: 'VALIDATION_ERROR', details: { issues: [{ path: 'answerKind' }] } },
     });
+  });
+
+  it('takes multi-select tasks of at most 20 options, and allowEmpty on them only', () => {
+    const tags = ['a', 'b', 'c'];
+    expect(validateTaskInput({ ...valid, answerKind: 'multi', options: tags, allowEmpty: true }, 20)).toMatchObject({
+      ok: true,
+      task: { answerKind: 'multi', allowEmpty: true },
+    });
+    const many = Array.from({ length: 21 }, (_, i) => `t${i}`);
+    expect(validateTaskInput({ ...valid, answerKind: 'multi', options: many }, 20)).toMatchObject({
+      ok: false,
+      error: { details: { issues: [{ path: 'options' }] } },
+    });
+    expect(validateTaskInput({ ...valid, allowEmpty: false }, 20)).toMatchObject({ ok: false, error: { details: { issues: [{ path: 'allowEmpty' }] } } });
+    // A set written as one text joins its options by |: a multi-select task's options cannot hold one.
+    expect(validateTaskInput({ ...valid, answerKind: 'multi', options: ['a|b', 'c'] }, 20)).toMatchObject({
+      ok: false,
+      error: { details: { issues: [{ path: 'options' }] } },
+    });
+  });
+
+  it('answerFits: one option for single and rating; distinct options for multi, empty only where allowed', () => {
+    const single = { options: ['a', 'b'], answerKind: 'single' as const };
+    const multi = { options: ['a', 'b', 'c'], answerKind: 'multi' as const, allowEmpty: false };
+    expect(answerFits(single, 'a')).toBe(true);
+    expect(answerFits(single, ['a'])).toBe(false);
+    expect(answerFits(multi, ['c', 'a'])).toBe(true);
+    expect(answerFits(multi, 'c|a')).toBe(true);
+    expect(answerFits(multi, 'a|a')).toBe(false);
+    expect(answerFits(multi, ['a', 'a'])).toBe(false);
+    expect(answerFits(multi, ['d'])).toBe(false);
+    expect(answerFits(multi, [])).toBe(false);
+    expect(answerFits({ ...multi, allowEmpty: true }, [])).toBe(true);
+    expect(inOptionOrder(['a', 'b', 'c'], ['c', 'a'])).toEqual(['a', 'c']);
   });
 
   it('refuses what is not an object', () => {

@@ -8,7 +8,7 @@
 // characters.
 
 export const CSV_REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
-export const CSV_OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind'] as const;
+export const CSV_OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind', 'allowEmpty'] as const;
 export const CSV_COLUMNS: readonly string[] = [...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS];
 /** What separates a task's options inside its `options` cell. */
 export const CSV_OPTION_SEPARATOR = '|';
@@ -76,11 +76,13 @@ export function csvHeaderProblem(header: readonly string[]): string | null {
 /** The header as read: cells trimmed, the first one without a byte order mark (only the file's start holds one). */
 export const csvHeaderColumns = (cells: readonly string[]): string[] => cells.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim());
 
-/** A cell as a task field: empty optional cells are left out (defaults apply), numbers are parsed. */
+/** A cell as a task field: empty optional cells are left out (defaults apply), numbers and allowEmpty's true/false are parsed. */
 export function csvCellValue(column: string, cell: string): unknown {
   if (column === 'options') return cell === '' ? undefined : cell.split(CSV_OPTION_SEPARATOR);
   if (cell === '') return undefined;
   if (NUMERIC_COLUMNS.has(column) && /^-?\d+$/.test(cell.trim())) return Number(cell.trim());
+  // true or false (any case); anything else stays text, which the task rules refuse by name.
+  if (column === 'allowEmpty' && /^(true|false)$/i.test(cell.trim())) return cell.trim().toLowerCase() === 'true';
   return cell;
 }
 

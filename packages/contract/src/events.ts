@@ -3,7 +3,7 @@
 // (the OpenAPI document's `webhooks` and the Event schema) and as receivers get it (the SDK's verifyWebhook
 // and event stream are typed by them).
 import { z } from 'zod';
-import { ANSWER_KINDS, ratingResultSchema, TASK_TYPES } from './tasks.ts';
+import { ANSWER_KINDS, choicesSchema, optionConfidenceSchema, ratingResultSchema, TASK_TYPES } from './tasks.ts';
 
 /** The events a webhook configuration subscribes to. */
 export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low'] as const;
@@ -30,7 +30,10 @@ export const taskCompletedPayload = z
     event: z.literal('task.completed'),
     taskId: z.string(),
     type: z.enum(TASK_TYPES),
-    result: z.string().meta({ description: 'The option the consensus chose (for a rating task: the decided level)' }),
+    result: z.string().meta({
+      description:
+        'The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices)',
+    }),
     confidence: z.number().min(0).max(1).meta({ description: CONFIDENCE_DESCRIPTION }),
     totalResponses: z.number().int().meta({ description: 'Answers the task collected' }),
     costCents: z.number().int().meta({ description: 'What the task was charged' }),
@@ -42,6 +45,10 @@ export const taskCompletedPayload = z
     rating: ratingResultSchema
       .optional()
       .meta({ description: 'Rating tasks only: the posterior mean level and central 90 % interval, in level indexes (0 = the lowest level)' }),
+    choices: choicesSchema.optional(),
+    optionConfidence: optionConfidenceSchema
+      .optional()
+      .meta({ description: 'Multi-select tasks only: per option, the probability that its decision is right; confidence is the least of them' }),
   })
   .meta({ id: 'TaskCompletedEvent', description: 'Consensus reached: the result is available and the task is billed.' });
 

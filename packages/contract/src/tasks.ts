@@ -13,19 +13,27 @@ export type Locale = (typeof LOCALES)[number];
 export const TASK_STATUSES = ['PENDING', 'VALIDATING', 'COMPLETED', 'FAILED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** The fields a task creation request may hold, in the order the documentation lists them. */
-export const TASK_FIELDS = ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind'] as const;
+export const TASK_FIELDS = ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind', 'allowEmpty'] as const;
 export type TaskField = (typeof TASK_FIELDS)[number];
 
 /**
  * What an annotator answers (docs/answer-kinds.md): `single`, one option (the default: every request that
  * names no kind); `rating`, one of the options read as ordered levels, lowest first, decided by a model
- * that knows a level one off is nearer than one far off.
+ * that knows a level one off is nearer than one far off; `multi`, a set of the options (empty only where
+ * the task allows it), each option decided apart.
  */
-export const ANSWER_KINDS = ['single', 'rating'] as const;
+export const ANSWER_KINDS = ['single', 'rating', 'multi'] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 export const DEFAULT_ANSWER_KIND: AnswerKind = 'single';
 /** A rating scale has 2 to 11 levels (0–10 is the longest scale in common use). */
 export const MAX_RATING_LEVELS = 11;
+/** A multi-select task has at most 20 options: each is a question of its own, answered on every task. */
+export const MAX_MULTI_OPTIONS = 20;
+/**
+ * The separator of a multi-select set written as one text (a result, an answer, a golden answer, a CSV
+ * cell): the CSV dialect's option separator, which a multi-select task's options may therefore not hold.
+ */
+export const SET_SEPARATOR = '|';
 export const answerKindSchema = z.enum(ANSWER_KINDS);
 /** A decided rating's posterior around its level, in level indexes (0 = the first option, the lowest level). */
 export const ratingResultSchema = z
@@ -39,6 +47,14 @@ export const ratingResultSchema = z
   })
   .meta({ id: 'RatingResult' });
 export type RatingResult = z.output<typeof ratingResultSchema>;
+/** A multi-select result or answer as a list (beside every text that joins it). */
+export const choicesSchema = z
+  .array(z.string())
+  .meta({ id: 'Choices', description: "Multi-select tasks only: the options of the set, in the task's option order" });
+/** A multi-select task's decision per option: the probability that it is right (in or out, as the result has it). */
+export const optionConfidenceSchema = z
+  .record(z.string(), z.number())
+  .meta({ id: 'OptionConfidence', description: 'Per option: the probability that its decision (in the set or not) is right, 4 decimals' });
 
 /** A task's budget in cents: 20 (the default, and the least) to 100 000; never below the task price either. */
 export const DEFAULT_MAX_CENTS = 20;
@@ -80,11 +96,26 @@ export const validationsNeededSchema = z.number().int().min(MIN_VALIDATIONS_NEED
 export const localeSchema = z.enum(LOCALES);
 export const projectIdSchema = z.string().min(1).max(MAX_PROJECT_ID_LENGTH);
 
-/** Whether the options suit the answer kind: a rating scale has at most MAX_RATING_LEVELS levels. */
-function fitsItsKind(task: { options: string[]; answerKind: AnswerKind }): boolean {
-  return task.answerKind !== 'rating' || task.options.length <= MAX_RATING_LEVELS;
+/**
+ * The rules that depend on the answer kind, as issues on the fields they name: a rating scale has at most
+ * MAX_RATING_LEVELS levels; a multi-select task at most MAX_MULTI_OPTIONS options, none holding
+ * SET_SEPARATOR; and only a multi-select task takes `allowEmpty`.
+ */
+function checkKind(task: { options: string[]; answerKind: AnswerKind; allowEmpty?: boolean | undefined }, context: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  if (task.answerKind === 'rating' && task.options.length > MAX_RATING_LEVELS) {
+    issue('options', `a rating task has at most ${MAX_RATING_LEVELS} levels (its options, lowest first)`);
+  }
+  if (task.answerKind === 'multi' && task.options.length > MAX_MULTI_OPTIONS) issue('options', `a multi-select task has at most ${MAX_MULTI_OPTIONS} options`);
+  if (task.answerKind === 'multi' && task.options.some((option) => option.includes(SET_SEPARATOR))) {
+    issue('options', `a multi-select task's options may not hold ${SET_SEPARATOR}, which joins a set written as one text`);
+  }
+  if (task.answerKind !== 'multi' && task.allowEmpty !== undefined) issue('allowEmpty', 'only a multi-select task (answerKind multi) takes allowEmpty');
 }
-const ratingLevelsIssue = { error: `a rating task has at most ${MAX_RATING_LEVELS} levels (its options, lowest first)`, path: ['options'] };
+
+const allowEmptySchema = z.boolean().optional().meta({
+  description: 'Multi-select tasks only: whether the empty set is an answer (and a result); false when absent',
+});
 
 /** The documented and enforced shape of one task in a creation request. */
 export const taskInputSchema = z
@@ -100,8 +131,9 @@ export const taskInputSchema = z
     projectId: projectIdSchema.nullish().transform((id) => id ?? null),
     validationsNeeded: validationsNeededSchema.default(DEFAULT_VALIDATIONS_NEEDED),
     answerKind: answerKindSchema.default(DEFAULT_ANSWER_KIND),
+    allowEmpty: allowEmptySchema,
   })
-  .refine(fitsItsKind, ratingLevelsIssue)
+  .superRefine(checkKind)
   .meta({ id: 'TaskInput' });
 
 export type TaskInput = z.output<typeof taskInputSchema>;
@@ -163,19 +195,46 @@ export function validateTaskInput(raw: unknown, priceCents: number): TaskValidat
   return result;
 }
 
-/** A golden task: a task without budget or answer count, plus the known answer (one of the options). */
+/** What an annotator answers: one option; for a multi-select task the set of options chosen, as a list or joined by |. */
+export const answerValueSchema = z.union([z.string(), z.array(z.string().max(MAX_OPTION_LENGTH)).max(MAX_MULTI_OPTIONS)]);
+export type AnswerValue = z.output<typeof answerValueSchema>;
+
+/** A set of options in the task's option order: how a multi-select answer and result are stored and shown. */
+export const inOptionOrder = (options: readonly string[], chosen: readonly string[]): string[] => options.filter((option) => chosen.includes(option));
+
+/** A set as one text: its options in the task's option order joined by SET_SEPARATOR ('' for the empty set). */
+export const joinSet = (options: readonly string[], chosen: readonly string[]): string => inOptionOrder(options, chosen).join(SET_SEPARATOR);
+
+/** A multi-select answer as a list: given as one, or as its options joined by | ('' is the empty set). */
+export const answerChoices = (answer: AnswerValue): string[] => (Array.isArray(answer) ? answer : answer === '' ? [] : answer.split(SET_SEPARATOR));
+
+/** Whether an answer fits the task: one of its options, or (multi) distinct options, empty only where allowed. */
+export function answerFits(task: { options: readonly string[]; answerKind: AnswerKind; allowEmpty?: boolean | undefined }, answer: AnswerValue): boolean {
+  if (task.answerKind !== 'multi') return typeof answer === 'string' && task.options.includes(answer);
+  const chosen = answerChoices(answer);
+  if (new Set(chosen).size !== chosen.length) return false;
+  return chosen.every((option) => task.options.includes(option)) && (chosen.length > 0 || task.allowEmpty === true);
+}
+
+/** A golden task: a task without budget or answer count, plus the known answer (one of the options; a set of them for multi). */
 export const goldenTaskInputSchema = z
   .strictObject({
     type: z.enum(TASK_TYPES),
     content: taskInputSchema.shape.content,
     options: optionsSchema,
-    goldenAnswer: z.string().trim().min(1).max(MAX_OPTION_LENGTH),
+    goldenAnswer: z
+      .union([z.string().trim().max(MAX_OPTION_LENGTH), z.array(z.string().trim().min(1).max(MAX_OPTION_LENGTH)).max(MAX_MULTI_OPTIONS)])
+      .meta({ description: 'One of the options; for a multi-select golden task the set, as a list or joined by |' }),
     locale: localeSchema.default('en'),
     projectId: projectIdSchema.nullish().transform((id) => id ?? null),
     answerKind: answerKindSchema.default(DEFAULT_ANSWER_KIND),
+    allowEmpty: allowEmptySchema,
   })
-  .refine((task) => task.options.includes(task.goldenAnswer), { error: 'goldenAnswer must be one of the options', path: ['goldenAnswer'] })
-  .refine(fitsItsKind, ratingLevelsIssue)
+  .superRefine(checkKind)
+  .refine((task) => answerFits(task, task.goldenAnswer), {
+    error: 'goldenAnswer must be one of the options (for a multi-select task: distinct options, as a list or joined by |, empty only with allowEmpty)',
+    path: ['goldenAnswer'],
+  })
   .meta({ id: 'GoldenTaskInput' });
 
 export type GoldenTaskInputValues = z.output<typeof goldenTaskInputSchema>;

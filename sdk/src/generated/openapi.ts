@@ -1076,7 +1076,7 @@ export interface components {
             taskId: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
-            /** @description The option the consensus chose (for a rating task: the decided level) */
+            /** @description The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices) */
             result: string;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number;
@@ -1093,7 +1093,7 @@ export interface components {
              * @description The task's answer kind; absent for single choice, whose payload is exactly as before answer kinds
              * @enum {string}
              */
-            answerKind?: "single" | "rating";
+            answerKind?: "single" | "rating" | "multi";
             /** @description Rating tasks only: the posterior mean level and central 90 % interval, in level indexes (0 = the lowest level) */
             rating?: {
                 /** @description The posterior mean level (0 = the lowest), 4 decimals */
@@ -1101,7 +1101,14 @@ export interface components {
                 /** @description The central 90 % interval of the posterior: the lowest and highest level index it holds */
                 interval: number[];
             };
+            choices?: components["schemas"]["Choices"];
+            /** @description Multi-select tasks only: per option, the probability that its decision is right; confidence is the least of them */
+            optionConfidence?: {
+                [key: string]: number;
+            };
         };
+        /** @description Multi-select tasks only: the options of the set, in the task's option order */
+        Choices: string[];
         /** @description Not enough concordant answers: the task is not billed and its reservation is released. */
         TaskFailedEvent: {
             /** @enum {string} */
@@ -1620,7 +1627,9 @@ export interface components {
              * @default single
              * @enum {string}
              */
-            answerKind?: "single" | "rating";
+            answerKind?: "single" | "rating" | "multi";
+            /** @description Multi-select tasks only: whether the empty set is an answer (and a result); false when absent */
+            allowEmpty?: boolean;
         };
         TaskBatch: {
             tasks: components["schemas"]["TaskInput"][];
@@ -1630,14 +1639,23 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description What an annotator answers: rating (one of the ordered levels); absent for single choice (one option)
+             * @description What an annotator answers: rating (one of the ordered levels) or multi (a set of the options); absent for single choice (one option)
              * @enum {string}
              */
-            answerKind?: "single" | "rating";
+            answerKind?: "single" | "rating" | "multi";
+            /** @description Multi-select tasks only: whether the empty set is an answer and a result */
+            allowEmpty?: boolean;
+            /** @description Multi-select tasks only: the result as a list; null while open */
+            choices?: string[] | null;
+            /** @description Multi-select tasks only: per option, the probability that its decision is right; null while open. confidence is the least of them */
+            optionConfidence?: {
+                [key: string]: number;
+            } | null;
             content: string;
             options: string[];
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
+            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices); null while open */
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
@@ -1679,14 +1697,23 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description What an annotator answers: rating (one of the ordered levels); absent for single choice (one option)
+             * @description What an annotator answers: rating (one of the ordered levels) or multi (a set of the options); absent for single choice (one option)
              * @enum {string}
              */
-            answerKind?: "single" | "rating";
+            answerKind?: "single" | "rating" | "multi";
+            /** @description Multi-select tasks only: whether the empty set is an answer and a result */
+            allowEmpty?: boolean;
+            /** @description Multi-select tasks only: the result as a list; null while open */
+            choices?: string[] | null;
+            /** @description Multi-select tasks only: per option, the probability that its decision is right; null while open. confidence is the least of them */
+            optionConfidence?: {
+                [key: string]: number;
+            } | null;
             content: string;
             options: string[];
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
+            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices); null while open */
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
@@ -1720,6 +1747,7 @@ export interface components {
             targetConfidence: number;
             failureReason: string | null;
             responses: {
+                /** @description One option (a multi-select answer: its options joined by |) */
                 answer: string;
                 timeSpentMs: number;
             }[];
@@ -1750,13 +1778,18 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description rating for a golden rating task; absent for single choice
+             * @description rating or multi for a golden task of that kind; absent for single choice
              * @enum {string}
              */
-            answerKind?: "single" | "rating";
+            answerKind?: "single" | "rating" | "multi";
+            /** @description Multi-select golden tasks only: whether the empty set is an answer */
+            allowEmpty?: boolean;
             content: string;
             options: string[];
+            /** @description The known answer: one option; for a multi-select golden task the options of the set joined by | */
             goldenAnswer: string;
+            /** @description Multi-select golden tasks only: the known set as a list */
+            goldenChoices?: string[];
             /** @enum {string} */
             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
             projectId: string | null;
@@ -1775,7 +1808,8 @@ export interface components {
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             content: string;
             options: string[];
-            goldenAnswer: string;
+            /** @description One of the options; for a multi-select golden task the set, as a list or joined by | */
+            goldenAnswer: string | string[];
             /**
              * @default en
              * @enum {string}
@@ -1786,7 +1820,9 @@ export interface components {
              * @default single
              * @enum {string}
              */
-            answerKind?: "single" | "rating";
+            answerKind?: "single" | "rating" | "multi";
+            /** @description Multi-select tasks only: whether the empty set is an answer (and a result); false when absent */
+            allowEmpty?: boolean;
         };
         Earnings: {
             annotatorId: string;
@@ -1917,7 +1953,7 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             content: string;
-            /** @description The task's result */
+            /** @description The task's result (a multi-select task's: the options of the set joined by |, also in choices) */
             label: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number | null;
@@ -1932,13 +1968,18 @@ export interface components {
              * @description Absent for single choice; json and jsonl records of another kind name it
              * @enum {string}
              */
-            answerKind?: "single" | "rating";
+            answerKind?: "single" | "rating" | "multi";
             /** @description Rating tasks only: the posterior mean level and 90 % interval */
             rating?: {
                 /** @description The posterior mean level (0 = the lowest), 4 decimals */
                 mean: number;
                 /** @description The central 90 % interval of the posterior: the lowest and highest level index it holds */
                 interval: number[];
+            } | null;
+            choices?: components["schemas"]["Choices"];
+            /** @description Multi-select tasks only: per option, the probability that its decision is right */
+            optionConfidence?: {
+                [key: string]: number;
             } | null;
         }[];
         Deposit: {
@@ -6018,6 +6059,38 @@ export interface operations {
                      * @example {
                      *       "tasks": [
                      *         {
+                     *           "id": "cm3q7w1x9000alk08m7u8l9t0",
+                     *           "type": "IMAGE_CLASSIFICATION",
+                     *           "content": "https://cdn.acme-robotics.com/frames/warehouse-0415.jpg",
+                     *           "options": [
+                     *             "forklift",
+                     *             "pallet jack",
+                     *             "person",
+                     *             "empty aisle"
+                     *           ],
+                     *           "status": "COMPLETED",
+                     *           "result": [
+                     *             "forklift",
+                     *             "person"
+                     *           ],
+                     *           "confidence": 0.9613,
+                     *           "locale": "en",
+                     *           "maxCents": 40,
+                     *           "costCents": 20,
+                     *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
+                     *           "totalResponses": 4,
+                     *           "createdAt": "2026-03-14T09:26:53.589Z",
+                     *           "validatedAt": "2026-03-14T09:31:27.215Z",
+                     *           "answerKind": "multi",
+                     *           "allowEmpty": false,
+                     *           "optionConfidence": {
+                     *             "forklift": 0.9902,
+                     *             "pallet jack": 0.9613,
+                     *             "person": 0.9755,
+                     *             "empty aisle": 0.9987
+                     *           }
+                     *         },
+                     *         {
                      *           "id": "cm3q7w1x90009lk08r4t5n6g7",
                      *           "type": "AI_RESPONSE_RATING",
                      *           "content": "Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.",
@@ -7671,7 +7744,7 @@ export interface operations {
                              * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)
                              * @enum {string}
                              */
-                            answerKind?: "single" | "rating";
+                            answerKind?: "single" | "rating" | "multi";
                             content: string;
                             options: string[];
                             /** @enum {string} */
@@ -7754,7 +7827,8 @@ export interface operations {
                  */
                 "application/json": {
                     annotatorId: string;
-                    answer: string;
+                    /** @description One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it) */
+                    answer: string | string[];
                     timeSpentMs: number;
                     /** @description Ask for the next assignment in the same response: the filters GET /sdk/tasks/next would take */
                     next?: {
@@ -7812,7 +7886,7 @@ export interface operations {
                                  * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)
                                  * @enum {string}
                                  */
-                                answerKind?: "single" | "rating";
+                                answerKind?: "single" | "rating" | "multi";
                                 content: string;
                                 options: string[];
                                 /** @enum {string} */
@@ -9767,6 +9841,26 @@ export interface operations {
                      *             4
                      *           ]
                      *         }
+                     *       },
+                     *       {
+                     *         "id": "cm3q7w1x9000alk08m7u8l9t0",
+                     *         "type": "IMAGE_CLASSIFICATION",
+                     *         "content": "https://cdn.acme-robotics.com/frames/warehouse-0415.jpg",
+                     *         "label": "forklift|person",
+                     *         "confidence": 0.9613,
+                     *         "locale": "en",
+                     *         "validatedAt": "2026-03-14T09:31:27.215Z",
+                     *         "answerKind": "multi",
+                     *         "choices": [
+                     *           "forklift",
+                     *           "person"
+                     *         ],
+                     *         "optionConfidence": {
+                     *           "empty aisle": 0.9987,
+                     *           "forklift": 0.9902,
+                     *           "pallet jack": 0.9613,
+                     *           "person": 0.9755
+                     *         }
                      *       }
                      *     ]
                      */
@@ -9775,6 +9869,7 @@ export interface operations {
                      * @example {"id":"cm3q7w1x90004lk08a1b2c3d4","type":"SENTIMENT_ANALYSIS","content":"The battery lasts two full days and the charger is tiny. Best purchase this year.","label":"positive"}
                      *     {"id":"cm3q7w1x90006lk08t2u3v4w5","type":"SENTIMENT_ANALYSIS","content":"Stopped charging after a week, replacement on its way.","label":"negative"}
                      *     {"id":"cm3q7w1x90009lk08r4t5n6g7","type":"AI_RESPONSE_RATING","content":"Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.","label":"4","answerKind":"rating","rating":{"mean":3.0921,"interval":[3,4]}}
+                     *     {"id":"cm3q7w1x9000alk08m7u8l9t0","type":"IMAGE_CLASSIFICATION","content":"https://cdn.acme-robotics.com/frames/warehouse-0415.jpg","label":"forklift|person","answerKind":"multi","choices":["forklift","person"],"optionConfidence":{"empty aisle":0.9987,"forklift":0.9902,"pallet jack":0.9613,"person":0.9755}}
                      */
                     "application/x-ndjson": string;
                     /**
@@ -9783,6 +9878,7 @@ export interface operations {
                      *     cm3q7w1x90006lk08t2u3v4w5,SENTIMENT_ANALYSIS,"Stopped charging after a week, replacement on its way.",negative,0.9633,en,2026-03-15T16:02:11.047Z
                      *     cm3q7w1x90009lk08r4t5n6g7,AI_RESPONSE_RATING,"Q: How do I undo my last git commit?
                      *     A: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.",4,0.9512,en,2026-03-14T09:31:27.215Z
+                     *     cm3q7w1x9000alk08m7u8l9t0,IMAGE_CLASSIFICATION,https://cdn.acme-robotics.com/frames/warehouse-0415.jpg,forklift|person,0.9613,en,2026-03-14T09:31:27.215Z
                      */
                     "text/csv": string;
                     "application/zip": string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, limitSchema, timestamp } from '../../lib/schemas.ts';
-import { ANSWER_KINDS, LOCALES, TASK_TYPES } from '@concord/contract';
+import { ANSWER_KINDS, LOCALES, MAX_MULTI_OPTIONS, MAX_OPTION_LENGTH, TASK_TYPES } from '@concord/contract';
 
 /** contract: 1–128 characters of A–Z a–z 0–9 _ . : @ - */
 export const annotatorIdSchema = z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1–128 characters of A–Z a–z 0–9 _ . : @ -' });
@@ -40,7 +40,9 @@ export const nextFilters = z
 
 export const completeBody = z.strictObject({
   annotatorId: annotatorIdSchema,
-  answer: z.string().min(1).max(500),
+  answer: z.union([z.string().min(1).max(MAX_OPTION_LENGTH), z.array(z.string().min(1).max(MAX_OPTION_LENGTH)).max(MAX_MULTI_OPTIONS)]).meta({
+    description: 'One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it)',
+  }),
   timeSpentMs: z.number().int().min(0).max(86_400_000),
   next: nextFilters.optional(),
 });

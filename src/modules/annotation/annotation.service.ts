@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { answerChoices, answerFits, inOptionOrder, type AnswerKind, type AnswerValue } from '@concord/contract';
 import type { SettlementEffects } from '../settlement/applier.ts';
 import {
   type AnswerOutcome,
@@ -23,7 +24,8 @@ import { planSettlement } from '../settlement/plan.ts';
 
 export interface Answer {
   annotatorId: string;
-  answer: string;
+  /** One option, or a multi-select task's set of options. */
+  answer: AnswerValue;
   timeSpentMs: number;
 }
 
@@ -38,7 +40,13 @@ export const annotatorNotFound = () => new NotFoundError('ANNOTATOR_NOT_FOUND', 
 const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const alreadyAnswered = () => new ConflictError('ALREADY_ANSWERED', 'This annotator already answered this task');
 const noAssignment = () => new ConflictError('NO_ASSIGNMENT', 'This annotator holds no live assignment of this task; call GET /sdk/tasks/next first');
-const invalidAnswer = (options: string[]) => new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${options.join(', ')}`);
+const invalidAnswer = (task: { options: string[]; answerKind: AnswerKind; allowEmpty: boolean }) =>
+  new BadRequestError(
+    'INVALID_ANSWER',
+    task.answerKind === 'multi'
+      ? `The answer must be distinct options of the task, as a list or joined by |${task.allowEmpty ? '' : ' (at least one)'}: ${task.options.join(', ')}`
+      : `The answer must be one of the task's options: ${task.options.join(', ')}`,
+  );
 
 /** A claim as the routes return it: an assignment, nothing to hand out (null), or a suspended annotator. */
 function servedOf(claimed: NextOutcome): ServedAssignment | null | 'SUSPENDED' {
@@ -58,7 +66,7 @@ function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcom
     case 'NO_ASSIGNMENT':
       throw noAssignment();
     case 'INVALID_ANSWER':
-      throw invalidAnswer(stored.task.options);
+      throw invalidAnswer(stored.task);
     default:
       return stored;
   }
@@ -187,13 +195,17 @@ export class AnnotationService {
     if (!golden) throw taskNotFound();
     if (await repos.goldenTasks.hasAnswered(golden.id, annotatorId)) throw alreadyAnswered();
     if (!(await repos.assignments.holdsGolden(annotatorId, golden.id, now))) throw noAssignment();
-    if (!golden.options.includes(input.answer)) throw invalidAnswer(golden.options);
-    const correct = input.answer === golden.goldenAnswer;
-    await repos.goldenTasks.recordAnswer(golden.id, annotatorId, input.answer, input.timeSpentMs, correct);
+    const kind = { options: golden.options, answerKind: golden.answerKind, allowEmpty: golden.allowEmpty };
+    if (!answerFits(kind, input.answer)) throw invalidAnswer(kind);
+    // Stored as a regular answer is (task_answer): a set as the JSON array of its options in option order.
+    // (A list for a task of another kind was refused by answerFits.)
+    const stored = golden.answerKind === 'multi' ? JSON.stringify(inOptionOrder(golden.options, answerChoices(input.answer))) : String(input.answer);
+    const correct = stored === golden.goldenAnswer;
+    await repos.goldenTasks.recordAnswer(golden.id, annotatorId, stored, input.timeSpentMs, correct);
     await repos.assignments.release(annotatorId);
     const counters = await repos.annotators.countGoldenAnswer(annotatorId, correct);
     // After the annotator's row is locked (above): the order every writer of the label counts uses.
-    await repos.labelCounts.addGoldenAnswer(golden.id, annotatorId, input.answer);
+    await repos.labelCounts.addGoldenAnswer(golden.id, annotatorId, stored);
     const since = { answered: counters.goldenAnswered - counters.goldenAnsweredBase, correct: counters.goldenCorrect - counters.goldenCorrectBase };
     if (shouldSuspend(since.answered, since.correct)) await repos.annotators.setSuspended(annotatorId, true);
   }

@@ -10,7 +10,7 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import { newId } from '../../lib/ids.ts';
 import { decideCodec, encodePlan, type ModelView, type Participant, type SettlementPlan } from '../settlement/codecs.ts';
 import type { TaskStatus } from '../tasks/tasks.repository.ts';
-import type { AnswerKind, TaskType } from '@concord/contract';
+import type { AnswerKind, AnswerValue, TaskType } from '@concord/contract';
 
 export interface QueueFilters {
   locale?: string;
@@ -42,6 +42,8 @@ export interface AnsweredTask {
   validationsNeeded: number;
   maxResponses: number;
   totalResponses: number;
+  answerKind: AnswerKind;
+  allowEmpty: boolean;
 }
 
 export interface Settlement {
@@ -86,6 +88,8 @@ interface AnswerRow {
   validations_needed: number;
   max_responses: number;
   total_responses: number;
+  answer_kind: AnswerKind;
+  allow_empty: boolean;
   /** DECIDE only (JSON, read through decideCodec). */
   participants: unknown;
   model: unknown;
@@ -122,6 +126,8 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
     validationsNeeded: row.validations_needed,
     maxResponses: row.max_responses,
     totalResponses: row.total_responses,
+    answerKind: row.answer_kind,
+    allowEmpty: row.allow_empty,
   };
   switch (row.outcome) {
     case 'ANSWERED':
@@ -140,11 +146,16 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
   }
 }
 
+/** sdk_answer's two ways of taking an answer: one option as text, or a set as a JSON array (task_answer). */
+const answerText = (answer: AnswerValue): string | null => (typeof answer === 'string' ? answer : null);
+const answerChoices = (answer: AnswerValue): string | null => (Array.isArray(answer) ? JSON.stringify(answer) : null);
+
 export interface AnswerRequest {
   developerId: string;
   externalId: string;
   taskId: string;
-  answer: string;
+  /** One option, or a multi-select task's set of options. */
+  answer: AnswerValue;
   timeSpentMs: number;
   /** The answer's time: its assignment must be live then. */
   now: Date;
@@ -194,14 +205,14 @@ export class AssignmentsRepository {
     developerId: string,
     externalId: string,
     taskId: string,
-    input: { answer: string; timeSpentMs: number },
+    input: { answer: AnswerValue; timeSpentMs: number },
     now: Date,
     settlement?: Settlement,
   ): Promise<AnswerOutcome> {
     const rows = await this.db.$queryRaw<AnswerRow[]>`
-      SELECT * FROM sdk_answer(${developerId}, ${externalId}, ${newId()}, ${taskId}, ${input.answer}, ${input.timeSpentMs}::int,
+      SELECT * FROM sdk_answer(${developerId}, ${externalId}, ${newId()}, ${taskId}, ${answerText(input.answer)}, ${input.timeSpentMs}::int,
                                ${newId()}, ${now}::timestamptz, ${settlement?.seenResponses ?? null}::int,
-                               ${settlement ? encodePlan(settlement.plan) : null}::jsonb)`;
+                               ${settlement ? encodePlan(settlement.plan) : null}::jsonb, ${answerChoices(input.answer)}::jsonb)`;
     const row = rows[0];
     if (!row) throw new Error('sdk_answer returned no row');
     return toAnswerOutcome(row);
@@ -220,9 +231,11 @@ export class AssignmentsRepository {
     const order = requests.map((_, i) => i).sort((a, b) => (taskOf(a) < taskOf(b) ? -1 : taskOf(a) > taskOf(b) ? 1 : 0));
     // Dates travel as ISO text (JSON).
     const payload = order.map((i) => {
-      const { next, ...request } = requests[i] as AnswerRequest;
+      const { next, answer, ...request } = requests[i] as AnswerRequest;
       return {
         ...request,
+        answer: answerText(answer),
+        ...(Array.isArray(answer) ? { choices: answer } : {}),
         newAnnotatorId: newId(),
         responseId: newId(),
         next: next && {

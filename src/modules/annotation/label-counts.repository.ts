@@ -4,6 +4,8 @@
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { goldenIncrement, oneCoinGoldenIncrement } from '../../consensus/soft-counts.ts';
 import { countsRow, sharesScopeOptions } from '../../consensus/task-decision.ts';
+import { addMultiCounts } from '../../consensus/kinds/multi.ts';
+import { chosenIndexes } from '../../consensus/kinds/multi-task.ts';
 
 export class LabelCountsRepository {
   constructor(private readonly db: RawExecutor) {}
@@ -21,12 +23,23 @@ export class LabelCountsRepository {
              task_scope_options(g.options, g.answer_kind), g.answer_kind
       FROM golden_tasks g WHERE g.id = ${goldenTaskId}
       ON CONFLICT (key) DO NOTHING`;
-    const rows = await this.db.$queryRaw<Array<{ key: string; scope_options: string[]; options: string[]; golden_answer: string }>>`
-      SELECT s.key, s.options AS scope_options, g.options, g.golden_answer
+    const rows = await this.db.$queryRaw<Array<{ key: string; scope_options: string[]; options: string[]; golden_answer: string; answer_kind: string }>>`
+      SELECT s.key, s.options AS scope_options, g.options, g.golden_answer, g.answer_kind
       FROM golden_tasks g JOIN label_scopes s ON s.key = task_scope_key(g.project_id, g.buyer_id, g.options, g.answer_kind)
       WHERE g.id = ${goldenTaskId}`;
     const golden = rows[0];
     if (!golden) return;
+    if (golden.answer_kind === 'multi') {
+      // Four counts over the scope's options: one per option at (in the golden set, ticked).
+      const truth = chosenIndexes(golden.golden_answer, golden.scope_options);
+      const given = chosenIndexes(answer, golden.scope_options);
+      const K = golden.scope_options.length;
+      const matrix = addMultiCounts(null, K, truth, given);
+      // As a decision counts it (multi-task.ts): one answer, right on the share of options it got right.
+      const row = { annotatorId, matrix, correct: ((matrix[0] ?? 0) + (matrix[3] ?? 0)) / K, answered: 1 };
+      await this.db.$executeRaw`SELECT add_label_counts(${golden.key}, 2, ${JSON.stringify([row])}::jsonb)`;
+      return;
+    }
     const matrixForm = sharesScopeOptions(golden.options, golden.scope_options);
     const order = matrixForm ? golden.scope_options : golden.options;
     const truth = order.indexOf(golden.golden_answer);

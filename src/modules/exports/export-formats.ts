@@ -1,7 +1,7 @@
 // Training-data formats: pure functions from an exported task to its text. Each format writes a file as
 // begin + records + end, so a split writes three complete files.
 import { stringify } from 'csv-stringify/sync';
-import type { AnswerKind, ExportFormat, RatingResult, TaskType } from '@concord/contract';
+import { SET_SEPARATOR, type AnswerKind, type ExportFormat, type RatingResult, type TaskType } from '@concord/contract';
 
 /**
  * A text cell a spreadsheet would run as a formula, prefixed with ' so that it is shown instead (OWASP
@@ -27,6 +27,8 @@ export interface ExportRecord {
   answerKind: AnswerKind;
   /** A rating's posterior mean and 90 % interval in level indexes (tasks.result_details); null for other kinds. */
   rating: RatingResult | null;
+  /** A multi-select task's confidence per option (tasks.result_details); null for other kinds. */
+  optionConfidence: Record<string, number> | null;
 }
 
 export interface FileFormat {
@@ -36,6 +38,9 @@ export interface FileFormat {
   record(record: ExportRecord, index: number): string;
   end: string;
 }
+
+/** The chat formats' answer for an empty set (a multi-select task that allows it). */
+const NONE_APPLIES = 'none';
 
 const INSTRUCTIONS: Record<TaskType, string> = {
   SENTIMENT_ANALYSIS: 'Classify the sentiment of the following text.',
@@ -50,12 +55,31 @@ const INSTRUCTIONS: Record<TaskType, string> = {
  * task, its levels as a scale: "… Answer with one level of the scale, from lowest to highest: 1, 2, 3."
  */
 export function instructionFor(record: Pick<ExportRecord, 'type' | 'options' | 'answerKind'>): string {
-  const answer = record.answerKind === 'rating' ? 'Answer with one level of the scale, from lowest to highest:' : 'Answer with one of:';
+  const answer = ANSWER_WORDS[record.answerKind];
   return `${INSTRUCTIONS[record.type]} ${answer} ${record.options.join(', ')}.`;
 }
+const ANSWER_WORDS: Record<AnswerKind, string> = {
+  single: 'Answer with one of:',
+  rating: 'Answer with one level of the scale, from lowest to highest:',
+  multi: `Answer with every one that applies, separated by commas, or "${NONE_APPLIES}" if none does:`,
+};
 
 /** What json and jsonl add for a kind other than single choice (a single-choice record is as it always was). */
-const kindFields = (r: ExportRecord) => (r.answerKind === 'single' ? {} : { answerKind: r.answerKind, rating: r.rating });
+function kindFields(r: ExportRecord) {
+  if (r.answerKind === 'rating') return { answerKind: r.answerKind, rating: r.rating };
+  if (r.answerKind === 'multi') return { answerKind: r.answerKind, choices: choicesOf(r), optionConfidence: r.optionConfidence };
+  return {};
+}
+
+/** A multi-select task's set as a list (its label is stored as the JSON array of its options); null otherwise. */
+const choicesOf = (r: ExportRecord): string[] | null => (r.answerKind === 'multi' && r.label !== null ? (JSON.parse(r.label) as string[]) : null);
+
+/** The label as text: a set's options joined by `separator` (| by default, as the API writes a set), the empty set as `empty`. */
+function labelText(r: ExportRecord, separator: string = SET_SEPARATOR, empty = ''): string | null {
+  const choices = choicesOf(r);
+  if (!choices) return r.label;
+  return choices.length === 0 ? empty : choices.join(separator);
+}
 
 /** The chat prompt: the instruction with the options, then the content. */
 export function promptFor(record: Pick<ExportRecord, 'type' | 'options' | 'content' | 'answerKind'>): string {
@@ -75,7 +99,7 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
         id: r.id,
         type: r.type,
         content: r.content,
-        label: r.label,
+        label: labelText(r),
         confidence: r.confidence,
         locale: r.locale,
         validatedAt: r.validatedAt,
@@ -86,14 +110,15 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
   jsonl: {
     contentType: ndjson,
     begin: '',
-    record: (r) => line({ id: r.id, type: r.type, content: r.content, label: r.label, ...kindFields(r) }),
+    record: (r) => line({ id: r.id, type: r.type, content: r.content, label: labelText(r), ...kindFields(r) }),
     end: '',
   },
   csv: {
     contentType: 'text/csv; charset=utf-8',
     begin: stringify([[...CSV_COLUMNS]]),
     // contract §8 (OWASP CSV injection): text cells pass through guardFormula; numbers are never prefixed.
-    record: (r) => stringify([[r.id, r.type, guardFormula(r.content), guardFormula(r.label ?? ''), r.confidence ?? '', r.locale, r.validatedAt ?? '']]),
+    // A set's options are joined by | (as the API writes a set, and an import's options); the empty set is an empty cell.
+    record: (r) => stringify([[r.id, r.type, guardFormula(r.content), guardFormula(labelText(r) ?? ''), r.confidence ?? '', r.locale, r.validatedAt ?? '']]),
     end: '',
   },
   openai: {
@@ -103,7 +128,7 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
       line({
         messages: [
           { role: 'user', content: promptFor(r) },
-          { role: 'assistant', content: r.label ?? '' },
+          { role: 'assistant', content: labelText(r, ', ', NONE_APPLIES) ?? '' },
         ],
       }),
     end: '',
@@ -111,13 +136,18 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
   huggingface: {
     contentType: ndjson,
     begin: '',
-    record: (r) => line({ text: r.content, label: r.label ?? '', label_id: r.label === null ? -1 : r.options.indexOf(r.label) }),
+    // Multi-label as the datasets library writes it: the labels and their ids as lists.
+    record: (r) => {
+      const choices = choicesOf(r);
+      if (choices) return line({ text: r.content, label: choices, label_id: choices.map((option) => r.options.indexOf(option)) });
+      return line({ text: r.content, label: r.label ?? '', label_id: r.label === null ? -1 : r.options.indexOf(r.label) });
+    },
     end: '',
   },
   alpaca: {
     contentType: ndjson,
     begin: '',
-    record: (r) => line({ instruction: instructionFor(r), input: r.content, output: r.label ?? '' }),
+    record: (r) => line({ instruction: instructionFor(r), input: r.content, output: labelText(r, ', ', NONE_APPLIES) ?? '' }),
     end: '',
   },
 };

@@ -17,6 +17,7 @@ const records: ExportRecord[] = [
     validatedAt: EXAMPLE.later,
     answerKind: 'single',
     rating: null,
+    optionConfidence: null,
   },
   {
     id: EXAMPLE.pendingTaskId,
@@ -29,6 +30,7 @@ const records: ExportRecord[] = [
     validatedAt: EXAMPLE.updatedAt,
     answerKind: 'single',
     rating: null,
+    optionConfidence: null,
   },
   {
     id: EXAMPLE.ratingTaskId,
@@ -41,6 +43,20 @@ const records: ExportRecord[] = [
     validatedAt: EXAMPLE.later,
     answerKind: 'rating',
     rating: { mean: 3.0921, interval: [3, 4] },
+    optionConfidence: null,
+  },
+  {
+    id: EXAMPLE.multiTaskId,
+    type: 'IMAGE_CLASSIFICATION',
+    content: 'https://cdn.acme-robotics.com/frames/warehouse-0415.jpg',
+    options: ['forklift', 'pallet jack', 'person', 'empty aisle'],
+    label: '["forklift","person"]',
+    confidence: 0.9613,
+    locale: 'en',
+    validatedAt: EXAMPLE.later,
+    answerKind: 'multi',
+    rating: null,
+    optionConfidence: { 'empty aisle': 0.9987, forklift: 0.9902, 'pallet jack': 0.9613, person: 0.9755 },
   },
 ];
 

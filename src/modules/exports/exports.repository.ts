@@ -51,6 +51,7 @@ type RowArray = [
   bucket: Bucket,
   answerKind: AnswerKind,
   rating: ExportRecord['rating'],
+  optionConfidence: ExportRecord['optionConfidence'],
 ];
 
 /** The shuffle key of a task: stable across PostgreSQL versions (hash partitioning relies on it). */
@@ -78,7 +79,7 @@ export function recordsQuery(filters: ExportFilters, cut?: SplitCut): Prisma.Sql
     `id, type, content, array_to_json(options)::text AS options, result, confidence, locale, ` +
       `to_char(validated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS validated_at_text`,
   );
-  const after = Prisma.raw(`answer_kind, result_details->'rating' AS rating`);
+  const after = Prisma.raw(`answer_kind, result_details->'rating' AS rating, result_details->'optionConfidence' AS option_confidence`);
   // A comparison with an absent boundary (NULL) is never true, so it falls through to the next bucket.
   const bucket = cut
     ? Prisma.sql`CASE WHEN (${shuffleKey(cut.seed)}, id) <= (${cut.lastTrain?.key ?? null}::bigint, ${cut.lastTrain?.id ?? null}::text) THEN 0
@@ -166,8 +167,9 @@ export class ExportSession {
         const page: pg.QueryResult<RowArray> = await next;
         // The database reads the next page while this one is formatted and written.
         next = page.rows.length === PAGE && !this.closed ? fetchPage() : undefined;
-        for (const [id, type, content, options, label, confidence, locale, validatedAt, bucket, answerKind, rating] of page.rows) {
-          yield { id, type, content, options: JSON.parse(options) as string[], label, confidence, locale, validatedAt, bucket, answerKind, rating };
+        for (const [id, type, content, options, label, confidence, locale, validatedAt, bucket, answerKind, rating, optionConfidence] of page.rows) {
+          const kind = { answerKind, rating, optionConfidence };
+          yield { id, type, content, options: JSON.parse(options) as string[], label, confidence, locale, validatedAt, bucket, ...kind };
         }
       }
     } finally {

@@ -3,7 +3,16 @@ import { z } from 'zod';
 import type { ExportsService } from './exports.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
-import { ANSWER_KINDS, EXPORT_SEED_MAX_LENGTH, LOCALES, ratingResultSchema, TASK_STATUSES, TASK_TYPES } from '@concord/contract';
+import {
+  ANSWER_KINDS,
+  choicesSchema,
+  EXPORT_SEED_MAX_LENGTH,
+  LOCALES,
+  optionConfidenceSchema,
+  ratingResultSchema,
+  TASK_STATUSES,
+  TASK_TYPES,
+} from '@concord/contract';
 import { EXPORT_FORMATS } from '@concord/contract';
 import { exportExamples } from './exports.examples.ts';
 
@@ -50,12 +59,17 @@ const exportJsonSchema = z
       id: z.string(),
       type: z.enum(TASK_TYPES),
       content: z.string(),
-      label: z.string().nullable().meta({ description: "The task's result" }),
+      label: z.string().nullable().meta({ description: "The task's result (a multi-select task's: the options of the set joined by |, also in choices)" }),
       confidence: z.number().nullable().meta({ description: CONFIDENCE_DESCRIPTION }),
       locale: z.enum(LOCALES),
       validatedAt: timestamp.nullable(),
       answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'Absent for single choice; json and jsonl records of another kind name it' }),
       rating: ratingResultSchema.nullable().optional().meta({ description: 'Rating tasks only: the posterior mean level and 90 % interval' }),
+      choices: choicesSchema.optional(),
+      optionConfidence: optionConfidenceSchema
+        .nullable()
+        .optional()
+        .meta({ description: 'Multi-select tasks only: per option, the probability that its decision is right' }),
     }),
   )
   .meta({ id: 'ExportJson' });

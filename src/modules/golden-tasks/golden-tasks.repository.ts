@@ -15,8 +15,9 @@ export interface GoldenTaskRecord {
   options: string[];
   goldenAnswer: string;
   locale: string;
-  /** An AnswerKind: text in the database, held to the kinds by its CHECK constraint. */
-  answerKind: string;
+  answerKind: AnswerKind;
+  /** Multi-select only: whether the empty set is an answer. */
+  allowEmpty: boolean;
   timesServed: number;
   timesAnswered: number;
   timesCorrect: number;
@@ -27,11 +28,16 @@ export interface GoldenTaskInput {
   type: TaskType;
   content: string;
   options: string[];
+  /** One option; for a multi-select golden task the JSON array of its options, in option order (as answers are stored). */
   goldenAnswer: string;
   locale: string;
   projectId: string | null;
   answerKind: AnswerKind;
+  allowEmpty: boolean;
 }
+
+/** A row as Prisma reads it: answer_kind is text there, held to the kinds by its CHECK constraint. */
+const asRecord = <T extends { answerKind: string }>(row: T): T & { answerKind: AnswerKind } => ({ ...row, answerKind: row.answerKind as AnswerKind });
 
 export const goldenTaskNotFound = () => new NotFoundError('GOLDEN_TASK_NOT_FOUND', 'Golden task not found');
 
@@ -44,7 +50,7 @@ export class GoldenTasksRawRepository {
   async findById(id: string): Promise<GoldenTaskRecord | null> {
     const rows = await this.db.$queryRaw<GoldenTaskRecord[]>`
       SELECT id, buyer_id AS "buyerId", project_id AS "projectId", type, content, options, golden_answer AS "goldenAnswer",
-             locale, answer_kind AS "answerKind", times_served AS "timesServed", times_answered AS "timesAnswered", times_correct AS "timesCorrect",
+             locale, answer_kind AS "answerKind", allow_empty AS "allowEmpty", times_served AS "timesServed", times_answered AS "timesAnswered", times_correct AS "timesCorrect",
              created_at AS "createdAt"
       FROM golden_tasks WHERE id = ${id}`;
     return rows[0] ?? null;
@@ -77,14 +83,14 @@ export class GoldenTasksRepository extends GoldenTasksRawRepository {
     super(db);
   }
 
-  create(buyerId: string, input: GoldenTaskInput): Promise<GoldenTaskRecord> {
-    return this.db.goldenTask.create({ data: { id: newId(), buyerId, ...input } });
+  async create(buyerId: string, input: GoldenTaskInput): Promise<GoldenTaskRecord> {
+    return asRecord(await this.db.goldenTask.create({ data: { id: newId(), buyerId, ...input } }));
   }
 
   /** Newest first, one keyset page (`limit + 1` rows). */
-  list(buyerId: string, page: PageRequest): Promise<GoldenTaskRecord[]> {
+  async list(buyerId: string, page: PageRequest): Promise<GoldenTaskRecord[]> {
     const { where, ...rest } = keysetArgs(page);
-    return this.db.goldenTask.findMany({ where: { buyerId, ...where }, ...rest });
+    return (await this.db.goldenTask.findMany({ where: { buyerId, ...where }, ...rest })).map(asRecord);
   }
 
   async delete(buyerId: string, id: string): Promise<void> {

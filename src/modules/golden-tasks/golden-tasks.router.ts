@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GoldenTasksService } from './golden-tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
-import { ANSWER_KINDS, goldenTaskInputSchema, LOCALES, TASK_TYPES, type AnswerKind } from '@concord/contract';
+import { ANSWER_KINDS, choicesSchema, goldenTaskInputSchema, LOCALES, SET_SEPARATOR, TASK_TYPES } from '@concord/contract';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { goldenTaskExamples } from './golden-tasks.examples.ts';
 
@@ -11,10 +11,12 @@ const goldenTaskSchema = z
   .object({
     id: z.string(),
     type: z.enum(TASK_TYPES),
-    answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'rating for a golden rating task; absent for single choice' }),
+    answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'rating or multi for a golden task of that kind; absent for single choice' }),
+    allowEmpty: z.boolean().optional().meta({ description: 'Multi-select golden tasks only: whether the empty set is an answer' }),
     content: z.string(),
     options: z.array(z.string()),
-    goldenAnswer: z.string(),
+    goldenAnswer: z.string().meta({ description: 'The known answer: one option; for a multi-select golden task the options of the set joined by |' }),
+    goldenChoices: choicesSchema.optional().meta({ description: 'Multi-select golden tasks only: the known set as a list' }),
     locale: z.enum(LOCALES),
     projectId: z.string().nullable(),
     timesServed: z.number().int(),
@@ -27,10 +29,12 @@ const goldenTaskSchema = z
 const toGoldenTask = (golden: GoldenTaskRecord) => ({
   id: golden.id,
   type: golden.type,
-  ...(golden.answerKind === 'single' ? {} : { answerKind: golden.answerKind as AnswerKind }),
+  ...(golden.answerKind === 'single' ? {} : { answerKind: golden.answerKind }),
+  ...(golden.answerKind === 'multi' ? { allowEmpty: golden.allowEmpty } : {}),
   content: golden.content,
   options: golden.options,
-  goldenAnswer: golden.goldenAnswer,
+  goldenAnswer: golden.answerKind === 'multi' ? (JSON.parse(golden.goldenAnswer) as string[]).join(SET_SEPARATOR) : golden.goldenAnswer,
+  ...(golden.answerKind === 'multi' ? { goldenChoices: JSON.parse(golden.goldenAnswer) as string[] } : {}),
   locale: golden.locale,
   projectId: golden.projectId,
   timesServed: golden.timesServed,

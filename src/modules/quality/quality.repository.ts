@@ -108,12 +108,19 @@ const scopeFilter = (projectId: string | null) =>
  * one string. pg parses a row in a few microseconds, so at ten answers per task one row per task instead
  * of one per answer made the read several times faster (bench/README.md, the re-fit job at scale).
  */
-const itemAnswers = (responses: string, itemColumn: string) => `
+const itemAnswers = (responses: string, itemColumn: string, multi: boolean) => `
   CROSS JOIN LATERAL (
-    SELECT string_agg(r.annotator_id, chr(31)) AS annotators, string_agg((array_position(x.index_options, r.answer) - 1)::text, chr(31)) AS answers
-    FROM ${responses} r WHERE r.${itemColumn} = x.id AND array_position(x.index_options, r.answer) IS NOT NULL
+    SELECT string_agg(r.annotator_id, chr(31)) AS annotators, string_agg((${multi ? setMask('r.answer') : 'array_position(x.index_options, r.answer) - 1'})::text, chr(31)) AS answers
+    FROM ${responses} r WHERE r.${itemColumn} = x.id AND ${multi ? 'true' : 'array_position(x.index_options, r.answer) IS NOT NULL'}
   ) r
   WHERE r.annotators IS NOT NULL`;
+
+/**
+ * A multi-select answer (the JSON array of its options, task_answer) as a bit mask over the scope's
+ * options ($2, at most 20): bit o set when option o was chosen. The builder passes it on as the answer.
+ */
+const setMask = (answer: string) =>
+  `(SELECT coalesce(sum(1 << (array_position($2::text[], e) - 1)), 0) FROM jsonb_array_elements_text(${answer}::jsonb) e WHERE array_position($2::text[], e) IS NOT NULL)`;
 
 /**
  * The scope's tasks (open ones too: they inform the fit) with their answers, and a COMPLETED task's result
@@ -123,27 +130,27 @@ const itemAnswers = (responses: string, itemColumn: string) => `
 // A task's answers are in the stored counts once it is decided and its settlement effect applied (the
 // effect carries the count increments, applied after the decision commits): a task decided but not yet
 // applied is not counted, or the fit's write and the effect would both add it.
-const taskAnswers = (scopeFilter: string) => `
+const taskAnswers = (scopeFilter: string, multi: boolean) => `
   SELECT x.status IN ('COMPLETED', 'FAILED') AND NOT EXISTS (SELECT 1 FROM settlement_effects s WHERE s.task_id = x.id),
-         CASE WHEN x.status = 'COMPLETED' THEN coalesce(array_position(x.index_options, x.result) - 1, -1) ELSE -1 END,
+         ${multi ? '-1' : `CASE WHEN x.status = 'COMPLETED' THEN coalesce(array_position(x.index_options, x.result) - 1, -1) ELSE -1 END`},
          x.own_count, r.annotators, r.answers
   FROM (
     SELECT x.id, x.status, x.result, ${ITEM_OPTIONS}
     FROM tasks x
     WHERE ${scopeFilter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
     OFFSET 0
-  ) x${itemAnswers('task_responses', 'task_id')}`;
+  ) x${itemAnswers('task_responses', 'task_id', multi)}`;
 
-/** The scope's golden tasks with their truth and answers. */
-const goldenAnswers = (scopeFilter: string) => `
-  SELECT array_position(x.index_options, x.golden_answer) - 1, x.own_count, r.annotators, r.answers
+/** The scope's golden tasks with their truth (a multi-select golden set as its bit mask) and answers. */
+const goldenAnswers = (scopeFilter: string, multi: boolean) => `
+  SELECT ${multi ? setMask('x.golden_answer') : 'array_position(x.index_options, x.golden_answer) - 1'}, x.own_count, r.annotators, r.answers
   FROM (
     SELECT x.id, x.golden_answer, ${ITEM_OPTIONS}
     FROM golden_tasks x
     WHERE ${scopeFilter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
     OFFSET 0
-  ) x${itemAnswers('golden_responses', 'golden_task_id')}
-    AND array_position(x.index_options, x.golden_answer) IS NOT NULL`;
+  ) x${itemAnswers('golden_responses', 'golden_task_id', multi)}
+    AND ${multi ? 'true' : 'array_position(x.index_options, x.golden_answer) IS NOT NULL'}`;
 
 /** A matrix sent as text by array_to_string (a loop: Float64Array.from with a map function is far slower). */
 function parseMatrix(text: string): Float64Array {
@@ -198,10 +205,11 @@ export class RefitSession {
       );
       const params = [key, scope.options, scope.projectId, scope.buyerId];
       const filter = scopeFilter(scope.projectId);
-      await this.streamRows<TaskRow>(taskAnswers(filter), params, signal, ([counted, decided, ownOptionCount, annotatorIds, answers]) =>
+      const multi = scope.answerKind === 'multi';
+      await this.streamRows<TaskRow>(taskAnswers(filter, multi), params, signal, ([counted, decided, ownOptionCount, annotatorIds, answers]) =>
         sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth: -1, counted, decided }),
       );
-      await this.streamRows<GoldenRow>(goldenAnswers(filter), params, signal, ([truth, ownOptionCount, annotatorIds, answers]) =>
+      await this.streamRows<GoldenRow>(goldenAnswers(filter, multi), params, signal, ([truth, ownOptionCount, annotatorIds, answers]) =>
         sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth, counted: true, decided: -1 }),
       );
       return scope;

@@ -7,7 +7,7 @@ import type { RefitOptions } from '../../consensus/refit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { deltaRows } from './counts-delta.ts';
-import type { DueScope, QualityRepository, RefitSession } from './quality.repository.ts';
+import type { DueScope, QualityRepository, RefitSession, ScopeRow } from './quality.repository.ts';
 import { fitInWorker } from './refit-thread.ts';
 import { ScopeAnswersBuilder } from './scope-answers.builder.ts';
 
@@ -53,6 +53,8 @@ export interface RefitScopeOptions {
   /** Called between the snapshot read and the write, with no lock but the scope's advisory one held (tests). */
   beforeWrite?: () => Promise<void>;
 }
+
+const countsSideOf = (scope: ScopeRow) => (scope.answerKind === 'multi' ? 2 : scope.options.length);
 
 const elapsed = (since: number) => Math.round(performance.now() - since);
 
@@ -100,9 +102,14 @@ export class QualityService {
   private async refitLocked(key: string, session: RefitSession, options: RefitScopeOptions): Promise<RefitOutcome> {
     const started = performance.now();
     let builder: ScopeAnswersBuilder | undefined;
-    const scope = await session.readSnapshot(key, (read, expected) => (builder = new ScopeAnswersBuilder(read.options.length, expected)), options.signal);
+    const scope = await session.readSnapshot(
+      key,
+      (read, expected) => (builder = new ScopeAnswersBuilder(read.options.length, expected, countsSideOf(read))),
+      options.signal,
+    );
     if (!scope || !builder) return { kind: 'gone', scope: key };
-    const K = scope.options.length;
+    // The side of each stored counts table (K×K; a multi-select scope's is 2×2 whatever its options).
+    const K = countsSideOf(scope);
     const { answers, snapshot } = builder.build();
     const shape = { answers: answers.item.length, items: answers.itemCount, annotators: answers.annotatorCount };
     const readMs = elapsed(started);

@@ -3,9 +3,12 @@
 // (transferred, not copied), answers with fitted − snapshot per annotator, the rows to write in
 // annotator-id order, the new prior (transferred back), class prior and calibration map, and exits.
 // A single-choice scope is fitted by Dawid–Skene (refitScope); a rating scope by the rating model's EM
-// (refitRatings), whose counts have the same L×L shape and whose typical rater is stored as the prior.
+// (refitRatings), whose counts have the same L×L shape and whose typical rater is stored as the prior; a
+// multi-select scope by its EM (refitMulti): four counts per annotator, the typical annotator's
+// [sensitivity, specificity] as the prior, and a class prior per option.
 import { parentPort, workerData } from 'node:worker_threads';
 import { IDENTITY_CALIBRATION } from '../../consensus/calibration.ts';
+import { refitMulti } from '../../consensus/kinds/multi.ts';
 import { refitRatings } from '../../consensus/kinds/rating.ts';
 import { refitScope, type RefitResult } from '../../consensus/refit.ts';
 import { subtractSnapshot, writeOrder } from './counts-delta.ts';
@@ -33,11 +36,49 @@ function refitRatingScope(): Pick<RefitResult, 'matrices' | 'correct' | 'answere
   };
 }
 
-const single = answerKind === 'rating' ? null : refitScope(answers, options);
-const fit = single ?? refitRatingScope();
+/**
+ * A multi-select scope's fit in refitScope's terms. Its answers and golden truths arrive as bit masks over
+ * the options (quality.repository.ts); `answered` counts answers, `correct` the share of options each got right.
+ */
+function refitMultiScope(): Pick<RefitResult, 'matrices' | 'correct' | 'answered' | 'prior' | 'classPrior' | 'calibration' | 'iterations'> {
+  const K = answers.optionCount;
+  const ticks = new Uint8Array(answers.item.length * K);
+  answers.answer.forEach((mask, j) => {
+    for (let o = 0; o < K; o++) ticks[j * K + o] = (mask >> o) & 1;
+  });
+  const truth = answers.truth ? new Int8Array(answers.itemCount * K) : undefined;
+  answers.truth?.forEach((mask, i) => {
+    for (let o = 0; o < K; o++) if (truth) truth[i * K + o] = mask < 0 ? -1 : (mask >> o) & 1;
+  });
+  const { item, annotator, itemCount, annotatorCount, counted } = answers;
+  const fit = refitMulti({ optionCount: K, itemCount, annotatorCount, item, annotator, ticks, ...(truth ? { truth } : {}), ...(counted ? { counted } : {}) });
+  const correct = new Float64Array(answers.annotatorCount);
+  const answered = new Float64Array(answers.annotatorCount);
+  for (let a = 0; a < answers.annotatorCount; a++) {
+    const cell = (c: number) => fit.counts[a * 4 + c] ?? 0;
+    // Each answer adds one count per option: [absent·left, absent·ticked, present·left, present·ticked].
+    answered[a] = (cell(0) + cell(1) + cell(2) + cell(3)) / K;
+    correct[a] = (cell(0) + cell(3)) / K;
+  }
+  const { sensitivity, specificity } = fit.prior;
+  return {
+    matrices: fit.counts,
+    correct,
+    answered,
+    prior: { reliability: (sensitivity + specificity) / 2, shape: Float64Array.of(sensitivity, specificity) },
+    classPrior: fit.classPrior,
+    calibration: IDENTITY_CALIBRATION,
+    iterations: fit.iterations,
+  };
+}
+
+const single = answerKind === 'single' ? refitScope(answers, options) : null;
+const fit = single ?? (answerKind === 'multi' ? refitMultiScope() : refitRatingScope());
+/** The side of each stored counts table: K, but a multi-select scope's 2×2. */
+const countsSide = answerKind === 'multi' ? 2 : answers.optionCount;
 let countedAnswers = 0;
 for (const n of fit.answered) countedAnswers += n;
-const deltas = subtractSnapshot(fit, snapshot, answers.optionCount);
+const deltas = subtractSnapshot(fit, snapshot, countsSide);
 const write = { ...deltas, order: writeOrder(deltas.changed, annotatorIds) };
 const shape = fit.prior.shape ? Float64Array.from(fit.prior.shape) : null;
 // The item posteriors stay here: the job stores counts and the prior only.

@@ -37,7 +37,10 @@ class GrowableArray<T extends TypedArray> {
   }
 }
 
-/** An item's answers: annotator i gave the option index `answers[i]` (as text, as the read delivers it). */
+/**
+ * An item's answers: annotator i gave the option index `answers[i]` (as text, as the read delivers it); in a
+ * multi-select scope, the bit mask of the options it chose.
+ */
 export interface ItemAnswers {
   annotatorIds: string[];
   answers: string[];
@@ -47,7 +50,7 @@ export interface ItemAnswers {
 export interface ItemFacts {
   /** 0 when the item's option set is the scope's, else its own number of options (one-coin form). */
   ownOptionCount: number;
-  /** The known truth (golden tasks) as an option index, −1 when unknown. */
+  /** The known truth (golden tasks) as an option index (multi-select: the golden set's bit mask), −1 when unknown. */
   truth: number;
   /** Whether its answers go into the stored counts (decided and golden tasks). */
   counted: boolean;
@@ -79,10 +82,14 @@ export class ScopeAnswersBuilder {
   private hasTruth = false;
   private hasDecided = false;
 
-  /** `expected`: the items and answers to make room for at once (more still fit, by doubling). */
+  /**
+   * `expected`: the items and answers to make room for at once (more still fit, by doubling). `countsSide`:
+   * the side of each stored counts table, the option count but for a multi-select scope's 2×2.
+   */
   constructor(
     readonly optionCount: number,
     expected: { items: number; answers: number } = { items: 0, answers: 0 },
+    private readonly countsSide: number = optionCount,
   ) {
     const answers = Math.max(1 << 10, expected.answers);
     const items = Math.max(1 << 10, expected.items);
@@ -106,10 +113,10 @@ export class ScopeAnswersBuilder {
     return index;
   }
 
-  /** One stored counts row; all of them come before the first item. A matrix of another size is read as K². */
+  /** One stored counts row; all of them come before the first item. A matrix of another size is read as countsSide². */
   addCounts(annotatorId: string, matrix: ArrayLike<number>, correct: number, answered: number): void {
     if (this.annotatorOf(annotatorId) !== this.storedCorrect.length) throw new Error(`counts row of ${annotatorId} read twice or after the answers`);
-    const cells = this.optionCount * this.optionCount;
+    const cells = this.countsSide * this.countsSide;
     for (let c = 0; c < cells; c++) this.storedMatrices.push(matrix[c] ?? 0);
     this.storedCorrect.push(correct);
     this.storedAnswered.push(answered);

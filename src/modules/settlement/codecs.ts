@@ -4,7 +4,7 @@
 // value goes through its codec at the seam, so a field that one side renames or drops fails there, by
 // name, instead of deep inside a PL/pgSQL function. The SQL functions read and write exactly these fields
 // (prisma/functions: sdk_answer.sql, settle_task.sql, apply_settlement_effects.sql).
-import { ANSWER_KINDS, EVENT_TYPES, ratingResultSchema } from '@concord/contract';
+import { ANSWER_KINDS, EVENT_TYPES, optionConfidenceSchema, ratingResultSchema } from '@concord/contract';
 import { z } from 'zod';
 
 /**
@@ -30,7 +30,7 @@ export const modelViewCodec = z.object({
   scopeOptions: z.array(z.string()),
   priorReliability: z.number(),
   priorShape: z.array(z.number()).nullable(),
-  /** As stored (jsonb): null before the scope's first re-fit (uniform); read by readClassPrior. */
+  /** As stored (jsonb): null before the scope's first re-fit (uniform; for multi-select, one in two per option); read by readClassPrior. */
   classPrior: z.unknown(),
   /** As stored (jsonb): null before the scope's first re-fit (the identity); read by readCalibration. */
   calibration: z.unknown(),
@@ -51,7 +51,7 @@ export const settlementPlanCodec = z.object({
   result: z.string().optional(),
   confidence: z.number().min(0).max(1).optional(),
   /** What the result carries beyond the option (tasks.result_details): a rating's posterior mean and interval. */
-  resultDetails: z.object({ rating: ratingResultSchema }).optional(),
+  resultDetails: z.object({ rating: ratingResultSchema.optional(), optionConfidence: optionConfidenceSchema.optional() }).optional(),
   failureReason: z.string().optional(),
   /** Sorted by annotatorId: rows are locked in that order by every caller (no deadlock between decisions). */
   updates: z.array(
@@ -71,6 +71,8 @@ export const settlementPlanCodec = z.object({
     .object({
       scopeKey: z.string(),
       scopeOptions: z.array(z.string()),
+      /** The side of each answerer's table when it is not the option count (a multi-select scope's 2×2). */
+      countsSide: z.number().int().optional(),
       /** Sorted by annotatorId (add_label_counts locks the rows in that order). */
       increments: z.array(counts.extend({ annotatorId: z.string() })),
     })

@@ -6,10 +6,11 @@
 // apply_settlement_effects.sql).
 import { readCalibration, readClassPrior } from '../../consensus/calibration.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
-import { decideRatingTask, readRaterPrior, type RatingSummary } from '../../consensus/kinds/rating-task.ts';
-import { countsRow, decideWithModel, type TaskDecision } from '../../consensus/task-decision.ts';
+import { decideMultiTask, readTaggerPrior } from '../../consensus/kinds/multi-task.ts';
+import { decideRatingTask, readRaterPrior } from '../../consensus/kinds/rating-task.ts';
+import { countsRow, decideWithModel, type CountsRow, type TaskDecision } from '../../consensus/task-decision.ts';
 import { newId } from '../../lib/ids.ts';
-import type { TaskType } from '@concord/contract';
+import { inOptionOrder, SET_SEPARATOR, type RatingResult, type TaskType } from '@concord/contract';
 import { decisionUpdates } from '../annotation/annotators.repository.ts';
 import { outboxEvent } from '../events/events.repository.ts';
 import type { ModelView, Participant, SettlementPlan } from './codecs.ts';
@@ -23,6 +24,8 @@ export interface DecidingTask {
   maxResponses: number;
   /** Answers stored before this one. */
   totalResponses: number;
+  /** Multi-select only: whether the empty set is a result. */
+  allowEmpty: boolean;
 }
 
 export interface SettlementInput {
@@ -35,20 +38,60 @@ export interface SettlementInput {
   now: Date;
 }
 
-/** The task's decision by the model of its answer kind (a rating's also carries its posterior summary). */
-function decide({ task, participants, model }: SettlementInput): TaskDecision & { rating?: RatingSummary } {
+/**
+ * A decision in the terms the plan needs, whatever the kind: `result` as tasks.result stores it (the option;
+ * a set as the JSON array of its options in the task's order, as task_answer stores answers) and as the API
+ * shows it; each answerer's counts increment (`countsSide`² cells); who agrees with the result (the answers
+ * the annotators' share is split among); and what the kind adds to the task and its event.
+ */
+interface KindDecision {
+  kind: 'continue' | 'complete' | 'fail';
+  confidence: number;
+  stored: string | null;
+  /** As the API and events show it: the option, or a set's options joined by | (SET_SEPARATOR). */
+  shown: string | null;
+  rows: CountsRow[];
+  countsSide: number;
+  agrees: (answer: string) => boolean;
+  details: { rating?: RatingResult; choices?: string[]; optionConfidence?: Record<string, number> };
+}
+
+function decide({ task, participants, model }: SettlementInput): KindDecision {
+  const common = { validationsNeeded: task.validationsNeeded, maxResponses: task.maxResponses, targetConfidence: model.targetConfidence };
+  if (model.answerKind === 'multi') {
+    const decision = decideMultiTask({
+      scopeOptions: model.scopeOptions,
+      taggerPrior: readTaggerPrior(model.priorShape),
+      classPrior: readClassPrior(model.classPrior, model.scopeOptions.length),
+      allowEmpty: task.allowEmpty,
+      answers: participants,
+      ...common,
+    });
+    const result = decision.result === null ? null : inOptionOrder(task.options, decision.result);
+    const key = (chosen: readonly string[]) => JSON.stringify(inOptionOrder(task.options, chosen));
+    const resultKey = result === null ? null : key(result);
+    return {
+      kind: decision.kind,
+      confidence: decision.confidence,
+      stored: resultKey,
+      shown: result === null ? null : result.join(SET_SEPARATOR),
+      rows: decision.rows,
+      countsSide: 2,
+      agrees: (answer) => resultKey !== null && key(JSON.parse(answer) as string[]) === resultKey,
+      details: { ...(result === null ? {} : { choices: result }), optionConfidence: decision.optionConfidence },
+    };
+  }
   if (model.answerKind === 'rating') {
-    return decideRatingTask({
+    const decision = decideRatingTask({
       levels: task.options,
       raterPrior: readRaterPrior(model.priorShape),
       classPrior: readClassPrior(model.classPrior, task.options.length),
       answers: participants,
-      validationsNeeded: task.validationsNeeded,
-      maxResponses: task.maxResponses,
-      targetConfidence: model.targetConfidence,
+      ...common,
     });
+    return fromIncrements(decision, task.options.length, { rating: decision.rating });
   }
-  return decideWithModel({
+  const decision = decideWithModel({
     options: task.options,
     scope: {
       options: model.scopeOptions,
@@ -57,11 +100,28 @@ function decide({ task, participants, model }: SettlementInput): TaskDecision & 
       calibration: readCalibration(model.calibration),
     },
     answers: participants,
-    validationsNeeded: task.validationsNeeded,
-    maxResponses: task.maxResponses,
-    targetConfidence: model.targetConfidence,
+    ...common,
   });
+  return fromIncrements(decision, model.scopeOptions.length, {});
 }
+
+/** A single-choice or rating decision (one option, increments over the scope's K×K table) as a KindDecision. */
+function fromIncrements(decision: TaskDecision, K: number, details: KindDecision['details']): KindDecision {
+  const result = decision.kind === 'complete' ? decision.result : null;
+  return {
+    kind: decision.kind,
+    confidence: decision.confidence,
+    stored: result,
+    shown: result,
+    rows: decision.kind === 'continue' ? [] : decision.increments.map(({ annotatorId, increment }) => countsRow(annotatorId, increment, K)),
+    countsSide: K,
+    agrees: (answer) => answer === result,
+    details,
+  };
+}
+
+/** The details tasks.result_details keeps (a multi-select set is tasks.result already). */
+const stored = ({ choices: _set, ...details }: KindDecision['details']) => details;
 
 /** The plan of a deciding answer; pure but for the fresh ids of the rows it creates. */
 export function planSettlement(input: SettlementInput): SettlementPlan {
@@ -70,15 +130,13 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
   const totalResponses = task.totalResponses + 1;
   const answererOnly = decisionUpdates([{ annotatorId, answered: 1, resolved: 0, agreed: 0, earnedCents: 0 }]);
   if (decision.kind === 'continue') return { kind: 'continue', updates: answererOnly };
-  const K = model.scopeOptions.length;
   const counts = {
     scopeKey: model.scopeKey,
     scopeOptions: model.scopeOptions,
-    increments: decision.increments
-      .map(({ annotatorId: id, increment }) => countsRow(id, increment, K))
-      .sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
+    ...(decision.countsSide === model.scopeOptions.length ? {} : { countsSide: decision.countsSide }),
+    increments: decision.rows.sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
   };
-  if (decision.kind === 'fail' || decision.result === null) {
+  if (decision.kind === 'fail' || decision.stored === null || decision.shown === null) {
     return {
       kind: 'fail',
       failureReason: 'NO_CONSENSUS',
@@ -87,30 +145,30 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
       model: counts,
     };
   }
-  const result = decision.result;
-  const agreeing = participants.filter((p) => p.answer === result).length;
+  const agreeing = participants.filter((p) => decision.agrees(p.answer)).length;
   const earning = earningPerAgreeingAnswer(task.costCents, annotatorShare, agreeing);
   const updates = participants.map((p) => {
-    const agreed = p.answer === result ? 1 : 0;
+    const agreed = decision.agrees(p.answer) ? 1 : 0;
     return { annotatorId: p.annotatorId, answered: p.annotatorId === annotatorId ? 1 : 0, resolved: 1, agreed, earnedCents: agreed * earning };
   });
-  // A single-choice payload stays exactly as it was before answer kinds; another kind says which it is.
-  const kindFields = decision.rating ? { answerKind: model.answerKind, rating: decision.rating } : {};
+  const hasDetails = Object.keys(decision.details).length > 0;
   return {
     kind: 'complete',
-    result,
+    result: decision.stored,
     confidence: decision.confidence,
-    ...(decision.rating ? { resultDetails: { rating: decision.rating } } : {}),
+    // What tasks.result_details keeps: the set itself is tasks.result.
+    ...(hasDetails ? { resultDetails: stored(decision.details) } : {}),
     updates: decisionUpdates(updates),
+    // A single-choice payload stays exactly as it was before answer kinds; another kind says which it is.
     event: outboxEvent('task.completed', {
       taskId: task.id,
       type: task.type,
-      result,
+      result: decision.shown,
       confidence: decision.confidence,
       totalResponses,
       costCents: task.costCents,
       validatedAt: now.toISOString(),
-      ...kindFields,
+      ...(hasDetails ? { answerKind: model.answerKind, ...decision.details } : {}),
     }),
     chargeLedgerId: newId(),
     model: counts,

@@ -64,6 +64,22 @@ const ratingListItemExample = {
   totalResponses: 4,
 };
 
+/** A multi-select task as GET /tasks lists it: the result is the set, each option decided apart. */
+const multiListItemExample = {
+  ...taskListItemExample,
+  id: EXAMPLE.multiTaskId,
+  type: 'IMAGE_CLASSIFICATION',
+  answerKind: 'multi',
+  allowEmpty: false,
+  content: 'https://cdn.acme-robotics.com/frames/warehouse-0415.jpg',
+  options: ['forklift', 'pallet jack', 'person', 'empty aisle'],
+  result: 'forklift|person',
+  choices: ['forklift', 'person'],
+  confidence: 0.9613,
+  optionConfidence: { forklift: 0.9902, 'pallet jack': 0.9613, person: 0.9755, 'empty aisle': 0.9987 },
+  totalResponses: 4,
+};
+
 const batchTasks = [
   { type: 'SENTIMENT_ANALYSIS', content: review, options: sentimentOptions, projectId: EXAMPLE.projectId },
   {
@@ -114,7 +130,7 @@ export const taskExamples: Record<string, EndpointExamples> = {
     },
   },
   listTasks: {
-    response: { tasks: [ratingListItemExample, taskListItemExample], nextCursor: EXAMPLE_CURSOR, hasMore: true },
+    response: { tasks: [multiListItemExample, ratingListItemExample, taskListItemExample], nextCursor: EXAMPLE_CURSOR, hasMore: true },
   },
   countTasks: {
     response: { counts: { PENDING: 120, VALIDATING: 14, COMPLETED: 861, FAILED: 5 }, total: 1000 },

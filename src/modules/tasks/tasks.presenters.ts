@@ -1,5 +1,23 @@
+import { SET_SEPARATOR } from '@concord/contract';
 import type { TaskDetail } from './tasks.service.ts';
 import type { TaskRecord } from './tasks.repository.ts';
+
+/** A stored multi-select answer or result (the JSON array of its options) as a list. */
+const choicesOf = (stored: string): string[] => JSON.parse(stored) as string[];
+
+/** A stored answer or result as the API gives it: a multi-select set as its options joined by |. */
+const answerOf = (task: Pick<TaskRecord, 'answerKind'>, stored: string): string =>
+  task.answerKind === 'multi' ? choicesOf(stored).join(SET_SEPARATOR) : stored;
+
+/** What a kind other than single choice adds: its name and what its result carries. */
+function kindFields(task: TaskRecord) {
+  if (task.answerKind === 'rating') return { answerKind: task.answerKind, rating: task.resultDetails?.rating ?? null };
+  if (task.answerKind === 'multi') {
+    const choices = task.result === null ? null : choicesOf(task.result);
+    return { answerKind: task.answerKind, allowEmpty: task.allowEmpty, choices, optionConfidence: task.resultDetails?.optionConfidence ?? null };
+  }
+  return {};
+}
 
 /** A task as lists show it: every field but responses and validationsNeeded. */
 export const toTaskListItem = (task: TaskRecord) => ({
@@ -8,10 +26,10 @@ export const toTaskListItem = (task: TaskRecord) => ({
   content: task.content,
   options: task.options,
   status: task.status,
-  result: task.result,
+  result: task.result === null ? null : answerOf(task, task.result),
   confidence: task.confidence,
   // A single-choice task reads exactly as before answer kinds; another kind says which it is.
-  ...(task.answerKind === 'rating' ? { answerKind: task.answerKind, rating: task.resultDetails?.rating ?? null } : {}),
+  ...kindFields(task),
   locale: task.locale,
   maxCents: task.maxCents,
   costCents: task.costCents,
@@ -28,5 +46,5 @@ export const toTask = (task: TaskDetail) => ({
   maxResponses: task.maxResponses,
   targetConfidence: task.targetConfidence,
   failureReason: task.failureReason,
-  responses: task.responses.map(({ answer, timeSpentMs }) => ({ answer, timeSpentMs })),
+  responses: task.responses.map(({ answer, timeSpentMs }) => ({ answer: answerOf(task, answer), timeSpentMs })),
 });

@@ -25,6 +25,9 @@ export interface TaskRecord {
   targetConfidence: number;
   status: TaskStatus;
   answerKind: AnswerKind;
+  /** Multi-select only: whether the empty set is an answer and a result. */
+  allowEmpty: boolean;
+  /** The option; for a multi-select task the JSON array of the options chosen, in option order (task_answer). */
   result: string | null;
   confidence: number | null;
   /** What the result carries beyond the option, by kind (a rating's mean and interval); null for single choice. */
@@ -35,12 +38,14 @@ export interface TaskRecord {
   validatedAt: Date | null;
 }
 
-/** What tasks.result_details holds: a rating's posterior mean and 90 % interval. */
+/** What tasks.result_details holds: a rating's posterior mean and 90 % interval; a multi-select task's confidence per option. */
 export interface ResultDetails {
   rating?: RatingResult;
+  optionConfidence?: Record<string, number>;
 }
 
 export interface TaskResponseRecord {
+  /** As stored: a multi-select answer is the JSON array of its options. */
   answer: string;
   timeSpentMs: number;
 }
@@ -82,6 +87,7 @@ const select = {
   targetConfidence: true,
   status: true,
   answerKind: true,
+  allowEmpty: true,
   result: true,
   confidence: true,
   resultDetails: true,
@@ -106,6 +112,7 @@ interface TaskRow {
   target_confidence: number;
   status: TaskStatus;
   answer_kind: AnswerKind;
+  allow_empty: boolean;
   result: string | null;
   confidence: number | null;
   result_details: ResultDetails | null;
@@ -117,7 +124,7 @@ interface TaskRow {
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
+    'status, answer_kind, allow_empty, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
 );
 
 function fromRow(row: TaskRow): TaskRecord {
@@ -136,6 +143,7 @@ function fromRow(row: TaskRow): TaskRecord {
     targetConfidence: row.target_confidence,
     status: row.status,
     answerKind: row.answer_kind,
+    allowEmpty: row.allow_empty,
     result: row.result,
     confidence: row.confidence,
     resultDetails: row.result_details,
@@ -168,15 +176,16 @@ export class TasksRawRepository {
       max_responses: task.maxResponses,
       target_confidence: task.targetConfidence,
       answer_kind: task.answerKind,
+      allow_empty: task.allowEmpty ?? false,
     }));
     await this.db.$executeRaw`
       INSERT INTO tasks (id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents,
-                         validations_needed, max_responses, target_confidence, answer_kind)
+                         validations_needed, max_responses, target_confidence, answer_kind, allow_empty)
       SELECT r.id, ${buyerId}, r.project_id, r.type::"TaskType", r.content, r.options, r.locale, r.max_cents,
-             ${costCents}, r.validations_needed, r.max_responses, r.target_confidence, r.answer_kind
+             ${costCents}, r.validations_needed, r.max_responses, r.target_confidence, r.answer_kind, r.allow_empty
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
-        validations_needed int, max_responses int, target_confidence double precision, answer_kind text)`;
+        validations_needed int, max_responses int, target_confidence double precision, answer_kind text, allow_empty boolean)`;
     return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
   }
 

@@ -8,6 +8,8 @@ import {
   TASK_TYPES,
   localeSchema,
   maxCentsSchema,
+  choicesSchema,
+  optionConfidenceSchema,
   projectIdSchema,
   ratingResultSchema,
   taskInputSchema,
@@ -53,14 +55,21 @@ export const taskCountsResponse = z
 const taskFields = {
   id: z.string(),
   type: z.enum(TASK_TYPES),
-  answerKind: z
-    .enum(ANSWER_KINDS)
+  answerKind: z.enum(ANSWER_KINDS).optional().meta({
+    description: 'What an annotator answers: rating (one of the ordered levels) or multi (a set of the options); absent for single choice (one option)',
+  }),
+  allowEmpty: z.boolean().optional().meta({ description: 'Multi-select tasks only: whether the empty set is an answer and a result' }),
+  choices: choicesSchema.nullable().optional().meta({ description: 'Multi-select tasks only: the result as a list; null while open' }),
+  optionConfidence: optionConfidenceSchema
+    .nullable()
     .optional()
-    .meta({ description: 'What an annotator answers: rating (one of the ordered levels); absent for single choice (one option)' }),
+    .meta({ description: 'Multi-select tasks only: per option, the probability that its decision is right; null while open. confidence is the least of them' }),
   content: z.string(),
   options: z.array(z.string()),
   status: z.enum(TASK_STATUSES),
-  result: z.string().nullable(),
+  result: z.string().nullable().meta({
+    description: 'The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices); null while open',
+  }),
   confidence: z
     .number()
     .nullable()
@@ -97,7 +106,12 @@ export const taskSchema = z
         "else the service's CONSENSUS_THRESHOLD (0.95 by default)",
     }),
     failureReason: z.string().nullable(),
-    responses: z.array(z.object({ answer: z.string(), timeSpentMs: z.number().int() })),
+    responses: z.array(
+      z.object({
+        answer: z.string().meta({ description: 'One option (a multi-select answer: its options joined by |)' }),
+        timeSpentMs: z.number().int(),
+      }),
+    ),
   })
   .meta({ id: 'Task' });
 

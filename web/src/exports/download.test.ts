@@ -28,6 +28,7 @@ const exportRecord: fc.Arbitrary<ExportRecord> = fc
     label: labelIndex === null ? null : (record.options[labelIndex % record.options.length] ?? null),
     answerKind: rating === null ? ('single' as const) : ('rating' as const),
     rating,
+    optionConfidence: null,
   }));
 
 /** Splits bytes at the given cut points (so a multi-byte character or a quote pair may straddle chunks). */

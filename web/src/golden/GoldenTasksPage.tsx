@@ -4,6 +4,7 @@
 import { Link } from 'react-router';
 import { useProjectChoices } from '../projects/queries';
 import { typeLabel } from '../tasks/vocabulary';
+import { formatAnswer } from '../tasks/taskFormat';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
@@ -62,12 +63,17 @@ function GoldenTable({ rows, projectName }: { rows: GoldenTask[]; projectName: (
             {typeLabel(task.type)} · {task.answerKind === 'rating' ? `rating ${task.options.join(' < ')}` : task.options.join(' / ')}
           </span>
           <span className="golden-meta narrow-only">
-            Answer: <strong>{task.goldenAnswer}</strong> · {task.locale} · served {formatCount(task.timesServed)} · answered {formatCount(task.timesAnswered)}
+            Answer: <strong>{formatAnswer(task.goldenAnswer, task.answerKind === 'multi')}</strong> · {task.locale} · served {formatCount(task.timesServed)} ·
+            answered {formatCount(task.timesAnswered)}
           </span>
         </>
       ),
     },
-    { header: 'Known answer', cell: (task) => <span className="badge badge-success golden-answer">{task.goldenAnswer}</span>, wide: true },
+    {
+      header: 'Known answer',
+      cell: (task) => <span className="badge badge-success golden-answer">{formatAnswer(task.goldenAnswer, task.answerKind === 'multi')}</span>,
+      wide: true,
+    },
     { header: 'Locale', cell: (task) => task.locale, wide: true },
     { header: 'Project', cell: (task) => (task.projectId ? <Link to={`/projects/${task.projectId}`}>{projectName(task.projectId)}</Link> : '—'), wide: true },
     { header: 'Served', cell: (task) => formatCount(task.timesServed), align: 'right', wide: true },

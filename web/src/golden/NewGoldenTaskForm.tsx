@@ -32,6 +32,8 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
   const [content, setContent] = useState('');
   const [optionsText, setOptionsText] = useState('');
   const [chosenAnswer, setChosenAnswer] = useState('');
+  /** A multi-select golden task's known set (the options ticked). */
+  const [chosenSet, setChosenSet] = useState<string[]>([]);
   const [locale, setLocale] = useState<Locale>('en');
   const [projectId, setProjectId] = useState('');
   const [localErrors, setLocalErrors] = useState<Errors>({});
@@ -40,6 +42,8 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
   const options = parseOptions(optionsText);
   // The answer follows the options: one that is no longer typed is no longer chosen.
   const goldenAnswer = options.includes(chosenAnswer) ? chosenAnswer : '';
+  const goldenSet = options.filter((option) => chosenSet.includes(option));
+  const multi = answerKind === 'multi';
   const apiErrors = mapFieldErrors(create.error, { fields: GOLDEN_FIELDS });
   const errors: Errors = { ...apiErrors.fields, ...localErrors };
   const example = TASK_TYPES.find((t) => t.value === type)?.example ?? '';
@@ -53,7 +57,9 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
     if (options.length < 2) problems.options = 'Give at least two distinct options, one per line.';
     else if (options.length > MAX_OPTIONS) problems.options = `At most ${MAX_OPTIONS} options.`;
     else if (options.some((option) => option.length > MAX_OPTION_LENGTH)) problems.options = `Each option has at most ${MAX_OPTION_LENGTH} characters.`;
-    if (!goldenAnswer && options.length >= 2) problems.goldenAnswer = 'Choose which option is the right answer.';
+    if (multi ? goldenSet.length === 0 : !goldenAnswer) {
+      if (options.length >= 2) problems.goldenAnswer = multi ? 'Tick every option that applies.' : 'Choose which option is the right answer.';
+    }
     setLocalErrors(problems);
     setCreated(null);
     create.reset();
@@ -66,7 +72,7 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
       type,
       content: content.trim(),
       options,
-      goldenAnswer,
+      goldenAnswer: multi ? goldenSet : goldenAnswer,
       locale,
       projectId: projectId || null,
       ...(answerKind !== 'single' ? { answerKind } : {}),
@@ -77,6 +83,7 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
       setCreated(task);
       setContent('');
       setChosenAnswer('');
+      setChosenSet([]);
       onCreated();
     } catch {
       // Shown next to the fields from create.error.
@@ -103,7 +110,7 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
             label="Answer"
             name="answerKind"
             value={answerKind}
-            onChange={(event) => setAnswerKind(event.target.value === 'rating' ? 'rating' : 'single')}
+            onChange={(event) => setAnswerKind(ANSWER_KINDS.find((k) => k.value === event.target.value)?.value ?? 'single')}
             options={ANSWER_KINDS.map((kind) => ({ value: kind.value, label: `${kind.label}: ${kind.hint.toLowerCase()}` }))}
             hint="Golden tasks are served in place of tasks of the same type, locale and answer."
             error={errors.answerKind}
@@ -136,21 +143,45 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
             hint={options.length > 0 ? `One per line: ${options.length} distinct option${options.length === 1 ? '' : 's'}.` : 'One per line, at least two.'}
             error={errors.options}
           />
-          <SelectField
-            label="Golden answer"
-            name="goldenAnswer"
-            value={goldenAnswer}
-            onChange={(event) => {
-              setChosenAnswer(event.target.value);
-              clearError('goldenAnswer');
-            }}
-            options={[
-              { value: '', label: options.length > 0 ? 'Choose the right option…' : 'Type the options first' },
-              ...options.map((o) => ({ value: o, label: o })),
-            ]}
-            hint="The known right answer, among the options above."
-            error={errors.goldenAnswer}
-          />
+          {multi ? (
+            <fieldset className="golden-set" aria-describedby="golden-set-hint">
+              <legend>Golden answer</legend>
+              {options.length === 0 ? <p className="field-hint">Type the options first.</p> : null}
+              {options.map((option) => (
+                <label key={option} className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={goldenSet.includes(option)}
+                    onChange={(event) => {
+                      const ticked = event.currentTarget.checked;
+                      setChosenSet((set) => (ticked ? [...set, option] : set.filter((o) => o !== option)));
+                      clearError('goldenAnswer');
+                    }}
+                  />
+                  {option}
+                </label>
+              ))}
+              <p id="golden-set-hint" className={errors.goldenAnswer ? 'field-error' : 'field-hint'}>
+                {errors.goldenAnswer ?? 'Every option that applies: the known right set.'}
+              </p>
+            </fieldset>
+          ) : (
+            <SelectField
+              label="Golden answer"
+              name="goldenAnswer"
+              value={goldenAnswer}
+              onChange={(event) => {
+                setChosenAnswer(event.target.value);
+                clearError('goldenAnswer');
+              }}
+              options={[
+                { value: '', label: options.length > 0 ? 'Choose the right option…' : 'Type the options first' },
+                ...options.map((o) => ({ value: o, label: o })),
+              ]}
+              hint="The known right answer, among the options above."
+              error={errors.goldenAnswer}
+            />
+          )}
         </div>
       </div>
       <div className="golden-grid">

@@ -18,6 +18,7 @@ import {
   DEFAULT_VALIDATIONS_NEEDED,
   MAX_CONTENT_LENGTH,
   MAX_MAX_CENTS,
+  MAX_MULTI_OPTIONS,
   MAX_RATING_LEVELS,
   MAX_VALIDATIONS_NEEDED,
   MIN_VALIDATIONS_NEEDED,
@@ -61,6 +62,7 @@ interface CreateTaskFormProps extends Omit<CreateTaskDialogProps, 'open' | 'onCl
 function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floorCents }: CreateTaskFormProps) {
   const create = useCreateTask();
   const idempotency = useIdempotencyKey();
+  const [kind, setKind] = useState<AnswerKind>('single');
   const [localErrors, setLocalErrors] = useState<Partial<Record<TaskField, string>>>({});
   const apiErrors = taskFormErrors(create.error, floorCents);
   const errors = { ...apiErrors.fields, ...localErrors };
@@ -77,7 +79,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
       return;
     }
     const projectId = String(form.get('projectId') ?? '');
-    const answerKind = String(form.get('answerKind') ?? 'single') as AnswerKind;
+    const answerKind = kind;
     const input: TaskInput = {
       type: String(form.get('type') ?? '') as TaskType,
       content: String(form.get('content') ?? ''),
@@ -87,6 +89,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
       ...(numbers.validationsNeeded !== undefined ? { validationsNeeded: numbers.validationsNeeded } : {}),
       ...(projectId ? { projectId } : {}),
       ...(answerKind !== 'single' ? { answerKind } : {}),
+      ...(answerKind === 'multi' ? { allowEmpty: form.get('allowEmpty') === 'on' } : {}),
     };
     try {
       const result = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
@@ -111,7 +114,8 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
       <SelectField
         label="Answer"
         name="answerKind"
-        defaultValue="single"
+        value={kind}
+        onChange={(event) => setKind(ANSWER_KINDS.find((k) => k.value === event.currentTarget.value)?.value ?? 'single')}
         error={errors.answerKind}
         options={ANSWER_KINDS.map((kind) => ({ value: kind.value, label: `${kind.label}: ${kind.hint.toLowerCase()}` }))}
       />
@@ -121,8 +125,14 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
         required
         rows={3}
         error={errors.options}
-        hint={`One per line; 2 to 50 distinct options (a rating: 2 to ${MAX_RATING_LEVELS} levels, lowest first).`}
+        hint={`One per line; 2 to 50 distinct options (a rating: 2 to ${MAX_RATING_LEVELS} levels, lowest first; multi-select: 2 to ${MAX_MULTI_OPTIONS}).`}
       />
+      {kind === 'multi' ? (
+        <label className="checkbox">
+          <input type="checkbox" name="allowEmpty" />
+          Annotators may choose none of the options (the empty set is an answer and a result)
+        </label>
+      ) : null}
       <div className="task-form-row">
         <SelectField label="Locale" name="locale" defaultValue="en" error={errors.locale} options={LOCALES} />
         <TextField

@@ -1,12 +1,17 @@
 // The answers a task received: each option with how many chose it (the result marked), and the answers
 // in arrival order with the time spent (the API never names annotators).
 import { ScrollArea } from '../ui/ScrollArea';
-import { formatDuration } from './taskFormat';
+import { formatAnswer, formatDuration, setChoices } from './taskFormat';
 import type { Task } from './vocabulary';
 
 export function OptionsTally({ task }: { task: Task }) {
+  // Per option, the answers that chose it (a multi-select answer chooses each of its options).
+  const multi = task.answerKind === 'multi';
   const counts = new Map<string, number>();
-  for (const response of task.responses) counts.set(response.answer, (counts.get(response.answer) ?? 0) + 1);
+  for (const response of task.responses) {
+    for (const option of multi ? setChoices(response.answer) : [response.answer]) counts.set(option, (counts.get(option) ?? 0) + 1);
+  }
+  const inResult = (option: string) => (multi ? (task.choices ?? []).includes(option) : task.result === option);
   return (
     <section aria-labelledby="task-options-heading" className="task-section">
       <h3 id="task-options-heading">Options</h3>
@@ -14,7 +19,7 @@ export function OptionsTally({ task }: { task: Task }) {
         {task.options.map((option) => {
           const count = counts.get(option) ?? 0;
           const share = task.responses.length ? count / task.responses.length : 0;
-          const isResult = task.result === option;
+          const isResult = inResult(option);
           return (
             <li key={option} className={isResult ? 'is-result' : undefined}>
               <span className="task-option-label">
@@ -60,7 +65,7 @@ export function Responses({ task }: { task: Task }) {
               {task.responses.map((response, index) => (
                 <tr key={index}>
                   <td className="num">{index + 1}</td>
-                  <td>{response.answer}</td>
+                  <td>{formatAnswer(response.answer, task.answerKind === 'multi')}</td>
                   <td className="num">{formatDuration(response.timeSpentMs)}</td>
                 </tr>
               ))}

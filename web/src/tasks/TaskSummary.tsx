@@ -5,7 +5,7 @@ import { StatusBadge } from '../ui/StatusBadge';
 import { Notice } from '../ui/Feedback';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { ProjectOption } from './queries';
-import { formatConfidence, ratingSentence } from './taskFormat';
+import { formatAnswer, formatConfidence, ratingSentence } from './taskFormat';
 import { answerKindLabel, typeLabel, type Task } from './vocabulary';
 
 export function TaskSummary({ task, projects }: { task: Task; projects: ProjectOption[] }) {
@@ -35,9 +35,19 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <dd>
           {answerKindLabel(task.answerKind)}
           {task.answerKind === 'rating' ? <span className="task-muted"> ({task.options.join(' < ')})</span> : null}
+          {task.answerKind === 'multi' ? <span className="task-muted">{task.allowEmpty ? ' (the empty set allowed)' : ' (at least one option)'}</span> : null}
         </dd>
         <dt>Result</dt>
-        <dd>{task.result ?? '—'}</dd>
+        <dd>{formatAnswer(task.result, task.answerKind === 'multi')}</dd>
+        {task.optionConfidence ? (
+          <>
+            <dt>By option</dt>
+            <dd>
+              {/* In the task's option order (the stored object's keys come in another). */}
+              {task.options.map((option) => `${option} ${formatConfidence(task.optionConfidence?.[option] ?? null)}`).join(' · ')}
+            </dd>
+          </>
+        ) : null}
         {task.rating ? (
           <>
             <dt>Rating</dt>

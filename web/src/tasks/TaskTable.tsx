@@ -3,7 +3,7 @@
 import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
-import { excerpt, formatConfidence } from './taskFormat';
+import { excerpt, formatAnswer, formatConfidence } from './taskFormat';
 import { answerKindLabel, shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
 
 const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
@@ -75,15 +75,15 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                   {/* Phones show one column: status, result and confidence under the content (display: none elsewhere). */}
                   <span className="task-phone-meta">
                     <StatusBadge status={task.status} />
-                    {task.result ? <span>{task.result}</span> : null}
+                    {task.result !== null ? <span>{formatAnswer(task.result, task.answerKind === 'multi')}</span> : null}
                     {task.confidence !== null ? <span>{formatConfidence(task.confidence)}</span> : null}
                   </span>
                 </td>
                 <td className="wide">
                   <StatusBadge status={task.status} />
                 </td>
-                <td className="wide ellipsis" title={task.result ?? undefined}>
-                  {task.result ?? <span className="task-muted">—</span>}
+                <td className="wide ellipsis" title={task.result !== null ? formatAnswer(task.result, task.answerKind === 'multi') : undefined}>
+                  {task.result !== null ? formatAnswer(task.result, task.answerKind === 'multi') : <span className="task-muted">—</span>}
                   {/* A rating's result is a level: the scale it is on says what it means. */}
                   {task.result && task.answerKind === 'rating' ? <span className="task-muted"> of {task.options.at(-1)}</span> : null}
                 </td>

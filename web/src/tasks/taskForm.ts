@@ -83,7 +83,8 @@ export function taskFormErrors(error: unknown, floorCents: number): FormErrors<T
       maxCents: budgetRule(floorCents),
       validationsNeeded: ANSWERS_RULE,
       projectId: 'Choose one of your projects, or none.',
-      answerKind: 'Choose single choice or rating.',
+      answerKind: 'Choose single choice, rating or multi-select.',
+      allowEmpty: 'Only a multi-select task may allow the empty set.',
     },
   });
 }

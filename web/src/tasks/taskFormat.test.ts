@@ -1,7 +1,7 @@
 // Durations as the task pages say them: no zero part ("about 5 min", not "about 5 min 0 s"); texts
 // shortened for tables after a whole word.
 import { describe, expect, it } from 'vitest';
-import { excerpt, formatDuration, ratingSentence } from './taskFormat';
+import { excerpt, formatAnswer, formatDuration, ratingSentence } from './taskFormat';
 
 describe('formatDuration', () => {
   it('drops a zero part and never shows 60 seconds', () => {
@@ -35,5 +35,14 @@ describe('ratingSentence', () => {
   it('says the mean as a position on the scale and the interval by its levels', () => {
     expect(ratingSentence({ mean: 3.0921, interval: [3, 3] }, ['1', '2', '3', '4', '5'])).toBe('Mean 4.09 of 5 levels; 90 % sure it is 4');
     expect(ratingSentence({ mean: 1.5, interval: [1, 2] }, ['bad', 'fair', 'good'])).toBe('Mean 2.50 of 3 levels; 90 % sure it is between fair and good');
+  });
+});
+
+describe('formatAnswer', () => {
+  it('shows one option as it is, a multi-select set as its options joined by commas, the empty set as (none)', () => {
+    expect(formatAnswer('positive')).toBe('positive');
+    expect(formatAnswer('spam|offensive', true)).toBe('spam, offensive');
+    expect(formatAnswer('', true)).toBe('(none)');
+    expect(formatAnswer(null)).toBe('—');
   });
 });

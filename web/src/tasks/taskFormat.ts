@@ -1,4 +1,5 @@
 // How a task's figures read in tables and the drawer.
+import { SET_SEPARATOR } from '@concord/contract';
 
 /**
  * The start of a text on one line, for tables: at most `length` characters, cut after a whole word (a
@@ -37,4 +38,18 @@ export function ratingSentence(rating: { mean: number; interval: number[] }, lev
   const [low = 0, high = low] = rating.interval;
   const span = low === high ? `${levels[low] ?? low}` : `between ${levels[low] ?? low} and ${levels[high] ?? high}`;
   return `Mean ${(rating.mean + 1).toFixed(2)} of ${levels.length} levels; 90 % sure it is ${span}`;
+}
+
+/** A multi-select answer or result as the API writes it (its options joined by |) as a list. */
+export const setChoices = (value: string): string[] => (value === '' ? [] : value.split(SET_SEPARATOR));
+
+/**
+ * A result or an answer as the pages show it: a multi-select set (`multi`) as its options joined by
+ * commas, the empty set as "(none)"; nothing yet as "—".
+ */
+export function formatAnswer(value: string | null | undefined, multi = false): string {
+  if (value === null || value === undefined) return '—';
+  if (!multi) return value;
+  const choices = setChoices(value);
+  return choices.length === 0 ? '(none)' : choices.join(', ');
 }

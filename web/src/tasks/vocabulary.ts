@@ -36,6 +36,7 @@ const LOCALE_WORDS: Record<Locale, string> = {
 const KIND_WORDS: Record<AnswerKind, { label: string; hint: string }> = {
   single: { label: 'Single choice', hint: 'One of the options' },
   rating: { label: 'Rating', hint: 'A level of a scale: the options, lowest first' },
+  multi: { label: 'Multi-select', hint: 'Every option that applies' },
 };
 
 /** The statuses in the order a task goes through them. */
