@@ -6069,10 +6069,7 @@ export interface operations {
                      *             "empty aisle"
                      *           ],
                      *           "status": "COMPLETED",
-                     *           "result": [
-                     *             "forklift",
-                     *             "person"
-                     *           ],
+                     *           "result": "forklift|person",
                      *           "confidence": 0.9613,
                      *           "locale": "en",
                      *           "maxCents": 40,
@@ -6083,6 +6080,10 @@ export interface operations {
                      *           "validatedAt": "2026-03-14T09:31:27.215Z",
                      *           "answerKind": "multi",
                      *           "allowEmpty": false,
+                     *           "choices": [
+                     *             "forklift",
+                     *             "person"
+                     *           ],
                      *           "optionConfidence": {
                      *             "forklift": 0.9902,
                      *             "pallet jack": 0.9613,
