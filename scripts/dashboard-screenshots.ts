@@ -28,36 +28,23 @@ interface Shot {
   dialog?: boolean;
 }
 
+/** The drawer of the first task a list shows (a single-choice, a rating or a multi-select one, by its filters). */
+const taskDrawer = (name: string, path: string): Shot => ({
+  name,
+  path,
+  dialog: true,
+  prepare: async (page) => {
+    await page.locator('main table tbody tr').first().click();
+    await page.locator('dialog[open]').waitFor();
+  },
+});
+
 const BUYER_SHOTS: Shot[] = [
   { name: 'overview', path: '/' },
   { name: 'tasks', path: '/tasks' },
-  {
-    name: 'task-drawer',
-    path: '/tasks?status=COMPLETED',
-    dialog: true,
-    prepare: async (page) => {
-      await page.locator('main table tbody tr').first().click();
-      await page.locator('dialog[open]').waitFor();
-    },
-  },
-  {
-    name: 'task-drawer-rating',
-    path: '/tasks?status=COMPLETED&type=AI_RESPONSE_RATING',
-    dialog: true,
-    prepare: async (page) => {
-      await page.locator('main table tbody tr').first().click();
-      await page.locator('dialog[open]').waitFor();
-    },
-  },
-  {
-    name: 'task-drawer-multi',
-    path: '/tasks?status=COMPLETED&type=IMAGE_CLASSIFICATION',
-    dialog: true,
-    prepare: async (page) => {
-      await page.locator('main table tbody tr').first().click();
-      await page.locator('dialog[open]').waitFor();
-    },
-  },
+  taskDrawer('task-drawer', '/tasks?status=COMPLETED'),
+  taskDrawer('task-drawer-rating', '/tasks?status=COMPLETED&type=AI_RESPONSE_RATING'),
+  taskDrawer('task-drawer-multi', '/tasks?status=COMPLETED&type=IMAGE_CLASSIFICATION'),
   {
     name: 'task-create',
     path: '/tasks',

@@ -8,6 +8,7 @@ import type { ApiKeyPrincipal, EndpointDefinition, UserPrincipal } from '../lib/
 import { sendOutcome } from '../modules/idempotency/idempotent-response.ts';
 import { sendJson } from './respond.ts';
 import { buildRouteTable, candidates, handles, matchSegments, splitPath, type Route } from './route-table.ts';
+import { runInOrder } from './series.ts';
 
 export interface RouterDeps {
   auth: AuthService;
@@ -103,7 +104,7 @@ function dispatch(req: Request, res: Response, next: NextFunction, routes: reado
       }
       req.route = route.value.route;
       req.params = params;
-      return runChain(route.value.chain, req, res, (error) => {
+      return runInOrder(route.value.chain, req, res, (error) => {
         if (error === 'route') return scan();
         if (error === 'router') return leave();
         if (error) return leave(error);
@@ -113,23 +114,6 @@ function dispatch(req: Request, res: Response, next: NextFunction, routes: reado
     leave();
   };
   scan();
-}
-
-/** Runs a route's handlers in order as Express's Route did: a handler's error (thrown, passed or rejected) ends the chain. */
-function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: (error?: unknown) => void): void {
-  let index = 0;
-  const step: NextFunction = (error?: unknown) => {
-    if (error) return done(error);
-    const handler = chain[index++];
-    if (!handler) return done();
-    try {
-      const returned: unknown = handler(req, res, step);
-      if (returned instanceof Promise) returned.then(undefined, (rejected: unknown) => step(rejected || new Error('Rejected promise')));
-    } catch (thrown) {
-      step(thrown);
-    }
-  };
-  step();
 }
 
 function decodeParams(raw: Record<string, string>): Record<string, string> {
