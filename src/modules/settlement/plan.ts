@@ -39,10 +39,11 @@ export interface SettlementInput {
 }
 
 /**
- * A decision in the terms the plan needs, whatever the kind: `result` as tasks.result stores it (the option;
- * a set as the JSON array of its options in the task's order, as task_answer stores answers) and as the API
- * shows it; each answerer's counts increment (`countsSide`² cells); who agrees with the result (the answers
- * the annotators' share is split among); and what the kind adds to the task and its event.
+ * A decision in the terms the plan needs, whatever the kind: the result as tasks.result stores it (`stored`:
+ * the option; a set as the JSON array of its options in the task's order, as task_answer stores answers)
+ * and as the API shows it (`shown`); each answerer's counts increment (`countsSide`² cells); who agrees
+ * with the result (the answers the annotators' share is split among); and what the kind adds to the task
+ * and its event (`details`).
  */
 interface KindDecision {
   kind: 'continue' | 'complete' | 'fail';
