@@ -25,8 +25,26 @@ type Loop = (typeof LOOPS)[number];
 const SELECTED = (process.env.BENCH_LOOPS ?? LOOPS.join(',')).split(',').filter((name): name is Loop => (LOOPS as readonly string[]).includes(name));
 const log = (message: string) => process.stderr.write(`[answers] ${message}\n`);
 
-/** Most annotators agree; some answers are noise, as in a real crowd. */
-const chooseAnswer = (options: string[]) => (Math.random() < 0.85 ? options[0] : options[1 + Math.floor(Math.random() * 2)]) as string;
+/**
+ * The answer kinds of the seeded tasks, taken in turn (BENCH_KIND_MIX=single,rating,multi for a third of
+ * each; single choice alone by default): each kind's check and model in the loop, on the same queue.
+ */
+const KIND_MIX = (process.env.BENCH_KIND_MIX ?? 'single').split(',').filter((kind) => ['single', 'rating', 'multi'].includes(kind));
+if (KIND_MIX.length === 0) throw new Error('BENCH_KIND_MIX takes single, rating and multi, separated by commas');
+const TASK_OF_KIND: Record<string, { type: string; options: string[]; answerKind?: string }> = {
+  single: { type: 'SENTIMENT_ANALYSIS', options: ['positive', 'negative', 'neutral'] },
+  rating: { type: 'AI_RESPONSE_RATING', options: ['1', '2', '3', '4', '5'], answerKind: 'rating' },
+  multi: { type: 'BINARY_CHOICE', options: ['spam', 'offensive', 'off-topic', 'fine'], answerKind: 'multi' },
+};
+
+/** Most annotators agree; some answers are noise, as in a real crowd (one level off for a rating, a stray tick for a set). */
+function chooseAnswer(task: Task): string | string[] {
+  const agree = Math.random() < 0.85;
+  const other = task.options[1 + Math.floor(Math.random() * 2)] as string;
+  if (task.answerKind === 'multi') return agree ? [task.options[0] as string] : [task.options[0] as string, other];
+  if (task.answerKind === 'rating') return (agree ? task.options[3] : task.options[2 + Math.floor(Math.random() * 3)]) as string;
+  return agree ? (task.options[0] as string) : other;
+}
 
 /** A fresh queue of TASKS open tasks for every loop: what an earlier loop left open is closed first. */
 async function freshQueue(db: pg.Client, base: string, token: string): Promise<void> {
@@ -37,9 +55,8 @@ async function freshQueue(db: pg.Client, base: string, token: string): Promise<v
   await db.query('VACUUM ANALYZE');
   for (let created = 0; created < TASKS; created += 1_000) {
     const tasks = Array.from({ length: 1_000 }, (_, i) => ({
-      type: 'SENTIMENT_ANALYSIS',
+      ...TASK_OF_KIND[KIND_MIX[(created + i) % KIND_MIX.length] ?? 'single'],
       content: `Review ${created + i}: arrived on time, works as described.`,
-      options: ['positive', 'negative', 'neutral'],
       validationsNeeded: 3,
     }));
     const res = await api(base, 'POST', '/tasks/batch', { tasks }, token);
@@ -59,7 +76,7 @@ async function developer(base: string): Promise<{ id: string; apiKey: string }> 
   return res.body.developer;
 }
 
-type Task = { id: string; options: string[] };
+type Task = { id: string; options: string[]; answerKind?: string };
 
 interface Tally {
   answers: number;
@@ -131,7 +148,7 @@ function httpStep(client: LoadClient, apiKey: string, annotatorId: string, combi
       return (JSON.parse(res.text) as { task: Task }).task;
     },
     async answer(task) {
-      const body = { annotatorId, answer: chooseAnswer(task.options), timeSpentMs: 1200, ...(combined ? { next: {} } : {}) };
+      const body = { annotatorId, answer: chooseAnswer(task), timeSpentMs: 1200, ...(combined ? { next: {} } : {}) };
       const res = await client.request('POST', `/api/v1/sdk/tasks/${task.id}/complete`, headers, JSON.stringify(body));
       // A 409: the task was decided meanwhile (nothing handed out; the loop asks next again).
       if (res.status === 409) return { outcome: 'refused' };
@@ -147,7 +164,7 @@ function floorStep(client: FloorClient, annotatorId: string): Step {
     next: () => client.next(annotatorId),
     async answer(task) {
       try {
-        await client.complete(task.id, annotatorId, chooseAnswer(task.options));
+        await client.complete(task.id, annotatorId, chooseAnswer(task));
         return { outcome: 'accepted' };
       } catch (error) {
         if ((error as { status?: unknown }).status === 409) return { outcome: 'refused' };
