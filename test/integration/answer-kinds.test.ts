@@ -268,6 +268,24 @@ describe('multi-select tasks', () => {
     for (const row of after) expect(row.matrix).toHaveLength(4);
   });
 
+  it('count once per option of their set in their project’s result distribution', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const project = (await post(buyer, '/projects', { name: unique('Moderation') })).body as { id: string };
+    const { taskId } = (await post(buyer, '/tasks', multiTask('Idiot! Buy my pills', { projectId: project.id }))).body as { taskId: string };
+    const client = sdk(world.ctx, world.developer.apiKey);
+    for (let n = 0; n < 12; n++) {
+      const annotatorId = unique('tagger');
+      if ((await client.next(annotatorId)).status === 204) break;
+      await client.post(`/tasks/${taskId}/complete`, { annotatorId, answer: ['spam', 'offensive'], timeSpentMs: 500 });
+    }
+    const distribution = (await get(buyer, `/projects/${project.id}/distribution`)).body;
+    expect(distribution.completed).toBe(1);
+    expect(distribution.labels).toEqual([
+      { label: 'offensive', count: 1 },
+      { label: 'spam', count: 1 },
+    ]);
+  });
+
   it('serve golden multi-select tasks and score a golden answer by its set', async () => {
     const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
     const golden = await post(buyer, '/golden-tasks', { ...multiTask('Golden: you moron, buy now'), goldenAnswer: ['offensive', 'spam'] });

@@ -1470,7 +1470,7 @@ export interface components {
             };
         };
         ProjectDistribution: {
-            /** @description Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options) */
+            /** @description Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options); a multi-select task counts once for each option of its set */
             labels: {
                 label: string;
                 count: number;

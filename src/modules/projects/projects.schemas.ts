@@ -67,7 +67,10 @@ export const distributionSchema = z
     labels: z
       .array(z.object({ label: z.string(), count }))
       .max(MAX_OPTIONS)
-      .meta({ description: 'Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options)' }),
+      .meta({
+        description:
+          'Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options); a multi-select task counts once for each option of its set',
+      }),
     confidence: z
       .array(z.object({ from: z.number(), to: z.number(), count }))
       .min(CONFIDENCE_BUCKETS)

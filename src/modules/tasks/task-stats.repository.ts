@@ -30,13 +30,23 @@ export class TaskStatsRepository {
    * (project_id, status) index): GROUPING SETS counts by label, by bucket and in total at once.
    */
   async projectDistribution(projectId: string): Promise<Distribution> {
+    // A multi-select task's result is the JSON array of its set (task_answer): it counts once per option.
     const rows = await this.db.$queryRaw<Array<{ label: string | null; bucket: number | null; byLabel: boolean; byBucket: boolean; count: number }>>`
-      SELECT result AS label, bucket, GROUPING(result) = 0 AS "byLabel", GROUPING(bucket) = 0 AS "byBucket", count(*)::int AS count
-      FROM (
-        SELECT result, LEAST(width_bucket(confidence, 0, 1, ${BUCKETS}), ${BUCKETS}) AS bucket
+      WITH completed AS (
+        SELECT result, answer_kind, LEAST(width_bucket(confidence, 0, 1, ${BUCKETS}), ${BUCKETS}) AS bucket
         FROM tasks WHERE project_id = ${projectId} AND status = 'COMPLETED'
-      ) completed
-      GROUP BY GROUPING SETS ((result), (bucket), ())
+      )
+      SELECT label, NULL::int AS bucket, true AS "byLabel", false AS "byBucket", count(*)::int AS count
+      FROM completed CROSS JOIN LATERAL (
+        SELECT completed.result AS label WHERE completed.answer_kind <> 'multi'
+        UNION ALL
+        SELECT jsonb_array_elements_text(completed.result::jsonb) WHERE completed.answer_kind = 'multi'
+      ) labels
+      GROUP BY label
+      UNION ALL
+      SELECT NULL, bucket, false, true, count(*)::int FROM completed GROUP BY bucket
+      UNION ALL
+      SELECT NULL, NULL, false, false, count(*)::int FROM completed
       ORDER BY count DESC, label`;
     const distribution: Distribution = { labels: [], confidence: new Array<number>(CONFIDENCE_BUCKETS).fill(0), completed: 0 };
     for (const row of rows) {
