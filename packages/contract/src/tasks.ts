@@ -208,6 +208,20 @@ export const joinSet = (options: readonly string[], chosen: readonly string[]): 
 /** A multi-select answer as a list: given as one, or as its options joined by | ('' is the empty set). */
 export const answerChoices = (answer: AnswerValue): string[] => (Array.isArray(answer) ? answer : answer === '' ? [] : answer.split(SET_SEPARATOR));
 
+/**
+ * An answer as it is stored (SQL's task_answer stores regular answers the same way): one option as it is;
+ * a multi-select set as the JSON array of its options in the task's option order, so equal sets are equal texts.
+ */
+export function storedAnswer(task: { options: readonly string[]; answerKind: AnswerKind }, answer: AnswerValue): string {
+  return task.answerKind === 'multi' ? JSON.stringify(inOptionOrder(task.options, answerChoices(answer))) : String(answer);
+}
+
+/** A stored multi-select answer or result (storedAnswer) as the list of its options. */
+export const storedChoices = (stored: string): string[] => JSON.parse(stored) as string[];
+
+/** A stored answer or result as the API shows it: one option as it is; a multi-select set as its options joined by |. */
+export const shownAnswer = (answerKind: AnswerKind, stored: string): string => (answerKind === 'multi' ? storedChoices(stored).join(SET_SEPARATOR) : stored);
+
 /** Whether an answer fits the task: one of its options, or (multi) distinct options, empty only where allowed. */
 export function answerFits(task: { options: readonly string[]; answerKind: AnswerKind; allowEmpty?: boolean | undefined }, answer: AnswerValue): boolean {
   if (task.answerKind !== 'multi') return typeof answer === 'string' && task.options.includes(answer);

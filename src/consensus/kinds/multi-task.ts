@@ -4,7 +4,7 @@
 // whose result shape it returns (the result as the chosen options), so the settlement plan treats every
 // kind alike. Options are named here and indexed in the scope's order (sorted, as task_scope_options has it).
 import type { CountsRow, TaskAnswer } from '../task-decision.ts';
-import { addMultiCounts, decideMulti, multiPosterior, NEW_TAGGER, taggerParams, type TaggerParams } from './multi.ts';
+import { addMultiCounts, decideMulti, multiPosterior, NEW_TAGGER, optionsRight, taggerParams, type TaggerParams } from './multi.ts';
 
 export interface MultiTaskInput {
   /** The scope's options in its order: each answerer's four counts and the class prior are over these. */
@@ -34,6 +34,22 @@ export interface MultiTaskDecision {
   /** Per option: the probability that its decision (in or out) is right, 4 decimals. */
   optionConfidence: Record<string, number>;
   rows: CountsRow[];
+}
+
+/**
+ * The side of each annotator's stored counts table in a scope of this answer kind: K×K over the options,
+ * but a multi-select scope's four counts are 2×2 whatever its options.
+ */
+export const countsSideOf = (answerKind: string, optionCount: number): number => (answerKind === 'multi' ? 2 : optionCount);
+
+/**
+ * One answerer's increment after a multi-select task COMPLETED at `result` (a decision's, or a golden
+ * task's known set): one count per option at (in the set, ticked), one answer, right on the share of
+ * options it got right.
+ */
+export function multiCountsRow(annotatorId: string, optionCount: number, result: readonly number[], chosen: readonly number[]): CountsRow {
+  const matrix = addMultiCounts(null, optionCount, result, chosen);
+  return { annotatorId, matrix, correct: optionsRight(matrix, optionCount), answered: 1 };
 }
 
 /** A stored multi-select answer (the JSON array of its options) as indexes into `options`. */
@@ -77,10 +93,6 @@ export function decideMultiTask(input: MultiTaskInput): MultiTaskDecision {
   const summary = { confidence, best: named(decision.best), optionConfidence };
   if (decision.kind !== 'complete' || decision.result === null) return { kind: decision.kind, result: null, rows: [], ...summary };
   const result = decision.result;
-  // One answer each (`answered`, what the re-fit's cadence counts); `correct`, the share of options it got right.
-  const rows = input.answers.map((answer, i) => {
-    const matrix = addMultiCounts(null, K, result, answers[i]?.chosen ?? []);
-    return { annotatorId: answer.annotatorId, matrix, correct: ((matrix[0] ?? 0) + (matrix[3] ?? 0)) / K, answered: 1 };
-  });
+  const rows = input.answers.map((answer, i) => multiCountsRow(answer.annotatorId, K, result, answers[i]?.chosen ?? []));
   return { kind: 'complete', result: named(result), rows, ...summary };
 }

@@ -173,6 +173,10 @@ export function decideMulti(posterior: MultiPosterior, stop: MultiStopInput): Mu
   return { kind: 'continue', result: null, ...summary };
 }
 
+/** The share of options four counts got right (left where absent, ticked where present), over an answer's K options each. */
+export const optionsRight = (counts: ArrayLike<number>, optionCount: number): number =>
+  ((counts[ABSENT_LEFT] ?? 0) + (counts[PRESENT_TICKED] ?? 0)) / optionCount;
+
 /** An annotator's four counts after its answer `chosen` on a task that COMPLETED at `result`: one count per option. */
 export function addMultiCounts(counts: ArrayLike<number> | null, optionCount: number, result: readonly number[], chosen: readonly number[]): number[] {
   const next = counts ? Array.from(counts) : [0, 0, 0, 0];

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { answerChoices, answerFits, inOptionOrder, type AnswerKind, type AnswerValue } from '@concord/contract';
+import { answerFits, storedAnswer, type AnswerKind, type AnswerValue } from '@concord/contract';
 import type { SettlementEffects } from '../settlement/applier.ts';
 import {
   type AnswerOutcome,
@@ -197,9 +197,7 @@ export class AnnotationService {
     if (!(await repos.assignments.holdsGolden(annotatorId, golden.id, now))) throw noAssignment();
     const kind = { options: golden.options, answerKind: golden.answerKind, allowEmpty: golden.allowEmpty };
     if (!answerFits(kind, input.answer)) throw invalidAnswer(kind);
-    // Stored as a regular answer is (task_answer): a set as the JSON array of its options in option order.
-    // (A list for a task of another kind was refused by answerFits.)
-    const stored = golden.answerKind === 'multi' ? JSON.stringify(inOptionOrder(golden.options, answerChoices(input.answer))) : String(input.answer);
+    const stored = storedAnswer(golden, input.answer);
     const correct = stored === golden.goldenAnswer;
     await repos.goldenTasks.recordAnswer(golden.id, annotatorId, stored, input.timeSpentMs, correct);
     await repos.assignments.release(annotatorId);

@@ -4,8 +4,7 @@
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { goldenIncrement, oneCoinGoldenIncrement } from '../../consensus/soft-counts.ts';
 import { countsRow, sharesScopeOptions } from '../../consensus/task-decision.ts';
-import { addMultiCounts } from '../../consensus/kinds/multi.ts';
-import { chosenIndexes } from '../../consensus/kinds/multi-task.ts';
+import { chosenIndexes, countsSideOf, multiCountsRow } from '../../consensus/kinds/multi-task.ts';
 
 export class LabelCountsRepository {
   constructor(private readonly db: RawExecutor) {}
@@ -32,12 +31,9 @@ export class LabelCountsRepository {
     if (golden.answer_kind === 'multi') {
       // Four counts over the scope's options: one per option at (in the golden set, ticked).
       const truth = chosenIndexes(golden.golden_answer, golden.scope_options);
-      const given = chosenIndexes(answer, golden.scope_options);
-      const K = golden.scope_options.length;
-      const matrix = addMultiCounts(null, K, truth, given);
-      // As a decision counts it (multi-task.ts): one answer, right on the share of options it got right.
-      const row = { annotatorId, matrix, correct: ((matrix[0] ?? 0) + (matrix[3] ?? 0)) / K, answered: 1 };
-      await this.db.$executeRaw`SELECT add_label_counts(${golden.key}, 2, ${JSON.stringify([row])}::jsonb)`;
+      const row = multiCountsRow(annotatorId, golden.scope_options.length, truth, chosenIndexes(answer, golden.scope_options));
+      await this.db
+        .$executeRaw`SELECT add_label_counts(${golden.key}, ${countsSideOf('multi', golden.scope_options.length)}::int, ${JSON.stringify([row])}::jsonb)`;
       return;
     }
     const matrixForm = sharesScopeOptions(golden.options, golden.scope_options);

@@ -1,7 +1,7 @@
 // Training-data formats: pure functions from an exported task to its text. Each format writes a file as
 // begin + records + end, so a split writes three complete files.
 import { stringify } from 'csv-stringify/sync';
-import { SET_SEPARATOR, type AnswerKind, type ExportFormat, type RatingResult, type TaskType } from '@concord/contract';
+import { SET_SEPARATOR, storedChoices, type AnswerKind, type ExportFormat, type RatingResult, type TaskType } from '@concord/contract';
 
 /**
  * A text cell a spreadsheet would run as a formula, prefixed with ' so that it is shown instead (OWASP
@@ -72,7 +72,7 @@ function kindFields(r: ExportRecord) {
 }
 
 /** A multi-select task's set as a list (its label is stored as the JSON array of its options); null otherwise. */
-const choicesOf = (r: ExportRecord): string[] | null => (r.answerKind === 'multi' && r.label !== null ? (JSON.parse(r.label) as string[]) : null);
+const choicesOf = (r: ExportRecord): string[] | null => (r.answerKind === 'multi' && r.label !== null ? storedChoices(r.label) : null);
 
 /** The label as text: a set's options joined by `separator` (| by default, as the API writes a set), the empty set as `empty`. */
 function labelText(r: ExportRecord, separator: string = SET_SEPARATOR, empty = ''): string | null {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GoldenTasksService } from './golden-tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
-import { ANSWER_KINDS, choicesSchema, goldenTaskInputSchema, LOCALES, SET_SEPARATOR, TASK_TYPES } from '@concord/contract';
+import { ANSWER_KINDS, choicesSchema, goldenTaskInputSchema, LOCALES, shownAnswer, storedChoices, TASK_TYPES } from '@concord/contract';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { goldenTaskExamples } from './golden-tasks.examples.ts';
 
@@ -33,8 +33,8 @@ const toGoldenTask = (golden: GoldenTaskRecord) => ({
   ...(golden.answerKind === 'multi' ? { allowEmpty: golden.allowEmpty } : {}),
   content: golden.content,
   options: golden.options,
-  goldenAnswer: golden.answerKind === 'multi' ? (JSON.parse(golden.goldenAnswer) as string[]).join(SET_SEPARATOR) : golden.goldenAnswer,
-  ...(golden.answerKind === 'multi' ? { goldenChoices: JSON.parse(golden.goldenAnswer) as string[] } : {}),
+  goldenAnswer: shownAnswer(golden.answerKind, golden.goldenAnswer),
+  ...(golden.answerKind === 'multi' ? { goldenChoices: storedChoices(golden.goldenAnswer) } : {}),
   locale: golden.locale,
   projectId: golden.projectId,
   timesServed: golden.timesServed,

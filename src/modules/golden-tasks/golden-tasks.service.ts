@@ -1,6 +1,6 @@
 import type { Database } from '../../repositories.ts';
 import { AppError, BadRequestError } from '../../lib/errors.ts';
-import { answerChoices, inOptionOrder, validateGoldenTaskInput } from '@concord/contract';
+import { storedAnswer, validateGoldenTaskInput } from '@concord/contract';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
@@ -16,9 +16,8 @@ export class GoldenTasksService {
       throw new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
     }
     const { goldenAnswer, allowEmpty, ...rest } = input;
-    // A set is stored as answers are (task_answer): the JSON array of its options in option order.
-    const stored = input.answerKind === 'multi' ? JSON.stringify(inOptionOrder(input.options, answerChoices(goldenAnswer))) : String(goldenAnswer);
-    return this.db.repos.goldenTasks.create(buyerId, { ...rest, goldenAnswer: stored, allowEmpty: allowEmpty ?? false });
+    // Stored as answers are, so that a golden answer is right when its stored form is this one.
+    return this.db.repos.goldenTasks.create(buyerId, { ...rest, goldenAnswer: storedAnswer(input, goldenAnswer), allowEmpty: allowEmpty ?? false });
   }
 
   async list(buyerId: string, limit: number, cursor?: string): Promise<Page<GoldenTaskRecord, 'goldenTasks'>> {

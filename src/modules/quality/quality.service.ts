@@ -7,7 +7,8 @@ import type { RefitOptions } from '../../consensus/refit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { deltaRows } from './counts-delta.ts';
-import type { DueScope, QualityRepository, RefitSession, ScopeRow } from './quality.repository.ts';
+import { countsSideOf } from '../../consensus/kinds/multi-task.ts';
+import type { DueScope, QualityRepository, RefitSession } from './quality.repository.ts';
 import { fitInWorker } from './refit-thread.ts';
 import { ScopeAnswersBuilder } from './scope-answers.builder.ts';
 
@@ -53,8 +54,6 @@ export interface RefitScopeOptions {
   /** Called between the snapshot read and the write, with no lock but the scope's advisory one held (tests). */
   beforeWrite?: () => Promise<void>;
 }
-
-const countsSideOf = (scope: ScopeRow) => (scope.answerKind === 'multi' ? 2 : scope.options.length);
 
 const elapsed = (since: number) => Math.round(performance.now() - since);
 
@@ -104,12 +103,12 @@ export class QualityService {
     let builder: ScopeAnswersBuilder | undefined;
     const scope = await session.readSnapshot(
       key,
-      (read, expected) => (builder = new ScopeAnswersBuilder(read.options.length, expected, countsSideOf(read))),
+      (read, expected) => (builder = new ScopeAnswersBuilder(read.options.length, expected, countsSideOf(read.answerKind, read.options.length))),
       options.signal,
     );
     if (!scope || !builder) return { kind: 'gone', scope: key };
     // The side of each stored counts table (K×K; a multi-select scope's is 2×2 whatever its options).
-    const K = countsSideOf(scope);
+    const K = countsSideOf(scope.answerKind, scope.options.length);
     const { answers, snapshot } = builder.build();
     const shape = { answers: answers.item.length, items: answers.itemCount, annotators: answers.annotatorCount };
     const readMs = elapsed(started);

@@ -8,7 +8,8 @@
 // [sensitivity, specificity] as the prior, and a class prior per option.
 import { parentPort, workerData } from 'node:worker_threads';
 import { IDENTITY_CALIBRATION } from '../../consensus/calibration.ts';
-import { refitMulti } from '../../consensus/kinds/multi.ts';
+import { countsSideOf } from '../../consensus/kinds/multi-task.ts';
+import { optionsRight, refitMulti } from '../../consensus/kinds/multi.ts';
 import { refitRatings } from '../../consensus/kinds/rating.ts';
 import { refitScope, type RefitResult } from '../../consensus/refit.ts';
 import { subtractSnapshot, writeOrder } from './counts-delta.ts';
@@ -55,10 +56,10 @@ function refitMultiScope(): Pick<RefitResult, 'matrices' | 'correct' | 'answered
   const correct = new Float64Array(answers.annotatorCount);
   const answered = new Float64Array(answers.annotatorCount);
   for (let a = 0; a < answers.annotatorCount; a++) {
-    const cell = (c: number) => fit.counts[a * 4 + c] ?? 0;
-    // Each answer adds one count per option: [absent·left, absent·ticked, present·left, present·ticked].
-    answered[a] = (cell(0) + cell(1) + cell(2) + cell(3)) / K;
-    correct[a] = (cell(0) + cell(3)) / K;
+    const counts = fit.counts.subarray(a * 4, a * 4 + 4);
+    // Each answer adds one count per option.
+    answered[a] = counts.reduce((sum, n) => sum + n, 0) / K;
+    correct[a] = optionsRight(counts, K);
   }
   const { sensitivity, specificity } = fit.prior;
   return {
@@ -74,11 +75,9 @@ function refitMultiScope(): Pick<RefitResult, 'matrices' | 'correct' | 'answered
 
 const single = answerKind === 'single' ? refitScope(answers, options) : null;
 const fit = single ?? (answerKind === 'multi' ? refitMultiScope() : refitRatingScope());
-/** The side of each stored counts table: K, but a multi-select scope's 2×2. */
-const countsSide = answerKind === 'multi' ? 2 : answers.optionCount;
 let countedAnswers = 0;
 for (const n of fit.answered) countedAnswers += n;
-const deltas = subtractSnapshot(fit, snapshot, countsSide);
+const deltas = subtractSnapshot(fit, snapshot, countsSideOf(answerKind, answers.optionCount));
 const write = { ...deltas, order: writeOrder(deltas.changed, annotatorIds) };
 const shape = fit.prior.shape ? Float64Array.from(fit.prior.shape) : null;
 // The item posteriors stay here: the job stores counts and the prior only.

@@ -6,11 +6,11 @@
 // apply_settlement_effects.sql).
 import { readCalibration, readClassPrior } from '../../consensus/calibration.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
-import { decideMultiTask, readTaggerPrior } from '../../consensus/kinds/multi-task.ts';
+import { countsSideOf, decideMultiTask, readTaggerPrior } from '../../consensus/kinds/multi-task.ts';
 import { decideRatingTask, readRaterPrior } from '../../consensus/kinds/rating-task.ts';
 import { countsRow, decideWithModel, type CountsRow, type TaskDecision } from '../../consensus/task-decision.ts';
 import { newId } from '../../lib/ids.ts';
-import { inOptionOrder, SET_SEPARATOR, type RatingResult, type TaskType } from '@concord/contract';
+import { inOptionOrder, SET_SEPARATOR, storedAnswer, storedChoices, type RatingResult, type TaskType } from '@concord/contract';
 import { decisionUpdates } from '../annotation/annotators.repository.ts';
 import { outboxEvent } from '../events/events.repository.ts';
 import type { ModelView, Participant, SettlementPlan } from './codecs.ts';
@@ -69,16 +69,17 @@ function decide({ task, participants, model }: SettlementInput): KindDecision {
       ...common,
     });
     const result = decision.result === null ? null : inOptionOrder(task.options, decision.result);
-    const key = (chosen: readonly string[]) => JSON.stringify(inOptionOrder(task.options, chosen));
-    const resultKey = result === null ? null : key(result);
+    // In the task's option order, as answers are stored, so that equal sets are equal texts.
+    const asStored = (chosen: readonly string[]) => storedAnswer({ options: task.options, answerKind: 'multi' }, [...chosen]);
+    const resultKey = result === null ? null : asStored(result);
     return {
       kind: decision.kind,
       confidence: decision.confidence,
       stored: resultKey,
       shown: result === null ? null : result.join(SET_SEPARATOR),
       rows: decision.rows,
-      countsSide: 2,
-      agrees: (answer) => resultKey !== null && key(JSON.parse(answer) as string[]) === resultKey,
+      countsSide: countsSideOf(model.answerKind, model.scopeOptions.length),
+      agrees: (answer) => resultKey !== null && asStored(storedChoices(answer)) === resultKey,
       details: { ...(result === null ? {} : { choices: result }), optionConfidence: decision.optionConfidence },
     };
   }

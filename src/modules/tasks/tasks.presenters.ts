@@ -1,19 +1,12 @@
-import { SET_SEPARATOR } from '@concord/contract';
+import { shownAnswer, storedChoices } from '@concord/contract';
 import type { TaskDetail } from './tasks.service.ts';
 import type { TaskRecord } from './tasks.repository.ts';
-
-/** A stored multi-select answer or result (the JSON array of its options) as a list. */
-const choicesOf = (stored: string): string[] => JSON.parse(stored) as string[];
-
-/** A stored answer or result as the API gives it: a multi-select set as its options joined by |. */
-const answerOf = (task: Pick<TaskRecord, 'answerKind'>, stored: string): string =>
-  task.answerKind === 'multi' ? choicesOf(stored).join(SET_SEPARATOR) : stored;
 
 /** What a kind other than single choice adds: its name and what its result carries. */
 function kindFields(task: TaskRecord) {
   if (task.answerKind === 'rating') return { answerKind: task.answerKind, rating: task.resultDetails?.rating ?? null };
   if (task.answerKind === 'multi') {
-    const choices = task.result === null ? null : choicesOf(task.result);
+    const choices = task.result === null ? null : storedChoices(task.result);
     return { answerKind: task.answerKind, allowEmpty: task.allowEmpty, choices, optionConfidence: task.resultDetails?.optionConfidence ?? null };
   }
   return {};
@@ -26,7 +19,7 @@ export const toTaskListItem = (task: TaskRecord) => ({
   content: task.content,
   options: task.options,
   status: task.status,
-  result: task.result === null ? null : answerOf(task, task.result),
+  result: task.result === null ? null : shownAnswer(task.answerKind, task.result),
   confidence: task.confidence,
   // A single-choice task reads exactly as before answer kinds; another kind says which it is.
   ...kindFields(task),
@@ -46,5 +39,5 @@ export const toTask = (task: TaskDetail) => ({
   maxResponses: task.maxResponses,
   targetConfidence: task.targetConfidence,
   failureReason: task.failureReason,
-  responses: task.responses.map(({ answer, timeSpentMs }) => ({ answer: answerOf(task, answer), timeSpentMs })),
+  responses: task.responses.map(({ answer, timeSpentMs }) => ({ answer: shownAnswer(task.answerKind, answer), timeSpentMs })),
 });

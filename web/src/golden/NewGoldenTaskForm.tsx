@@ -4,7 +4,18 @@ import { MAX_CONTENT_LENGTH, MAX_OPTIONS, MAX_OPTION_LENGTH } from '@concord/con
 import { useState, type FormEvent } from 'react';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { useIdempotencyKey } from '../api/idempotency';
-import { ANSWER_KINDS, LOCALES, TASK_TYPES, isLocale, isTaskType, typeLabel, type AnswerKind, type Locale, type TaskType } from '../tasks/vocabulary';
+import {
+  ANSWER_KINDS,
+  answerKindOf,
+  LOCALES,
+  TASK_TYPES,
+  isLocale,
+  isTaskType,
+  typeLabel,
+  type AnswerKind,
+  type Locale,
+  type TaskType,
+} from '../tasks/vocabulary';
 import { Button } from '../ui/Button';
 import { ErrorNote, Notice } from '../ui/Feedback';
 import { focusFirstInvalid, SelectField, TextAreaField } from '../ui/Field';
@@ -110,8 +121,8 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
             label="Answer"
             name="answerKind"
             value={answerKind}
-            onChange={(event) => setAnswerKind(ANSWER_KINDS.find((k) => k.value === event.target.value)?.value ?? 'single')}
-            options={ANSWER_KINDS.map((kind) => ({ value: kind.value, label: `${kind.label}: ${kind.hint.toLowerCase()}` }))}
+            onChange={(event) => setAnswerKind(answerKindOf(event.target.value))}
+            options={ANSWER_KINDS}
             hint="Golden tasks are served in place of tasks of the same type, locale and answer."
             error={errors.answerKind}
           />

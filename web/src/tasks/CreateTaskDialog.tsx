@@ -25,7 +25,7 @@ import {
   type TaskField,
 } from '@concord/contract';
 import { floorCentsFor, readBudgetAndAnswers, splitOptions, taskFormErrors } from './taskForm';
-import { ANSWER_KINDS, LOCALES, TASK_TYPES, type AnswerKind, type Locale, type TaskType } from './vocabulary';
+import { ANSWER_KINDS, answerKindOf, LOCALES, TASK_TYPES, type AnswerKind, type Locale, type TaskType } from './vocabulary';
 
 interface CreateTaskDialogProps {
   open: boolean;
@@ -115,9 +115,9 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
         label="Answer"
         name="answerKind"
         value={kind}
-        onChange={(event) => setKind(ANSWER_KINDS.find((k) => k.value === event.currentTarget.value)?.value ?? 'single')}
+        onChange={(event) => setKind(answerKindOf(event.currentTarget.value))}
         error={errors.answerKind}
-        options={ANSWER_KINDS.map((kind) => ({ value: kind.value, label: `${kind.label}: ${kind.hint.toLowerCase()}` }))}
+        options={ANSWER_KINDS}
       />
       <TextAreaField
         label="Options"

@@ -55,7 +55,13 @@ export const TASK_TYPES: readonly (Choice<TaskType> & { example: string })[] = e
   example: words.example,
 }));
 export const LOCALES: readonly Choice<Locale>[] = entries(LOCALE_WORDS).map(([value, label]) => ({ value, label }));
-export const ANSWER_KINDS: readonly (Choice<AnswerKind> & { hint: string })[] = entries(KIND_WORDS).map(([value, words]) => ({ value, ...words }));
+/** The kinds as a form's choices: "Rating: a level of a scale: …". */
+export const ANSWER_KINDS: readonly Choice<AnswerKind>[] = entries(KIND_WORDS).map(([value, words]) => ({
+  value,
+  label: `${words.label}: ${words.hint.toLowerCase()}`,
+}));
+/** The kind a form's select holds (single choice for anything else). */
+export const answerKindOf = (value: string): AnswerKind => (Object.hasOwn(KIND_WORDS, value) ? (value as AnswerKind) : 'single');
 export const STATUSES: readonly (Choice<TaskStatus> & { hint: string })[] = entries(STATUS_WORDS).map(([value, words]) => ({ value, ...words }));
 
 export const isTaskType = (value: string | null | undefined): value is TaskType => typeof value === 'string' && Object.hasOwn(TYPE_WORDS, value);
