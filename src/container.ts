@@ -50,7 +50,7 @@ export interface ContainerDeps {
   pgPool: pg.Pool;
   /** First mail retry delay (tests shorten it). */
   mailBackoffBaseMs?: number;
-  /** Source of randomness for golden-task sampling (tests make it deterministic). */
+  /** Source of randomness for golden-task sampling and the order a pair is shown in (tests make it deterministic). */
   random?: () => number;
 }
 

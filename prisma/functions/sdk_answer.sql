@@ -5,7 +5,9 @@
 -- stored, slot released, task and annotator counted), else DECIDE and nothing written: `participants`
 -- are the task's answers in arrival order with this one last, each with its annotator's soft counts in
 -- the task's label scope (null when they have none), and `model` the scope (key, option order, prior,
--- class prior, calibration map) and the task's answer kind
+-- class prior, calibration map) and the task's answer kind (a pairwise answer, given as first, second or
+-- tie, is mapped to A, B or tie by the order its assignment showed, pair_answer, and keeps that order:
+-- `swapped`)
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
 -- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
 -- or STALE; the task columns are the task as the checks read it, before the settlement). An annotator first seen by this call holds no assignment, so its answer was
@@ -27,6 +29,7 @@ DECLARE
   v_model jsonb;
   v_scope_key text;
   v_answer text;
+  v_swapped boolean;
 BEGIN
   v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id, p_now);
   IF v_annotator.suspended THEN
@@ -37,13 +40,19 @@ BEGIN
       v_outcome := 'NOT_A_TASK';
     ELSIF EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = v_task.id AND r.annotator_id = v_annotator.id) THEN
       v_outcome := 'ALREADY_ANSWERED';
-    ELSIF NOT EXISTS (SELECT 1 FROM assignments a
-                      WHERE a.annotator_id = v_annotator.id AND a.task_id = v_task.id AND a.expires_at > p_now) THEN
+    ELSE
+      SELECT a.swapped INTO v_swapped FROM assignments a
+      WHERE a.annotator_id = v_annotator.id AND a.task_id = v_task.id AND a.expires_at > p_now;
+    END IF;
+    IF v_outcome IS NOT NULL THEN
+      NULL;
+    ELSIF v_swapped IS NULL THEN
       v_outcome := 'NO_ASSIGNMENT';
     ELSIF v_task.status IN ('COMPLETED', 'FAILED') THEN
       v_outcome := 'TASK_CLOSED';
     ELSE
-      v_answer := task_answer(v_task.options, v_task.answer_kind, v_task.allow_empty, p_answer, p_choices);
+      v_answer := task_answer(v_task.options, v_task.answer_kind, v_task.allow_empty,
+                              CASE WHEN v_task.answer_kind = 'pairwise' THEN pair_answer(p_answer, v_swapped) ELSE p_answer END, p_choices);
     END IF;
     IF v_outcome IS NOT NULL THEN
       NULL;
@@ -59,22 +68,22 @@ BEGIN
                                 'classPrior', s.class_prior, 'calibration', s.calibration)
       INTO v_model
       FROM (SELECT 1) one LEFT JOIN label_scopes s ON s.key = v_scope_key;
-      SELECT jsonb_agg(jsonb_build_object('annotatorId', p.annotator_id, 'answer', p.answer, 'counts',
+      SELECT jsonb_agg(jsonb_build_object('annotatorId', p.annotator_id, 'answer', p.answer, 'swapped', p.swapped, 'counts',
                                           (SELECT jsonb_build_object('matrix', c.matrix, 'correct', c.correct, 'answered', c.answered)
                                            FROM annotator_scope_counts c WHERE c.scope_key = v_scope_key AND c.annotator_id = p.annotator_id))
                        ORDER BY p.arrival, p.id)
       INTO v_participants
       FROM (
-        SELECT r.annotator_id, r.answer, r.created_at AS arrival, r.id FROM task_responses r WHERE r.task_id = v_task.id
+        SELECT r.annotator_id, r.answer, r.swapped, r.created_at AS arrival, r.id FROM task_responses r WHERE r.task_id = v_task.id
         UNION ALL
-        SELECT v_annotator.id, v_answer, 'infinity', NULL
+        SELECT v_annotator.id, v_answer, v_swapped, 'infinity', NULL
       ) p;
     ELSIF p_plan IS NOT NULL AND v_task.total_responses <> p_seen_responses THEN
       v_outcome := 'STALE';
     ELSIF p_plan IS NULL THEN
       v_outcome := 'ANSWERED';
-      INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms)
-      VALUES (p_response_id, v_task.id, v_annotator.id, v_answer, p_time_spent_ms);
+      INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms, swapped)
+      VALUES (p_response_id, v_task.id, v_annotator.id, v_answer, p_time_spent_ms, v_swapped);
       DELETE FROM assignments a WHERE a.annotator_id = v_annotator.id;
       UPDATE tasks t SET total_responses = t.total_responses + 1, status = 'VALIDATING', updated_at = now()
       WHERE t.id = v_task.id RETURNING t.* INTO v_task;

@@ -6,11 +6,12 @@
 -- fewer than the answers it still lacks comes first. Golden substitution: a golden task of the claimed
 -- task's buyer, type, locale and answer kind that the annotator has not answered, when p_golden_roll < p_golden_first_rate
 -- while they have answered none (never certain: throwaway annotator ids would list the golden tasks), else
--- when p_golden_roll < p_golden_rate.
+-- when p_golden_roll < p_golden_rate. A pairwise assignment shows B first when p_order_roll < 0.5 (kept
+-- on the assignment, which a repeat returns as it was); `candidates` are the pair as shown (shown_candidates).
 -- Plans are pinned (no sequential scans, sorts, hash or merge joins; generic plans; no JIT): with the
 -- planner free to choose, the queue became O(table) per call (docs/hot-path.md).
-CREATE OR REPLACE FUNCTION public.sdk_next(p_developer_id text, p_external_id text, p_new_annotator_id text, p_assignment_id text, p_locale text, p_types text[], p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_roll double precision, p_golden_rate double precision, p_golden_first_rate double precision)
- RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text, answer_kind text)
+CREATE OR REPLACE FUNCTION public.sdk_next(p_developer_id text, p_external_id text, p_new_annotator_id text, p_assignment_id text, p_locale text, p_types text[], p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_roll double precision, p_golden_rate double precision, p_golden_first_rate double precision, p_order_roll double precision)
+ RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text, answer_kind text, candidates jsonb)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -29,11 +30,12 @@ DECLARE
   v_golden record;
   v_golden_id text;
   v_free boolean;
+  v_swapped boolean;
 BEGIN
   v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id, p_now);
   IF v_annotator.suspended THEN
     RETURN QUERY SELECT 'ANNOTATOR_SUSPENDED', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text,
-                        NULL::text, NULL::text[], NULL::text, NULL::text;
+                        NULL::text, NULL::text[], NULL::text, NULL::text, NULL::jsonb;
     RETURN;
   END IF;
 
@@ -44,11 +46,11 @@ BEGIN
   IF FOUND THEN
     IF v_live.task_id IS NOT NULL THEN
       RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, t.id, t.buyer_id, t.type::text, t.content, t.options, t.locale,
-                          t.answer_kind
+                          t.answer_kind, shown_candidates(t.candidates, v_live.swapped)
                    FROM tasks t WHERE t.id = v_live.task_id;
     ELSE
       RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, g.id, g.buyer_id, g.type::text, g.content, g.options, g.locale,
-                          g.answer_kind
+                          g.answer_kind, shown_candidates(g.candidates, v_live.swapped)
                    FROM golden_tasks g WHERE g.id = v_live.golden_task_id;
     END IF;
     RETURN;
@@ -57,7 +59,7 @@ BEGIN
   -- A few locked candidates that turn out full under the lock are stepped over.
   FOR attempt IN 1..8 LOOP
     -- The oldest open matching task with a free slot that the annotator has not answered.
-    SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.created_at,
+    SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates, t.created_at,
            l.live < GREATEST(t.validations_needed - t.total_responses, 1) AS short
       INTO v_first
     FROM tasks t
@@ -73,7 +75,7 @@ BEGIN
     v_task := v_first;
     -- It has enough assignees already: a task of the same age that is short of them comes first.
     IF NOT v_first.short THEN
-      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind INTO v_task
+      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates INTO v_task
       FROM tasks t
       CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
       WHERE t.created_at = v_first.created_at AND t.id > v_first.id
@@ -95,7 +97,7 @@ BEGIN
     IF v_free THEN
       v_golden_id := NULL;
       IF p_golden_roll < (CASE WHEN v_annotator.golden_answered = 0 THEN p_golden_first_rate ELSE p_golden_rate END) THEN
-        SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale, g.answer_kind INTO v_golden
+        SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale, g.answer_kind, g.candidates INTO v_golden
         FROM golden_tasks g
         WHERE g.buyer_id = v_task.buyer_id AND g.type = v_task.type AND g.locale = v_task.locale
           AND g.answer_kind = v_task.answer_kind
@@ -107,16 +109,20 @@ BEGIN
           v_golden_id := v_golden.id;
         END IF;
       END IF;
-      INSERT INTO assignments AS a (annotator_id, id, task_id, golden_task_id, expires_at, created_at)
+      v_swapped := v_task.answer_kind = 'pairwise' AND p_order_roll < 0.5;
+      INSERT INTO assignments AS a (annotator_id, id, task_id, golden_task_id, expires_at, created_at, swapped)
       VALUES (v_annotator.id, p_assignment_id,
-              CASE WHEN v_golden_id IS NULL THEN v_task.id END, v_golden_id, p_expires_at, p_now)
+              CASE WHEN v_golden_id IS NULL THEN v_task.id END, v_golden_id, p_expires_at, p_now, v_swapped)
       ON CONFLICT (annotator_id) DO UPDATE SET id = EXCLUDED.id, task_id = EXCLUDED.task_id,
-        golden_task_id = EXCLUDED.golden_task_id, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at;
+        golden_task_id = EXCLUDED.golden_task_id, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at,
+        swapped = EXCLUDED.swapped;
       RETURN QUERY SELECT 'SERVED', p_assignment_id, p_expires_at, v_task.id, v_task.buyer_id, v_task.type::text,
-                          v_task.content, v_task.options, v_task.locale, v_task.answer_kind;
+                          v_task.content, v_task.options, v_task.locale, v_task.answer_kind,
+                          shown_candidates(v_task.candidates, v_swapped);
       RETURN;
     END IF;
   END LOOP;
-  RETURN QUERY SELECT 'NONE', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text, NULL::text;
+  RETURN QUERY SELECT 'NONE', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text, NULL::text,
+                      NULL::jsonb;
 END $function$
 ;

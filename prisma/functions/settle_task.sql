@@ -20,8 +20,10 @@ DECLARE
   v_model jsonb := p_plan->'model';
 BEGIN
   BEGIN
-    INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms)
-    VALUES (p_response_id, p_task_id, p_annotator_id, p_answer, p_time_spent_ms);
+    -- The order the answerer's assignment showed a pair in (sdk_answer checked the assignment is live).
+    INSERT INTO task_responses (id, task_id, annotator_id, answer, time_spent_ms, swapped)
+    SELECT p_response_id, p_task_id, p_annotator_id, p_answer, p_time_spent_ms,
+           coalesce((SELECT a.swapped FROM assignments a WHERE a.annotator_id = p_annotator_id), false);
     DELETE FROM assignments a WHERE a.annotator_id = p_annotator_id;
     UPDATE tasks t SET
       total_responses = t.total_responses + 1,

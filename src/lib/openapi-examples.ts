@@ -20,6 +20,7 @@ export const EXAMPLE = {
   pendingTaskId: 'cm3q7w1x90006lk08t2u3v4w5',
   ratingTaskId: 'cm3q7w1x90009lk08r4t5n6g7',
   multiTaskId: 'cm3q7w1x9000alk08m7u8l9t0',
+  pairTaskId: 'cm3q7w1x9000blk08p1a2i3r4',
   goldenTaskId: 'cm3q7w2a30006lk08i9j0k1l2',
   webhookId: 'cm3q7w3b40007lk08m3n4o5p6',
   deliveryId: 'cm3q7w1xb0009lk08q4r5s6t7',

@@ -59,6 +59,8 @@ export interface TestContextOptions {
   logDestination?: DestinationStream;
   /** A built dashboard to serve at / (default: web/dist). */
   dashboardDir?: string;
+  /** The services' source of randomness (golden substitution, a pair's shown order); Math.random by default. */
+  random?: () => number;
 }
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
@@ -68,7 +70,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   // The same two pools the server runs on: Prisma, and plain pg for the SDK's hot path.
   const pgPool = createPgPool(url, 5);
   const logger = createLogger(config.logLevel, options.logDestination);
-  const services = createServices({ config, prisma, pgPool, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock });
+  const services = createServices({ config, prisma, pgPool, logger, jwtSecret: TEST_JWT_SECRET, clock: options.clock, random: options.random });
   const app = buildApp({ config, logger, services, dashboardDir: options.dashboardDir });
   return {
     databaseUrl: url,

@@ -223,7 +223,7 @@ describe('assignment', () => {
     const french = await createTask(buyer, { content: 'french', validationsNeeded: 1, locale: 'fr' });
     await tune([english, french], { maxResponses: 2 });
     const [a, b, c] = [annotator(), annotator(), annotator()];
-    const request = (externalId: string, filters = {}) => ({ developerId: world.developer.id, externalId, filters, goldenRoll: 0.5 });
+    const request = (externalId: string, filters = {}) => ({ developerId: world.developer.id, externalId, filters, goldenRoll: 0.5, orderRoll: 0.5 });
     const now = new Date();
     const served = await world.ctx.services.db.rawRepos.assignments.nextBatch(
       [request(a), request(b), request(a), request(c), request(annotator(), { locale: 'fr' })],
@@ -285,7 +285,7 @@ describe('answers in one statement (sdk_answer_batch)', () => {
     for (const id of [a, b]) expect((await client.next(id)).body.task.id).toBe(first);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + 600_000);
-    const next = { filters: {}, goldenRoll: 0.5, expiresAt };
+    const next = { filters: {}, goldenRoll: 0.5, orderRoll: 0.5, expiresAt };
     const answer = (externalId: string, value: string) => ({
       developerId: world.developer.id,
       externalId,

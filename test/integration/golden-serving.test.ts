@@ -62,7 +62,12 @@ describe('golden serving', () => {
     const rates = { rate: 0.1, firstRate: 0.5 };
     const claim = async (externalId: string, goldenRoll: number) => {
       const expiresAt = new Date(now.getTime() + 600_000);
-      const [outcome] = await assignments.nextBatch([{ developerId: developer.id, externalId, filters: {}, goldenRoll }], now, expiresAt, rates);
+      const [outcome] = await assignments.nextBatch(
+        [{ developerId: developer.id, externalId, filters: {}, goldenRoll, orderRoll: 0.5 }],
+        now,
+        expiresAt,
+        rates,
+      );
       if (outcome?.outcome !== 'SERVED') throw new Error(`nothing served: ${JSON.stringify(outcome)}`);
       return outcome.task.id;
     };

@@ -15,6 +15,9 @@ const record: ExportRecord = {
   answerKind: 'single',
   rating: null,
   optionConfidence: null,
+  candidates: null,
+  group: null,
+  groupRanking: null,
 };
 
 const file = (format: keyof typeof FORMATS, records: ExportRecord[]) =>

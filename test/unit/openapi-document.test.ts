@@ -241,7 +241,10 @@ describe('numbers are typed as numbers, as the API reads them', () => {
   it('the export split ratios are numbers from 0 to 1, and the formats their list', () => {
     for (const name of ['trainRatio', 'valRatio', 'testRatio'])
       expect(parameter('GET /exports', name), name).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
-    expect(parameter('GET /exports', 'format')).toMatchObject({ type: 'string', enum: ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca'] });
+    expect(parameter('GET /exports', 'format')).toMatchObject({
+      type: 'string',
+      enum: ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca', 'preference'],
+    });
     // Still read as text by the service, which answers INVALID_RATIOS / INVALID_FORMAT itself.
     const exportDataset = endpoints.find((e) => e.operationId === 'exportDataset');
     expect(exportDataset?.query?.safeParse({ trainRatio: 'abc', format: 'xml' }).success).toBe(true);

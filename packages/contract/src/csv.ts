@@ -8,7 +8,21 @@
 // characters.
 
 export const CSV_REQUIRED_COLUMNS = ['type', 'content', 'options'] as const;
-export const CSV_OPTIONAL_COLUMNS = ['locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind', 'allowEmpty'] as const;
+export const CSV_OPTIONAL_COLUMNS = [
+  'locale',
+  'maxCents',
+  'projectId',
+  'validationsNeeded',
+  'answerKind',
+  'allowEmpty',
+  'candidateA',
+  'candidateB',
+  'allowTie',
+  'group',
+] as const;
+/** The columns of a pairwise row's two candidates (its options cell stays empty), read as the task's `candidates`. */
+const CANDIDATE_COLUMNS = { candidateA: 'A', candidateB: 'B' } as const;
+const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(['allowEmpty', 'allowTie']);
 export const CSV_COLUMNS: readonly string[] = [...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS];
 /** What separates a task's options inside its `options` cell. */
 export const CSV_OPTION_SEPARATOR = '|';
@@ -76,13 +90,13 @@ export function csvHeaderProblem(header: readonly string[]): string | null {
 /** The header as read: cells trimmed, the first one without a byte order mark (only the file's start holds one). */
 export const csvHeaderColumns = (cells: readonly string[]): string[] => cells.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim());
 
-/** A cell as a task field: empty optional cells are left out (defaults apply), numbers and allowEmpty's true/false are parsed. */
+/** A cell as a task field: empty optional cells are left out (defaults apply), numbers and allowEmpty's and allowTie's true/false are parsed. */
 export function csvCellValue(column: string, cell: string): unknown {
   if (column === 'options') return cell === '' ? undefined : cell.split(CSV_OPTION_SEPARATOR);
   if (cell === '') return undefined;
   if (NUMERIC_COLUMNS.has(column) && /^-?\d+$/.test(cell.trim())) return Number(cell.trim());
   // true or false (any case); anything else stays text, which the task rules refuse by name.
-  if (column === 'allowEmpty' && /^(true|false)$/i.test(cell.trim())) return cell.trim().toLowerCase() === 'true';
+  if (BOOLEAN_COLUMNS.has(column) && /^(true|false)$/i.test(cell.trim())) return cell.trim().toLowerCase() === 'true';
   return cell;
 }
 
@@ -138,7 +152,11 @@ export class TaskCsvRows {
     const task: Record<string, unknown> = {};
     this.header.forEach((column, index) => {
       const value = csvCellValue(column, decoded.cells[index] ?? '');
-      if (value !== undefined) task[column] = value;
+      if (value === undefined) return;
+      if (column in CANDIDATE_COLUMNS) {
+        const candidates = (task.candidates ?? {}) as Record<string, unknown>;
+        task.candidates = { ...candidates, [CANDIDATE_COLUMNS[column as keyof typeof CANDIDATE_COLUMNS]]: value };
+      } else task[column] = value;
     });
     return { row, ok: true, task };
   }

@@ -32,7 +32,8 @@ export const taskCompletedPayload = z
     type: z.enum(TASK_TYPES),
     result: z.string().meta({
       description:
-        'The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices)',
+        'The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices; ' +
+        'a pairwise task: A, B or tie, naming the candidates as the task was created with them)',
     }),
     confidence: z.number().min(0).max(1).meta({ description: CONFIDENCE_DESCRIPTION }),
     totalResponses: z.number().int().meta({ description: 'Answers the task collected' }),

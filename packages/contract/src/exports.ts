@@ -1,7 +1,7 @@
 // A dataset export's request (contract §8) as the service reads it and the dashboard checks it before
 // sending: the formats and their files, the split ratios, and the sizes of the train/val/test files.
 
-export const EXPORT_FORMATS = ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca'] as const;
+export const EXPORT_FORMATS = ['json', 'jsonl', 'csv', 'openai', 'huggingface', 'alpaca', 'preference'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const isExportFormat = (value: unknown): value is ExportFormat => typeof value === 'string' && (EXPORT_FORMATS as readonly string[]).includes(value);
 
@@ -13,6 +13,7 @@ export const EXPORT_EXTENSIONS: Record<ExportFormat, 'json' | 'jsonl' | 'csv'> =
   openai: 'jsonl',
   huggingface: 'jsonl',
   alpaca: 'jsonl',
+  preference: 'jsonl',
 };
 
 /** The name of the download: tasks-<format>.<extension>, or tasks-<format>.zip for a split. */

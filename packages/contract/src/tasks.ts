@@ -13,16 +13,31 @@ export type Locale = (typeof LOCALES)[number];
 export const TASK_STATUSES = ['PENDING', 'VALIDATING', 'COMPLETED', 'FAILED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** The fields a task creation request may hold, in the order the documentation lists them. */
-export const TASK_FIELDS = ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded', 'answerKind', 'allowEmpty'] as const;
+export const TASK_FIELDS = [
+  'type',
+  'content',
+  'options',
+  'locale',
+  'maxCents',
+  'projectId',
+  'validationsNeeded',
+  'answerKind',
+  'allowEmpty',
+  'candidates',
+  'allowTie',
+  'group',
+] as const;
 export type TaskField = (typeof TASK_FIELDS)[number];
 
 /**
  * What an annotator answers (docs/answer-kinds.md): `single`, one option (the default: every request that
  * names no kind); `rating`, one of the options read as ordered levels, lowest first, decided by a model
  * that knows a level one off is nearer than one far off; `multi`, a set of the options (empty only where
- * the task allows it), each option decided apart.
+ * the task allows it), each option decided apart; `pairwise`, which of two candidates is better (`content` is the
+ * prompt, `candidates` the two texts), shown in a random order per assignment and answered as `first`,
+ * `second` or, where the task allows it, `tie`.
  */
-export const ANSWER_KINDS = ['single', 'rating', 'multi'] as const;
+export const ANSWER_KINDS = ['single', 'rating', 'multi', 'pairwise'] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 export const DEFAULT_ANSWER_KIND: AnswerKind = 'single';
 /** A rating scale has 2 to 11 levels (0–10 is the longest scale in common use). */
@@ -34,6 +49,39 @@ export const MAX_MULTI_OPTIONS = 20;
  * cell): the CSV dialect's option separator, which a multi-select task's options may therefore not hold.
  */
 export const SET_SEPARATOR = '|';
+/** A pairwise task's answers as stored, as results and as its `options`: candidate A, candidate B, or a tie. */
+export const PAIR_ANSWERS = ['A', 'B', 'tie'] as const;
+export type PairAnswer = (typeof PAIR_ANSWERS)[number];
+/** What an annotator answers on a pairwise task: the candidate shown first or second (or a tie), as their assignment showed them. */
+export const SHOWN_PAIR_ANSWERS = ['first', 'second', 'tie'] as const;
+export type ShownPairAnswer = (typeof SHOWN_PAIR_ANSWERS)[number];
+/** A pairwise task's options: A and B, and tie where the task allows ties. */
+export const pairOptions = (allowTie: boolean): string[] => (allowTie ? [...PAIR_ANSWERS] : ['A', 'B']);
+/** Whether a pairwise task allows ties, read from its options. */
+export const allowsTie = (options: readonly string[]): boolean => options.includes('tie');
+/**
+ * An annotator's answer (first, second, tie) as the candidate it names: `swapped` when their assignment
+ * showed B first. Null for anything else (INVALID_ANSWER).
+ */
+export function pairAnswerOf(shown: unknown, swapped: boolean): PairAnswer | null {
+  if (shown === 'tie') return 'tie';
+  if (shown === 'first') return swapped ? 'B' : 'A';
+  if (shown === 'second') return swapped ? 'A' : 'B';
+  return null;
+}
+/** A pairwise candidate is at most 50 000 characters, so that a pair fits in a task's content budget. */
+export const MAX_CANDIDATE_LENGTH = 50_000;
+/** A pairwise group's name is 1 to 200 characters. */
+export const MAX_GROUP_LENGTH = 200;
+const candidateSchema = z
+  .string()
+  .min(1, { error: 'a candidate must not be empty' })
+  .max(MAX_CANDIDATE_LENGTH, { error: `a candidate is at most ${MAX_CANDIDATE_LENGTH} characters` });
+/** A pairwise task's two candidates, as the buyer names them. */
+export const candidatesSchema = z
+  .strictObject({ A: candidateSchema, B: candidateSchema })
+  .meta({ id: 'PairCandidates', description: 'Pairwise tasks only: the two texts compared; the result says which is better (A, B or tie)' });
+export type PairCandidates = z.output<typeof candidatesSchema>;
 export const answerKindSchema = z.enum(ANSWER_KINDS);
 /** A decided rating's posterior around its level, in level indexes (0 = the first option, the lowest level). */
 export const ratingResultSchema = z
@@ -101,8 +149,29 @@ export const projectIdSchema = z.string().min(1).max(MAX_PROJECT_ID_LENGTH);
  * MAX_RATING_LEVELS levels; a multi-select task at most MAX_MULTI_OPTIONS options, none holding
  * SET_SEPARATOR; and only a multi-select task takes `allowEmpty`.
  */
-function checkKind(task: { options: string[]; answerKind: AnswerKind; allowEmpty?: boolean | undefined }, context: z.RefinementCtx): void {
+function checkKind(
+  task: {
+    options?: string[] | undefined;
+    answerKind: AnswerKind;
+    allowEmpty?: boolean | undefined;
+    candidates?: PairCandidates | undefined;
+    allowTie?: boolean | undefined;
+    group?: string | undefined;
+  },
+  context: z.RefinementCtx,
+): void {
   const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  if (task.answerKind === 'pairwise') {
+    if (task.options !== undefined) issue('options', "a pairwise task's answers are A, B and (with allowTie) tie: give its candidates, not options");
+    if (task.candidates === undefined) issue('candidates', 'a pairwise task needs its two candidates, {"A": …, "B": …}');
+    else if (task.candidates.A === task.candidates.B) issue('candidates', 'the two candidates must differ');
+  } else {
+    if (task.options === undefined) issue('options', 'required');
+    for (const field of ['candidates', 'allowTie', 'group'] as const) {
+      if (task[field] !== undefined) issue(field, `only a pairwise task (answerKind pairwise) takes ${field}`);
+    }
+  }
+  if (task.options === undefined) return;
   if (task.answerKind === 'rating' && task.options.length > MAX_RATING_LEVELS) {
     issue('options', `a rating task has at most ${MAX_RATING_LEVELS} levels (its options, lowest first)`);
   }
@@ -116,6 +185,19 @@ function checkKind(task: { options: string[]; answerKind: AnswerKind; allowEmpty
 const allowEmptySchema = z.boolean().optional().meta({
   description: 'Multi-select tasks only: whether the empty set is an answer (and a result); false when absent',
 });
+const allowTieSchema = z.boolean().optional().meta({
+  description: 'Pairwise tasks only: whether a tie is an answer (and a result); false when absent',
+});
+const groupSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_GROUP_LENGTH)
+  .optional()
+  .meta({ description: "Pairwise tasks only: tasks of one group (the same prompt's candidates compared in pairs) are also ranked together in exports" });
+const taskOptionsSchema = optionsSchema.optional().meta({
+  description: 'The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie)',
+});
 
 /** The documented and enforced shape of one task in a creation request. */
 export const taskInputSchema = z
@@ -125,18 +207,29 @@ export const taskInputSchema = z
       .string()
       .min(1)
       .max(MAX_CONTENT_LENGTH, { error: `content is at most ${MAX_CONTENT_LENGTH} characters` }),
-    options: optionsSchema,
+    options: taskOptionsSchema,
     locale: localeSchema.default('en'),
     maxCents: maxCentsSchema.default(DEFAULT_MAX_CENTS),
     projectId: projectIdSchema.nullish().transform((id) => id ?? null),
     validationsNeeded: validationsNeededSchema.default(DEFAULT_VALIDATIONS_NEEDED),
     answerKind: answerKindSchema.default(DEFAULT_ANSWER_KIND),
     allowEmpty: allowEmptySchema,
+    candidates: candidatesSchema.optional(),
+    allowTie: allowTieSchema,
+    group: groupSchema,
   })
   .superRefine(checkKind)
   .meta({ id: 'TaskInput' });
 
-export type TaskInput = z.output<typeof taskInputSchema>;
+/** A valid task: `options` always set (a pairwise task's from allowTie, by withKindOptions). */
+export type TaskInput = Omit<z.output<typeof taskInputSchema>, 'options'> & { options: string[] };
+
+/** A parsed task with its options: a pairwise task's are A, B (and tie), the others' their own. */
+function withKindOptions<T extends { options?: string[] | undefined; answerKind: AnswerKind; allowTie?: boolean | undefined }>(
+  task: T,
+): Omit<T, 'options'> & { options: string[] } {
+  return { ...task, options: task.options ?? pairOptions(task.allowTie === true) };
+}
 
 export interface TaskRuleError {
   code: 'MISSING_FIELDS' | 'INVALID_TYPE' | 'OPTIONS_REQUIRED' | 'VALIDATION_ERROR';
@@ -163,7 +256,8 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
     return { ok: false, error: { code: 'VALIDATION_ERROR', message: 'A task must be a JSON object' } };
   }
   const input = raw as Record<string, unknown>;
-  const missing = (['type', 'content', 'options'] as const).filter((field) => isBlank(input[field]));
+  const pairwise = input.answerKind === 'pairwise';
+  const missing = (['type', 'content', pairwise ? 'candidates' : 'options'] as const).filter((field) => isBlank(input[field]));
   if (missing.length > 0) {
     return { ok: false, error: { code: 'MISSING_FIELDS', message: `Missing required fields: ${missing.join(', ')}`, details: { fields: missing } } };
   }
@@ -173,7 +267,7 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
       error: { code: 'INVALID_TYPE', message: `Unknown task type ${JSON.stringify(input.type)}; expected one of ${TASK_TYPES.join(', ')}` },
     };
   }
-  if (Array.isArray(input.options) && input.options.length < MIN_OPTIONS) {
+  if (!pairwise && Array.isArray(input.options) && input.options.length < MIN_OPTIONS) {
     return { ok: false, error: { code: 'OPTIONS_REQUIRED', message: `A task needs at least ${MIN_OPTIONS} options` } };
   }
   const parsed = schema.safeParse(input);
@@ -186,7 +280,8 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
  * task that names no budget gets the larger of the default and the price (PRICE_CENTS may exceed 20).
  */
 export function validateTaskInput(raw: unknown, priceCents: number): TaskValidation {
-  const result = validateStaged(raw, taskInputSchema);
+  const staged = validateStaged(raw, taskInputSchema);
+  const result: TaskValidation = staged.ok ? { ok: true, task: withKindOptions(staged.task) } : staged;
   const budgetGiven = typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).maxCents !== undefined;
   if (result.ok && !budgetGiven) result.task.maxCents = Math.max(result.task.maxCents, priceCents);
   if (result.ok && result.task.maxCents < priceCents) {
@@ -223,11 +318,15 @@ export const storedChoices = (stored: string): string[] => JSON.parse(stored) as
 export const shownAnswer = (answerKind: AnswerKind, stored: string): string => (answerKind === 'multi' ? storedChoices(stored).join(SET_SEPARATOR) : stored);
 
 /** Whether an answer fits the task: one of its options, or (multi) distinct options, empty only where allowed. */
-export function answerFits(task: { options: readonly string[]; answerKind: AnswerKind; allowEmpty?: boolean | undefined }, answer: AnswerValue): boolean {
-  if (task.answerKind !== 'multi') return typeof answer === 'string' && task.options.includes(answer);
+export function answerFits(
+  task: { options?: readonly string[] | undefined; answerKind: AnswerKind; allowEmpty?: boolean | undefined; allowTie?: boolean | undefined },
+  answer: AnswerValue,
+): boolean {
+  const options = task.options ?? (task.answerKind === 'pairwise' ? pairOptions(task.allowTie === true) : []);
+  if (task.answerKind !== 'multi') return typeof answer === 'string' && options.includes(answer);
   const chosen = answerChoices(answer);
   if (new Set(chosen).size !== chosen.length) return false;
-  return chosen.every((option) => task.options.includes(option)) && (chosen.length > 0 || task.allowEmpty === true);
+  return chosen.every((option) => options.includes(option)) && (chosen.length > 0 || task.allowEmpty === true);
 }
 
 /** A golden task: a task without budget or answer count, plus the known answer (one of the options; a set of them for multi). */
@@ -235,24 +334,28 @@ export const goldenTaskInputSchema = z
   .strictObject({
     type: z.enum(TASK_TYPES),
     content: taskInputSchema.shape.content,
-    options: optionsSchema,
+    options: taskOptionsSchema,
     goldenAnswer: z
       .union([z.string().trim().max(MAX_OPTION_LENGTH), z.array(z.string().trim().min(1).max(MAX_OPTION_LENGTH)).max(MAX_MULTI_OPTIONS)])
-      .meta({ description: 'One of the options; for a multi-select golden task the set, as a list or joined by |' }),
+      .meta({ description: 'One of the options; for a multi-select golden task the set, as a list or joined by |; for a pairwise one A, B or tie' }),
     locale: localeSchema.default('en'),
     projectId: projectIdSchema.nullish().transform((id) => id ?? null),
     answerKind: answerKindSchema.default(DEFAULT_ANSWER_KIND),
     allowEmpty: allowEmptySchema,
+    candidates: candidatesSchema.optional(),
+    allowTie: allowTieSchema,
   })
   .superRefine(checkKind)
   .refine((task) => answerFits(task, task.goldenAnswer), {
-    error: 'goldenAnswer must be one of the options (for a multi-select task: distinct options, as a list or joined by |, empty only with allowEmpty)',
+    error:
+      'goldenAnswer must be one of the options (for a multi-select task: distinct options, as a list or joined by |, empty only with allowEmpty; for a pairwise task A, B, or tie with allowTie)',
     path: ['goldenAnswer'],
   })
   .meta({ id: 'GoldenTaskInput' });
 
-export type GoldenTaskInputValues = z.output<typeof goldenTaskInputSchema>;
+export type GoldenTaskInputValues = Omit<z.output<typeof goldenTaskInputSchema>, 'options'> & { options: string[] };
 
 export function validateGoldenTaskInput(raw: unknown): Validation<GoldenTaskInputValues> {
-  return validateStaged(raw, goldenTaskInputSchema);
+  const staged = validateStaged(raw, goldenTaskInputSchema);
+  return staged.ok ? { ok: true, task: withKindOptions(staged.task) } : staged;
 }

@@ -1076,7 +1076,7 @@ export interface components {
             taskId: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
-            /** @description The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices) */
+            /** @description The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie, naming the candidates as the task was created with them) */
             result: string;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number;
@@ -1093,7 +1093,7 @@ export interface components {
              * @description The task's answer kind; absent for single choice, whose payload is exactly as before answer kinds
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi";
+            answerKind?: "single" | "rating" | "multi" | "pairwise";
             /** @description Rating tasks only: the posterior mean level and central 90 % interval, in level indexes (0 = the lowest level) */
             rating?: {
                 /** @description The posterior mean level (0 = the lowest), 4 decimals */
@@ -1612,7 +1612,8 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             content: string;
-            options: string[];
+            /** @description The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie) */
+            options?: string[];
             /**
              * @default en
              * @enum {string}
@@ -1627,9 +1628,19 @@ export interface components {
              * @default single
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi";
+            answerKind?: "single" | "rating" | "multi" | "pairwise";
             /** @description Multi-select tasks only: whether the empty set is an answer (and a result); false when absent */
             allowEmpty?: boolean;
+            candidates?: components["schemas"]["PairCandidates"];
+            /** @description Pairwise tasks only: whether a tie is an answer (and a result); false when absent */
+            allowTie?: boolean;
+            /** @description Pairwise tasks only: tasks of one group (the same prompt's candidates compared in pairs) are also ranked together in exports */
+            group?: string;
+        };
+        /** @description Pairwise tasks only: the two texts compared; the result says which is better (A, B or tie) */
+        PairCandidates: {
+            A: string;
+            B: string;
         };
         TaskBatch: {
             tasks: components["schemas"]["TaskInput"][];
@@ -1639,10 +1650,15 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description What an annotator answers: rating (one of the ordered levels) or multi (a set of the options); absent for single choice (one option)
+             * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); absent for single choice (one option)
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi";
+            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            candidates?: components["schemas"]["PairCandidates"];
+            /** @description Pairwise tasks only: whether a tie is an answer and a result */
+            allowTie?: boolean;
+            /** @description Pairwise tasks only: the group whose candidates are ranked together in exports, or null */
+            group?: string | null;
             /** @description Multi-select tasks only: whether the empty set is an answer and a result */
             allowEmpty?: boolean;
             /** @description Multi-select tasks only: the result as a list; null while open */
@@ -1652,10 +1668,11 @@ export interface components {
                 [key: string]: number;
             } | null;
             content: string;
+            /** @description The answers (a pairwise task's are A, B and, with allowTie, tie) */
             options: string[];
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
-            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices); null while open */
+            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie); null while open */
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
@@ -1697,10 +1714,15 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description What an annotator answers: rating (one of the ordered levels) or multi (a set of the options); absent for single choice (one option)
+             * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); absent for single choice (one option)
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi";
+            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            candidates?: components["schemas"]["PairCandidates"];
+            /** @description Pairwise tasks only: whether a tie is an answer and a result */
+            allowTie?: boolean;
+            /** @description Pairwise tasks only: the group whose candidates are ranked together in exports, or null */
+            group?: string | null;
             /** @description Multi-select tasks only: whether the empty set is an answer and a result */
             allowEmpty?: boolean;
             /** @description Multi-select tasks only: the result as a list; null while open */
@@ -1710,10 +1732,11 @@ export interface components {
                 [key: string]: number;
             } | null;
             content: string;
+            /** @description The answers (a pairwise task's are A, B and, with allowTie, tie) */
             options: string[];
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
-            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices); null while open */
+            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie); null while open */
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
@@ -1747,9 +1770,14 @@ export interface components {
             targetConfidence: number;
             failureReason: string | null;
             responses: {
-                /** @description One option (a multi-select answer: its options joined by |) */
+                /** @description One option (a multi-select answer: its options joined by |; a pairwise answer: A, B or tie, mapped back from the order shown) */
                 answer: string;
                 timeSpentMs: number;
+                /**
+                 * @description Pairwise tasks only: the order the annotator saw the candidates in (BA: B shown first)
+                 * @enum {string}
+                 */
+                shownOrder?: "AB" | "BA";
             }[];
         };
         Spend: {
@@ -1778,15 +1806,18 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description rating or multi for a golden task of that kind; absent for single choice
+             * @description rating, multi or pairwise for a golden task of that kind; absent for single choice
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi";
+            answerKind?: "single" | "rating" | "multi" | "pairwise";
             /** @description Multi-select golden tasks only: whether the empty set is an answer */
             allowEmpty?: boolean;
+            candidates?: components["schemas"]["PairCandidates"];
+            /** @description Pairwise golden tasks only: whether a tie is an answer */
+            allowTie?: boolean;
             content: string;
             options: string[];
-            /** @description The known answer: one option; for a multi-select golden task the options of the set joined by | */
+            /** @description The known answer: one option; for a multi-select golden task the options of the set joined by |; for a pairwise one A, B or tie */
             goldenAnswer: string;
             /** @description Multi-select golden tasks only: the known set as a list */
             goldenChoices?: string[];
@@ -1807,8 +1838,9 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             content: string;
-            options: string[];
-            /** @description One of the options; for a multi-select golden task the set, as a list or joined by | */
+            /** @description The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie) */
+            options?: string[];
+            /** @description One of the options; for a multi-select golden task the set, as a list or joined by |; for a pairwise one A, B or tie */
             goldenAnswer: string | string[];
             /**
              * @default en
@@ -1820,9 +1852,12 @@ export interface components {
              * @default single
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi";
+            answerKind?: "single" | "rating" | "multi" | "pairwise";
             /** @description Multi-select tasks only: whether the empty set is an answer (and a result); false when absent */
             allowEmpty?: boolean;
+            candidates?: components["schemas"]["PairCandidates"];
+            /** @description Pairwise tasks only: whether a tie is an answer (and a result); false when absent */
+            allowTie?: boolean;
         };
         Earnings: {
             annotatorId: string;
@@ -1953,7 +1988,7 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             content: string;
-            /** @description The task's result (a multi-select task's: the options of the set joined by |, also in choices) */
+            /** @description The task's result (a multi-select task's: the options of the set joined by |, also in choices; a pairwise task's: A, B or tie) */
             label: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number | null;
@@ -1968,7 +2003,7 @@ export interface components {
              * @description Absent for single choice; json and jsonl records of another kind name it
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi";
+            answerKind?: "single" | "rating" | "multi" | "pairwise";
             /** @description Rating tasks only: the posterior mean level and 90 % interval */
             rating?: {
                 /** @description The posterior mean level (0 = the lowest), 4 decimals */
@@ -1981,6 +2016,17 @@ export interface components {
             optionConfidence?: {
                 [key: string]: number;
             } | null;
+            candidates?: components["schemas"]["PairCandidates"];
+            /** @description Pairwise tasks only: the group, or null */
+            group?: string | null;
+            /** @description Pairwise tasks of a group: the group's candidates ranked by Bradley–Terry over all its decided pairs, each weighted by its confidence; null without a group */
+            groupRanking?: {
+                candidate: string;
+                /** @description ln of the Bradley–Terry strength (4 decimals) */
+                score: number;
+                /** @description 1 for the best; equal scores share a rank */
+                rank: number;
+            }[] | null;
         }[];
         Deposit: {
             id: string;
@@ -6562,7 +6608,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind]; options separated by |
+                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group]; options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB
                      */
                     file: string;
                 };
@@ -7742,12 +7788,18 @@ export interface operations {
                             /** @enum {string} */
                             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                             /**
-                             * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)
+                             * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; absent for single choice (answer one of the options)
                              * @enum {string}
                              */
-                            answerKind?: "single" | "rating" | "multi";
+                            answerKind?: "single" | "rating" | "multi" | "pairwise";
                             content: string;
+                            /** @description The answers to choose from (a pairwise task: first, second and, where ties are allowed, tie) */
                             options: string[];
+                            /** @description Pairwise tasks only: the two candidates in the order to show them (the service chose it for this assignment) */
+                            candidates?: {
+                                first: string;
+                                second: string;
+                            };
                             /** @enum {string} */
                             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
                         };
@@ -7828,7 +7880,7 @@ export interface operations {
                  */
                 "application/json": {
                     annotatorId: string;
-                    /** @description One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it) */
+                    /** @description One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it); for a pairwise task, first, second or (where offered) tie, naming the candidates in the order the assignment showed them */
                     answer: string | string[];
                     timeSpentMs: number;
                     /** @description Ask for the next assignment in the same response: the filters GET /sdk/tasks/next would take */
@@ -7884,12 +7936,18 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                                 /**
-                                 * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)
+                                 * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; absent for single choice (answer one of the options)
                                  * @enum {string}
                                  */
-                                answerKind?: "single" | "rating" | "multi";
+                                answerKind?: "single" | "rating" | "multi" | "pairwise";
                                 content: string;
+                                /** @description The answers to choose from (a pairwise task: first, second and, where ties are allowed, tie) */
                                 options: string[];
+                                /** @description Pairwise tasks only: the two candidates in the order to show them (the service chose it for this assignment) */
+                                candidates?: {
+                                    first: string;
+                                    second: string;
+                                };
                                 /** @enum {string} */
                                 locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
                             };
@@ -9765,8 +9823,8 @@ export interface operations {
     exportDataset: {
         parameters: {
             query?: {
-                /** @description Required: json, jsonl, csv, openai, huggingface or alpaca (INVALID_FORMAT otherwise) */
-                format?: "json" | "jsonl" | "csv" | "openai" | "huggingface" | "alpaca";
+                /** @description Required: json, jsonl, csv, openai, huggingface, alpaca or preference (INVALID_FORMAT otherwise). preference writes the decided pairwise tasks only, one {prompt, chosen, rejected, confidence, id} line each, for reward models and DPO */
+                format?: "json" | "jsonl" | "csv" | "openai" | "huggingface" | "alpaca" | "preference";
                 /** @description Default COMPLETED */
                 status?: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
                 projectId?: string;
@@ -9778,6 +9836,8 @@ export interface operations {
                 valRatio?: number;
                 /** @description With trainRatio and valRatio: the test share */
                 testRatio?: number;
+                /** @description preference only: also write pairs decided as a tie (chosen A, rejected B, tie: true); false by default */
+                includeTies?: "true" | "false";
                 /** @description Changes the deterministic shuffle of a split */
                 seed?: string;
                 /** @description Only tasks whose confidence is at least this (0–1; VALIDATION_ERROR otherwise); tasks without a confidence are left out. The confidence is calibrated on the project's golden tasks: GET /projects/{id}/quality says how far it is measured. */
@@ -9862,6 +9922,33 @@ export interface operations {
                      *           "pallet jack": 0.9613,
                      *           "person": 0.9755
                      *         }
+                     *       },
+                     *       {
+                     *         "id": "cm3q7w1x9000blk08p1a2i3r4",
+                     *         "type": "AI_RESPONSE_RATING",
+                     *         "content": "Explain what a mutex is to a new programmer, in two sentences.",
+                     *         "label": "B",
+                     *         "confidence": 0.9688,
+                     *         "locale": "en",
+                     *         "validatedAt": "2026-03-14T09:31:27.215Z",
+                     *         "answerKind": "pairwise",
+                     *         "candidates": {
+                     *           "A": "A mutex is a synchronization primitive providing mutual exclusion.",
+                     *           "B": "A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once."
+                     *         },
+                     *         "group": "mutex-explanations",
+                     *         "groupRanking": [
+                     *           {
+                     *             "candidate": "A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once.",
+                     *             "score": 0.6931,
+                     *             "rank": 1
+                     *           },
+                     *           {
+                     *             "candidate": "A mutex is a synchronization primitive providing mutual exclusion.",
+                     *             "score": -0.6931,
+                     *             "rank": 2
+                     *           }
+                     *         ]
                      *       }
                      *     ]
                      */
@@ -9871,6 +9958,7 @@ export interface operations {
                      *     {"id":"cm3q7w1x90006lk08t2u3v4w5","type":"SENTIMENT_ANALYSIS","content":"Stopped charging after a week, replacement on its way.","label":"negative"}
                      *     {"id":"cm3q7w1x90009lk08r4t5n6g7","type":"AI_RESPONSE_RATING","content":"Q: How do I undo my last git commit?\nA: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.","label":"4","answerKind":"rating","rating":{"mean":3.0921,"interval":[3,4]}}
                      *     {"id":"cm3q7w1x9000alk08m7u8l9t0","type":"IMAGE_CLASSIFICATION","content":"https://cdn.acme-robotics.com/frames/warehouse-0415.jpg","label":"forklift|person","answerKind":"multi","choices":["forklift","person"],"optionConfidence":{"empty aisle":0.9987,"forklift":0.9902,"pallet jack":0.9613,"person":0.9755}}
+                     *     {"id":"cm3q7w1x9000blk08p1a2i3r4","type":"AI_RESPONSE_RATING","content":"Explain what a mutex is to a new programmer, in two sentences.","label":"B","answerKind":"pairwise","candidates":{"A":"A mutex is a synchronization primitive providing mutual exclusion.","B":"A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once."},"group":"mutex-explanations","groupRanking":[{"candidate":"A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once.","score":0.6931,"rank":1},{"candidate":"A mutex is a synchronization primitive providing mutual exclusion.","score":-0.6931,"rank":2}]}
                      */
                     "application/x-ndjson": string;
                     /**
@@ -9880,6 +9968,14 @@ export interface operations {
                      *     cm3q7w1x90009lk08r4t5n6g7,AI_RESPONSE_RATING,"Q: How do I undo my last git commit?
                      *     A: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.",4,0.9512,en,2026-03-14T09:31:27.215Z
                      *     cm3q7w1x9000alk08m7u8l9t0,IMAGE_CLASSIFICATION,https://cdn.acme-robotics.com/frames/warehouse-0415.jpg,forklift|person,0.9613,en,2026-03-14T09:31:27.215Z
+                     *     cm3q7w1x9000blk08p1a2i3r4,AI_RESPONSE_RATING,"Prompt:
+                     *     Explain what a mutex is to a new programmer, in two sentences.
+                     *
+                     *     Response A:
+                     *     A mutex is a synchronization primitive providing mutual exclusion.
+                     *
+                     *     Response B:
+                     *     A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once.",B,0.9688,en,2026-03-14T09:31:27.215Z
                      */
                     "text/csv": string;
                     "application/zip": string;

@@ -113,7 +113,7 @@ const clampBias = (b: number) => Math.min(MAX_BIAS, Math.max(-MAX_BIAS, b));
 const choiceIndex = (choice: PairChoice) => PAIR_CHOICES.indexOf(choice);
 
 /** Canonical index (A, B, tie) ↔ shown index (left, right, tie): the same swap both ways. */
-const shownIndex = (canonical: number, aLeft: boolean) => (canonical === 2 || aLeft ? canonical : 1 - canonical);
+export const shownIndex = (canonical: number, aLeft: boolean) => (canonical === 2 || aLeft ? canonical : 1 - canonical);
 
 /** Σ of a 3×3 table. */
 function answersIn(shown: ArrayLike<number>): number {

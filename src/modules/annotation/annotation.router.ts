@@ -27,10 +27,10 @@ import type { AdminPayoutRecord, PayoutRecord } from './payouts.repository.ts';
 import { annotationExamples } from './annotation.examples.ts';
 
 /** The one shape of an assignment, whether GET next or complete's `next` hands it out (a golden task looks the same). */
-const toAssignment = ({ assignmentId, expiresAt, task: { id, type, answerKind, content, options, locale } }: ServedAssignment) => ({
+const toAssignment = ({ assignmentId, expiresAt, task: { id, type, answerKind, content, options, locale, candidates } }: ServedAssignment) => ({
   assignmentId,
   expiresAt: expiresAt.toISOString(),
-  task: { id, type, ...(answerKind === 'single' ? {} : { answerKind }), content, options, locale },
+  task: { id, type, ...(answerKind === 'single' ? {} : { answerKind }), content, options, ...(candidates ? { candidates } : {}), locale },
 });
 
 const toPayout = (payout: PayoutRecord) => ({

@@ -41,7 +41,9 @@ export const nextFilters = z
 export const completeBody = z.strictObject({
   annotatorId: annotatorIdSchema,
   answer: z.union([z.string().min(1).max(MAX_OPTION_LENGTH), z.array(z.string().min(1).max(MAX_OPTION_LENGTH)).max(MAX_MULTI_OPTIONS)]).meta({
-    description: 'One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it)',
+    description:
+      'One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it); ' +
+      'for a pairwise task, first, second or (where offered) tie, naming the candidates in the order the assignment showed them',
   }),
   timeSpentMs: z.number().int().min(0).max(86_400_000),
   next: nextFilters.optional(),
@@ -59,12 +61,21 @@ export const assignmentResponse = z.object({
   task: z.object({
     id: z.string(),
     type: z.enum(TASK_TYPES),
-    answerKind: z.enum(ANSWER_KINDS).optional().meta({
-      description:
-        'rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); absent for single choice (answer one of the options)',
-    }),
+    answerKind: z
+      .enum(ANSWER_KINDS)
+      .optional()
+      .meta({
+        description:
+          'rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; ' +
+          'pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; ' +
+          'absent for single choice (answer one of the options)',
+      }),
     content: z.string(),
-    options: z.array(z.string()),
+    options: z.array(z.string()).meta({ description: 'The answers to choose from (a pairwise task: first, second and, where ties are allowed, tie)' }),
+    candidates: z
+      .object({ first: z.string(), second: z.string() })
+      .optional()
+      .meta({ description: 'Pairwise tasks only: the two candidates in the order to show them (the service chose it for this assignment)' }),
     locale: z.enum(LOCALES),
   }),
 });

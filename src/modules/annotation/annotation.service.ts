@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { answerFits, storedAnswer, type AnswerKind, type AnswerValue } from '@concord/contract';
+import { answerFits, pairAnswerOf, SHOWN_PAIR_ANSWERS, storedAnswer, type AnswerKind, type AnswerValue } from '@concord/contract';
 import type { SettlementEffects } from '../settlement/applier.ts';
 import {
   type AnswerOutcome,
@@ -40,13 +40,19 @@ export const annotatorNotFound = () => new NotFoundError('ANNOTATOR_NOT_FOUND', 
 const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const alreadyAnswered = () => new ConflictError('ALREADY_ANSWERED', 'This annotator already answered this task');
 const noAssignment = () => new ConflictError('NO_ASSIGNMENT', 'This annotator holds no live assignment of this task; call GET /sdk/tasks/next first');
-const invalidAnswer = (task: { options: string[]; answerKind: AnswerKind; allowEmpty: boolean }) =>
-  new BadRequestError(
-    'INVALID_ANSWER',
-    task.answerKind === 'multi'
-      ? `The answer must be distinct options of the task, as a list or joined by |${task.allowEmpty ? '' : ' (at least one)'}: ${task.options.join(', ')}`
-      : `The answer must be one of the task's options: ${task.options.join(', ')}`,
-  );
+function invalidAnswer(task: { options: string[]; answerKind: AnswerKind; allowEmpty: boolean }): BadRequestError {
+  if (task.answerKind === 'multi') {
+    return new BadRequestError(
+      'INVALID_ANSWER',
+      `The answer must be distinct options of the task, as a list or joined by |${task.allowEmpty ? '' : ' (at least one)'}: ${task.options.join(', ')}`,
+    );
+  }
+  if (task.answerKind === 'pairwise') {
+    const answers = SHOWN_PAIR_ANSWERS.filter((answer) => answer !== 'tie' || task.options.includes('tie'));
+    return new BadRequestError('INVALID_ANSWER', `The answer must name a candidate as the assignment showed it: ${answers.join(', ')}`);
+  }
+  return new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${task.options.join(', ')}`);
+}
 
 /** A claim as the routes return it: an assignment, nothing to hand out (null), or a suspended annotator. */
 function servedOf(claimed: NextOutcome): ServedAssignment | null | 'SUSPENDED' {
@@ -140,14 +146,15 @@ export class AnnotationService {
     const goldenRoll = this.random();
     const expiresAt = new Date(this.clock.now().getTime() + this.config.assignmentTtlMs);
     // An answer stored at once comes back with its claim (same statement); any other claims after it.
-    const claimed = await this.answer(developerId, taskId, input, { filters, goldenRoll, expiresAt });
-    const served = servedOf(claimed ?? (await this.claims.call({ developerId, externalId: input.annotatorId, filters, goldenRoll })));
+    const orderRoll = this.random();
+    const claimed = await this.answer(developerId, taskId, input, { filters, goldenRoll, orderRoll, expiresAt });
+    const served = servedOf(claimed ?? (await this.claims.call({ developerId, externalId: input.annotatorId, filters, goldenRoll, orderRoll })));
     return served === 'SUSPENDED' ? null : served;
   }
 
   /** The coalesced claim both routes share: an assignment, nothing to hand out (null), or a suspended annotator. */
   private async claimNext(developerId: string, externalId: string, filters: QueueFilters): Promise<ServedAssignment | null | 'SUSPENDED'> {
-    return servedOf(await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random() }));
+    return servedOf(await this.claims.call({ developerId, externalId, filters, goldenRoll: this.random(), orderRoll: this.random() }));
   }
 
   /**
@@ -194,16 +201,19 @@ export class AnnotationService {
     const golden = await repos.goldenTasks.findById(id);
     if (!golden) throw taskNotFound();
     if (await repos.goldenTasks.hasAnswered(golden.id, annotatorId)) throw alreadyAnswered();
-    if (!(await repos.assignments.holdsGolden(annotatorId, golden.id, now))) throw noAssignment();
+    const assignment = await repos.assignments.goldenAssignment(annotatorId, golden.id, now);
+    if (!assignment) throw noAssignment();
     const kind = { options: golden.options, answerKind: golden.answerKind, allowEmpty: golden.allowEmpty };
-    if (!answerFits(kind, input.answer)) throw invalidAnswer(kind);
-    const stored = storedAnswer(golden, input.answer);
+    // A pair's answer names a candidate as the assignment showed it (first, second, tie).
+    const answer = golden.answerKind === 'pairwise' ? pairAnswerOf(input.answer, assignment.swapped) : input.answer;
+    if (answer === null || !answerFits(kind, answer)) throw invalidAnswer(kind);
+    const stored = storedAnswer(golden, answer);
     const correct = stored === golden.goldenAnswer;
-    await repos.goldenTasks.recordAnswer(golden.id, annotatorId, stored, input.timeSpentMs, correct);
+    await repos.goldenTasks.recordAnswer(golden.id, annotatorId, { answer: stored, swapped: assignment.swapped }, input.timeSpentMs, correct);
     await repos.assignments.release(annotatorId);
     const counters = await repos.annotators.countGoldenAnswer(annotatorId, correct);
     // After the annotator's row is locked (above): the order every writer of the label counts uses.
-    await repos.labelCounts.addGoldenAnswer(golden.id, annotatorId, stored);
+    await repos.labelCounts.addGoldenAnswer(golden.id, annotatorId, stored, assignment.swapped);
     const since = { answered: counters.goldenAnswered - counters.goldenAnsweredBase, correct: counters.goldenCorrect - counters.goldenCorrectBase };
     if (shouldSuspend(since.answered, since.correct)) await repos.annotators.setSuspended(annotatorId, true);
   }

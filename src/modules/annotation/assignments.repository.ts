@@ -10,7 +10,7 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import { newId } from '../../lib/ids.ts';
 import { decideCodec, encodePlan, type ModelView, type Participant, type SettlementPlan } from '../settlement/codecs.ts';
 import type { TaskStatus } from '../tasks/tasks.repository.ts';
-import type { AnswerKind, AnswerValue, TaskType } from '@concord/contract';
+import { SHOWN_PAIR_ANSWERS, allowsTie, type AnswerKind, type AnswerValue, type TaskType } from '@concord/contract';
 
 export interface QueueFilters {
   locale?: string;
@@ -25,6 +25,14 @@ export interface ServableTask {
   options: string[];
   locale: string;
   answerKind: AnswerKind;
+  /** Pairwise only: the two candidates in the order this assignment shows them (its options are first, second, tie). */
+  candidates?: ShownCandidates;
+}
+
+/** A pair as one assignment shows it. */
+export interface ShownCandidates {
+  first: string;
+  second: string;
 }
 
 export type NextOutcome =
@@ -73,6 +81,7 @@ interface NextRow {
   options: string[];
   locale: string;
   answer_kind: AnswerKind;
+  candidates: ShownCandidates | null;
 }
 
 interface AnswerRow {
@@ -102,16 +111,28 @@ export interface NextRequest {
   externalId: string;
   filters: QueueFilters;
   goldenRoll: number;
+  /** Below 0.5: a pairwise assignment shows B first. */
+  orderRoll: number;
+}
+
+/** The served task: a pairwise task's options are the answers its annotator gives (first, second, tie), its candidates as shown. */
+function servableTask(row: NextRow): ServableTask {
+  const task = {
+    id: row.id,
+    buyerId: row.buyer_id,
+    type: row.type,
+    content: row.content,
+    options: row.options,
+    locale: row.locale,
+    answerKind: row.answer_kind,
+  };
+  if (row.answer_kind !== 'pairwise' || !row.candidates) return task;
+  return { ...task, options: SHOWN_PAIR_ANSWERS.filter((answer) => answer !== 'tie' || allowsTie(row.options)), candidates: row.candidates };
 }
 
 function toNextOutcome(row: NextRow): NextOutcome {
   if (row.outcome === 'NONE' || row.outcome === 'ANNOTATOR_SUSPENDED') return { outcome: row.outcome };
-  return {
-    outcome: 'SERVED',
-    assignmentId: row.assignment_id,
-    expiresAt: row.expires_at,
-    task: { id: row.id, buyerId: row.buyer_id, type: row.type, content: row.content, options: row.options, locale: row.locale, answerKind: row.answer_kind },
-  };
+  return { outcome: 'SERVED', assignmentId: row.assignment_id, expiresAt: row.expires_at, task: servableTask(row) };
 }
 
 function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
@@ -160,7 +181,7 @@ export interface AnswerRequest {
   /** The answer's time: its assignment must be live then. */
   now: Date;
   /** `complete` with `next`: an answer stored at once (ANSWERED) also claims the next assignment in its batch. */
-  next?: { filters: QueueFilters; goldenRoll: number; expiresAt: Date };
+  next?: { filters: QueueFilters; goldenRoll: number; orderRoll: number; expiresAt: Date };
 }
 
 /** contract §5: the chance that `next` serves a golden task in place of a regular one, before an annotator's first golden answer and after. */
@@ -187,6 +208,7 @@ export class AssignmentsRepository {
       locale: r.filters.locale ?? null,
       types: r.filters.types?.length ? r.filters.types : null,
       goldenRoll: r.goldenRoll,
+      orderRoll: r.orderRoll,
     }));
     const rows = await this.db.$queryRaw<Array<NextRow & { request: number }>>`
       SELECT * FROM sdk_next_batch(${JSON.stringify(payload)}::jsonb, ${now}::timestamptz, ${expiresAt}::timestamptz, ${golden.rate}::float8, ${golden.firstRate}::float8)`;
@@ -244,6 +266,7 @@ export class AssignmentsRepository {
           locale: next.filters.locale ?? null,
           types: next.filters.types?.length ? next.filters.types : null,
           goldenRoll: next.goldenRoll,
+          orderRoll: next.orderRoll,
           expiresAt: next.expiresAt,
         },
       };
@@ -261,11 +284,11 @@ export class AssignmentsRepository {
     });
   }
 
-  /** Whether the annotator holds a live assignment of this golden task. */
-  async holdsGolden(annotatorId: string, goldenTaskId: string, now: Date): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`
-      SELECT 1 FROM assignments WHERE annotator_id = ${annotatorId} AND golden_task_id = ${goldenTaskId} AND expires_at > ${now}`;
-    return rows.length === 1;
+  /** The annotator's live assignment of this golden task (whether it shows a pair swapped), or null when they hold none. */
+  async goldenAssignment(annotatorId: string, goldenTaskId: string, now: Date): Promise<{ swapped: boolean } | null> {
+    const rows = await this.db.$queryRaw<Array<{ swapped: boolean }>>`
+      SELECT swapped FROM assignments WHERE annotator_id = ${annotatorId} AND golden_task_id = ${goldenTaskId} AND expires_at > ${now}`;
+    return rows[0] ?? null;
   }
 
   /** The slot is used up by the answer. */

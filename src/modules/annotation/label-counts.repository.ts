@@ -5,6 +5,8 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import { goldenIncrement, oneCoinGoldenIncrement } from '../../consensus/soft-counts.ts';
 import { countsRow, sharesScopeOptions } from '../../consensus/task-decision.ts';
 import { chosenIndexes, countsSideOf, multiCountsRow } from '../../consensus/kinds/multi-task.ts';
+import { pairIncrement } from '../../consensus/kinds/pairwise-task.ts';
+import type { PairChoice } from '../../consensus/kinds/pairwise.ts';
 
 export class LabelCountsRepository {
   constructor(private readonly db: RawExecutor) {}
@@ -12,9 +14,10 @@ export class LabelCountsRepository {
   /**
    * One whole count in cell (truth, answer) of the annotator's matrix in the golden task's scope (the
    * scope is created on first use); only the one-coin counts when the golden task's options are not
-   * the scope's. Called after the annotator's row is locked (the order every writer of counts uses).
+   * the scope's. A pair's count is in its 3×3 table as shown (`swapped`: the assignment showed B first).
+   * Called after the annotator's row is locked (the order every writer of counts uses).
    */
-  async addGoldenAnswer(goldenTaskId: string, annotatorId: string, answer: string): Promise<void> {
+  async addGoldenAnswer(goldenTaskId: string, annotatorId: string, answer: string, swapped: boolean): Promise<void> {
     // Two statements: a scope another transaction creates meanwhile is visible to the second one only.
     await this.db.$executeRaw`
       INSERT INTO label_scopes (key, buyer_id, project_id, options, answer_kind)
@@ -34,6 +37,11 @@ export class LabelCountsRepository {
       const row = multiCountsRow(annotatorId, golden.scope_options.length, truth, chosenIndexes(answer, golden.scope_options));
       await this.db
         .$executeRaw`SELECT add_label_counts(${golden.key}, ${countsSideOf('multi', golden.scope_options.length)}::int, ${JSON.stringify([row])}::jsonb)`;
+      return;
+    }
+    if (golden.answer_kind === 'pairwise') {
+      const increment = pairIncrement(answer as PairChoice, swapped, golden.golden_answer as PairChoice);
+      await this.db.$executeRaw`SELECT add_label_counts(${golden.key}, 3::int, ${JSON.stringify([countsRow(annotatorId, increment, 3)])}::jsonb)`;
       return;
     }
     const matrixForm = sharesScopeOptions(golden.options, golden.scope_options);

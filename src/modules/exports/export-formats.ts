@@ -1,7 +1,17 @@
 // Training-data formats: pure functions from an exported task to its text. Each format writes a file as
 // begin + records + end, so a split writes three complete files.
 import { stringify } from 'csv-stringify/sync';
-import { SET_SEPARATOR, storedChoices, type AnswerKind, type ExportFormat, type RatingResult, type TaskType } from '@concord/contract';
+import {
+  allowsTie,
+  SET_SEPARATOR,
+  storedChoices,
+  type AnswerKind,
+  type ExportFormat,
+  type PairCandidates,
+  type RatingResult,
+  type TaskType,
+} from '@concord/contract';
+import type { RankedCandidate } from '../../consensus/kinds/pairwise.ts';
 
 /**
  * A text cell a spreadsheet would run as a formula, prefixed with ' so that it is shown instead (OWASP
@@ -29,6 +39,12 @@ export interface ExportRecord {
   rating: RatingResult | null;
   /** A multi-select task's confidence per option (tasks.result_details); null for other kinds. */
   optionConfidence: Record<string, number> | null;
+  /** A pairwise task's two candidates (content is its prompt); null for other kinds. */
+  candidates: PairCandidates | null;
+  /** A pairwise task's group, if any. */
+  group: string | null;
+  /** The group's ranking of its candidates (Bradley–Terry over its decided pairs); null without a group, or in a format that does not write it. */
+  groupRanking: RankedCandidate[] | null;
 }
 
 export interface FileFormat {
@@ -37,6 +53,8 @@ export interface FileFormat {
   /** The text of one record; `index` is its position in the file (0 first). */
   record(record: ExportRecord, index: number): string;
   end: string;
+  /** Whether its records carry their group's ranking (the service fits the rankings first). */
+  ranksGroups?: boolean;
 }
 
 /** The chat formats' answer for an empty set (a multi-select task that allows it). */
@@ -50,11 +68,20 @@ const INSTRUCTIONS: Record<TaskType, string> = {
   RELEVANCE_RATING: 'Rate the relevance of the following content.',
 };
 
+/** The chat formats' instruction for a pair: the prompt and both candidates follow it, labelled A and B. */
+const pairInstruction = (r: Pick<ExportRecord, 'options'>) =>
+  `Which of the two responses to the prompt is better? Answer with one of: ${r.options.join(', ')}${allowsTie(r.options) ? ' (tie: equally good)' : ''}.`;
+
+/** A pair's prompt and candidates as one text, labelled as its answers name them. */
+const pairText = (r: Pick<ExportRecord, 'content' | 'candidates'>) =>
+  `Prompt:\n${r.content}\n\nResponse A:\n${r.candidates?.A ?? ''}\n\nResponse B:\n${r.candidates?.B ?? ''}`;
+
 /**
  * The instruction for a task's type followed by its options: "… Answer with one of: a, b, c."; for a rating
  * task, its levels as a scale: "… Answer with one level of the scale, from lowest to highest: 1, 2, 3."
  */
 export function instructionFor(record: Pick<ExportRecord, 'type' | 'options' | 'answerKind'>): string {
+  if (record.answerKind === 'pairwise') return pairInstruction(record);
   const answer = ANSWER_WORDS[record.answerKind];
   return `${INSTRUCTIONS[record.type]} ${answer} ${record.options.join(', ')}.`;
 }
@@ -62,12 +89,14 @@ const ANSWER_WORDS: Record<AnswerKind, string> = {
   single: 'Answer with one of:',
   rating: 'Answer with one level of the scale, from lowest to highest:',
   multi: `Answer with every one that applies, separated by commas, or "${NONE_APPLIES}" if none does:`,
+  pairwise: 'Answer with one of:',
 };
 
 /** What json and jsonl add for a kind other than single choice (a single-choice record is as it always was). */
 function kindFields(r: ExportRecord) {
   if (r.answerKind === 'rating') return { answerKind: r.answerKind, rating: r.rating };
   if (r.answerKind === 'multi') return { answerKind: r.answerKind, choices: choicesOf(r), optionConfidence: r.optionConfidence };
+  if (r.answerKind === 'pairwise') return { answerKind: r.answerKind, candidates: r.candidates, group: r.group, groupRanking: r.groupRanking };
   return {};
 }
 
@@ -81,9 +110,26 @@ function labelText(r: ExportRecord, separator: string = SET_SEPARATOR, empty = '
   return choices.length === 0 ? empty : choices.join(separator);
 }
 
-/** The chat prompt: the instruction with the options, then the content. */
-export function promptFor(record: Pick<ExportRecord, 'type' | 'options' | 'content' | 'answerKind'>): string {
-  return `${instructionFor(record)}\n\n${record.content}`;
+/** The content as one text: a pair's prompt with both candidates, anything else's content as it is. */
+const contentText = (r: Pick<ExportRecord, 'content' | 'candidates' | 'answerKind'>) => (r.answerKind === 'pairwise' ? pairText(r) : r.content);
+
+/** The chat prompt: the instruction with the options, then the content (a pair's prompt and candidates). */
+export function promptFor(record: Pick<ExportRecord, 'type' | 'options' | 'content' | 'answerKind' | 'candidates'>): string {
+  return `${instructionFor(record)}\n\n${contentText(record)}`;
+}
+
+/** A decided pair as a preference line: the better candidate chosen, the other rejected; a tie (included on request) keeps A, B and says so. */
+function preferenceLine(r: ExportRecord): string {
+  const { A = '', B = '' } = r.candidates ?? {};
+  const chosenB = r.label === 'B';
+  return line({
+    prompt: r.content,
+    chosen: chosenB ? B : A,
+    rejected: chosenB ? A : B,
+    confidence: r.confidence,
+    ...(r.label === 'tie' ? { tie: true } : {}),
+    id: r.id,
+  });
 }
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
@@ -106,19 +152,23 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
         ...kindFields(r),
       })}`,
     end: ']\n',
+    ranksGroups: true,
   },
   jsonl: {
     contentType: ndjson,
     begin: '',
     record: (r) => line({ id: r.id, type: r.type, content: r.content, label: labelText(r), ...kindFields(r) }),
     end: '',
+    ranksGroups: true,
   },
   csv: {
     contentType: 'text/csv; charset=utf-8',
     begin: stringify([[...CSV_COLUMNS]]),
     // contract §8 (OWASP CSV injection): text cells pass through guardFormula; numbers are never prefixed.
     // A set's options are joined by | (as the API writes a set, and an import's options); the empty set is an empty cell.
-    record: (r) => stringify([[r.id, r.type, guardFormula(r.content), guardFormula(labelText(r) ?? ''), r.confidence ?? '', r.locale, r.validatedAt ?? '']]),
+    // A pair's content cell holds its prompt and both candidates, labelled A and B as its label names them.
+    record: (r) =>
+      stringify([[r.id, r.type, guardFormula(contentText(r)), guardFormula(labelText(r) ?? ''), r.confidence ?? '', r.locale, r.validatedAt ?? '']]),
     end: '',
   },
   openai: {
@@ -140,6 +190,15 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     record: (r) => {
       const choices = choicesOf(r);
       if (choices) return line({ text: r.content, label: choices, label_id: choices.map((option) => r.options.indexOf(option)) });
+      if (r.answerKind === 'pairwise') {
+        return line({
+          text: r.content,
+          candidate_a: r.candidates?.A ?? '',
+          candidate_b: r.candidates?.B ?? '',
+          label: r.label ?? '',
+          label_id: r.label === null ? -1 : r.options.indexOf(r.label),
+        });
+      }
       return line({ text: r.content, label: r.label ?? '', label_id: r.label === null ? -1 : r.options.indexOf(r.label) });
     },
     end: '',
@@ -147,7 +206,14 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
   alpaca: {
     contentType: ndjson,
     begin: '',
-    record: (r) => line({ instruction: instructionFor(r), input: r.content, output: labelText(r, ', ', NONE_APPLIES) ?? '' }),
+    record: (r) => line({ instruction: instructionFor(r), input: contentText(r), output: labelText(r, ', ', NONE_APPLIES) ?? '' }),
+    end: '',
+  },
+  // Reward models and DPO: one line per decided pair (the export selects pairwise tasks only, ties on request).
+  preference: {
+    contentType: ndjson,
+    begin: '',
+    record: preferenceLine,
     end: '',
   },
 };

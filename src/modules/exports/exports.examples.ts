@@ -18,6 +18,9 @@ const records: ExportRecord[] = [
     answerKind: 'single',
     rating: null,
     optionConfidence: null,
+    candidates: null,
+    group: null,
+    groupRanking: null,
   },
   {
     id: EXAMPLE.pendingTaskId,
@@ -31,6 +34,9 @@ const records: ExportRecord[] = [
     answerKind: 'single',
     rating: null,
     optionConfidence: null,
+    candidates: null,
+    group: null,
+    groupRanking: null,
   },
   {
     id: EXAMPLE.ratingTaskId,
@@ -44,6 +50,9 @@ const records: ExportRecord[] = [
     answerKind: 'rating',
     rating: { mean: 3.0921, interval: [3, 4] },
     optionConfidence: null,
+    candidates: null,
+    group: null,
+    groupRanking: null,
   },
   {
     id: EXAMPLE.multiTaskId,
@@ -57,6 +66,36 @@ const records: ExportRecord[] = [
     answerKind: 'multi',
     rating: null,
     optionConfidence: { 'empty aisle': 0.9987, forklift: 0.9902, 'pallet jack': 0.9613, person: 0.9755 },
+    candidates: null,
+    group: null,
+    groupRanking: null,
+  },
+  {
+    id: EXAMPLE.pairTaskId,
+    type: 'AI_RESPONSE_RATING',
+    content: 'Explain what a mutex is to a new programmer, in two sentences.',
+    options: ['A', 'B'],
+    label: 'B',
+    confidence: 0.9688,
+    locale: 'en',
+    validatedAt: EXAMPLE.later,
+    answerKind: 'pairwise',
+    rating: null,
+    optionConfidence: null,
+    candidates: {
+      A: 'A mutex is a synchronization primitive providing mutual exclusion.',
+      B: 'A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once.',
+    },
+    group: 'mutex-explanations',
+    groupRanking: [
+      {
+        candidate:
+          'A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once.',
+        score: 0.6931,
+        rank: 1,
+      },
+      { candidate: 'A mutex is a synchronization primitive providing mutual exclusion.', score: -0.6931, rank: 2 },
+    ],
   },
 ];
 

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { AnswerKind, TaskType } from '@concord/contract';
 import type { ExportRecord } from './export-formats.ts';
+import type { RankedCandidate } from '../../consensus/kinds/pairwise.ts';
 
 export interface ExportFilters {
   buyerId: string;
@@ -13,6 +14,8 @@ export interface ExportFilters {
   type?: string;
   locale?: string;
   minConfidence?: number;
+  /** The preference format: pairwise tasks only, ties left out unless `includeTies`. */
+  pairs?: { includeTies: boolean };
 }
 
 /**
@@ -52,7 +55,18 @@ type RowArray = [
   answerKind: AnswerKind,
   rating: ExportRecord['rating'],
   optionConfidence: ExportRecord['optionConfidence'],
+  candidates: ExportRecord['candidates'],
+  group: string | null,
 ];
+
+/** A decided pair of a group, as the group's ranking reads it. */
+export interface GroupPairRow {
+  group: string;
+  candidates: { A: string; B: string };
+  result: string;
+  confidence: number;
+  allowTie: boolean;
+}
 
 /** The shuffle key of a task: stable across PostgreSQL versions (hash partitioning relies on it). */
 const shuffleKey = (seed: string) => Prisma.sql`hashtextextended(${seed} || ':' || id, 0)`;
@@ -63,6 +77,8 @@ function where(filters: ExportFilters): Prisma.Sql {
   if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
   if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
   if (filters.minConfidence !== undefined) conditions.push(Prisma.sql`confidence >= ${filters.minConfidence}`);
+  if (filters.pairs) conditions.push(Prisma.sql`answer_kind = 'pairwise'`);
+  if (filters.pairs && !filters.pairs.includeTies) conditions.push(Prisma.sql`result IS DISTINCT FROM 'tie'`);
   return Prisma.join(conditions, ' AND ');
 }
 
@@ -79,7 +95,7 @@ export function recordsQuery(filters: ExportFilters, cut?: SplitCut): Prisma.Sql
     `id, type, content, array_to_json(options)::text AS options, result, confidence, locale, ` +
       `to_char(validated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS validated_at_text`,
   );
-  const after = Prisma.raw(`answer_kind, result_details->'rating' AS rating, result_details->'optionConfidence' AS option_confidence`);
+  const after = Prisma.raw(`answer_kind, result_details->'rating' AS rating, result_details->'optionConfidence' AS option_confidence, candidates, pair_group`);
   // A comparison with an absent boundary (NULL) is never true, so it falls through to the next bucket.
   const bucket = cut
     ? Prisma.sql`CASE WHEN (${shuffleKey(cut.seed)}, id) <= (${cut.lastTrain?.key ?? null}::bigint, ${cut.lastTrain?.id ?? null}::text) THEN 0
@@ -119,6 +135,21 @@ export class ExportSession {
   }
 
   /**
+   * Every decided pair of the groups the export holds (all of the buyer's decided pairs of each group,
+   * whatever the export's other filters), in the export's snapshot: what the groups' rankings are fitted on.
+   */
+  async groupPairs(): Promise<GroupPairRow[]> {
+    const query = Prisma.sql`
+      SELECT t.pair_group AS "group", t.candidates, t.result, t.confidence, 'tie' = ANY (t.options) AS "allowTie"
+      FROM tasks t
+      WHERE t.buyer_id = ${this.filters.buyerId} AND t.status = 'COMPLETED' AND t.answer_kind = 'pairwise'
+        AND t.pair_group IN (SELECT DISTINCT pair_group FROM tasks WHERE ${where(this.filters)} AND pair_group IS NOT NULL)`;
+    const inFlight = this.client.query<GroupPairRow>(query.text, query.values);
+    this.inFlight = inFlight;
+    return (await inFlight).rows;
+  }
+
+  /**
    * The keys at the given ranks of the shuffle (1-based; 0 gives null), from one sort of (key, id) pairs
    * only. The snapshot is the count's, so the members these boundaries cut are an exact partition.
    */
@@ -144,9 +175,9 @@ export class ExportSession {
 
   /**
    * The records ordered by validatedAt then id, a page at a time, each with its split bucket (0 train,
-   * 1 val, 2 test; always 0 without a split).
+   * 1 val, 2 test; always 0 without a split) and, given `rankings`, its group's ranking.
    */
-  async *records(cut?: SplitCut): AsyncGenerator<ExportRecord & { bucket: Bucket }> {
+  async *records(cut?: SplitCut, rankings?: ReadonlyMap<string, RankedCandidate[]>): AsyncGenerator<ExportRecord & { bucket: Bucket }> {
     const query = recordsQuery(this.filters, cut);
     const name = `export_${++this.cursors}`;
     if (this.closed) return;
@@ -167,8 +198,9 @@ export class ExportSession {
         const page: pg.QueryResult<RowArray> = await next;
         // The database reads the next page while this one is formatted and written.
         next = page.rows.length === PAGE && !this.closed ? fetchPage() : undefined;
-        for (const [id, type, content, options, label, confidence, locale, validatedAt, bucket, answerKind, rating, optionConfidence] of page.rows) {
-          const kind = { answerKind, rating, optionConfidence };
+        for (const row of page.rows) {
+          const [id, type, content, options, label, confidence, locale, validatedAt, bucket, answerKind, rating, optionConfidence, candidates, group] = row;
+          const kind = { answerKind, rating, optionConfidence, candidates, group, groupRanking: (group !== null && rankings?.get(group)) || null };
           yield { id, type, content, options: JSON.parse(options) as string[], label, confidence, locale, validatedAt, bucket, ...kind };
         }
       }

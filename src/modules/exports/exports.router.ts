@@ -5,6 +5,7 @@ import { defineEndpoint } from '../../lib/endpoint.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
 import {
   ANSWER_KINDS,
+  candidatesSchema,
   choicesSchema,
   EXPORT_SEED_MAX_LENGTH,
   LOCALES,
@@ -27,7 +28,13 @@ const exportQuery = z.strictObject({
   format: z
     .string()
     .optional()
-    .meta({ type: 'string', enum: [...EXPORT_FORMATS], description: 'Required: json, jsonl, csv, openai, huggingface or alpaca (INVALID_FORMAT otherwise)' }),
+    .meta({
+      type: 'string',
+      enum: [...EXPORT_FORMATS],
+      description:
+        'Required: json, jsonl, csv, openai, huggingface, alpaca or preference (INVALID_FORMAT otherwise). preference writes the decided pairwise ' +
+        'tasks only, one {prompt, chosen, rejected, confidence, id} line each, for reward models and DPO',
+    }),
   status: z.enum(TASK_STATUSES).optional().meta({ description: 'Default COMPLETED' }),
   projectId: z.string().max(64).optional(),
   type: z.enum(TASK_TYPES).optional(),
@@ -35,6 +42,11 @@ const exportQuery = z.strictObject({
   trainRatio: ratio('Alone: one plain file. With valRatio and testRatio (summing to 1.0): a ZIP of train, val and test files'),
   valRatio: ratio('With trainRatio and testRatio: the validation share'),
   testRatio: ratio('With trainRatio and valRatio: the test share'),
+  includeTies: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .meta({ description: 'preference only: also write pairs decided as a tie (chosen A, rejected B, tie: true); false by default' }),
   seed: z.string().max(EXPORT_SEED_MAX_LENGTH).optional().meta({ description: 'Changes the deterministic shuffle of a split' }),
   minConfidence: z
     .string()
@@ -59,7 +71,9 @@ const exportJsonSchema = z
       id: z.string(),
       type: z.enum(TASK_TYPES),
       content: z.string(),
-      label: z.string().nullable().meta({ description: "The task's result (a multi-select task's: the options of the set joined by |, also in choices)" }),
+      label: z.string().nullable().meta({
+        description: "The task's result (a multi-select task's: the options of the set joined by |, also in choices; a pairwise task's: A, B or tie)",
+      }),
       confidence: z.number().nullable().meta({ description: CONFIDENCE_DESCRIPTION }),
       locale: z.enum(LOCALES),
       validatedAt: timestamp.nullable(),
@@ -70,6 +84,22 @@ const exportJsonSchema = z
         .nullable()
         .optional()
         .meta({ description: 'Multi-select tasks only: per option, the probability that its decision is right' }),
+      candidates: candidatesSchema.optional(),
+      group: z.string().nullable().optional().meta({ description: 'Pairwise tasks only: the group, or null' }),
+      groupRanking: z
+        .array(
+          z.object({
+            candidate: z.string(),
+            score: z.number().meta({ description: 'ln of the Bradley–Terry strength (4 decimals)' }),
+            rank: z.number().int().meta({ description: '1 for the best; equal scores share a rank' }),
+          }),
+        )
+        .nullable()
+        .optional()
+        .meta({
+          description:
+            "Pairwise tasks of a group: the group's candidates ranked by Bradley–Terry over all its decided pairs, each weighted by its confidence; null without a group",
+        }),
     }),
   )
   .meta({ id: 'ExportJson' });
@@ -88,7 +118,7 @@ export function exportEndpoints({ exports }: { exports: ExportsService }) {
       errors: { 400: 'INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR' },
       produces: {
         'application/json': { description: 'json: one array of records', schema: exportJsonSchema },
-        'application/x-ndjson': 'jsonl, openai, huggingface, alpaca: one object per line',
+        'application/x-ndjson': 'jsonl, openai, huggingface, alpaca, preference: one object per line',
         'text/csv': 'csv with a header row',
         'application/zip': 'train, val and test files when all three ratios are given',
       },

@@ -23,6 +23,8 @@ import {
 import { FORMATS, type FileFormat as FormatWriter } from './export-formats.ts';
 import type { ExportFilters, ExportSession, ExportsRepository, SplitCut } from './exports.repository.ts';
 import type { ExportRecord } from './export-formats.ts';
+import { rankGroups } from '../../consensus/kinds/pairwise-task.ts';
+import type { RankedCandidate } from '../../consensus/kinds/pairwise.ts';
 
 export interface ExportQuery {
   format?: string;
@@ -35,6 +37,8 @@ export interface ExportQuery {
   testRatio?: string;
   seed?: string;
   minConfidence?: number;
+  /** The preference format: whether tied pairs are written (as A and B, with tie: true). */
+  includeTies?: boolean;
 }
 
 export interface ExportDownload {
@@ -146,10 +150,18 @@ export class ExportsService {
       type: query.type,
       locale: query.locale,
       minConfidence: query.minConfidence,
+      ...(formatName === 'preference' ? { pairs: { includeTies: query.includeTies === true } } : {}),
     };
     const session = await this.records.open(filters);
+    let rankings: Map<string, RankedCandidate[]> | undefined;
+    try {
+      rankings = format.ranksGroups ? rankGroups(await session.groupPairs()) : undefined;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
     if (split.kind === 'none') {
-      const body = Readable.from(fileText(session.records(), format), { objectMode: false });
+      const body = Readable.from(fileText(session.records(undefined, rankings), format), { objectMode: false });
       // 'close' follows the end, an error and a destroy alike: the snapshot ends however the file does.
       body.once('close', () => void session.close());
       const abort = async () => {
@@ -158,7 +170,7 @@ export class ExportsService {
       };
       return { contentType: format.contentType, filename: exportFileName(formatName, false), body, abort, parts: null };
     }
-    const { archive, parts } = await this.zip(session, format, split, query.seed ?? '');
+    const { archive, parts } = await this.zip(session, format, split, query.seed ?? '', rankings);
     const abort = async () => {
       archive.destroy();
       await session.close();
@@ -176,6 +188,7 @@ export class ExportsService {
     format: FileFormat,
     split: Extract<Split, { kind: 'split' }>,
     seed: string,
+    rankings: ReadonlyMap<string, RankedCandidate[]> | undefined,
   ): Promise<{ archive: Readable; parts: SplitParts }> {
     let cut: SplitCut;
     let spool: SpoolDir;
@@ -191,7 +204,7 @@ export class ExportsService {
     }
     const files = [spool.file('val', format), spool.file('test', format)] as const;
     async function* train(): AsyncGenerator<ExportRecord> {
-      for await (const record of session.records(cut)) {
+      for await (const record of session.records(cut, rankings)) {
         if (record.bucket === 0) yield record;
         else await files[record.bucket === 1 ? 0 : 1].add(record);
       }

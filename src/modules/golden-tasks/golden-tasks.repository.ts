@@ -3,7 +3,8 @@ import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { AnswerKind, TaskType } from '@concord/contract';
+import type { AnswerKind, PairCandidates, TaskType } from '@concord/contract';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface GoldenTaskRecord {
@@ -18,6 +19,8 @@ export interface GoldenTaskRecord {
   answerKind: AnswerKind;
   /** Multi-select only: whether the empty set is an answer. */
   allowEmpty: boolean;
+  /** Pairwise only: the two texts compared. */
+  candidates: PairCandidates | null;
   timesServed: number;
   timesAnswered: number;
   timesCorrect: number;
@@ -34,10 +37,15 @@ export interface GoldenTaskInput {
   projectId: string | null;
   answerKind: AnswerKind;
   allowEmpty: boolean;
+  candidates: PairCandidates | null;
 }
 
-/** A row as Prisma reads it: answer_kind is text there, held to the kinds by its CHECK constraint. */
-const asRecord = <T extends { answerKind: string }>(row: T): T & { answerKind: AnswerKind } => ({ ...row, answerKind: row.answerKind as AnswerKind });
+/** A row as Prisma reads it: answer_kind is text there, held to the kinds by its CHECK constraint; candidates JSON of the contract's shape. */
+const asRecord = <T extends { answerKind: string; candidates: unknown }>(row: T): T & { answerKind: AnswerKind; candidates: PairCandidates | null } => ({
+  ...row,
+  answerKind: row.answerKind as AnswerKind,
+  candidates: row.candidates as PairCandidates | null,
+});
 
 export const goldenTaskNotFound = () => new NotFoundError('GOLDEN_TASK_NOT_FOUND', 'Golden task not found');
 
@@ -50,7 +58,7 @@ export class GoldenTasksRawRepository {
   async findById(id: string): Promise<GoldenTaskRecord | null> {
     const rows = await this.db.$queryRaw<GoldenTaskRecord[]>`
       SELECT id, buyer_id AS "buyerId", project_id AS "projectId", type, content, options, golden_answer AS "goldenAnswer",
-             locale, answer_kind AS "answerKind", allow_empty AS "allowEmpty", times_served AS "timesServed", times_answered AS "timesAnswered", times_correct AS "timesCorrect",
+             locale, answer_kind AS "answerKind", allow_empty AS "allowEmpty", candidates, times_served AS "timesServed", times_answered AS "timesAnswered", times_correct AS "timesCorrect",
              created_at AS "createdAt"
       FROM golden_tasks WHERE id = ${id}`;
     return rows[0] ?? null;
@@ -63,11 +71,17 @@ export class GoldenTasksRawRepository {
   }
 
   /** Stores a golden answer and scores it on the golden task; a second answer is ALREADY_ANSWERED. */
-  async recordAnswer(goldenTaskId: string, annotatorId: string, answer: string, timeSpentMs: number, correct: boolean): Promise<void> {
+  async recordAnswer(
+    goldenTaskId: string,
+    annotatorId: string,
+    given: { answer: string; swapped: boolean },
+    timeSpentMs: number,
+    correct: boolean,
+  ): Promise<void> {
     try {
       await this.db.$executeRaw`
-        INSERT INTO golden_responses (id, golden_task_id, annotator_id, answer, time_spent_ms, correct)
-        VALUES (${newId()}, ${goldenTaskId}, ${annotatorId}, ${answer}, ${timeSpentMs}, ${correct})`;
+        INSERT INTO golden_responses (id, golden_task_id, annotator_id, answer, time_spent_ms, correct, swapped)
+        VALUES (${newId()}, ${goldenTaskId}, ${annotatorId}, ${given.answer}, ${timeSpentMs}, ${correct}, ${given.swapped})`;
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError('ALREADY_ANSWERED', 'This annotator already answered this task');
       throw error;
@@ -84,7 +98,8 @@ export class GoldenTasksRepository extends GoldenTasksRawRepository {
   }
 
   async create(buyerId: string, input: GoldenTaskInput): Promise<GoldenTaskRecord> {
-    return asRecord(await this.db.goldenTask.create({ data: { id: newId(), buyerId, ...input } }));
+    const { candidates, ...rest } = input;
+    return asRecord(await this.db.goldenTask.create({ data: { id: newId(), buyerId, ...rest, candidates: candidates ?? Prisma.DbNull } }));
   }
 
   /** Newest first, one keyset page (`limit + 1` rows). */

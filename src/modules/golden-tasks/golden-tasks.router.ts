@@ -3,7 +3,17 @@ import { z } from 'zod';
 import type { GoldenTasksService } from './golden-tasks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, timestamp, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
-import { ANSWER_KINDS, choicesSchema, goldenTaskInputSchema, LOCALES, shownAnswer, storedChoices, TASK_TYPES } from '@concord/contract';
+import {
+  allowsTie,
+  ANSWER_KINDS,
+  candidatesSchema,
+  choicesSchema,
+  goldenTaskInputSchema,
+  LOCALES,
+  shownAnswer,
+  storedChoices,
+  TASK_TYPES,
+} from '@concord/contract';
 import type { GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { goldenTaskExamples } from './golden-tasks.examples.ts';
 
@@ -11,11 +21,15 @@ const goldenTaskSchema = z
   .object({
     id: z.string(),
     type: z.enum(TASK_TYPES),
-    answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'rating or multi for a golden task of that kind; absent for single choice' }),
+    answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'rating, multi or pairwise for a golden task of that kind; absent for single choice' }),
     allowEmpty: z.boolean().optional().meta({ description: 'Multi-select golden tasks only: whether the empty set is an answer' }),
+    candidates: candidatesSchema.optional(),
+    allowTie: z.boolean().optional().meta({ description: 'Pairwise golden tasks only: whether a tie is an answer' }),
     content: z.string(),
     options: z.array(z.string()),
-    goldenAnswer: z.string().meta({ description: 'The known answer: one option; for a multi-select golden task the options of the set joined by |' }),
+    goldenAnswer: z
+      .string()
+      .meta({ description: 'The known answer: one option; for a multi-select golden task the options of the set joined by |; for a pairwise one A, B or tie' }),
     goldenChoices: choicesSchema.optional().meta({ description: 'Multi-select golden tasks only: the known set as a list' }),
     locale: z.enum(LOCALES),
     projectId: z.string().nullable(),
@@ -31,6 +45,7 @@ const toGoldenTask = (golden: GoldenTaskRecord) => ({
   type: golden.type,
   ...(golden.answerKind === 'single' ? {} : { answerKind: golden.answerKind }),
   ...(golden.answerKind === 'multi' ? { allowEmpty: golden.allowEmpty } : {}),
+  ...(golden.answerKind === 'pairwise' && golden.candidates ? { candidates: golden.candidates, allowTie: allowsTie(golden.options) } : {}),
   content: golden.content,
   options: golden.options,
   goldenAnswer: shownAnswer(golden.answerKind, golden.goldenAnswer),

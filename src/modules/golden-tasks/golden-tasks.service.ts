@@ -15,9 +15,14 @@ export class GoldenTasksService {
     if (input.projectId && !(await this.db.repos.projects.ownedIds(buyerId, [input.projectId])).has(input.projectId)) {
       throw new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
     }
-    const { goldenAnswer, allowEmpty, ...rest } = input;
+    const { goldenAnswer, allowEmpty, allowTie: _inOptions, candidates, ...rest } = input;
     // Stored as answers are, so that a golden answer is right when its stored form is this one.
-    return this.db.repos.goldenTasks.create(buyerId, { ...rest, goldenAnswer: storedAnswer(input, goldenAnswer), allowEmpty: allowEmpty ?? false });
+    return this.db.repos.goldenTasks.create(buyerId, {
+      ...rest,
+      goldenAnswer: storedAnswer(input, goldenAnswer),
+      allowEmpty: allowEmpty ?? false,
+      candidates: candidates ?? null,
+    });
   }
 
   async list(buyerId: string, limit: number, cursor?: string): Promise<Page<GoldenTaskRecord, 'goldenTasks'>> {

@@ -108,12 +108,26 @@ const scopeFilter = (projectId: string | null) =>
  * one string. pg parses a row in a few microseconds, so at ten answers per task one row per task instead
  * of one per answer made the read several times faster (bench/README.md, the re-fit job at scale).
  */
-const itemAnswers = (responses: string, itemColumn: string, multi: boolean) => `
+const itemAnswers = (responses: string, itemColumn: string, kind: AnswerKind) => {
+  const multi = kind === 'multi';
+  return `
   CROSS JOIN LATERAL (
-    SELECT string_agg(r.annotator_id, chr(31)) AS annotators, string_agg((${multi ? setMask('r.answer') : 'array_position(x.index_options, r.answer) - 1'})::text, chr(31)) AS answers
+    SELECT string_agg(r.annotator_id, chr(31)) AS annotators, string_agg((${answerIndex(kind)})::text, chr(31)) AS answers
     FROM ${responses} r WHERE r.${itemColumn} = x.id AND ${multi ? 'true' : 'array_position(x.index_options, r.answer) IS NOT NULL'}
   ) r
   WHERE r.annotators IS NOT NULL`;
+};
+
+/**
+ * An answer as the builder passes it on: the option's index (into the scope's options, or the item's own);
+ * a multi-select set's bit mask; a pair's answer (0 A, 1 B, 2 tie) plus 3 when its assignment showed B
+ * first (the re-fit reads the two apart).
+ */
+function answerIndex(kind: AnswerKind): string {
+  if (kind === 'multi') return setMask('r.answer');
+  const index = 'array_position(x.index_options, r.answer) - 1';
+  return kind === 'pairwise' ? `${index} + 3 * r.swapped::int` : index;
+}
 
 /**
  * A multi-select answer (the JSON array of its options, task_answer) as a bit mask over the scope's
@@ -130,7 +144,9 @@ const setMask = (answer: string) =>
 // A task's answers are in the stored counts once it is decided and its settlement effect applied (the
 // effect carries the count increments, applied after the decision commits): a task decided but not yet
 // applied is not counted, or the fit's write and the effect would both add it.
-const taskAnswers = (scopeFilter: string, multi: boolean) => `
+const taskAnswers = (scopeFilter: string, kind: AnswerKind) => {
+  const multi = kind === 'multi';
+  return `
   SELECT x.status IN ('COMPLETED', 'FAILED') AND NOT EXISTS (SELECT 1 FROM settlement_effects s WHERE s.task_id = x.id),
          ${multi ? '-1' : `CASE WHEN x.status = 'COMPLETED' THEN coalesce(array_position(x.index_options, x.result) - 1, -1) ELSE -1 END`},
          x.own_count, r.annotators, r.answers
@@ -139,18 +155,22 @@ const taskAnswers = (scopeFilter: string, multi: boolean) => `
     FROM tasks x
     WHERE ${scopeFilter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
     OFFSET 0
-  ) x${itemAnswers('task_responses', 'task_id', multi)}`;
+  ) x${itemAnswers('task_responses', 'task_id', kind)}`;
+};
 
 /** The scope's golden tasks with their truth (a multi-select golden set as its bit mask) and answers. */
-const goldenAnswers = (scopeFilter: string, multi: boolean) => `
+const goldenAnswers = (scopeFilter: string, kind: AnswerKind) => {
+  const multi = kind === 'multi';
+  return `
   SELECT ${multi ? setMask('x.golden_answer') : 'array_position(x.index_options, x.golden_answer) - 1'}, x.own_count, r.annotators, r.answers
   FROM (
     SELECT x.id, x.golden_answer, ${ITEM_OPTIONS}
     FROM golden_tasks x
     WHERE ${scopeFilter} AND task_scope_key(x.project_id, x.buyer_id, x.options, x.answer_kind) = $1
     OFFSET 0
-  ) x${itemAnswers('golden_responses', 'golden_task_id', multi)}
+  ) x${itemAnswers('golden_responses', 'golden_task_id', kind)}
     AND ${multi ? 'true' : 'array_position(x.index_options, x.golden_answer) IS NOT NULL'}`;
+};
 
 /** A matrix sent as text by array_to_string (a loop: Float64Array.from with a map function is far slower). */
 function parseMatrix(text: string): Float64Array {
@@ -205,11 +225,10 @@ export class RefitSession {
       );
       const params = [key, scope.options, scope.projectId, scope.buyerId];
       const filter = scopeFilter(scope.projectId);
-      const multi = scope.answerKind === 'multi';
-      await this.streamRows<TaskRow>(taskAnswers(filter, multi), params, signal, ([counted, decided, ownOptionCount, annotatorIds, answers]) =>
+      await this.streamRows<TaskRow>(taskAnswers(filter, scope.answerKind), params, signal, ([counted, decided, ownOptionCount, annotatorIds, answers]) =>
         sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth: -1, counted, decided }),
       );
-      await this.streamRows<GoldenRow>(goldenAnswers(filter, multi), params, signal, ([truth, ownOptionCount, annotatorIds, answers]) =>
+      await this.streamRows<GoldenRow>(goldenAnswers(filter, scope.answerKind), params, signal, ([truth, ownOptionCount, annotatorIds, answers]) =>
         sink.addItem(splitAnswers(annotatorIds, answers), { ownOptionCount, truth, counted: true, decided: -1 }),
       );
       return scope;

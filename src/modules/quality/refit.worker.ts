@@ -5,11 +5,15 @@
 // A single-choice scope is fitted by Dawid–Skene (refitScope); a rating scope by the rating model's EM
 // (refitRatings), whose counts have the same L×L shape and whose typical rater is stored as the prior; a
 // multi-select scope by its EM (refitMulti): four counts per annotator, the typical annotator's
-// [sensitivity, specificity] as the prior, and a class prior per option.
+// [sensitivity, specificity] as the prior, and a class prior per option; a pairwise scope by the pairwise
+// model's EM (refitPairs): a 3×3 table as shown per annotator, the typical annotator's [bias, reliability]
+// as the prior, and the class prior over A, B and tie.
 import { parentPort, workerData } from 'node:worker_threads';
 import { IDENTITY_CALIBRATION } from '../../consensus/calibration.ts';
 import { countsSideOf } from '../../consensus/kinds/multi-task.ts';
 import { optionsRight, refitMulti } from '../../consensus/kinds/multi.ts';
+import { storedPairClassPrior } from '../../consensus/kinds/pairwise-task.ts';
+import { refitPairs } from '../../consensus/kinds/pairwise.ts';
 import { refitRatings } from '../../consensus/kinds/rating.ts';
 import { refitScope, type RefitResult } from '../../consensus/refit.ts';
 import { subtractSnapshot, writeOrder } from './counts-delta.ts';
@@ -73,8 +77,47 @@ function refitMultiScope(): Pick<RefitResult, 'matrices' | 'correct' | 'answered
   };
 }
 
+/**
+ * A pairwise scope's fit in refitScope's terms. Each answer arrives as its choice (0 A, 1 B, 2 tie) plus 3
+ * when B was shown first (quality.repository.ts); an item on its own options (A and B) allows no tie.
+ */
+function refitPairScope(): Pick<RefitResult, 'matrices' | 'correct' | 'answered' | 'prior' | 'classPrior' | 'calibration' | 'iterations'> {
+  const { item, annotator, itemCount, annotatorCount, counted, truth } = answers;
+  const choice = new Uint8Array(item.length);
+  const aLeft = new Uint8Array(item.length);
+  answers.answer.forEach((code, j) => {
+    choice[j] = code % 3;
+    aLeft[j] = code < 3 ? 1 : 0;
+  });
+  const allowTie = new Uint8Array(itemCount);
+  for (let i = 0; i < itemCount; i++) allowTie[i] = (answers.itemOptionCount?.[i] ?? 0) === 0 ? 1 : 0;
+  const fit = refitPairs({ itemCount, annotatorCount, item, annotator, choice, aLeft, allowTie, ...(truth ? { truth } : {}), ...(counted ? { counted } : {}) });
+  const matrices = new Float64Array(annotatorCount * 9);
+  const correct = new Float64Array(annotatorCount);
+  const answered = new Float64Array(annotatorCount);
+  fit.counts.forEach(({ shown }, a) => {
+    for (let c = 0; c < 9; c++) {
+      const n = shown[c] ?? 0;
+      matrices[a * 9 + c] = n;
+      answered[a] = (answered[a] ?? 0) + n;
+      if (c % 4 === 0) correct[a] = (correct[a] ?? 0) + n;
+    }
+  });
+  const { bias, reliability } = fit.prior;
+  return {
+    matrices,
+    correct,
+    answered,
+    prior: { reliability, shape: Float64Array.of(bias, reliability) },
+    classPrior: storedPairClassPrior(fit.classPrior),
+    calibration: IDENTITY_CALIBRATION,
+    iterations: fit.iterations,
+  };
+}
+
+const KIND_FITS = { multi: refitMultiScope, rating: refitRatingScope, pairwise: refitPairScope } as const;
 const single = answerKind === 'single' ? refitScope(answers, options) : null;
-const fit = single ?? (answerKind === 'multi' ? refitMultiScope() : refitRatingScope());
+const fit = single ?? KIND_FITS[answerKind as keyof typeof KIND_FITS]();
 let countedAnswers = 0;
 for (const n of fit.answered) countedAnswers += n;
 const deltas = subtractSnapshot(fit, snapshot, countsSideOf(answerKind, answers.optionCount));

@@ -20,6 +20,8 @@ const counts = z.object({ matrix: countMatrix, correct: z.number(), answered: z.
 export const participantCodec = z.object({
   annotatorId: z.string(),
   answer: z.string(),
+  /** Pairwise: the answer was given with candidate B shown first (absent: not swapped). */
+  swapped: z.boolean().optional(),
   counts: counts.nullable(),
 });
 export type Participant = z.output<typeof participantCodec>;

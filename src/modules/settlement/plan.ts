@@ -7,10 +7,11 @@
 import { readCalibration, readClassPrior } from '../../consensus/calibration.ts';
 import { earningPerAgreeingAnswer } from '../../consensus/reputation.ts';
 import { countsSideOf, decideMultiTask, readTaggerPrior } from '../../consensus/kinds/multi-task.ts';
+import { decidePairTask, pairClassPrior, readPairPrior } from '../../consensus/kinds/pairwise-task.ts';
 import { decideRatingTask, readRaterPrior } from '../../consensus/kinds/rating-task.ts';
 import { countsRow, decideWithModel, type CountsRow, type TaskDecision } from '../../consensus/task-decision.ts';
 import { newId } from '../../lib/ids.ts';
-import { inOptionOrder, SET_SEPARATOR, storedAnswer, storedChoices, type RatingResult, type TaskType } from '@concord/contract';
+import { allowsTie, inOptionOrder, SET_SEPARATOR, storedAnswer, storedChoices, type RatingResult, type TaskType } from '@concord/contract';
 import { decisionUpdates } from '../annotation/annotators.repository.ts';
 import { outboxEvent } from '../events/events.repository.ts';
 import type { ModelView, Participant, SettlementPlan } from './codecs.ts';
@@ -93,6 +94,16 @@ function decide({ task, participants, model }: SettlementInput): KindDecision {
     });
     return fromIncrements(decision, task.options.length, { rating: decision.rating });
   }
+  if (model.answerKind === 'pairwise') {
+    const decision = decidePairTask({
+      allowTie: allowsTie(task.options),
+      prior: readPairPrior(model.priorShape),
+      classPrior: pairClassPrior(readClassPrior(model.classPrior, 3)),
+      answers: participants.map((p) => ({ ...p, swapped: p.swapped === true })),
+      ...common,
+    });
+    return fromIncrements(decision, 3, {});
+  }
   const decision = decideWithModel({
     options: task.options,
     scope: {
@@ -170,7 +181,7 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
       totalResponses,
       costCents: task.costCents,
       validatedAt: now.toISOString(),
-      ...(hasDetails ? { answerKind: model.answerKind, ...decision.details } : {}),
+      ...(model.answerKind === 'single' ? {} : { answerKind: model.answerKind, ...decision.details }),
     }),
     chargeLedgerId: newId(),
     model: counts,

@@ -1,4 +1,4 @@
-import { shownAnswer, storedChoices } from '@concord/contract';
+import { allowsTie, shownAnswer, storedChoices } from '@concord/contract';
 import type { TaskDetail } from './tasks.service.ts';
 import type { TaskRecord } from './tasks.repository.ts';
 
@@ -8,6 +8,9 @@ function kindFields(task: TaskRecord) {
   if (task.answerKind === 'multi') {
     const choices = task.result === null ? null : storedChoices(task.result);
     return { answerKind: task.answerKind, allowEmpty: task.allowEmpty, choices, optionConfidence: task.resultDetails?.optionConfidence ?? null };
+  }
+  if (task.answerKind === 'pairwise') {
+    return { answerKind: task.answerKind, candidates: task.candidates, allowTie: allowsTie(task.options), group: task.pairGroup };
   }
   return {};
 }
@@ -39,5 +42,10 @@ export const toTask = (task: TaskDetail) => ({
   maxResponses: task.maxResponses,
   targetConfidence: task.targetConfidence,
   failureReason: task.failureReason,
-  responses: task.responses.map(({ answer, timeSpentMs }) => ({ answer: shownAnswer(task.answerKind, answer), timeSpentMs })),
+  responses: task.responses.map(({ answer, timeSpentMs, swapped }) => ({
+    answer: shownAnswer(task.answerKind, answer),
+    timeSpentMs,
+    // The order the annotator saw the pair in: their answer is mapped back to A/B already.
+    ...(task.answerKind === 'pairwise' ? { shownOrder: swapped ? 'BA' : 'AB' } : {}),
+  })),
 });

@@ -5,7 +5,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Cursor } from '../../lib/pagination.ts';
 import type { TaskQuality } from './task-quality.ts';
-import type { AnswerKind, RatingResult, TaskInput, TaskType } from '@concord/contract';
+import type { AnswerKind, PairCandidates, RatingResult, TaskInput, TaskType } from '@concord/contract';
 
 export type TaskStatus = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 export type StatusCounts = Record<TaskStatus, number>;
@@ -27,6 +27,10 @@ export interface TaskRecord {
   answerKind: AnswerKind;
   /** Multi-select only: whether the empty set is an answer and a result. */
   allowEmpty: boolean;
+  /** Pairwise only: the two texts compared (null for every other kind). */
+  candidates: PairCandidates | null;
+  /** Pairwise only: the group whose candidates are ranked together, if any. */
+  pairGroup: string | null;
   /** The option; for a multi-select task the JSON array of the options chosen, in option order (task_answer). */
   result: string | null;
   confidence: number | null;
@@ -48,6 +52,8 @@ export interface TaskResponseRecord {
   /** As stored: a multi-select answer is the JSON array of its options. */
   answer: string;
   timeSpentMs: number;
+  /** Pairwise: the answer was given with B shown first. */
+  swapped: boolean;
 }
 
 export interface TaskFilters {
@@ -88,6 +94,8 @@ const select = {
   status: true,
   answerKind: true,
   allowEmpty: true,
+  candidates: true,
+  pairGroup: true,
   result: true,
   confidence: true,
   resultDetails: true,
@@ -113,6 +121,8 @@ interface TaskRow {
   status: TaskStatus;
   answer_kind: AnswerKind;
   allow_empty: boolean;
+  candidates: PairCandidates | null;
+  pair_group: string | null;
   result: string | null;
   confidence: number | null;
   result_details: ResultDetails | null;
@@ -124,7 +134,7 @@ interface TaskRow {
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, allow_empty, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
+    'status, answer_kind, allow_empty, candidates, pair_group, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
 );
 
 function fromRow(row: TaskRow): TaskRecord {
@@ -144,6 +154,8 @@ function fromRow(row: TaskRow): TaskRecord {
     status: row.status,
     answerKind: row.answer_kind,
     allowEmpty: row.allow_empty,
+    candidates: row.candidates,
+    pairGroup: row.pair_group,
     result: row.result,
     confidence: row.confidence,
     resultDetails: row.result_details,
@@ -177,15 +189,19 @@ export class TasksRawRepository {
       target_confidence: task.targetConfidence,
       answer_kind: task.answerKind,
       allow_empty: task.allowEmpty ?? false,
+      candidates: task.candidates ?? null,
+      pair_group: task.group ?? null,
     }));
     await this.db.$executeRaw`
       INSERT INTO tasks (id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents,
-                         validations_needed, max_responses, target_confidence, answer_kind, allow_empty)
+                         validations_needed, max_responses, target_confidence, answer_kind, allow_empty, candidates, pair_group)
       SELECT r.id, ${buyerId}, r.project_id, r.type::"TaskType", r.content, r.options, r.locale, r.max_cents,
-             ${costCents}, r.validations_needed, r.max_responses, r.target_confidence, r.answer_kind, r.allow_empty
+             ${costCents}, r.validations_needed, r.max_responses, r.target_confidence, r.answer_kind, r.allow_empty,
+             r.candidates, r.pair_group
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
-        validations_needed int, max_responses int, target_confidence double precision, answer_kind text, allow_empty boolean)`;
+        validations_needed int, max_responses int, target_confidence double precision, answer_kind text, allow_empty boolean,
+        candidates jsonb, pair_group text)`;
     return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
   }
 
@@ -233,13 +249,20 @@ export class TasksRepository extends TasksRawRepository {
   async findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
     const task = await this.db.task.findFirst({ where: { id, buyerId }, select });
     // The columns' CHECK constraint and settle_task hold these to their types; Prisma types them as text and JSON.
-    return task ? { ...task, answerKind: task.answerKind as AnswerKind, resultDetails: task.resultDetails as ResultDetails | null } : null;
+    return task
+      ? {
+          ...task,
+          answerKind: task.answerKind as AnswerKind,
+          candidates: task.candidates as PairCandidates | null,
+          resultDetails: task.resultDetails as ResultDetails | null,
+        }
+      : null;
   }
 
   async responses(taskId: string): Promise<TaskResponseRecord[]> {
     return this.db.taskResponse.findMany({
       where: { taskId },
-      select: { answer: true, timeSpentMs: true },
+      select: { answer: true, timeSpentMs: true, swapped: true },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
   }

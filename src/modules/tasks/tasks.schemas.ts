@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONFIDENCE_DESCRIPTION, cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
 import {
   ANSWER_KINDS,
+  candidatesSchema,
   LOCALES,
   MAX_BATCH_TASKS,
   TASK_STATUSES,
@@ -21,7 +22,9 @@ export const batchBody = z.strictObject({ tasks: z.array(taskInputSchema).min(1)
 export const csvUpload = z.object({
   file: z.string().meta({
     format: 'binary',
-    description: 'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind]; options separated by |',
+    description:
+      'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group]; ' +
+      'options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB',
   }),
 });
 
@@ -55,9 +58,17 @@ export const taskCountsResponse = z
 const taskFields = {
   id: z.string(),
   type: z.enum(TASK_TYPES),
-  answerKind: z.enum(ANSWER_KINDS).optional().meta({
-    description: 'What an annotator answers: rating (one of the ordered levels) or multi (a set of the options); absent for single choice (one option)',
-  }),
+  answerKind: z
+    .enum(ANSWER_KINDS)
+    .optional()
+    .meta({
+      description:
+        'What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); ' +
+        'absent for single choice (one option)',
+    }),
+  candidates: candidatesSchema.optional(),
+  allowTie: z.boolean().optional().meta({ description: 'Pairwise tasks only: whether a tie is an answer and a result' }),
+  group: z.string().nullable().optional().meta({ description: 'Pairwise tasks only: the group whose candidates are ranked together in exports, or null' }),
   allowEmpty: z.boolean().optional().meta({ description: 'Multi-select tasks only: whether the empty set is an answer and a result' }),
   choices: choicesSchema.nullable().optional().meta({ description: 'Multi-select tasks only: the result as a list; null while open' }),
   optionConfidence: optionConfidenceSchema
@@ -65,11 +76,16 @@ const taskFields = {
     .optional()
     .meta({ description: 'Multi-select tasks only: per option, the probability that its decision is right; null while open. confidence is the least of them' }),
   content: z.string(),
-  options: z.array(z.string()),
+  options: z.array(z.string()).meta({ description: "The answers (a pairwise task's are A, B and, with allowTie, tie)" }),
   status: z.enum(TASK_STATUSES),
-  result: z.string().nullable().meta({
-    description: 'The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices); null while open',
-  }),
+  result: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        'The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; ' +
+        'a pairwise task: A, B or tie); null while open',
+    }),
   confidence: z
     .number()
     .nullable()
@@ -108,8 +124,14 @@ export const taskSchema = z
     failureReason: z.string().nullable(),
     responses: z.array(
       z.object({
-        answer: z.string().meta({ description: 'One option (a multi-select answer: its options joined by |)' }),
+        answer: z.string().meta({
+          description: 'One option (a multi-select answer: its options joined by |; a pairwise answer: A, B or tie, mapped back from the order shown)',
+        }),
         timeSpentMs: z.number().int(),
+        shownOrder: z
+          .enum(['AB', 'BA'])
+          .optional()
+          .meta({ description: 'Pairwise tasks only: the order the annotator saw the candidates in (BA: B shown first)' }),
       }),
     ),
   })

@@ -22,13 +22,24 @@ const exportRecord: fc.Arbitrary<ExportRecord> = fc
     validatedAt: fc.option(fc.constant('2026-01-02T03:04:05.678Z')),
     labelIndex: fc.option(fc.nat(3)),
     rating: fc.option(fc.record({ mean: fc.double({ min: 0, max: 3, noNaN: true }), interval: fc.tuple(fc.nat(3), fc.nat(3)) })),
+    // A pair of a group: its record holds the group's ranking, a list of objects inside the record.
+    pair: fc.option(fc.record({ A: text, B: text, group: fc.option(text) })),
   })
-  .map(({ labelIndex, rating, ...record }) => ({
+  .map(({ labelIndex, rating, pair, ...record }) => ({
     ...record,
     label: labelIndex === null ? null : (record.options[labelIndex % record.options.length] ?? null),
-    answerKind: rating === null ? ('single' as const) : ('rating' as const),
-    rating,
+    answerKind: pair !== null ? ('pairwise' as const) : rating === null ? ('single' as const) : ('rating' as const),
+    rating: pair === null ? rating : null,
     optionConfidence: null,
+    candidates: pair && { A: pair.A, B: pair.B },
+    group: pair?.group ?? null,
+    groupRanking:
+      pair?.group == null
+        ? null
+        : [
+            { candidate: pair.B, score: 0.5, rank: 1 },
+            { candidate: pair.A, score: -0.5, rank: 2 },
+          ],
   }));
 
 /** Splits bytes at the given cut points (so a multi-byte character or a quote pair may straddle chunks). */

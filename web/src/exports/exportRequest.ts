@@ -14,6 +14,7 @@ const FORMAT_WORDS: Record<ExportFormat, string> = {
   openai: 'OpenAI chat fine-tuning: a user prompt and the assistant’s label per line.',
   huggingface: 'Hugging Face datasets: {text, label, label_id} per line.',
   alpaca: 'Alpaca instruction tuning: {instruction, input, output} per line.',
+  preference: 'Preference pairs for reward models and DPO: {prompt, chosen, rejected, confidence} per decided pairwise task.',
 };
 export const FORMATS: readonly { id: ExportFormat; description: string }[] = EXPORT_FORMATS.map((id) => ({ id, description: FORMAT_WORDS[id] }));
 

@@ -37,6 +37,7 @@ const KIND_WORDS: Record<AnswerKind, { label: string; hint: string }> = {
   single: { label: 'Single choice', hint: 'One of the options' },
   rating: { label: 'Rating', hint: 'A level of a scale: the options, lowest first' },
   multi: { label: 'Multi-select', hint: 'Every option that applies' },
+  pairwise: { label: 'Pairwise', hint: 'The better of two candidates (A, B, or a tie where allowed)' },
 };
 
 /** The statuses in the order a task goes through them. */
