@@ -199,8 +199,9 @@ describe('pairwise tasks', () => {
     expect(withTies).toMatchObject({ chosen: candidates.A, rejected: candidates.B, tie: true, id: tied });
   });
 
-  it("rank a group's candidates from its decided pairs in the json and jsonl exports", async () => {
+  it("rank a group's candidates from its decided pairs in the json export and the project's pairwise report", async () => {
     const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const projectId: string = (await post(buyer, '/projects', { name: unique('pairs') })).body.id;
     const [good, fair, poor] = ['Paris is the capital of France.', 'Paris, I think.', 'Lyon.'];
     const quality = new Map([
       [good, 3],
@@ -213,8 +214,9 @@ describe('pairwise tasks', () => {
       { A: good, B: poor },
     ];
     for (const pair of pairs) {
-      const taskId: string = (await post(buyer, '/tasks', pairTask({ content: 'What is the capital of France?', candidates: pair, group: 'capital' }))).body
-        .taskId;
+      const taskId: string = (
+        await post(buyer, '/tasks', pairTask({ content: 'What is the capital of France?', candidates: pair, group: 'capital', projectId }))
+      ).body.taskId;
       await answerPair(taskId, (c) => ((quality.get(c.A) ?? 0) > (quality.get(c.B) ?? 0) ? c.A : c.B), pair);
     }
     const records = (await get(buyer, '/exports?format=json')).body as Array<{ group: string; groupRanking: Array<{ candidate: string; rank: number }> }>;
@@ -227,6 +229,26 @@ describe('pairwise tasks', () => {
         [poor, 3],
       ]);
     }
+
+    const report = await get(buyer, `/projects/${projectId}/pairwise`);
+    expect(report.status).toBe(200);
+    expect(report.body.groups).toEqual([
+      {
+        group: 'capital',
+        pairs: 3,
+        ranking: [good, fair, poor].map((candidate, i) => ({ candidate, score: expect.any(Number), rank: i + 1 })),
+        winRate: [
+          [null, 1, 1],
+          [0, null, 1],
+          [0, 0, null],
+        ],
+      },
+    ]);
+    // Anonymous: no annotator ids, only their figures; every one of them answered pairs in both orders or not.
+    expect(report.body.annotators.length).toBeGreaterThan(3);
+    for (const annotator of report.body.annotators) expect(Object.keys(annotator).sort()).toEqual(['answers', 'positionBias', 'reliability']);
+    const stranger = await createFundedBuyer(world.ctx, world.adminToken, 100);
+    expect((await get(stranger, `/projects/${projectId}/pairwise`)).body).toMatchObject({ code: 'PROJECT_NOT_FOUND' });
   });
 
   it('serve golden pairwise tasks in their own shown order and score the answer as the candidate it names', async () => {

@@ -139,6 +139,66 @@ describe('export formats', () => {
     });
   });
 
+  describe('a pairwise task', () => {
+    const pair: ExportRecord = {
+      ...record,
+      type: 'AI_RESPONSE_RATING',
+      content: 'Explain a mutex.',
+      options: ['A', 'B'],
+      label: 'B',
+      answerKind: 'pairwise',
+      candidates: { A: 'A lock.', B: 'A lock one thread holds at a time.' },
+      group: 'mutex',
+      groupRanking: [
+        { candidate: 'A lock one thread holds at a time.', score: 0.5, rank: 1 },
+        { candidate: 'A lock.', score: -0.5, rank: 2 },
+      ],
+    };
+
+    it('json and jsonl add the candidates, the group and its ranking', () => {
+      expect(JSON.parse(file('jsonl', [pair]))).toEqual({
+        id: 'c1',
+        type: 'AI_RESPONSE_RATING',
+        content: 'Explain a mutex.',
+        label: 'B',
+        answerKind: 'pairwise',
+        candidates: pair.candidates,
+        group: 'mutex',
+        groupRanking: pair.groupRanking,
+      });
+    });
+
+    it('preference writes the chosen and rejected candidate; a tie keeps A and B and says so', () => {
+      expect(JSON.parse(file('preference', [pair]))).toEqual({
+        prompt: 'Explain a mutex.',
+        chosen: 'A lock one thread holds at a time.',
+        rejected: 'A lock.',
+        confidence: record.confidence,
+        id: 'c1',
+      });
+      expect(JSON.parse(file('preference', [{ ...pair, label: 'A' }]))).toMatchObject({ chosen: 'A lock.', rejected: 'A lock one thread holds at a time.' });
+      expect(JSON.parse(file('preference', [{ ...pair, options: ['A', 'B', 'tie'], label: 'tie' }]))).toMatchObject({ chosen: 'A lock.', tie: true });
+    });
+
+    it('the chat formats, csv and huggingface give the prompt with both candidates, labelled as the answer names them', () => {
+      const instruction = 'Which of the two responses to the prompt is better? Answer with one of: A, B.';
+      const input = 'Prompt:\nExplain a mutex.\n\nResponse A:\nA lock.\n\nResponse B:\nA lock one thread holds at a time.';
+      expect(JSON.parse(file('alpaca', [pair]))).toEqual({ instruction, input, output: 'B' });
+      expect(JSON.parse(file('openai', [pair])).messages).toEqual([
+        { role: 'user', content: `${instruction}\n\n${input}` },
+        { role: 'assistant', content: 'B' },
+      ]);
+      expect(parse(file('csv', [pair]), { columns: true })[0]).toMatchObject({ content: input, label: 'B' });
+      expect(JSON.parse(file('huggingface', [pair]))).toEqual({
+        text: 'Explain a mutex.',
+        candidate_a: 'A lock.',
+        candidate_b: 'A lock one thread holds at a time.',
+        label: 'B',
+        label_id: 1,
+      });
+    });
+  });
+
   describe('a rating task', () => {
     const rating: ExportRecord = {
       ...record,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFits, inOptionOrder, validateTaskInput } from '@concord/contract';
+import { answerFits, inOptionOrder, pairAnswerOf, TaskCsvRows, validateGoldenTaskInput, validateTaskInput } from '@concord/contract';
 
 const valid = { type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['yes', 'no'] };
 const codeOf = (raw: unknown) => {
@@ -89,6 +89,48 @@ describe('validateTaskInput', () => {
     expect(answerFits(multi, [])).toBe(false);
     expect(answerFits({ ...multi, allowEmpty: true }, [])).toBe(true);
     expect(inOptionOrder(['a', 'b', 'c'], ['c', 'a'])).toEqual(['a', 'c']);
+  });
+
+  it('takes pairwise tasks with their candidates: options A, B (and tie with allowTie), and the fields named when the shape is wrong', () => {
+    const pair = { type: 'AI_RESPONSE_RATING', answerKind: 'pairwise', content: 'Say hi', candidates: { A: 'Hi', B: 'Hello' } };
+    expect(validateTaskInput(pair, 20)).toMatchObject({ ok: true, task: { options: ['A', 'B'], candidates: pair.candidates } });
+    expect(validateTaskInput({ ...pair, allowTie: true, group: ' greetings ' }, 20)).toMatchObject({
+      ok: true,
+      task: { options: ['A', 'B', 'tie'], allowTie: true, group: 'greetings' },
+    });
+    expect(validateTaskInput({ ...pair, candidates: undefined }, 20)).toMatchObject({
+      ok: false,
+      error: { code: 'MISSING_FIELDS', details: { fields: ['candidates'] } },
+    });
+    const pathOf = (raw: object) => {
+      const result = validateTaskInput(raw, 20);
+      return result.ok ? null : (result.error.details?.issues as Array<{ path: string }>).map((issue) => issue.path);
+    };
+    expect(pathOf({ ...pair, options: ['A', 'B'] })).toEqual(['options']);
+    expect(pathOf({ ...pair, candidates: { A: 'same', B: 'same' } })).toEqual(['candidates']);
+    expect(pathOf({ ...pair, candidates: { A: 'x', B: '' } })).toEqual(['candidates.B']);
+    expect(pathOf({ ...valid, group: 'g' })).toEqual(['group']);
+    expect(pathOf({ ...valid, allowTie: false })).toEqual(['allowTie']);
+    // A golden pair's answer is A, B, or tie where ties are allowed.
+    expect(validateGoldenTaskInput({ ...pair, goldenAnswer: 'B' })).toMatchObject({ ok: true, task: { options: ['A', 'B'] } });
+    expect(validateGoldenTaskInput({ ...pair, goldenAnswer: 'tie' })).toMatchObject({ ok: false, error: { details: { issues: [{ path: 'goldenAnswer' }] } } });
+    expect(validateGoldenTaskInput({ ...pair, allowTie: true, goldenAnswer: 'tie' }).ok).toBe(true);
+  });
+
+  it('pairAnswerOf maps first and second to the candidates by the order shown', () => {
+    expect(['first', 'second', 'tie'].map((shown) => pairAnswerOf(shown, false))).toEqual(['A', 'B', 'tie']);
+    expect(['first', 'second', 'tie'].map((shown) => pairAnswerOf(shown, true))).toEqual(['B', 'A', 'tie']);
+    for (const other of ['A', 'B', '', ['first'], null]) expect(pairAnswerOf(other, false)).toBeNull();
+  });
+
+  it('reads a CSV row’s candidateA and candidateB as the task’s candidates, and allowTie as a boolean', () => {
+    const rows = new TaskCsvRows();
+    rows.read(['type', 'content', 'options', 'answerKind', 'candidateA', 'candidateB', 'allowTie', 'group']);
+    expect(rows.read(['AI_RESPONSE_RATING', 'Say hi', '', 'pairwise', 'Hi', 'Hello', 'True', 'g'])).toEqual({
+      row: 1,
+      ok: true,
+      task: { type: 'AI_RESPONSE_RATING', content: 'Say hi', answerKind: 'pairwise', candidates: { A: 'Hi', B: 'Hello' }, allowTie: true, group: 'g' },
+    });
   });
 
   it('refuses what is not an object', () => {

@@ -482,6 +482,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/pairwise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pairwise groups' rankings and win rates, and the annotators' position bias */
+        get: operations["getProjectPairwise"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/quality": {
         parameters: {
             query?: never;
@@ -1483,6 +1500,33 @@ export interface components {
             }[];
             /** @description COMPLETED tasks of the project */
             completed: number;
+        };
+        ProjectPairwise: {
+            /** @description The project's pairwise groups, the most decided pairs first (at most 50) */
+            groups: {
+                group: string;
+                /** @description Decided pairs of the group */
+                pairs: number;
+                /** @description The group's candidates ranked by Bradley–Terry over its decided pairs, each weighted by its confidence */
+                ranking: {
+                    candidate: string;
+                    /** @description ln of the Bradley–Terry strength (4 decimals) */
+                    score: number;
+                    /** @description 1 for the best; equal scores share a rank */
+                    rank: number;
+                }[];
+                /** @description winRate[i][j]: the share of the decided pairs of ranking[i] and ranking[j] that i won, a tie counting half; null where they were never compared (and on the diagonal) */
+                winRate: (number | null)[][];
+            }[];
+            /** @description The project's pairwise annotators, the most answers first (at most 100), without who they are */
+            annotators: {
+                /** @description Answers counted in the scope (soft after a re-fit) */
+                answers: number;
+                /** @description The chance the annotator picks the better candidate when judging (not driven by the side it was shown on) */
+                reliability: number;
+                /** @description How much more often the annotator picks the first-shown candidate than the second, beyond the truth (−1 to 1; 0 unbiased); null until both orders were seen */
+                positionBias: number | null;
+            }[];
         };
         QualityReport: {
             /** @description COMPLETED tasks */
@@ -5772,6 +5816,146 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ProjectDistribution"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PROJECT_NOT_FOUND: unknown, malformed or foreign id */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProjectPairwise: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "groups": [
+                     *         {
+                     *           "group": "mutex-explanations",
+                     *           "pairs": 3,
+                     *           "ranking": [
+                     *             {
+                     *               "candidate": "A mutex is a lock only one thread can hold at a time.",
+                     *               "score": 0.9512,
+                     *               "rank": 1
+                     *             },
+                     *             {
+                     *               "candidate": "A mutex stops two threads changing shared data at once.",
+                     *               "score": 0.1023,
+                     *               "rank": 2
+                     *             },
+                     *             {
+                     *               "candidate": "A mutex is a synchronization primitive.",
+                     *               "score": -1.0535,
+                     *               "rank": 3
+                     *             }
+                     *           ],
+                     *           "winRate": [
+                     *             [
+                     *               null,
+                     *               1,
+                     *               1
+                     *             ],
+                     *             [
+                     *               0,
+                     *               null,
+                     *               1
+                     *             ],
+                     *             [
+                     *               0,
+                     *               0,
+                     *               null
+                     *             ]
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "annotators": [
+                     *         {
+                     *           "answers": 42,
+                     *           "reliability": 0.8931,
+                     *           "positionBias": 0.0214
+                     *         },
+                     *         {
+                     *           "answers": 17,
+                     *           "reliability": 0.6102,
+                     *           "positionBias": 0.6875
+                     *         },
+                     *         {
+                     *           "answers": 3,
+                     *           "reliability": 0.7012,
+                     *           "positionBias": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProjectPairwise"];
                 };
             };
             /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */

@@ -139,3 +139,43 @@ export function rankGroups(pairs: readonly DecidedGroupPair[]): Map<string, Rank
   }
   return new Map([...byGroup].map(([group, groupPairs]) => [group, rankGroup(groupPairs).map((r) => ({ ...r, score: round4(r.score) }))]));
 }
+
+/** A group as the project's pairwise report shows it: its ranking and who beat whom. */
+export interface GroupReport {
+  group: string;
+  /** Decided pairs of the group. */
+  pairs: number;
+  ranking: RankedCandidate[];
+  /**
+   * winRate[i][j]: the share of the decided pairs of ranking[i] and ranking[j] that i won, a tie counting
+   * half (4 decimals); null where the two were never compared, and on the diagonal.
+   */
+  winRate: Array<Array<number | null>>;
+}
+
+/** Each group's ranking and win-rate matrix from its decided pairs, the groups with the most pairs first (then by name). */
+export function groupReports(pairs: readonly DecidedGroupPair[]): GroupReport[] {
+  const rankings = rankGroups(pairs);
+  const reports: GroupReport[] = [];
+  for (const [group, ranking] of rankings) {
+    const position = new Map(ranking.map((entry, i) => [entry.candidate, i]));
+    const n = ranking.length;
+    const won = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    const played = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    let count = 0;
+    for (const pair of pairs) {
+      const a = position.get(pair.candidates.A);
+      const b = position.get(pair.candidates.B);
+      if (pair.group !== group || a === undefined || b === undefined || a === b || !isChoice(pair.result)) continue;
+      count += 1;
+      const aScore = pair.result === 'A' ? 1 : pair.result === 'tie' ? 0.5 : 0;
+      (won[a] as number[])[b] = (won[a]?.[b] ?? 0) + aScore;
+      (won[b] as number[])[a] = (won[b]?.[a] ?? 0) + 1 - aScore;
+      (played[a] as number[])[b] = (played[a]?.[b] ?? 0) + 1;
+      (played[b] as number[])[a] = (played[b]?.[a] ?? 0) + 1;
+    }
+    const winRate = won.map((row, i) => row.map((wins, j) => ((played[i]?.[j] ?? 0) === 0 ? null : round4(wins / (played[i]?.[j] ?? 1)))));
+    reports.push({ group, pairs: count, ranking, winRate });
+  }
+  return reports.sort((x, y) => y.pairs - x.pairs || (x.group < y.group ? -1 : x.group > y.group ? 1 : 0));
+}

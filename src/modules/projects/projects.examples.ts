@@ -35,6 +35,31 @@ export const projectExamples: Record<string, EndpointExamples> = {
       completed: 861,
     },
   },
+  getProjectPairwise: {
+    response: {
+      groups: [
+        {
+          group: 'mutex-explanations',
+          pairs: 3,
+          ranking: [
+            { candidate: 'A mutex is a lock only one thread can hold at a time.', score: 0.9512, rank: 1 },
+            { candidate: 'A mutex stops two threads changing shared data at once.', score: 0.1023, rank: 2 },
+            { candidate: 'A mutex is a synchronization primitive.', score: -1.0535, rank: 3 },
+          ],
+          winRate: [
+            [null, 1, 1],
+            [0, null, 1],
+            [0, 0, null],
+          ],
+        },
+      ],
+      annotators: [
+        { answers: 42, reliability: 0.8931, positionBias: 0.0214 },
+        { answers: 17, reliability: 0.6102, positionBias: 0.6875 },
+        { answers: 3, reliability: 0.7012, positionBias: null },
+      ],
+    },
+  },
   updateProject: {
     request: { name: 'Product reviews Q1 (EU)', targetConfidence: null },
     response: { ...project, name: 'Product reviews Q1 (EU)', targetConfidence: null, updatedAt: EXAMPLE.updatedAt },

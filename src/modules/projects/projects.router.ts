@@ -3,7 +3,7 @@ import type { ProjectsService } from './projects.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, cursorSchema, limitSchema, noQuery, pageInfo } from '../../lib/schemas.ts';
 import type { ProjectRecord } from './projects.repository.ts';
-import { createProjectBody, distributionSchema, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
+import { createProjectBody, distributionSchema, projectPairwiseSchema, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
 import { projectExamples } from './projects.examples.ts';
 
 const toProject = (project: ProjectRecord) => ({
@@ -72,6 +72,20 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       query: noQuery,
       response: distributionSchema,
       handler: ({ principal, params }) => projects.distribution(principal.accountId, params.id),
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/projects/:id/pairwise',
+      operationId: 'getProjectPairwise',
+      examples: projectExamples.getProjectPairwise,
+      notFound: 'PROJECT_NOT_FOUND',
+      tag: 'Projects',
+      summary: "Pairwise groups' rankings and win rates, and the annotators' position bias",
+      access: 'buyer',
+      params: idParams,
+      query: noQuery,
+      response: projectPairwiseSchema,
+      handler: ({ principal, params }) => projects.pairwise(principal.accountId, params.id),
     }),
     defineEndpoint({
       method: 'patch',

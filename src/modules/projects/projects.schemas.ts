@@ -79,3 +79,47 @@ export const distributionSchema = z
     completed: count.meta({ description: 'COMPLETED tasks of the project' }),
   })
   .meta({ id: 'ProjectDistribution' });
+
+/** The most groups and annotators GET /projects/:id/pairwise reports. */
+export const MAX_PAIR_GROUPS = 50;
+export const MAX_PAIR_ANNOTATORS = 100;
+const share = z.number().min(0).max(1);
+export const projectPairwiseSchema = z
+  .object({
+    groups: z
+      .array(
+        z.object({
+          group: z.string(),
+          pairs: count.meta({ description: 'Decided pairs of the group' }),
+          ranking: z
+            .array(
+              z.object({
+                candidate: z.string(),
+                score: z.number().meta({ description: 'ln of the Bradley–Terry strength (4 decimals)' }),
+                rank: count.meta({ description: '1 for the best; equal scores share a rank' }),
+              }),
+            )
+            .meta({ description: "The group's candidates ranked by Bradley–Terry over its decided pairs, each weighted by its confidence" }),
+          winRate: z.array(z.array(share.nullable())).meta({
+            description:
+              'winRate[i][j]: the share of the decided pairs of ranking[i] and ranking[j] that i won, a tie counting half; null where they were never compared (and on the diagonal)',
+          }),
+        }),
+      )
+      .max(MAX_PAIR_GROUPS)
+      .meta({ description: `The project's pairwise groups, the most decided pairs first (at most ${MAX_PAIR_GROUPS})` }),
+    annotators: z
+      .array(
+        z.object({
+          answers: z.number().meta({ description: 'Answers counted in the scope (soft after a re-fit)' }),
+          reliability: share.meta({ description: 'The chance the annotator picks the better candidate when judging (not driven by the side it was shown on)' }),
+          positionBias: z.number().min(-1).max(1).nullable().meta({
+            description:
+              'How much more often the annotator picks the first-shown candidate than the second, beyond the truth (−1 to 1; 0 unbiased); null until both orders were seen',
+          }),
+        }),
+      )
+      .max(MAX_PAIR_ANNOTATORS)
+      .meta({ description: `The project's pairwise annotators, the most answers first (at most ${MAX_PAIR_ANNOTATORS}), without who they are` }),
+  })
+  .meta({ id: 'ProjectPairwise' });

@@ -3,6 +3,15 @@ import { CONFIDENCE_BUCKETS, MAX_OPTIONS } from '@concord/contract';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
+import { groupReports, readPairPrior, type GroupReport } from '../../consensus/kinds/pairwise-task.ts';
+import { describeAnnotator } from '../../consensus/kinds/pairwise.ts';
+import { round4 } from '../../consensus/stop-rule.ts';
+import { MAX_PAIR_ANNOTATORS, MAX_PAIR_GROUPS } from './projects.schemas.ts';
+
+export interface ProjectPairwise {
+  groups: GroupReport[];
+  annotators: Array<{ answers: number; reliability: number; positionBias: number | null }>;
+}
 
 export interface ProjectWithStats extends ProjectRecord {
   stats: { tasks: StatusCounts; spentCents: number };
@@ -42,6 +51,29 @@ export class ProjectsService {
     // i / 10 rather than i * 0.1, so the bounds read 0.3, not 0.30000000000000004.
     const bounds = (i: number) => ({ from: i / CONFIDENCE_BUCKETS, to: (i + 1) / CONFIDENCE_BUCKETS });
     return { labels: labels.slice(0, MAX_OPTIONS), confidence: confidence.map((count, i) => ({ ...bounds(i), count })), completed };
+  }
+
+  /**
+   * The project's pairwise work: each group's ranking and win-rate matrix (the groups with the most decided
+   * pairs first), and its annotators' reliability and measured position bias in the project's pairwise scope
+   * (the most answers first), without who they are: the buyer sees the crowd, not its members.
+   */
+  async pairwise(buyerId: string, id: string): Promise<ProjectPairwise> {
+    await this.db.repos.projects.get(buyerId, id);
+    const [pairs, counts] = await Promise.all([
+      this.db.repos.taskStats.projectGroupPairs(id),
+      this.db.repos.taskStats.projectPairCounts(id, buyerId, MAX_PAIR_ANNOTATORS),
+    ]);
+    const prior = readPairPrior(counts.priorShape) ?? undefined;
+    const annotators = counts.tables.map((shown) => {
+      const summary = describeAnnotator({ shown }, prior);
+      return {
+        answers: Math.round(summary.answers * 10) / 10,
+        reliability: round4(summary.reliability),
+        positionBias: summary.positionBias === null ? null : round4(summary.positionBias),
+      };
+    });
+    return { groups: groupReports(pairs).slice(0, MAX_PAIR_GROUPS), annotators };
   }
 
   /** Changing the quality settings leaves the project's existing tasks as they are (contract §5). */

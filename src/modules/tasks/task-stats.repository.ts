@@ -4,6 +4,7 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { DayWindow } from '../../lib/day-window.ts';
 import { CONFIDENCE_BUCKETS } from '@concord/contract';
+import type { DecidedGroupPair } from '../../consensus/kinds/pairwise-task.ts';
 // A literal in the SQL text: width_bucket takes an int count, which a bound parameter would not be.
 const BUCKETS = Prisma.raw(String(CONFIDENCE_BUCKETS));
 
@@ -55,6 +56,25 @@ export class TaskStatsRepository {
       else if (!row.byLabel && !row.byBucket) distribution.completed = row.count;
     }
     return distribution;
+  }
+
+  /** The decided pairs of a project's pairwise groups (the (project_id, status) index). */
+  async projectGroupPairs(projectId: string): Promise<DecidedGroupPair[]> {
+    return this.db.$queryRaw<DecidedGroupPair[]>`
+      SELECT pair_group AS "group", candidates, result, confidence, 'tie' = ANY (options) AS "allowTie"
+      FROM tasks
+      WHERE project_id = ${projectId} AND status = 'COMPLETED' AND answer_kind = 'pairwise' AND pair_group IS NOT NULL`;
+  }
+
+  /** Every annotator's 3×3 table in a project's pairwise scope, most answers first, and the scope's typical annotator (prior_shape). */
+  async projectPairCounts(projectId: string, buyerId: string, limit: number): Promise<{ tables: number[][]; priorShape: number[] | null }> {
+    const key = Prisma.sql`task_scope_key(${projectId}, ${buyerId}, ARRAY['A', 'B'], 'pairwise')`;
+    const [tables, scopes] = await Promise.all([
+      this.db.$queryRaw<Array<{ matrix: number[] }>>`
+        SELECT matrix FROM annotator_scope_counts WHERE scope_key = ${key} ORDER BY answered DESC, annotator_id LIMIT ${limit}`,
+      this.db.$queryRaw<Array<{ prior_shape: number[] }>>`SELECT prior_shape FROM label_scopes WHERE key = ${key}`,
+    ]);
+    return { tables: tables.map((row) => row.matrix), priorShape: scopes[0]?.prior_shape ?? null };
   }
 
   /**

@@ -1,6 +1,8 @@
 // The answers a task received: each option with how many chose it (the result marked), and the answers
-// in arrival order with the time spent (the API never names annotators).
+// in arrival order with the time spent (the API never names annotators); a pairwise answer with the order
+// its annotator saw the candidates in.
 import { ScrollArea } from '../ui/ScrollArea';
+import { pairResultWords, pairTally, shownAnswerWords } from './pairwise';
 import { formatAnswer, formatDuration, setChoices } from './taskFormat';
 import type { Task } from './vocabulary';
 
@@ -12,9 +14,10 @@ export function OptionsTally({ task }: { task: Task }) {
     for (const option of multi ? setChoices(response.answer) : [response.answer]) counts.set(option, (counts.get(option) ?? 0) + 1);
   }
   const inResult = (option: string) => (multi ? (task.choices ?? []).includes(option) : task.result === option);
+  const pairwise = task.answerKind === 'pairwise';
   return (
     <section aria-labelledby="task-options-heading" className="task-section">
-      <h3 id="task-options-heading">Options</h3>
+      <h3 id="task-options-heading">{pairwise ? 'Answers per candidate' : 'Options'}</h3>
       <ul className="task-options">
         {task.options.map((option) => {
           const count = counts.get(option) ?? 0;
@@ -23,7 +26,7 @@ export function OptionsTally({ task }: { task: Task }) {
           return (
             <li key={option} className={isResult ? 'is-result' : undefined}>
               <span className="task-option-label">
-                {option}
+                {pairwise ? pairResultWords(option) : option}
                 {isResult ? <span className="badge badge-success">Result</span> : null}
               </span>
               <span className="task-option-bar" aria-hidden="true">
@@ -36,7 +39,20 @@ export function OptionsTally({ task }: { task: Task }) {
           );
         })}
       </ul>
+      {pairwise ? <ShownFirstNote task={task} /> : null}
     </section>
+  );
+}
+
+/** How many picks went to the candidate shown first: the service shows each pair in a random order, so about half should. */
+function ShownFirstNote({ task }: { task: Task }) {
+  const { picked, pickedFirst } = pairTally(task.responses);
+  if (picked === 0) return null;
+  return (
+    <p className="task-muted task-pair-note">
+      {pickedFirst} of {picked} {picked === 1 ? 'pick' : 'picks'} went to the candidate shown first. Each annotator saw the pair in a random order; the
+      model allows for annotators who lean to one side.
+    </p>
   );
 }
 
@@ -65,7 +81,11 @@ export function Responses({ task }: { task: Task }) {
               {task.responses.map((response, index) => (
                 <tr key={index}>
                   <td className="num">{index + 1}</td>
-                  <td>{formatAnswer(response.answer, task.answerKind === 'multi')}</td>
+                  <td>
+                    {task.answerKind === 'pairwise'
+                      ? shownAnswerWords(response.answer, response.shownOrder)
+                      : formatAnswer(response.answer, task.answerKind === 'multi')}
+                  </td>
                   <td className="num">{formatDuration(response.timeSpentMs)}</td>
                 </tr>
               ))}

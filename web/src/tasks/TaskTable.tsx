@@ -3,7 +3,7 @@
 import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
-import { excerpt, formatAnswer, formatConfidence } from './taskFormat';
+import { excerpt, formatConfidence, formatResult } from './taskFormat';
 import { answerKindLabel, shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
 
 const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
@@ -51,6 +51,7 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
         <tbody>
           {tasks.map((task) => {
             const project = task.projectId ? projectNames.get(task.projectId) : undefined;
+            const result = task.result !== null ? formatResult(task.result, task.answerKind) : null;
             return (
               <tr key={task.id} data-task-id={task.id} className={`clickable${task.id === openTaskId ? ' is-open' : ''}`} onClick={() => onOpen(task.id)}>
                 <td className="wide nowrap">
@@ -71,19 +72,26 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                     }}
                   >
                     {excerpt(task.content)}
+                    {/* A group's pairs share their prompt: the two candidates tell its rows apart. */}
+                    {task.answerKind === 'pairwise' && task.candidates ? (
+                      <span className="task-muted task-pair-line">
+                        {' '}
+                        — A “{excerpt(task.candidates.A, 40)}” vs B “{excerpt(task.candidates.B, 40)}”
+                      </span>
+                    ) : null}
                   </button>
                   {/* Phones show one column: status, result and confidence under the content (display: none elsewhere). */}
                   <span className="task-phone-meta">
                     <StatusBadge status={task.status} />
-                    {task.result !== null ? <span>{formatAnswer(task.result, task.answerKind === 'multi')}</span> : null}
+                    {result !== null ? <span>{result}</span> : null}
                     {task.confidence !== null ? <span>{formatConfidence(task.confidence)}</span> : null}
                   </span>
                 </td>
                 <td className="wide">
                   <StatusBadge status={task.status} />
                 </td>
-                <td className="wide ellipsis" title={task.result !== null ? formatAnswer(task.result, task.answerKind === 'multi') : undefined}>
-                  {task.result !== null ? formatAnswer(task.result, task.answerKind === 'multi') : <span className="task-muted">—</span>}
+                <td className="wide ellipsis" title={result ?? undefined}>
+                  {result ?? <span className="task-muted">—</span>}
                   {/* A rating's result is a level: the scale it is on says what it means. */}
                   {task.result && task.answerKind === 'rating' ? <span className="task-muted"> of {task.options.at(-1)}</span> : null}
                 </td>

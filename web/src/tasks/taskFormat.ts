@@ -1,5 +1,6 @@
 // How a task's figures read in tables and the drawer.
 import { SET_SEPARATOR } from '@concord/contract';
+import { pairResultWords } from './pairwise';
 
 /**
  * The start of a text on one line, for tables: at most `length` characters, cut after a whole word (a
@@ -52,4 +53,13 @@ export function formatAnswer(value: string | null | undefined, multi = false): s
   if (!multi) return value;
   const choices = setChoices(value);
   return choices.length === 0 ? '(none)' : choices.join(', ');
+}
+
+/**
+ * A result or a known answer as the pages show it for its kind: a pairwise one as the better candidate
+ * ("B is better", "Tie"), a multi-select set as a list (formatAnswer), anything else as it is.
+ */
+export function formatResult(value: string | null | undefined, answerKind: string | undefined): string {
+  if (answerKind === 'pairwise') return pairResultWords(value);
+  return formatAnswer(value, answerKind === 'multi');
 }
