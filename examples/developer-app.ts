@@ -50,6 +50,14 @@ function autoAnswer(content: string, options: string[]): string {
   return options[index] ?? options[0] ?? '';
 }
 
+/**
+ * A simulated annotator's pick between two candidates: the more detailed one (the longer text), named as the
+ * assignment showed it (first or second), so the same candidate wins whichever order the service chose.
+ */
+function autoPick(candidates: { first: string; second: string }): 'first' | 'second' {
+  return candidates.second.length > candidates.first.length ? 'second' : 'first';
+}
+
 async function simulate(annotators: string[]): Promise<void> {
   const answered = new Map<string, number>();
   for (const annotatorId of annotators) {
@@ -57,7 +65,7 @@ async function simulate(annotators: string[]): Promise<void> {
     let assignment: Assignment | null = await client.nextTask(annotatorId);
     while (assignment) {
       const { task } = assignment;
-      const chosen = autoAnswer(task.content, task.options);
+      const chosen = task.candidates ? autoPick(task.candidates) : autoAnswer(task.content, task.options);
       // A multi-select task takes a set: the simulated annotators tick the one option they would choose.
       const answer = { annotatorId, answer: task.answerKind === 'multi' ? [chosen] : chosen, timeSpentMs: 1_000 + Math.floor(Math.random() * 4_000) };
       try {
@@ -101,6 +109,9 @@ async function interactive(annotatorId: string): Promise<void> {
       if (task.answerKind === 'rating') console.log(`  Rate from ${task.options[0]} (lowest) to ${task.options.at(-1)} (highest):`);
       const multi = task.answerKind === 'multi';
       if (multi) console.log('  Every option that applies, as numbers separated by commas:');
+      // A pairwise task: the two candidates in the order this assignment shows them; the answer names one by its place.
+      const { candidates } = task;
+      if (candidates) console.log(`  Which response is better?\n\n  First:\n  ${candidates.first}\n\n  Second:\n  ${candidates.second}\n`);
       task.options.forEach((option, i) => console.log(`  ${i + 1}. ${option}`));
       const started = Date.now();
       let choice: string | string[] | undefined;

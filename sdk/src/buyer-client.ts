@@ -25,6 +25,7 @@ import type {
   LoginInput,
   Project,
   ProjectDistribution,
+  ProjectPairwise,
   QualityReport,
   OptionSetsQuality,
   ProjectInput,
@@ -185,6 +186,11 @@ export class ProjectsResource extends Resource {
   /** Results and confidence of the project's completed tasks. */
   distribution(projectId: string, options: RequestOptions = {}): Promise<ProjectDistribution> {
     return this.http.json({ method: 'GET', path: `/projects/${id(projectId)}/distribution`, options });
+  }
+
+  /** The project's pairwise groups (ranking, win rates) and its annotators' position bias. */
+  pairwise(projectId: string, options: RequestOptions = {}): Promise<ProjectPairwise> {
+    return this.http.json({ method: 'GET', path: `/projects/${id(projectId)}/pairwise`, options });
   }
 
   /** How far the project's labels can be trusted: expected accuracy, the golden evidence behind it, warnings. */

@@ -77,6 +77,7 @@ export type TaskCountFilters = Omit<TaskFilters, 'status'>;
 export type Project = Schemas['Project'];
 export type ProjectWithStats = Schemas['ProjectWithStats'];
 export type ProjectDistribution = Schemas['ProjectDistribution'];
+export type ProjectPairwise = Schemas['ProjectPairwise'];
 /** How far a batch's labels can be trusted: expected accuracy, golden evidence, shares, cost, warnings. */
 export type QualityReport = Schemas['QualityReport'];
 export type OptionSetsQuality = Schemas['OptionSetsQuality'];
@@ -138,6 +139,8 @@ export interface ExportParams {
   seed?: string;
   /** Only tasks whose (calibrated) confidence is at least this, 0–1. */
   minConfidence?: number;
+  /** The preference format: also write pairs decided as a tie (chosen A, rejected B, tie: true). */
+  includeTies?: boolean;
 }
 export interface ExportDownload {
   /** The server's file name: tasks-<format>.<ext>, or .zip for a split. */

@@ -379,6 +379,26 @@ describe('concord import', () => {
     ]);
   });
 
+  it('imports pairwise rows (their candidates in two columns) and exports the preference format, ties on request', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(1_000);
+    const file = path.join(home.dir, 'pairs.csv');
+    const header = 'type,content,options,answerKind,candidateA,candidateB,allowTie,group';
+    await writeFile(file, `${header}\nAI_RESPONSE_RATING,Say hi,,pairwise,Hi,"Hello, there",true,greetings\nAI_RESPONSE_RATING,Say bye,,pairwise,Bye,,,\n`);
+    const result = await concord(['import', file, '--json'], home, as(buyer));
+    expect(json(result)).toMatchObject({ rows: 2, created: 1, refused: 1 });
+    expect((await readFile(`${file}.errors.csv`, 'utf8')).split('\n')[1]).toMatch(/^2,VALIDATION_ERROR,.*candidates\.B/);
+    const { rows } = await db.query('SELECT options, candidates, pair_group FROM tasks WHERE buyer_id = $1', [buyer.id]);
+    expect(rows).toEqual([{ options: ['A', 'B', 'tie'], candidates: { A: 'Hi', B: 'Hello, there' }, pair_group: 'greetings' }]);
+
+    // Undecided pairs are not preference lines; --include-ties belongs to the preference format.
+    const output = path.join(home.dir, 'pairs.jsonl');
+    const exported = await concord(['export', '--format', 'preference', '--include-ties', '-o', output, '--json'], home, as(buyer));
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(await readFile(output, 'utf8')).toBe('');
+    expect((await concord(['export', '--format', 'jsonl', '--include-ties'], home, as(buyer))).code).toBe(2);
+  });
+
   it('--dry-run checks every row and creates nothing', async () => {
     const home = await newHome();
     const buyer = await buyerWithKey(0);

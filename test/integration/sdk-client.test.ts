@@ -305,6 +305,8 @@ describe('every buyer method', () => {
     await annotate(app, ['p-1', 'p-2', 'p-3'], () => 'yes');
     expect(await buyer.tasks.get(created.taskId)).toMatchObject({ status: 'COMPLETED', result: 'yes', projectId: project.id });
     expect(await buyer.projects.distribution(project.id)).toMatchObject({ completed: 1, labels: [{ label: 'yes', count: 1 }] });
+    // No pairwise work in this project: nothing to rank, no pairwise annotator.
+    expect(await buyer.projects.pairwise(project.id)).toEqual({ groups: [], annotators: [] });
     expect(await buyer.projects.quality(project.id)).toMatchObject({ completed: 1, completedShare: 1, costPerCompletedCents: 20, golden: { tasks: 0 } });
     expect((await buyer.projects.optionSetsQuality()).optionSets).toEqual(expect.any(Array));
     expect(await buyer.tasks.counts({ projectId: project.id })).toMatchObject({ counts: { COMPLETED: 1 }, total: 1 });

@@ -24,6 +24,7 @@ export interface ExportOptions extends GlobalOptions {
   locale?: string;
   split?: string;
   seed?: string;
+  includeTies?: boolean;
   output?: string;
 }
 
@@ -50,6 +51,7 @@ export function parseSplit(text: string): Pick<ExportParams, 'trainRatio' | 'val
 export async function exportDataset(options: ExportOptions, output: Output, userAgent: string): Promise<void> {
   const format = oneOf<ExportFormat>(options.format, EXPORT_FORMATS, '--format');
   if (!format) throw usageError('--format is required');
+  if (options.includeTies && format !== 'preference') throw usageError('--include-ties goes with --format preference only');
   const params: ExportParams = {
     format,
     status: oneOf<TaskStatus>(options.status, STATUSES, '--status'),
@@ -57,6 +59,7 @@ export async function exportDataset(options: ExportOptions, output: Output, user
     type: oneOf<TaskType>(options.type, TASK_TYPES, '--type'),
     locale: oneOf<Locale>(options.locale, LOCALES, '--locale'),
     seed: options.seed,
+    ...(options.includeTies ? { includeTies: true } : {}),
     ...(options.split ? parseSplit(options.split) : {}),
   };
   const connection = await resolveConnection(options);

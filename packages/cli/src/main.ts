@@ -125,6 +125,7 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .addOption(new Option('--locale <locale>', 'only this locale'))
     .option('--split <ratios>', 'train,val,test ratios (a ZIP of three files), or a train ratio alone')
     .option('--seed <seed>', 'changes the deterministic shuffle of a split')
+    .option('--include-ties', 'preference format: also write pairs decided as a tie')
     .option('-o, --output <file>', "where to write (default: the service's file name, in this directory)")
     .action(
       run(async (_options: unknown, command: Command) => exportDataset(globals(command) as unknown as ExportOptions, output(globals(command)), USER_AGENT)),

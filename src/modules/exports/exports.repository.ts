@@ -77,7 +77,7 @@ function where(filters: ExportFilters): Prisma.Sql {
   if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
   if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
   if (filters.minConfidence !== undefined) conditions.push(Prisma.sql`confidence >= ${filters.minConfidence}`);
-  if (filters.pairs) conditions.push(Prisma.sql`answer_kind = 'pairwise'`);
+  if (filters.pairs) conditions.push(Prisma.sql`answer_kind = 'pairwise' AND result IS NOT NULL`);
   if (filters.pairs && !filters.pairs.includeTies) conditions.push(Prisma.sql`result IS DISTINCT FROM 'tie'`);
   return Prisma.join(conditions, ' AND ');
 }
