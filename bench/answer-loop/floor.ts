@@ -17,7 +17,7 @@ import { createLogger } from '../../src/lib/logger.ts';
 import { BENCH_JWT_SECRET } from '../lib.ts';
 
 export interface FloorClient {
-  next(annotatorId: string): Promise<{ id: string; options: string[]; answerKind?: string } | null>;
+  next(annotatorId: string): Promise<{ id: string; options: string[]; answerKind?: string; candidates?: { first: string; second: string } } | null>;
   complete(taskId: string, annotatorId: string, answer: string | string[]): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ export function floorClients(databaseUrl: string, developerId: string, count: nu
     return {
       async next(annotatorId) {
         const served = await annotation.next(developerId, annotatorId, {});
-        return served && { id: served.task.id, options: served.task.options, answerKind: served.task.answerKind };
+        return served && { id: served.task.id, options: served.task.options, answerKind: served.task.answerKind, candidates: served.task.candidates };
       },
       complete: (taskId, annotatorId, answer) => annotation.complete(developerId, taskId, { annotatorId, answer, timeSpentMs: 1200 }),
     };

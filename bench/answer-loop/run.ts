@@ -26,21 +26,34 @@ const SELECTED = (process.env.BENCH_LOOPS ?? LOOPS.join(',')).split(',').filter(
 const log = (message: string) => process.stderr.write(`[answers] ${message}\n`);
 
 /**
- * The answer kinds of the seeded tasks, taken in turn (BENCH_KIND_MIX=single,rating,multi for a third of
- * each; single choice alone by default): each kind's check and model in the loop, on the same queue.
+ * The answer kinds of the seeded tasks, taken in turn (BENCH_KIND_MIX=single,rating,multi,pairwise for a
+ * quarter of each; single choice alone by default): each kind's check and model in the loop, on the same queue.
  */
-const KIND_MIX = (process.env.BENCH_KIND_MIX ?? 'single').split(',').filter((kind) => ['single', 'rating', 'multi'].includes(kind));
-if (KIND_MIX.length === 0) throw new Error('BENCH_KIND_MIX takes single, rating and multi, separated by commas');
-const TASK_OF_KIND: Record<string, { type: string; options: string[]; answerKind?: string }> = {
+const KINDS = ['single', 'rating', 'multi', 'pairwise'];
+const KIND_MIX = (process.env.BENCH_KIND_MIX ?? 'single').split(',').filter((kind) => KINDS.includes(kind));
+if (KIND_MIX.length === 0) throw new Error(`BENCH_KIND_MIX takes ${KINDS.join(', ')}, separated by commas`);
+const TASK_OF_KIND: Record<string, { type: string; options?: string[]; answerKind?: string; candidates?: { A: string; B: string } }> = {
   single: { type: 'SENTIMENT_ANALYSIS', options: ['positive', 'negative', 'neutral'] },
   rating: { type: 'AI_RESPONSE_RATING', options: ['1', '2', '3', '4', '5'], answerKind: 'rating' },
   multi: { type: 'BINARY_CHOICE', options: ['spam', 'offensive', 'off-topic', 'fine'], answerKind: 'multi' },
+  pairwise: {
+    type: 'AI_RESPONSE_RATING',
+    answerKind: 'pairwise',
+    candidates: { A: 'It works.', B: 'It works as described and arrived a day early, well packed.' },
+  },
 };
 
-/** Most annotators agree; some answers are noise, as in a real crowd (one level off for a rating, a stray tick for a set). */
+/**
+ * Most annotators agree; some answers are noise, as in a real crowd (one level off for a rating, a stray
+ * tick for a set, the other candidate of a pair: the longer one is the better, wherever it is shown).
+ */
 function chooseAnswer(task: Task): string | string[] {
   const agree = Math.random() < 0.85;
   const other = task.options[1 + Math.floor(Math.random() * 2)] as string;
+  if (task.candidates) {
+    const better = task.candidates.second.length > task.candidates.first.length ? 'second' : 'first';
+    return agree ? better : better === 'first' ? 'second' : 'first';
+  }
   if (task.answerKind === 'multi') return agree ? [task.options[0] as string] : [task.options[0] as string, other];
   if (task.answerKind === 'rating') return (agree ? task.options[3] : task.options[2 + Math.floor(Math.random() * 3)]) as string;
   return agree ? (task.options[0] as string) : other;
@@ -76,7 +89,7 @@ async function developer(base: string): Promise<{ id: string; apiKey: string }> 
   return res.body.developer;
 }
 
-type Task = { id: string; options: string[]; answerKind?: string };
+type Task = { id: string; options: string[]; answerKind?: string; candidates?: { first: string; second: string } };
 
 interface Tally {
   answers: number;

@@ -146,6 +146,7 @@ describe('the OpenAPI document', () => {
       '/billing/spend',
       '/meta',
       '/projects/{id}/distribution',
+      '/projects/{id}/pairwise',
       '/projects/{id}/quality',
       '/quality/option-sets',
     ]);
