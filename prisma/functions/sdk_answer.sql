@@ -7,7 +7,9 @@
 -- the task's label scope (null when they have none), and `model` the scope (key, option order, prior,
 -- class prior, calibration map) and the task's answer kind (a pairwise answer, given as first, second or
 -- tie, is mapped to A, B or tie by the order its assignment showed, pair_answer, and keeps that order:
--- `swapped`)
+-- `swapped`; a text task's answer is the written text, trimmed, 1 to max_length characters: it never
+-- decides its task, and the one that completes the writing opens the task's review, open_text_review; a
+-- review task's `model` also holds `review`, the text task with its written answers, for the plan)
 -- and the task's target confidence — everything the label model's decision reads. With a settlement:
 -- STALE when the task's answer count is no longer p_seen_responses, else settle_task's outcome (SETTLED
 -- or STALE; the task columns are the task as the checks read it, before the settlement). An annotator first seen by this call holds no assignment, so its answer was
@@ -50,6 +52,8 @@ BEGIN
       v_outcome := 'NO_ASSIGNMENT';
     ELSIF v_task.status IN ('COMPLETED', 'FAILED') THEN
       v_outcome := 'TASK_CLOSED';
+    ELSIF v_task.answer_kind = 'text' THEN
+      v_answer := CASE WHEN p_choices IS NULL AND char_length(btrim(p_answer)) BETWEEN 1 AND v_task.max_length THEN btrim(p_answer) END;
     ELSE
       v_answer := task_answer(v_task.options, v_task.answer_kind, v_task.allow_empty,
                               CASE WHEN v_task.answer_kind = 'pairwise' THEN pair_answer(p_answer, v_swapped) ELSE p_answer END, p_choices);
@@ -58,14 +62,20 @@ BEGIN
       NULL;
     ELSIF v_answer IS NULL THEN
       v_outcome := 'INVALID_ANSWER';
-    ELSIF p_plan IS NULL AND v_task.total_responses + 1 >= v_task.validations_needed THEN
+    ELSIF p_plan IS NULL AND v_task.answer_kind <> 'text' AND v_task.total_responses + 1 >= v_task.validations_needed THEN
       v_outcome := 'DECIDE';
       v_scope_key := task_scope_key(v_task.project_id, v_task.buyer_id, v_task.options, v_task.answer_kind);
       SELECT jsonb_build_object('scopeKey', v_scope_key, 'targetConfidence', v_task.target_confidence,
                                 'answerKind', v_task.answer_kind,
                                 'scopeOptions', coalesce(s.options, task_scope_options(v_task.options, v_task.answer_kind)),
                                 'priorReliability', coalesce(s.prior_reliability, 0.7), 'priorShape', s.prior_shape,
-                                'classPrior', s.class_prior, 'calibration', s.calibration)
+                                'classPrior', s.class_prior, 'calibration', s.calibration,
+                                'review', (SELECT jsonb_build_object('taskId', w.id, 'type', w.type, 'costCents', w.cost_cents,
+                                                                     'maxCents', w.max_cents, 'answers',
+                                                                     (SELECT jsonb_agg(jsonb_build_object('annotatorId', r.annotator_id, 'answer', r.answer)
+                                                                                       ORDER BY r.created_at, r.id)
+                                                                      FROM task_responses r WHERE r.task_id = w.id))
+                                           FROM tasks w WHERE w.id = v_task.review_of))
       INTO v_model
       FROM (SELECT 1) one LEFT JOIN label_scopes s ON s.key = v_scope_key;
       SELECT jsonb_agg(jsonb_build_object('annotatorId', p.annotator_id, 'answer', p.answer, 'swapped', p.swapped, 'counts',
@@ -88,6 +98,9 @@ BEGIN
       UPDATE tasks t SET total_responses = t.total_responses + 1, status = 'VALIDATING', updated_at = now()
       WHERE t.id = v_task.id RETURNING t.* INTO v_task;
       UPDATE annotators a SET total_responses = a.total_responses + 1 WHERE a.id = v_annotator.id;
+      IF v_task.answer_kind = 'text' AND v_task.total_responses = v_task.validations_needed THEN
+        PERFORM open_text_review(v_task.id, p_now);
+      END IF;
     ELSE
       v_outcome := settle_task(v_task.id, v_annotator.id, v_answer, p_time_spent_ms, p_response_id, p_now, p_plan);
     END IF;

@@ -8,10 +8,11 @@
 -- while they have answered none (never certain: throwaway annotator ids would list the golden tasks), else
 -- when p_golden_roll < p_golden_rate. A pairwise assignment shows B first when p_order_roll < 0.5 (kept
 -- on the assignment, which a repeat returns as it was); `candidates` are the pair as shown (shown_candidates).
+-- A text task's review is never served to one of its writers.
 -- Plans are pinned (no sequential scans, sorts, hash or merge joins; generic plans; no JIT): with the
 -- planner free to choose, the queue became O(table) per call (docs/hot-path.md).
 CREATE OR REPLACE FUNCTION public.sdk_next(p_developer_id text, p_external_id text, p_new_annotator_id text, p_assignment_id text, p_locale text, p_types text[], p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_roll double precision, p_golden_rate double precision, p_golden_first_rate double precision, p_order_roll double precision)
- RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text, answer_kind text, candidates jsonb)
+ RETURNS TABLE(outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text, answer_kind text, candidates jsonb, max_length integer)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -35,7 +36,7 @@ BEGIN
   v_annotator := sdk_annotator(p_developer_id, p_external_id, p_new_annotator_id, p_now);
   IF v_annotator.suspended THEN
     RETURN QUERY SELECT 'ANNOTATOR_SUSPENDED', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text,
-                        NULL::text, NULL::text[], NULL::text, NULL::text, NULL::jsonb;
+                        NULL::text, NULL::text[], NULL::text, NULL::text, NULL::jsonb, NULL::integer;
     RETURN;
   END IF;
 
@@ -46,11 +47,11 @@ BEGIN
   IF FOUND THEN
     IF v_live.task_id IS NOT NULL THEN
       RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, t.id, t.buyer_id, t.type::text, t.content, t.options, t.locale,
-                          t.answer_kind, shown_candidates(t.candidates, v_live.swapped)
+                          t.answer_kind, shown_candidates(t.candidates, v_live.swapped), t.max_length
                    FROM tasks t WHERE t.id = v_live.task_id;
     ELSE
       RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, g.id, g.buyer_id, g.type::text, g.content, g.options, g.locale,
-                          g.answer_kind, shown_candidates(g.candidates, v_live.swapped)
+                          g.answer_kind, shown_candidates(g.candidates, v_live.swapped), NULL::integer
                    FROM golden_tasks g WHERE g.id = v_live.golden_task_id;
     END IF;
     RETURN;
@@ -59,7 +60,7 @@ BEGIN
   -- A few locked candidates that turn out full under the lock are stepped over.
   FOR attempt IN 1..8 LOOP
     -- The oldest open matching task with a free slot that the annotator has not answered.
-    SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates, t.created_at,
+    SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates, t.max_length, t.created_at,
            l.live < GREATEST(t.validations_needed - t.total_responses, 1) AS short
       INTO v_first
     FROM tasks t
@@ -67,6 +68,7 @@ BEGIN
     WHERE t.status IN ('PENDING', 'VALIDATING')
       AND t.total_responses + l.live < t.max_responses
       AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
+      AND (t.review_of IS NULL OR NOT EXISTS (SELECT 1 FROM task_responses w WHERE w.task_id = t.review_of AND w.annotator_id = v_annotator.id))
       AND (p_locale IS NULL OR t.locale = p_locale)
       AND (p_types IS NULL OR t.type::text = ANY (p_types))
     ORDER BY t.created_at, t.id LIMIT 1
@@ -75,7 +77,7 @@ BEGIN
     v_task := v_first;
     -- It has enough assignees already: a task of the same age that is short of them comes first.
     IF NOT v_first.short THEN
-      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates INTO v_task
+      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates, t.max_length INTO v_task
       FROM tasks t
       CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
       WHERE t.created_at = v_first.created_at AND t.id > v_first.id
@@ -83,6 +85,7 @@ BEGIN
         AND l.live < GREATEST(t.validations_needed - t.total_responses, 1)
         AND t.total_responses + l.live < t.max_responses
         AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
+        AND (t.review_of IS NULL OR NOT EXISTS (SELECT 1 FROM task_responses w WHERE w.task_id = t.review_of AND w.annotator_id = v_annotator.id))
         AND (p_locale IS NULL OR t.locale = p_locale)
         AND (p_types IS NULL OR t.type::text = ANY (p_types))
       ORDER BY t.created_at, t.id LIMIT 1
@@ -97,7 +100,7 @@ BEGIN
     IF v_free THEN
       v_golden_id := NULL;
       IF p_golden_roll < (CASE WHEN v_annotator.golden_answered = 0 THEN p_golden_first_rate ELSE p_golden_rate END) THEN
-        SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale, g.answer_kind, g.candidates INTO v_golden
+        SELECT g.id, g.buyer_id, g.type, g.content, g.options, g.locale, g.answer_kind, g.candidates, NULL::integer AS max_length INTO v_golden
         FROM golden_tasks g
         WHERE g.buyer_id = v_task.buyer_id AND g.type = v_task.type AND g.locale = v_task.locale
           AND g.answer_kind = v_task.answer_kind
@@ -118,11 +121,11 @@ BEGIN
         swapped = EXCLUDED.swapped;
       RETURN QUERY SELECT 'SERVED', p_assignment_id, p_expires_at, v_task.id, v_task.buyer_id, v_task.type::text,
                           v_task.content, v_task.options, v_task.locale, v_task.answer_kind,
-                          shown_candidates(v_task.candidates, v_swapped);
+                          shown_candidates(v_task.candidates, v_swapped), v_task.max_length;
       RETURN;
     END IF;
   END LOOP;
   RETURN QUERY SELECT 'NONE', NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::text, NULL::text,
-                      NULL::jsonb;
+                      NULL::jsonb, NULL::integer;
 END $function$
 ;

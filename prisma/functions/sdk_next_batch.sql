@@ -1,7 +1,7 @@
 -- Several annotators' `next` calls in one statement: sdk_next for each request in the order given, each
 -- claimed exactly as alone (a later one sees the earlier ones' assignments); all commit together.
 CREATE OR REPLACE FUNCTION public.sdk_next_batch(p_requests jsonb, p_now timestamp with time zone, p_expires_at timestamp with time zone, p_golden_rate double precision, p_golden_first_rate double precision)
- RETURNS TABLE(request integer, outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text, answer_kind text, candidates jsonb)
+ RETURNS TABLE(request integer, outcome text, assignment_id text, expires_at timestamp with time zone, id text, buyer_id text, type text, content text, options text[], locale text, answer_kind text, candidates jsonb, max_length integer)
  LANGUAGE plpgsql
 AS $function$
 DECLARE

@@ -65,6 +65,30 @@ BEGIN
       PERFORM record_event(p_plan->'event'->>'id', v_task.buyer_id, p_plan->'event'->>'type', p_plan->'event'->>'payload',
                            ARRAY(SELECT jsonb_array_elements_text(p_plan->'event'->'deliveryIds')));
     END IF;
+    -- A review's decision decides its text task: the winning text (or the failure), the text task's own
+    -- charge and release and its writers' counters and earnings, and its event.
+    IF p_plan ? 'reviewed' THEN
+      UPDATE tasks t SET
+        status = CASE WHEN v_kind = 'complete' THEN 'COMPLETED' ELSE 'FAILED' END::"TaskStatus",
+        result = p_plan->'reviewed'->>'result',
+        confidence = CASE WHEN v_kind = 'complete' THEN (p_plan->>'confidence')::double precision END,
+        validated_at = CASE WHEN v_kind = 'complete' THEN p_now END,
+        failure_reason = CASE WHEN v_kind = 'fail' THEN p_plan->>'failureReason' END,
+        failed_at = CASE WHEN v_kind = 'fail' THEN p_now END,
+        updated_at = now()
+      WHERE t.id = p_plan->'reviewed'->>'taskId';
+      INSERT INTO settlement_effects (task_id, buyer_id, effect)
+      SELECT w.id, w.buyer_id, jsonb_build_object(
+        'updates', p_plan->'reviewed'->'updates',
+        'model', NULL,
+        'chargeCents', CASE WHEN v_kind = 'complete' THEN w.cost_cents ELSE 0 END,
+        'releaseCents', w.max_cents,
+        'chargeLedgerId', p_plan->'reviewed'->>'chargeLedgerId')
+      FROM tasks w WHERE w.id = p_plan->'reviewed'->>'taskId';
+      PERFORM record_event(p_plan->'reviewed'->'event'->>'id', v_task.buyer_id, p_plan->'reviewed'->'event'->>'type',
+                           p_plan->'reviewed'->'event'->>'payload',
+                           ARRAY(SELECT jsonb_array_elements_text(p_plan->'reviewed'->'event'->'deliveryIds')));
+    END IF;
   EXCEPTION
     WHEN SQLSTATE 'CC002' THEN RETURN 'STALE';
   END;

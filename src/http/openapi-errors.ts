@@ -47,6 +47,7 @@ const EXAMPLES: Partial<Record<ErrorCode, Omit<ErrorExample, 'code'>>> = {
   },
   BATCH_TOO_LARGE: { error: 'A batch holds 1 to 1000 tasks; this one has 1200' },
   TASK_NOT_PENDING: { error: 'Only PENDING tasks can be changed; this task is VALIDATING' },
+  TASK_IS_REVIEW: { error: 'This is the review of text task cm3q7w1x9000clk08t3x4t5k6: it is decided with it, and cannot be changed or deleted' },
   INVALID_CURSOR: { error: 'The cursor was not produced by this API' },
   MISSING_FILE: { error: 'Send the CSV as a multipart/form-data part named "file"' },
   INVALID_CSV: { error: 'Missing required column: options' },

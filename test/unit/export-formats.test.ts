@@ -199,6 +199,30 @@ describe('export formats', () => {
     });
   });
 
+  describe('a text task', () => {
+    const written: ExportRecord = {
+      ...record,
+      content: 'Describe a cat in one sentence.',
+      options: [],
+      label: 'A small furry animal that purrs.',
+      answerKind: 'text',
+    };
+
+    it('the chat formats take the instruction as the prompt and the written answer as the response', () => {
+      expect(JSON.parse(file('openai', [written])).messages).toEqual([
+        { role: 'user', content: 'Describe a cat in one sentence.' },
+        { role: 'assistant', content: 'A small furry animal that purrs.' },
+      ]);
+      expect(JSON.parse(file('alpaca', [written]))).toEqual({
+        instruction: 'Describe a cat in one sentence.',
+        input: '',
+        output: 'A small furry animal that purrs.',
+      });
+      expect(JSON.parse(file('huggingface', [written]))).toEqual({ text: 'Describe a cat in one sentence.', response: 'A small furry animal that purrs.' });
+      expect(JSON.parse(file('jsonl', [written]))).toMatchObject({ label: 'A small furry animal that purrs.', answerKind: 'text' });
+    });
+  });
+
   describe('a rating task', () => {
     const rating: ExportRecord = {
       ...record,

@@ -239,3 +239,62 @@ describe('the codecs at the SQL seam', () => {
     expect(result.crossed).toEqual([{ buyerId: 'b1', after: 480 }]);
   });
 });
+
+describe('a review task’s plan', () => {
+  const review = {
+    taskId: 'text1',
+    type: 'BINARY_CHOICE' as const,
+    costCents: 20,
+    maxCents: 20,
+    answers: [
+      { annotatorId: 'w1', answer: 'Short.' },
+      { annotatorId: 'w2', answer: 'A longer, better answer.' },
+    ],
+  };
+  const reviewModel: ModelView = { ...model(['Answer 1', 'Answer 2']), review };
+  const input = (values: string[], maxResponses = 10) => ({
+    task: { ...task(['Answer 1', 'Answer 2'], values.length - 1), id: 'text1-review', maxResponses },
+    participants: answers(...values),
+    annotatorId: `a${values.length - 1}`,
+    model: reviewModel,
+    annotatorShare: 0.5,
+    now,
+  });
+
+  it('completes the text task at the chosen answer: its writer paid the share, every writer resolved, its event naming the review', () => {
+    const plan = planSettlement(input(['Answer 2', 'Answer 2', 'Answer 2', 'Answer 2']));
+    expect(plan.kind).toBe('complete');
+    expect(JSON.parse(plan.event?.payload ?? '{}')).toMatchObject({ taskId: 'text1-review', result: 'Answer 2', reviewOf: 'text1' });
+    expect(plan.reviewed).toMatchObject({
+      taskId: 'text1',
+      result: 'A longer, better answer.',
+      updates: [
+        { annotatorId: 'w1', answered: 0, resolved: 1, agreed: 0, earnedCents: 0 },
+        { annotatorId: 'w2', answered: 0, resolved: 1, agreed: 1, earnedCents: 10 },
+      ],
+    });
+    expect(JSON.parse(plan.reviewed?.event.payload ?? '{}')).toMatchObject({
+      event: 'task.completed',
+      taskId: 'text1',
+      result: 'A longer, better answer.',
+      answerKind: 'text',
+      reviewTaskId: 'text1-review',
+      confidence: plan.confidence,
+      totalResponses: 2,
+    });
+    expect(() => encodePlan(plan)).not.toThrow();
+  });
+
+  it('fails the text task with its review, paying no writer', () => {
+    const plan = planSettlement(input(['Answer 1', 'Answer 2', 'Answer 1', 'Answer 2'], 4));
+    expect(plan.kind).toBe('fail');
+    expect(plan.reviewed).toMatchObject({ taskId: 'text1', result: null });
+    expect(plan.reviewed?.updates.every((u) => u.earnedCents === 0 && u.resolved === 1)).toBe(true);
+    expect(JSON.parse(plan.reviewed?.event.payload ?? '{}')).toMatchObject({
+      event: 'task.failed',
+      taskId: 'text1',
+      reason: 'NO_CONSENSUS',
+      reviewTaskId: 'text1-review',
+    });
+  });
+});

@@ -117,6 +117,26 @@ describe('validateTaskInput', () => {
     expect(validateGoldenTaskInput({ ...pair, allowTie: true, goldenAnswer: 'tie' }).ok).toBe(true);
   });
 
+  it('takes text tasks without options, at twice the price, with maxLength on them only and at least two writers', () => {
+    const text = { type: 'BINARY_CHOICE', answerKind: 'text', content: 'Describe a cat.' };
+    expect(validateTaskInput(text, 20)).toMatchObject({ ok: true, task: { options: [], maxCents: 40, validationsNeeded: 3 } });
+    expect(validateTaskInput(text, 35)).toMatchObject({ ok: true, task: { maxCents: 70 } });
+    expect(validateTaskInput({ ...text, content: undefined }, 20)).toMatchObject({
+      ok: false,
+      error: { code: 'MISSING_FIELDS', details: { fields: ['content'] } },
+    });
+    const pathOf = (raw: object) => {
+      const result = validateTaskInput(raw, 20);
+      return result.ok ? null : (result.error.details?.issues as Array<{ path: string }>).map((issue) => issue.path);
+    };
+    expect(pathOf({ ...text, maxCents: 39 })).toEqual(['maxCents']);
+    expect(pathOf({ ...text, options: ['a', 'b'] })).toEqual(['options']);
+    expect(pathOf({ ...text, validationsNeeded: 1 })).toEqual(['validationsNeeded']);
+    expect(pathOf({ ...text, allowTie: true })).toEqual(['allowTie']);
+    expect(pathOf({ ...valid, maxLength: 100 })).toEqual(['maxLength']);
+    expect(validateGoldenTaskInput({ ...text, goldenAnswer: 'A cat.' })).toMatchObject({ ok: false, error: { details: { issues: [{ path: 'answerKind' }] } } });
+  });
+
   it('pairAnswerOf maps first and second to the candidates by the order shown', () => {
     expect(['first', 'second', 'tie'].map((shown) => pairAnswerOf(shown, false))).toEqual(['A', 'B', 'tie']);
     expect(['first', 'second', 'tie'].map((shown) => pairAnswerOf(shown, true))).toEqual(['B', 'A', 'tie']);

@@ -25,6 +25,12 @@ export const CONFIDENCE_DESCRIPTION =
 /** spec: budget.low fires when the balance drops below 500 cents. */
 export const LOW_BALANCE_THRESHOLD_CENTS = 500;
 
+const reviewOfSchema = z
+  .string()
+  .optional()
+  .meta({ description: "A review task only: the text task whose written answers it chose between (decided with it; that task's own event follows)" });
+const reviewTaskIdSchema = z.string().optional().meta({ description: 'A text task only: the review task that chose its result' });
+
 export const taskCompletedPayload = z
   .object({
     event: z.literal('task.completed'),
@@ -33,7 +39,7 @@ export const taskCompletedPayload = z
     result: z.string().meta({
       description:
         'The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices; ' +
-        'a pairwise task: A, B or tie, naming the candidates as the task was created with them)',
+        'a pairwise task: A, B or tie, naming the candidates as the task was created with them; a text task: the written answer its review chose)',
     }),
     confidence: z.number().min(0).max(1).meta({ description: CONFIDENCE_DESCRIPTION }),
     totalResponses: z.number().int().meta({ description: 'Answers the task collected' }),
@@ -50,6 +56,8 @@ export const taskCompletedPayload = z
     optionConfidence: optionConfidenceSchema
       .optional()
       .meta({ description: 'Multi-select tasks only: per option, the probability that its decision is right; confidence is the least of them' }),
+    reviewOf: reviewOfSchema,
+    reviewTaskId: reviewTaskIdSchema,
   })
   .meta({ id: 'TaskCompletedEvent', description: 'Consensus reached: the result is available and the task is billed.' });
 
@@ -61,6 +69,8 @@ export const taskFailedPayload = z
     reason: z.string().meta({ description: 'Why it failed: NO_CONSENSUS (maxResponses answers without reaching the target confidence)' }),
     totalResponses: z.number().int(),
     failedAt: timestamp,
+    reviewOf: reviewOfSchema,
+    reviewTaskId: reviewTaskIdSchema,
   })
   .meta({ id: 'TaskFailedEvent', description: 'Not enough concordant answers: the task is not billed and its reservation is released.' });
 

@@ -26,6 +26,7 @@ export const TASK_FIELDS = [
   'candidates',
   'allowTie',
   'group',
+  'maxLength',
 ] as const;
 export type TaskField = (typeof TASK_FIELDS)[number];
 
@@ -35,9 +36,10 @@ export type TaskField = (typeof TASK_FIELDS)[number];
  * that knows a level one off is nearer than one far off; `multi`, a set of the options (empty only where
  * the task allows it), each option decided apart; `pairwise`, which of two candidates is better (`content` is the
  * prompt, `candidates` the two texts), shown in a random order per assignment and answered as `first`,
- * `second` or, where the task allows it, `tie`.
+ * `second` or, where the task allows it, `tie`; `text`, a written answer (`content` is the instruction), whose
+ * consensus is a second stage: a review task of its own (single choice: which written answer is best).
  */
-export const ANSWER_KINDS = ['single', 'rating', 'multi', 'pairwise'] as const;
+export const ANSWER_KINDS = ['single', 'rating', 'multi', 'pairwise', 'text'] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 export const DEFAULT_ANSWER_KIND: AnswerKind = 'single';
 /** A rating scale has 2 to 11 levels (0–10 is the longest scale in common use). */
@@ -69,6 +71,15 @@ export function pairAnswerOf(shown: unknown, swapped: boolean): PairAnswer | nul
   if (shown === 'second') return swapped ? 'A' : 'B';
   return null;
 }
+/** A written answer is 1 to `maxLength` characters once trimmed: at most 10 000, 2 000 unless the task says. */
+export const MAX_TEXT_LENGTH = 10_000;
+export const DEFAULT_TEXT_MAX_LENGTH = 2_000;
+/** A text task is billed twice the price: once for the writing, once for its review task. */
+export const TEXT_PRICE_FACTOR = 2;
+/** A text task has at least two written answers, for its review to choose between. */
+export const MIN_TEXT_ANSWERS = 2;
+/** The price of a task of this kind: a text task's covers its review too. */
+export const kindPriceCents = (answerKind: AnswerKind, priceCents: number): number => (answerKind === 'text' ? TEXT_PRICE_FACTOR * priceCents : priceCents);
 /** A pairwise candidate is at most 50 000 characters, so that a pair fits in a task's content budget. */
 export const MAX_CANDIDATE_LENGTH = 50_000;
 /** A pairwise group's name is 1 to 200 characters. */
@@ -157,10 +168,23 @@ function checkKind(
     candidates?: PairCandidates | undefined;
     allowTie?: boolean | undefined;
     group?: string | undefined;
+    maxLength?: number | undefined;
+    validationsNeeded?: number | undefined;
   },
   context: z.RefinementCtx,
 ): void {
   const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  if (task.answerKind !== 'text' && task.maxLength !== undefined) issue('maxLength', 'only a text task (answerKind text) takes maxLength');
+  if (task.answerKind === 'text') {
+    if (task.options !== undefined) issue('options', "a text task's answer is written: it takes no options");
+    if (task.validationsNeeded !== undefined && task.validationsNeeded < MIN_TEXT_ANSWERS) {
+      issue('validationsNeeded', `a text task needs at least ${MIN_TEXT_ANSWERS} written answers for its review to choose between`);
+    }
+    for (const field of ['candidates', 'allowTie', 'group', 'allowEmpty'] as const) {
+      if (task[field] !== undefined) issue(field, `a text task does not take ${field}`);
+    }
+    return;
+  }
   if (task.answerKind === 'pairwise') {
     if (task.options !== undefined) issue('options', "a pairwise task's answers are A, B and (with allowTie) tie: give its candidates, not options");
     if (task.candidates === undefined) issue('candidates', 'a pairwise task needs its two candidates, {"A": …, "B": …}');
@@ -196,8 +220,18 @@ const groupSchema = z
   .optional()
   .meta({ description: "Pairwise tasks only: tasks of one group (the same prompt's candidates compared in pairs) are also ranked together in exports" });
 const taskOptionsSchema = optionsSchema.optional().meta({
-  description: 'The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie)',
+  description:
+    'The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie, and text, which has none)',
 });
+const maxLengthSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_TEXT_LENGTH)
+  .optional()
+  .meta({
+    description: `Text tasks only: the longest written answer, in characters once trimmed (1–${MAX_TEXT_LENGTH}; ${DEFAULT_TEXT_MAX_LENGTH} when absent)`,
+  });
 
 /** The documented and enforced shape of one task in a creation request. */
 export const taskInputSchema = z
@@ -217,6 +251,7 @@ export const taskInputSchema = z
     candidates: candidatesSchema.optional(),
     allowTie: allowTieSchema,
     group: groupSchema,
+    maxLength: maxLengthSchema,
   })
   .superRefine(checkKind)
   .meta({ id: 'TaskInput' });
@@ -228,7 +263,7 @@ export type TaskInput = Omit<z.output<typeof taskInputSchema>, 'options'> & { op
 function withKindOptions<T extends { options?: string[] | undefined; answerKind: AnswerKind; allowTie?: boolean | undefined }>(
   task: T,
 ): Omit<T, 'options'> & { options: string[] } {
-  return { ...task, options: task.options ?? pairOptions(task.allowTie === true) };
+  return { ...task, options: task.options ?? (task.answerKind === 'text' ? [] : pairOptions(task.allowTie === true)) };
 }
 
 export interface TaskRuleError {
@@ -257,7 +292,8 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
   }
   const input = raw as Record<string, unknown>;
   const pairwise = input.answerKind === 'pairwise';
-  const missing = (['type', 'content', pairwise ? 'candidates' : 'options'] as const).filter((field) => isBlank(input[field]));
+  const required = input.answerKind === 'text' ? (['type', 'content'] as const) : (['type', 'content', pairwise ? 'candidates' : 'options'] as const);
+  const missing = required.filter((field) => isBlank(input[field]));
   if (missing.length > 0) {
     return { ok: false, error: { code: 'MISSING_FIELDS', message: `Missing required fields: ${missing.join(', ')}`, details: { fields: missing } } };
   }
@@ -279,9 +315,11 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
  * Validates one task; `priceCents` is the lowest acceptable budget (a task must afford its price), and a
  * task that names no budget gets the larger of the default and the price (PRICE_CENTS may exceed 20).
  */
-export function validateTaskInput(raw: unknown, priceCents: number): TaskValidation {
+export function validateTaskInput(raw: unknown, basePriceCents: number): TaskValidation {
   const staged = validateStaged(raw, taskInputSchema);
-  const result: TaskValidation = staged.ok ? { ok: true, task: withKindOptions(staged.task) } : staged;
+  if (!staged.ok) return staged;
+  const result: TaskValidation = { ok: true, task: withKindOptions(staged.task) };
+  const priceCents = kindPriceCents(result.task.answerKind, basePriceCents);
   const budgetGiven = typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).maxCents !== undefined;
   if (result.ok && !budgetGiven) result.task.maxCents = Math.max(result.task.maxCents, priceCents);
   if (result.ok && result.task.maxCents < priceCents) {
@@ -346,7 +384,11 @@ export const goldenTaskInputSchema = z
     allowTie: allowTieSchema,
   })
   .superRefine(checkKind)
-  .refine((task) => answerFits(task, task.goldenAnswer), {
+  .refine((task) => task.answerKind !== 'text', {
+    error: 'a golden task cannot be a text task: a written answer has no one right answer to score it by',
+    path: ['answerKind'],
+  })
+  .refine((task) => task.answerKind === 'text' || answerFits(task, task.goldenAnswer), {
     error:
       'goldenAnswer must be one of the options (for a multi-select task: distinct options, as a list or joined by |, empty only with allowEmpty; for a pairwise task A, B, or tie with allowTie)',
     path: ['goldenAnswer'],

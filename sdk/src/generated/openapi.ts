@@ -1093,7 +1093,7 @@ export interface components {
             taskId: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
-            /** @description The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie, naming the candidates as the task was created with them) */
+            /** @description The option the consensus chose (a rating task: the decided level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie, naming the candidates as the task was created with them; a text task: the written answer its review chose) */
             result: string;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md) */
             confidence: number;
@@ -1110,7 +1110,7 @@ export interface components {
              * @description The task's answer kind; absent for single choice, whose payload is exactly as before answer kinds
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
             /** @description Rating tasks only: the posterior mean level and central 90 % interval, in level indexes (0 = the lowest level) */
             rating?: {
                 /** @description The posterior mean level (0 = the lowest), 4 decimals */
@@ -1123,6 +1123,10 @@ export interface components {
             optionConfidence?: {
                 [key: string]: number;
             };
+            /** @description A review task only: the text task whose written answers it chose between (decided with it; that task's own event follows) */
+            reviewOf?: string;
+            /** @description A text task only: the review task that chose its result */
+            reviewTaskId?: string;
         };
         /** @description Multi-select tasks only: the options of the set, in the task's option order */
         Choices: string[];
@@ -1141,6 +1145,10 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             failedAt: string;
+            /** @description A review task only: the text task whose written answers it chose between (decided with it; that task's own event follows) */
+            reviewOf?: string;
+            /** @description A text task only: the review task that chose its result */
+            reviewTaskId?: string;
         };
         /** @description A task charge or an administrator debit took the balance from ≥ 500 to below 500 cents: sent once per crossing; a top-up back to ≥ 500 re-arms it. */
         BudgetLowEvent: {
@@ -1656,7 +1664,7 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             content: string;
-            /** @description The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie) */
+            /** @description The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie, and text, which has none) */
             options?: string[];
             /**
              * @default en
@@ -1672,7 +1680,7 @@ export interface components {
              * @default single
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
             /** @description Multi-select tasks only: whether the empty set is an answer (and a result); false when absent */
             allowEmpty?: boolean;
             candidates?: components["schemas"]["PairCandidates"];
@@ -1680,6 +1688,8 @@ export interface components {
             allowTie?: boolean;
             /** @description Pairwise tasks only: tasks of one group (the same prompt's candidates compared in pairs) are also ranked together in exports */
             group?: string;
+            /** @description Text tasks only: the longest written answer, in characters once trimmed (1–10000; 2000 when absent) */
+            maxLength?: number;
         };
         /** @description Pairwise tasks only: the two texts compared; the result says which is better (A, B or tie) */
         PairCandidates: {
@@ -1697,12 +1707,18 @@ export interface components {
              * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); absent for single choice (one option)
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
             candidates?: components["schemas"]["PairCandidates"];
             /** @description Pairwise tasks only: whether a tie is an answer and a result */
             allowTie?: boolean;
             /** @description Pairwise tasks only: the group whose candidates are ranked together in exports, or null */
             group?: string | null;
+            /** @description Text tasks only: the longest written answer, in characters */
+            maxLength?: number;
+            /** @description Text tasks only: the review task that chooses between the written answers, once they are all in; null before */
+            reviewTaskId?: string | null;
+            /** @description A review task only: the text task whose written answers it chooses between (options "Answer 1", "Answer 2", … in the order written) */
+            reviewOf?: string;
             /** @description Multi-select tasks only: whether the empty set is an answer and a result */
             allowEmpty?: boolean;
             /** @description Multi-select tasks only: the result as a list; null while open */
@@ -1716,7 +1732,7 @@ export interface components {
             options: string[];
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
-            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie); null while open */
+            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie; a text task: the written answer its review chose); null while open */
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
@@ -1761,12 +1777,18 @@ export interface components {
              * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); absent for single choice (one option)
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
             candidates?: components["schemas"]["PairCandidates"];
             /** @description Pairwise tasks only: whether a tie is an answer and a result */
             allowTie?: boolean;
             /** @description Pairwise tasks only: the group whose candidates are ranked together in exports, or null */
             group?: string | null;
+            /** @description Text tasks only: the longest written answer, in characters */
+            maxLength?: number;
+            /** @description Text tasks only: the review task that chooses between the written answers, once they are all in; null before */
+            reviewTaskId?: string | null;
+            /** @description A review task only: the text task whose written answers it chooses between (options "Answer 1", "Answer 2", … in the order written) */
+            reviewOf?: string;
             /** @description Multi-select tasks only: whether the empty set is an answer and a result */
             allowEmpty?: boolean;
             /** @description Multi-select tasks only: the result as a list; null while open */
@@ -1780,7 +1802,7 @@ export interface components {
             options: string[];
             /** @enum {string} */
             status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
-            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie); null while open */
+            /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie; a text task: the written answer its review chose); null while open */
             result: string | null;
             /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
             confidence: number | null;
@@ -1853,7 +1875,7 @@ export interface components {
              * @description rating, multi or pairwise for a golden task of that kind; absent for single choice
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
             /** @description Multi-select golden tasks only: whether the empty set is an answer */
             allowEmpty?: boolean;
             candidates?: components["schemas"]["PairCandidates"];
@@ -1882,7 +1904,7 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             content: string;
-            /** @description The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie) */
+            /** @description The answers an annotator chooses from (required for every kind but pairwise, whose options are A, B and, with allowTie, tie, and text, which has none) */
             options?: string[];
             /** @description One of the options; for a multi-select golden task the set, as a list or joined by |; for a pairwise one A, B or tie */
             goldenAnswer: string | string[];
@@ -1896,7 +1918,7 @@ export interface components {
              * @default single
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
             /** @description Multi-select tasks only: whether the empty set is an answer (and a result); false when absent */
             allowEmpty?: boolean;
             candidates?: components["schemas"]["PairCandidates"];
@@ -2047,7 +2069,7 @@ export interface components {
              * @description Absent for single choice; json and jsonl records of another kind name it
              * @enum {string}
              */
-            answerKind?: "single" | "rating" | "multi" | "pairwise";
+            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
             /** @description Rating tasks only: the posterior mean level and 90 % interval */
             rating?: {
                 /** @description The posterior mean level (0 = the lowest), 4 decimals */
@@ -7199,6 +7221,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description TASK_IS_REVIEW: a text task’s review is decided with it */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: a body over 1 MB */
             413: {
                 headers: {
@@ -7345,6 +7377,16 @@ export interface operations {
             };
             /** @description TASK_NOT_FOUND: unknown, malformed or foreign id */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TASK_IS_REVIEW: a text task’s review is decided with it */
+            409: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7972,10 +8014,10 @@ export interface operations {
                             /** @enum {string} */
                             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                             /**
-                             * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; absent for single choice (answer one of the options)
+                             * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; text: content is the instruction and the answer is written, at most maxLength characters (options is empty); absent for single choice (answer one of the options)
                              * @enum {string}
                              */
-                            answerKind?: "single" | "rating" | "multi" | "pairwise";
+                            answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
                             content: string;
                             /** @description The answers to choose from (a pairwise task: first, second and, where ties are allowed, tie) */
                             options: string[];
@@ -7984,6 +8026,8 @@ export interface operations {
                                 first: string;
                                 second: string;
                             };
+                            /** @description Text tasks only: the longest written answer, in characters once trimmed */
+                            maxLength?: number;
                             /** @enum {string} */
                             locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
                         };
@@ -8064,7 +8108,7 @@ export interface operations {
                  */
                 "application/json": {
                     annotatorId: string;
-                    /** @description One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it); for a pairwise task, first, second or (where offered) tie, naming the candidates in the order the assignment showed them */
+                    /** @description One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it); for a pairwise task, first, second or (where offered) tie, naming the candidates in the order the assignment showed them; for a text task, the written answer (trimmed, 1 to the task's maxLength characters) */
                     answer: string | string[];
                     timeSpentMs: number;
                     /** @description Ask for the next assignment in the same response: the filters GET /sdk/tasks/next would take */
@@ -8120,10 +8164,10 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                                 /**
-                                 * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; absent for single choice (answer one of the options)
+                                 * @description rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; text: content is the instruction and the answer is written, at most maxLength characters (options is empty); absent for single choice (answer one of the options)
                                  * @enum {string}
                                  */
-                                answerKind?: "single" | "rating" | "multi" | "pairwise";
+                                answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
                                 content: string;
                                 /** @description The answers to choose from (a pairwise task: first, second and, where ties are allowed, tie) */
                                 options: string[];
@@ -8132,6 +8176,8 @@ export interface operations {
                                     first: string;
                                     second: string;
                                 };
+                                /** @description Text tasks only: the longest written answer, in characters once trimmed */
+                                maxLength?: number;
                                 /** @enum {string} */
                                 locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
                             };

@@ -27,10 +27,19 @@ import type { AdminPayoutRecord, PayoutRecord } from './payouts.repository.ts';
 import { annotationExamples } from './annotation.examples.ts';
 
 /** The one shape of an assignment, whether GET next or complete's `next` hands it out (a golden task looks the same). */
-const toAssignment = ({ assignmentId, expiresAt, task: { id, type, answerKind, content, options, locale, candidates } }: ServedAssignment) => ({
+const toAssignment = ({ assignmentId, expiresAt, task: { id, type, answerKind, content, options, locale, candidates, maxLength } }: ServedAssignment) => ({
   assignmentId,
   expiresAt: expiresAt.toISOString(),
-  task: { id, type, ...(answerKind === 'single' ? {} : { answerKind }), content, options, ...(candidates ? { candidates } : {}), locale },
+  task: {
+    id,
+    type,
+    ...(answerKind === 'single' ? {} : { answerKind }),
+    content,
+    options,
+    ...(candidates ? { candidates } : {}),
+    ...(maxLength === undefined ? {} : { maxLength }),
+    locale,
+  },
 });
 
 const toPayout = (payout: PayoutRecord) => ({

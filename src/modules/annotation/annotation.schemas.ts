@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, limitSchema, timestamp } from '../../lib/schemas.ts';
-import { ANSWER_KINDS, LOCALES, MAX_MULTI_OPTIONS, MAX_OPTION_LENGTH, TASK_TYPES } from '@concord/contract';
+import { ANSWER_KINDS, LOCALES, MAX_MULTI_OPTIONS, MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, TASK_TYPES } from '@concord/contract';
 
 /** contract: 1–128 characters of A–Z a–z 0–9 _ . : @ - */
 export const annotatorIdSchema = z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1–128 characters of A–Z a–z 0–9 _ . : @ -' });
@@ -40,10 +40,12 @@ export const nextFilters = z
 
 export const completeBody = z.strictObject({
   annotatorId: annotatorIdSchema,
-  answer: z.union([z.string().min(1).max(MAX_OPTION_LENGTH), z.array(z.string().min(1).max(MAX_OPTION_LENGTH)).max(MAX_MULTI_OPTIONS)]).meta({
+  // A text task's written answer is the longest: the task's own maxLength is checked with the task.
+  answer: z.union([z.string().min(1).max(MAX_TEXT_LENGTH), z.array(z.string().min(1).max(MAX_OPTION_LENGTH)).max(MAX_MULTI_OPTIONS)]).meta({
     description:
       'One of the options; for a multi-select task (answerKind multi), the options chosen, as a list (empty only where the task allows it); ' +
-      'for a pairwise task, first, second or (where offered) tie, naming the candidates in the order the assignment showed them',
+      'for a pairwise task, first, second or (where offered) tie, naming the candidates in the order the assignment showed them; ' +
+      "for a text task, the written answer (trimmed, 1 to the task's maxLength characters)",
   }),
   timeSpentMs: z.number().int().min(0).max(86_400_000),
   next: nextFilters.optional(),
@@ -68,6 +70,7 @@ export const assignmentResponse = z.object({
         description:
           'rating: answer one of the options, which are ordered levels, lowest first (show them as a scale); multi: answer a set of the options; ' +
           'pairwise: show content (the prompt) and the two candidates in the order given, and answer first, second or (when among the options) tie; ' +
+          'text: content is the instruction and the answer is written, at most maxLength characters (options is empty); ' +
           'absent for single choice (answer one of the options)',
       }),
     content: z.string(),
@@ -76,6 +79,7 @@ export const assignmentResponse = z.object({
       .object({ first: z.string(), second: z.string() })
       .optional()
       .meta({ description: 'Pairwise tasks only: the two candidates in the order to show them (the service chose it for this assignment)' }),
+    maxLength: z.number().int().optional().meta({ description: 'Text tasks only: the longest written answer, in characters once trimmed' }),
     locale: z.enum(LOCALES),
   }),
 });

@@ -47,6 +47,9 @@ function invalidAnswer(task: { options: string[]; answerKind: AnswerKind; allowE
       `The answer must be distinct options of the task, as a list or joined by |${task.allowEmpty ? '' : ' (at least one)'}: ${task.options.join(', ')}`,
     );
   }
+  if (task.answerKind === 'text') {
+    return new BadRequestError('INVALID_ANSWER', "The answer must be a written text: one string, 1 to the task's maxLength characters once trimmed");
+  }
   if (task.answerKind === 'pairwise') {
     const answers = SHOWN_PAIR_ANSWERS.filter((answer) => answer !== 'tie' || task.options.includes('tie'));
     return new BadRequestError('INVALID_ANSWER', `The answer must name a candidate as the assignment showed it: ${answers.join(', ')}`);

@@ -27,6 +27,8 @@ export interface ServableTask {
   answerKind: AnswerKind;
   /** Pairwise only: the two candidates in the order this assignment shows them (its options are first, second, tie). */
   candidates?: ShownCandidates;
+  /** Text only: the longest written answer. */
+  maxLength?: number;
 }
 
 /** A pair as one assignment shows it. */
@@ -82,6 +84,7 @@ interface NextRow {
   locale: string;
   answer_kind: AnswerKind;
   candidates: ShownCandidates | null;
+  max_length: number | null;
 }
 
 interface AnswerRow {
@@ -126,6 +129,7 @@ function servableTask(row: NextRow): ServableTask {
     locale: row.locale,
     answerKind: row.answer_kind,
   };
+  if (row.answer_kind === 'text' && row.max_length !== null) return { ...task, maxLength: row.max_length };
   if (row.answer_kind !== 'pairwise' || !row.candidates) return task;
   return { ...task, options: SHOWN_PAIR_ANSWERS.filter((answer) => answer !== 'tie' || allowsTie(row.options)), candidates: row.candidates };
 }

@@ -80,8 +80,10 @@ const pairText = (r: Pick<ExportRecord, 'content' | 'candidates'>) =>
  * The instruction for a task's type followed by its options: "… Answer with one of: a, b, c."; for a rating
  * task, its levels as a scale: "… Answer with one level of the scale, from lowest to highest: 1, 2, 3."
  */
-export function instructionFor(record: Pick<ExportRecord, 'type' | 'options' | 'answerKind'>): string {
+export function instructionFor(record: Pick<ExportRecord, 'type' | 'options' | 'answerKind' | 'content'>): string {
   if (record.answerKind === 'pairwise') return pairInstruction(record);
+  // A text task's content is its instruction, and its written answer the response.
+  if (record.answerKind === 'text') return record.content;
   const answer = ANSWER_WORDS[record.answerKind];
   return `${INSTRUCTIONS[record.type]} ${answer} ${record.options.join(', ')}.`;
 }
@@ -90,6 +92,7 @@ const ANSWER_WORDS: Record<AnswerKind, string> = {
   rating: 'Answer with one level of the scale, from lowest to highest:',
   multi: `Answer with every one that applies, separated by commas, or "${NONE_APPLIES}" if none does:`,
   pairwise: 'Answer with one of:',
+  text: '',
 };
 
 /** What json and jsonl add for a kind other than single choice (a single-choice record is as it always was). */
@@ -97,6 +100,7 @@ function kindFields(r: ExportRecord) {
   if (r.answerKind === 'rating') return { answerKind: r.answerKind, rating: r.rating };
   if (r.answerKind === 'multi') return { answerKind: r.answerKind, choices: choicesOf(r), optionConfidence: r.optionConfidence };
   if (r.answerKind === 'pairwise') return { answerKind: r.answerKind, candidates: r.candidates, group: r.group, groupRanking: r.groupRanking };
+  if (r.answerKind === 'text') return { answerKind: r.answerKind };
   return {};
 }
 
@@ -113,9 +117,9 @@ function labelText(r: ExportRecord, separator: string = SET_SEPARATOR, empty = '
 /** The content as one text: a pair's prompt with both candidates, anything else's content as it is. */
 const contentText = (r: Pick<ExportRecord, 'content' | 'candidates' | 'answerKind'>) => (r.answerKind === 'pairwise' ? pairText(r) : r.content);
 
-/** The chat prompt: the instruction with the options, then the content (a pair's prompt and candidates). */
+/** The chat prompt: the instruction with the options, then the content (a pair's prompt and candidates); a text task's instruction alone. */
 export function promptFor(record: Pick<ExportRecord, 'type' | 'options' | 'content' | 'answerKind' | 'candidates'>): string {
-  return `${instructionFor(record)}\n\n${contentText(record)}`;
+  return record.answerKind === 'text' ? record.content : `${instructionFor(record)}\n\n${contentText(record)}`;
 }
 
 /** A decided pair as a preference line: the better candidate chosen, the other rejected; a tie (included on request) keeps A, B and says so. */
@@ -190,6 +194,8 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
     record: (r) => {
       const choices = choicesOf(r);
       if (choices) return line({ text: r.content, label: choices, label_id: choices.map((option) => r.options.indexOf(option)) });
+      // A written answer: the instruction and the response, no label ids (there are no options).
+      if (r.answerKind === 'text') return line({ text: r.content, response: r.label ?? '' });
       if (r.answerKind === 'pairwise') {
         return line({
           text: r.content,
@@ -206,7 +212,8 @@ export const FORMATS: Record<ExportFormat, FileFormat> = {
   alpaca: {
     contentType: ndjson,
     begin: '',
-    record: (r) => line({ instruction: instructionFor(r), input: contentText(r), output: labelText(r, ', ', NONE_APPLIES) ?? '' }),
+    record: (r) =>
+      line({ instruction: instructionFor(r), input: r.answerKind === 'text' ? '' : contentText(r), output: labelText(r, ', ', NONE_APPLIES) ?? '' }),
     end: '',
   },
   // Reward models and DPO: one line per decided pair (the export selects pairwise tasks only, ties on request).

@@ -72,7 +72,8 @@ export interface GroupPairRow {
 const shuffleKey = (seed: string) => Prisma.sql`hashtextextended(${seed} || ':' || id, 0)`;
 
 function where(filters: ExportFilters): Prisma.Sql {
-  const conditions = [Prisma.sql`buyer_id = ${filters.buyerId}`, Prisma.sql`status = ${filters.status}::"TaskStatus"`];
+  // A review task is not training data: its text task carries the result it chose.
+  const conditions = [Prisma.sql`buyer_id = ${filters.buyerId}`, Prisma.sql`status = ${filters.status}::"TaskStatus"`, Prisma.sql`review_of IS NULL`];
   if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
   if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
   if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);

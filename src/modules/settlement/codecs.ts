@@ -4,7 +4,7 @@
 // value goes through its codec at the seam, so a field that one side renames or drops fails there, by
 // name, instead of deep inside a PL/pgSQL function. The SQL functions read and write exactly these fields
 // (prisma/functions: sdk_answer.sql, settle_task.sql, apply_settlement_effects.sql).
-import { ANSWER_KINDS, EVENT_TYPES, optionConfidenceSchema, ratingResultSchema } from '@concord/contract';
+import { ANSWER_KINDS, EVENT_TYPES, optionConfidenceSchema, ratingResultSchema, TASK_TYPES } from '@concord/contract';
 import { z } from 'zod';
 
 /**
@@ -39,6 +39,17 @@ export const modelViewCodec = z.object({
   targetConfidence: z.number(),
   /** The task's answer kind: which model decides it (a rating scope's priorShape is its typical rater). */
   answerKind: z.enum(ANSWER_KINDS),
+  /** A review task only: the text task it decides, with its written answers in arrival order (option n is answer n). */
+  review: z
+    .object({
+      taskId: z.string(),
+      type: z.enum(TASK_TYPES),
+      costCents: z.number().int(),
+      maxCents: z.number().int(),
+      answers: z.array(z.object({ annotatorId: z.string(), answer: z.string() })),
+    })
+    .nullable()
+    .optional(),
 });
 export type ModelView = z.output<typeof modelViewCodec>;
 
@@ -46,6 +57,19 @@ export type ModelView = z.output<typeof modelViewCodec>;
 export const decideCodec = z.object({ participants: z.array(participantCodec), model: modelViewCodec });
 
 const cents = z.number().int();
+
+const participantUpdates = z.array(
+  z.object({
+    annotatorId: z.string(),
+    answered: z.number().int(),
+    resolved: z.number().int(),
+    agreed: z.number().int(),
+    earnedCents: cents,
+    ledgerId: z.string(),
+  }),
+);
+/** The outbox row: its id, the exact JSON text sent (and signed), one delivery id per possible configuration. */
+const outboxEventCodec = z.object({ id: z.string(), type: z.enum(EVENT_TYPES), payload: z.string(), deliveryIds: z.array(z.string()) });
 
 /** What settle_task applies: the task's new state, the participants' counters, the event, the counts. */
 export const settlementPlanCodec = z.object({
@@ -56,18 +80,15 @@ export const settlementPlanCodec = z.object({
   resultDetails: z.object({ rating: ratingResultSchema.optional(), optionConfidence: optionConfidenceSchema.optional() }).optional(),
   failureReason: z.string().optional(),
   /** Sorted by annotatorId: rows are locked in that order by every caller (no deadlock between decisions). */
-  updates: z.array(
-    z.object({
-      annotatorId: z.string(),
-      answered: z.number().int(),
-      resolved: z.number().int(),
-      agreed: z.number().int(),
-      earnedCents: cents,
-      ledgerId: z.string(),
-    }),
-  ),
-  /** The outbox row: its id, the exact JSON text sent (and signed), one delivery id per possible configuration. */
-  event: z.object({ id: z.string(), type: z.enum(EVENT_TYPES), payload: z.string(), deliveryIds: z.array(z.string()) }).optional(),
+  updates: participantUpdates,
+  event: outboxEventCodec.optional(),
+  /**
+   * A review task's decision decides its text task (same kind: complete or fail): the winning text (null on
+   * failure), its writers' counters and earnings, its charge's ledger id and its event.
+   */
+  reviewed: z
+    .object({ taskId: z.string(), result: z.string().nullable(), updates: participantUpdates, chargeLedgerId: z.string(), event: outboxEventCodec })
+    .optional(),
   chargeLedgerId: z.string().optional(),
   model: z
     .object({

@@ -149,13 +149,15 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
     ...(decision.countsSide === model.scopeOptions.length ? {} : { countsSide: decision.countsSide }),
     increments: decision.rows.sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
   };
+  const reviewOf = model.review ? { reviewOf: model.review.taskId } : {};
   if (decision.kind === 'fail' || decision.stored === null || decision.shown === null) {
     return {
       kind: 'fail',
       failureReason: 'NO_CONSENSUS',
       updates: answererOnly,
-      event: outboxEvent('task.failed', { taskId: task.id, type: task.type, reason: 'NO_CONSENSUS', totalResponses, failedAt: now.toISOString() }),
+      event: outboxEvent('task.failed', { taskId: task.id, type: task.type, reason: 'NO_CONSENSUS', totalResponses, failedAt: now.toISOString(), ...reviewOf }),
       model: counts,
+      ...(model.review ? { reviewed: reviewedPlan(model.review, null, decision.confidence, task.id, annotatorShare, now) } : {}),
     };
   }
   const agreeing = participants.filter((p) => decision.agrees(p.answer)).length;
@@ -182,8 +184,49 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
       costCents: task.costCents,
       validatedAt: now.toISOString(),
       ...(model.answerKind === 'single' ? {} : { answerKind: model.answerKind, ...decision.details }),
+      ...reviewOf,
     }),
     chargeLedgerId: newId(),
     model: counts,
+    ...(model.review ? { reviewed: reviewedPlan(model.review, task.options.indexOf(decision.stored), decision.confidence, task.id, annotatorShare, now) } : {}),
   };
+}
+
+type Review = NonNullable<ModelView['review']>;
+
+/**
+ * What a review's decision does to its text task: complete at the written answer the review chose (option n
+ * is the n-th answer; null: the review failed, and so does the text task), the writer of that answer earning
+ * the annotators' share of the text task's price and every writer's answer counted as resolved, the text
+ * task's event (the winning text, the review's confidence, the review task's id).
+ */
+function reviewedPlan(review: Review, chosen: number | null, confidence: number, reviewTaskId: string, annotatorShare: number, now: Date) {
+  const winner = chosen === null ? undefined : review.answers[chosen];
+  const earning = earningPerAgreeingAnswer(review.costCents, annotatorShare, 1);
+  const updates = review.answers.map(({ annotatorId }) => {
+    const agreed = winner?.annotatorId === annotatorId ? 1 : 0;
+    return { annotatorId, answered: 0, resolved: 1, agreed, earnedCents: agreed * earning };
+  });
+  const totalResponses = review.answers.length;
+  const event = winner
+    ? outboxEvent('task.completed', {
+        taskId: review.taskId,
+        type: review.type,
+        result: winner.answer,
+        confidence,
+        totalResponses,
+        costCents: review.costCents,
+        validatedAt: now.toISOString(),
+        answerKind: 'text',
+        reviewTaskId,
+      })
+    : outboxEvent('task.failed', {
+        taskId: review.taskId,
+        type: review.type,
+        reason: 'NO_CONSENSUS',
+        totalResponses,
+        failedAt: now.toISOString(),
+        reviewTaskId,
+      });
+  return { taskId: review.taskId, result: winner?.answer ?? null, updates: decisionUpdates(updates), chargeLedgerId: newId(), event };
 }

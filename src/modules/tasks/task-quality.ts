@@ -2,6 +2,7 @@
 // bounds the API, the configuration and the dashboard share (the database CHECKs repeat them), and the
 // rule that turns a project's settings, or their absence, into the task's own copy.
 // The bounds themselves are the contract package's (projects.ts).
+import type { AnswerKind } from '@concord/contract';
 import { defaultMaxResponses } from '../../consensus/stop-rule.ts';
 
 /** A project's settings as stored: null means the service's default. */
@@ -19,10 +20,16 @@ export interface TaskQuality {
 /**
  * A task's quality settings: its project's where set, else the defaults (CONSENSUS_THRESHOLD, and
  * max(10, 2 × validationsNeeded)); maxResponses never below validationsNeeded, since a task that may
- * stop collecting before it has the answers it needs could never complete.
+ * stop collecting before it has the answers it needs could never complete. A text task collects exactly
+ * its validationsNeeded written answers (its review task is where answers are weighed).
  */
-export function taskQualityFor(validationsNeeded: number, project: QualitySettings | null, defaultTargetConfidence: number): TaskQuality {
-  const maxResponses = project?.maxResponses ?? defaultMaxResponses(validationsNeeded);
+export function taskQualityFor(
+  validationsNeeded: number,
+  project: QualitySettings | null,
+  defaultTargetConfidence: number,
+  answerKind: AnswerKind = 'single',
+): TaskQuality {
+  const maxResponses = answerKind === 'text' ? validationsNeeded : (project?.maxResponses ?? defaultMaxResponses(validationsNeeded));
   return {
     targetConfidence: project?.targetConfidence ?? defaultTargetConfidence,
     maxResponses: Math.max(maxResponses, validationsNeeded),

@@ -12,7 +12,11 @@ function kindFields(task: TaskRecord) {
   if (task.answerKind === 'pairwise') {
     return { answerKind: task.answerKind, candidates: task.candidates, allowTie: allowsTie(task.options), group: task.pairGroup };
   }
-  return {};
+  if (task.answerKind === 'text') {
+    // The review is opened (as `<id>-review`, open_text_review) once every written answer is in.
+    return { answerKind: task.answerKind, maxLength: task.maxLength, reviewTaskId: task.totalResponses >= task.validationsNeeded ? `${task.id}-review` : null };
+  }
+  return task.reviewOf ? { reviewOf: task.reviewOf } : {};
 }
 
 /** A task as lists show it: every field but responses and validationsNeeded. */

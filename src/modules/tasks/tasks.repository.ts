@@ -5,7 +5,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Cursor } from '../../lib/pagination.ts';
 import type { TaskQuality } from './task-quality.ts';
-import type { AnswerKind, PairCandidates, RatingResult, TaskInput, TaskType } from '@concord/contract';
+import { DEFAULT_TEXT_MAX_LENGTH, type AnswerKind, type PairCandidates, type RatingResult, type TaskInput, type TaskType } from '@concord/contract';
 
 export type TaskStatus = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 export type StatusCounts = Record<TaskStatus, number>;
@@ -31,6 +31,10 @@ export interface TaskRecord {
   candidates: PairCandidates | null;
   /** Pairwise only: the group whose candidates are ranked together, if any. */
   pairGroup: string | null;
+  /** Text only: the longest written answer, in characters. */
+  maxLength: number | null;
+  /** A review task: the text task whose written answers it chooses between. */
+  reviewOf: string | null;
   /** The option; for a multi-select task the JSON array of the options chosen, in option order (task_answer). */
   result: string | null;
   confidence: number | null;
@@ -96,6 +100,8 @@ const select = {
   allowEmpty: true,
   candidates: true,
   pairGroup: true,
+  maxLength: true,
+  reviewOf: true,
   result: true,
   confidence: true,
   resultDetails: true,
@@ -123,6 +129,8 @@ interface TaskRow {
   allow_empty: boolean;
   candidates: PairCandidates | null;
   pair_group: string | null;
+  max_length: number | null;
+  review_of: string | null;
   result: string | null;
   confidence: number | null;
   result_details: ResultDetails | null;
@@ -134,7 +142,7 @@ interface TaskRow {
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, allow_empty, candidates, pair_group, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
+    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
 );
 
 function fromRow(row: TaskRow): TaskRecord {
@@ -156,6 +164,8 @@ function fromRow(row: TaskRow): TaskRecord {
     allowEmpty: row.allow_empty,
     candidates: row.candidates,
     pairGroup: row.pair_group,
+    maxLength: row.max_length,
+    reviewOf: row.review_of,
     result: row.result,
     confidence: row.confidence,
     resultDetails: row.result_details,
@@ -191,17 +201,18 @@ export class TasksRawRepository {
       allow_empty: task.allowEmpty ?? false,
       candidates: task.candidates ?? null,
       pair_group: task.group ?? null,
+      max_length: task.answerKind === 'text' ? (task.maxLength ?? DEFAULT_TEXT_MAX_LENGTH) : null,
     }));
     await this.db.$executeRaw`
       INSERT INTO tasks (id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents,
-                         validations_needed, max_responses, target_confidence, answer_kind, allow_empty, candidates, pair_group)
+                         validations_needed, max_responses, target_confidence, answer_kind, allow_empty, candidates, pair_group, max_length)
       SELECT r.id, ${buyerId}, r.project_id, r.type::"TaskType", r.content, r.options, r.locale, r.max_cents,
              ${costCents}, r.validations_needed, r.max_responses, r.target_confidence, r.answer_kind, r.allow_empty,
-             r.candidates, r.pair_group
+             r.candidates, r.pair_group, r.max_length
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
         validations_needed int, max_responses int, target_confidence double precision, answer_kind text, allow_empty boolean,
-        candidates jsonb, pair_group text)`;
+        candidates jsonb, pair_group text, max_length int)`;
     return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
   }
 

@@ -69,6 +69,15 @@ const taskFields = {
   candidates: candidatesSchema.optional(),
   allowTie: z.boolean().optional().meta({ description: 'Pairwise tasks only: whether a tie is an answer and a result' }),
   group: z.string().nullable().optional().meta({ description: 'Pairwise tasks only: the group whose candidates are ranked together in exports, or null' }),
+  maxLength: z.number().int().optional().meta({ description: 'Text tasks only: the longest written answer, in characters' }),
+  reviewTaskId: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'Text tasks only: the review task that chooses between the written answers, once they are all in; null before' }),
+  reviewOf: z.string().optional().meta({
+    description: 'A review task only: the text task whose written answers it chooses between (options "Answer 1", "Answer 2", … in the order written)',
+  }),
   allowEmpty: z.boolean().optional().meta({ description: 'Multi-select tasks only: whether the empty set is an answer and a result' }),
   choices: choicesSchema.nullable().optional().meta({ description: 'Multi-select tasks only: the result as a list; null while open' }),
   optionConfidence: optionConfidenceSchema
@@ -84,7 +93,7 @@ const taskFields = {
     .meta({
       description:
         'The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; ' +
-        'a pairwise task: A, B or tie); null while open',
+        'a pairwise task: A, B or tie; a text task: the written answer its review chose); null while open',
     }),
   confidence: z
     .number()

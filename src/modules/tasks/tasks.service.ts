@@ -1,14 +1,14 @@
 import type { Config } from '../../config.ts';
 import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, BadRequestError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
+import { AppError, BadRequestError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Gate } from '../../lib/gate.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
-import { MAX_BATCH_TASKS, validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from '@concord/contract';
+import { kindPriceCents, MAX_BATCH_TASKS, MIN_TEXT_ANSWERS, validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from '@concord/contract';
 import type { CreatedTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /**
@@ -27,6 +27,8 @@ const ESTIMATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const taskNotPending = (status: string) => new BadRequestError('TASK_NOT_PENDING', `Only PENDING tasks can be changed; this task is ${status}`);
+const taskIsReview = (textTaskId: string) =>
+  new ConflictError('TASK_IS_REVIEW', `This is the review of text task ${textTaskId}: it is decided with it, and cannot be changed or deleted`);
 const invalidProject = () => new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
 
 export interface CreatedTaskView {
@@ -175,7 +177,9 @@ export class TasksService {
     await this.db.transaction(async (repos) => {
       const task = await repos.tasks.lockForBuyer(buyerId, id);
       if (!task) throw taskNotFound();
+      if (task.reviewOf) throw taskIsReview(task.reviewOf);
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
+      checkTextChanges(task, changes, this.config.priceCents);
       const quality = await this.qualityAfter(repos, buyerId, task, changes);
       await repos.tasks.update(id, { ...changes, ...quality });
       const delta = changes.maxCents === undefined ? 0 : changes.maxCents - task.maxCents;
@@ -195,6 +199,7 @@ export class TasksService {
       changes.validationsNeeded ?? task.validationsNeeded,
       projectId ? (projects.get(projectId) ?? null) : null,
       this.config.consensusThreshold,
+      task.answerKind,
     );
   }
 
@@ -203,6 +208,7 @@ export class TasksService {
     await this.db.transaction(async (repos) => {
       const task = await repos.tasks.lockForBuyer(buyerId, id);
       if (!task) throw taskNotFound();
+      if (task.reviewOf) throw taskIsReview(task.reviewOf);
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
       await repos.tasks.delete(id);
       await repos.billing.release(buyerId, task.maxCents);
@@ -247,6 +253,22 @@ export class TasksService {
   }
 }
 
+/** A text task keeps at least two writers and a budget for its review: twice the price. */
+function checkTextChanges(task: TaskRecord, changes: TaskChanges, priceCents: number): void {
+  if (task.answerKind !== 'text') return;
+  const floor = kindPriceCents('text', priceCents);
+  if (changes.maxCents !== undefined && changes.maxCents < floor) {
+    throw new BadRequestError('VALIDATION_ERROR', `maxCents must be at least a text task's price of ${floor} cents (writing and review)`, {
+      issues: [{ path: 'maxCents', message: `must be at least ${floor}` }],
+    });
+  }
+  if (changes.validationsNeeded !== undefined && changes.validationsNeeded < MIN_TEXT_ANSWERS) {
+    throw new BadRequestError('VALIDATION_ERROR', `a text task needs at least ${MIN_TEXT_ANSWERS} written answers for its review to choose between`, {
+      issues: [{ path: 'validationsNeeded', message: `must be at least ${MIN_TEXT_ANSWERS} for a text task` }],
+    });
+  }
+}
+
 function invalidTask(index: number, error: { code: string; message: string; details?: Record<string, unknown> }): AppError {
   return new AppError(400, 'INVALID_TASK', `Task ${index + 1} is invalid: ${error.message}`, { code: error.code, ...error.details }, index);
 }
@@ -257,7 +279,7 @@ function invalidTask(index: number, error: { code: string; message: string; deta
  */
 function withQuality(task: TaskInput, projects: ReadonlyMap<string, QualitySettings>, defaultTargetConfidence: number): TaskInput & TaskQuality {
   const project = task.projectId ? (projects.get(task.projectId) ?? null) : null;
-  return { ...task, ...taskQualityFor(task.validationsNeeded, project, defaultTargetConfidence) };
+  return { ...task, ...taskQualityFor(task.validationsNeeded, project, defaultTargetConfidence, task.answerKind) };
 }
 
 function projectIdsOf(tasks: TaskInput[]): string[] {
