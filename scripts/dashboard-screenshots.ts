@@ -28,23 +28,58 @@ interface Shot {
   dialog?: boolean;
 }
 
-/** The drawer of the first task a list shows (a single-choice, a rating or a multi-select one, by its filters). */
-const taskDrawer = (name: string, path: string): Shot => ({
+/**
+ * The drawer of the first task a list shows (a single-choice, a rating or a multi-select one, by its
+ * filters); with `project`, of that project's tasks (chosen in the filter: its id is the database's), and
+ * with `result`, the first whose result reads so.
+ */
+const taskDrawer = (name: string, path: string, { project, result }: { project?: string; result?: string } = {}): Shot => ({
   name,
   path,
   dialog: true,
   prepare: async (page) => {
-    await page.locator('main table tbody tr').first().click();
+    if (project) {
+      await page.getByLabel('Filter by project').selectOption({ label: project });
+      await page.waitForURL(/projectId=/);
+      await settleOrGoOn(page);
+    }
+    await page
+      .locator('main table tbody tr', result ? { hasText: result } : {})
+      .first()
+      .click();
     await page.locator('dialog[open]').waitFor();
   },
 });
 
+/** The project of that name, opened from the project list. */
+const openProject = (name: string) => async (page: Page) => {
+  await page.getByRole('link', { name, exact: true }).click();
+  await page.waitForURL(/\/projects\/.+/);
+};
+
+/** A pair typed into the pairwise forms (Create task, New golden task). */
+const PAIR_EXAMPLE = {
+  prompt: 'Write a one-line commit message for a change that fixes a crash when the config file is empty.',
+  A: 'Fix crash on empty config file',
+  B: 'fixed stuff',
+};
+
 const BUYER_SHOTS: Shot[] = [
   { name: 'overview', path: '/' },
   { name: 'tasks', path: '/tasks' },
+  {
+    // A group's pairs share their prompt: each row also names its two candidates.
+    name: 'tasks-pairwise',
+    path: '/tasks',
+    prepare: async (page) => {
+      await page.getByLabel('Filter by project').selectOption({ label: 'Assistant answers' });
+      await page.waitForURL(/projectId=/);
+    },
+  },
   taskDrawer('task-drawer', '/tasks?status=COMPLETED'),
   taskDrawer('task-drawer-rating', '/tasks?status=COMPLETED&type=AI_RESPONSE_RATING'),
   taskDrawer('task-drawer-multi', '/tasks?status=COMPLETED&type=IMAGE_CLASSIFICATION'),
+  taskDrawer('task-drawer-pairwise', '/tasks?status=COMPLETED', { project: 'Assistant answers', result: 'is better' }),
   {
     name: 'task-create',
     path: '/tasks',
@@ -52,6 +87,23 @@ const BUYER_SHOTS: Shot[] = [
     prepare: async (page) => {
       await page.getByRole('button', { name: 'Create task' }).click();
       await page.locator('dialog[open]').waitFor();
+    },
+  },
+  {
+    // Pairwise chosen: a prompt and two candidates instead of options, the tie and the group.
+    name: 'task-create-pairwise',
+    path: '/tasks',
+    dialog: true,
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Create task' }).click();
+      const dialog = page.getByRole('form', { name: 'New task' });
+      await dialog.getByLabel('Type').selectOption('AI_RESPONSE_RATING');
+      await dialog.getByLabel('Answer', { exact: true }).selectOption('pairwise');
+      await dialog.getByLabel('Prompt').fill(PAIR_EXAMPLE.prompt);
+      await dialog.getByLabel('Candidate A').fill(PAIR_EXAMPLE.A);
+      await dialog.getByLabel('Candidate B').fill(PAIR_EXAMPLE.B);
+      await dialog.getByLabel('Allow a tie').check();
+      await dialog.getByLabel('Group (optional)').fill('commit-messages');
     },
   },
   { name: 'import', path: '/import' },
@@ -64,15 +116,19 @@ const BUYER_SHOTS: Shot[] = [
       await page.getByText('Preview: the first').waitFor();
     },
   },
-  { name: 'projects', path: '/projects' },
   {
-    name: 'project',
-    path: '/projects',
+    // Pairwise rows: the options cell empty, the two candidates in their own columns.
+    name: 'import-preview-pairwise',
+    path: '/import',
     prepare: async (page) => {
-      await page.locator('main table tbody tr a').first().click();
-      await page.waitForURL(/\/projects\/.+/);
+      await page.getByLabel('CSV file').setInputFiles({ name: 'pairs.csv', mimeType: 'text/csv', buffer: Buffer.from(PAIRWISE_CSV) });
+      await page.getByText('Preview: the first').waitFor();
     },
   },
+  { name: 'projects', path: '/projects' },
+  { name: 'project', path: '/projects', prepare: openProject('Search relevance') },
+  // A project of pairwise tasks: its groups' rankings and win rates, and the annotators' position bias.
+  { name: 'project-pairwise', path: '/projects', prepare: openProject('Assistant answers') },
   { name: 'golden-tasks', path: '/golden-tasks' },
   {
     // A multi-select golden task being written: its known set is ticked, one box per option.
@@ -86,7 +142,24 @@ const BUYER_SHOTS: Shot[] = [
       await form.getByLabel('person').check();
     },
   },
+  {
+    // A pairwise golden task being written: the prompt, its two candidates and the known better one.
+    name: 'golden-new-pairwise',
+    path: '/golden-tasks',
+    prepare: async (page) => {
+      const form = page.getByRole('form', { name: 'New golden task' });
+      await form.getByLabel('Type').selectOption('AI_RESPONSE_RATING');
+      await form.getByLabel('Answer', { exact: true }).selectOption('pairwise');
+      await form.getByLabel('Prompt').fill(PAIR_EXAMPLE.prompt);
+      await form.getByLabel('Candidate A').fill(PAIR_EXAMPLE.A);
+      await form.getByLabel('Candidate B').fill(PAIR_EXAMPLE.B);
+      await form.getByLabel('Allow a tie').check();
+      await form.getByLabel('A is better').check();
+    },
+  },
   { name: 'exports', path: '/exports' },
+  // The preference format, from a link that asks for ties: the box is ticked.
+  { name: 'exports-preference', path: '/exports?format=preference&includeTies=true' },
   // The 3 German tasks (addGermanTasks) split 0.8/0.1/0.1: train 2, val 0, test 1, warned before the download.
   { name: 'exports-split-empty', path: '/exports?format=jsonl&locale=de&trainRatio=0.8&valRatio=0.1&testRatio=0.1' },
   { name: 'webhooks', path: '/webhooks' },
@@ -180,6 +253,15 @@ const PREVIEW_CSV = [
     (_, i) =>
       `SENTIMENT_ANALYSIS,"Review ${i + 1}: the parcel arrived ${i % 2 ? 'late and the box was crushed' : 'on time, well packed'}",positive|negative|neutral,en,20`,
   ),
+].join('\n');
+
+const PAIRWISE_CSV = [
+  'type,content,options,answerKind,candidateA,candidateB,allowTie,group',
+  ...[
+    ['Fix crash on empty config file', 'fixed stuff', 'true'],
+    ['Fix crash on empty config file', 'Handle an empty config file instead of crashing on startup', 'true'],
+    ['fixed stuff', 'Handle an empty config file instead of crashing on startup', 'false'],
+  ].map(([a, b, tie]) => `AI_RESPONSE_RATING,"Write a one-line commit message for the fix",,pairwise,"${a}","${b}",${tie},commit-messages`),
 ].join('\n');
 
 /** The seed's webhook (its URL answers 404), and one that Concord disabled after 3 days of failures (made here). */

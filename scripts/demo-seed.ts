@@ -1,8 +1,8 @@
 // Fills a running Concord with a believable buyer's month, through the public API only: a funded buyer
-// with projects, a few hundred tasks of every type, golden tasks, a developer app whose annotators answer
-// most tasks (so some complete and some fail), a webhook with deliveries, two API keys (one used), a
-// pending payout, a second buyer. Used for the dashboard's screenshots and by anyone who wants to see
-// the product with data.
+// with projects, a few hundred tasks of every type (and two groups of assistant answers compared in
+// pairs), golden tasks, a developer app whose annotators answer most tasks (so some complete and some
+// fail), a webhook with deliveries, two API keys (one used), a pending payout, a second buyer. Used for
+// the dashboard's screenshots and by anyone who wants to see the product with data.
 //
 //   npx tsx scripts/demo-seed.ts --url http://localhost:3000 --admin-email admin@concord.local --admin-password …
 // Prints JSON with the accounts it made (the buyer's password is fixed: `demo password 1`).
@@ -75,6 +75,78 @@ const OPTIONS = {
 } as const;
 type SeedType = keyof typeof CONTENT;
 const TYPES = Object.keys(CONTENT) as SeedType[];
+/**
+ * Pairwise groups: one prompt's candidate answers compared two at a time, each candidate with the quality
+ * careful annotators judge it by (higher is better). Every pair of a group is a task; pairs of neighbours in
+ * quality allow a tie, which careful annotators sometimes give them.
+ */
+const PAIR_GROUPS = [
+  {
+    group: 'mutex-explanations',
+    prompt: 'Explain what a mutex is to a new programmer, in two sentences.',
+    candidates: [
+      'A mutex is a lock that only one thread can hold at a time. Code that touches shared data takes the lock first, so two threads never change it at once.',
+      'A mutex (mutual exclusion) lets only one thread into a critical section at a time; the others wait until it is released.',
+      'A mutex is a synchronization primitive providing mutual exclusion.',
+      "It's like a semaphore but different. You lock it.",
+    ],
+  },
+  {
+    group: 'refund-policy-summary',
+    prompt: 'Summarise our refund policy for a customer in one friendly sentence: full refund within 30 days, store credit up to 90 days, none after.',
+    candidates: [
+      'You can get a full refund within 30 days of purchase, or store credit up to 90 days — after that we unfortunately can’t refund.',
+      'Refunds: 30 days full, 90 days credit, then nothing.',
+      'We offer refunds on most purchases, please contact support for details.',
+    ],
+  },
+] as const;
+/** Each candidate's quality: its place in its group's list, the first the best. */
+const PAIR_QUALITY = new Map<string, number>(
+  PAIR_GROUPS.flatMap(({ candidates }) => candidates.map((text, i): [string, number] => [text, candidates.length - i])),
+);
+/** The pairwise golden task: a prompt whose better answer (B) is known. */
+const PAIR_GOLDEN = {
+  content: 'Golden: What does HTTP status 404 mean?',
+  candidates: {
+    A: 'It means the server crashed.',
+    B: 'The server was reached but has nothing at that address: the page or resource was not found.',
+  },
+};
+PAIR_QUALITY.set(PAIR_GOLDEN.candidates.A, 0).set(PAIR_GOLDEN.candidates.B, 1);
+
+/** Every pair of every group, as tasks of the project that compares assistant answers. */
+function pairwiseTasks(projectId: string | undefined) {
+  return PAIR_GROUPS.flatMap(({ group, prompt, candidates }) =>
+    candidates.flatMap((first, i) =>
+      candidates.slice(i + 1).map((second, k) => ({
+        type: 'AI_RESPONSE_RATING',
+        answerKind: 'pairwise',
+        content: prompt,
+        // Alternate which is A, so the better candidate is not always A.
+        candidates: (i + k) % 2 === 0 ? { A: first, B: second } : { A: second, B: first },
+        allowTie: k === 0,
+        group,
+        validationsNeeded: 3,
+        projectId,
+      })),
+    ),
+  );
+}
+
+/**
+ * A careful annotator's pairwise answer, by the order shown: the better candidate; a tie, now and then,
+ * between neighbours where the task allows one. An annotator who leans to the first shown picks it 60 %
+ * of the time, whatever it is.
+ */
+function pairAnswer(task: { options: string[]; candidates?: { first: string; second: string } }, leansFirst: boolean): string {
+  if (leansFirst && Math.random() < 0.6) return 'first';
+  const first = PAIR_QUALITY.get(task.candidates?.first ?? '') ?? 0;
+  const second = PAIR_QUALITY.get(task.candidates?.second ?? '') ?? 0;
+  if (task.options.includes('tie') && Math.abs(first - second) === 1 && Math.random() < 0.15) return 'tie';
+  return first >= second ? 'first' : 'second';
+}
+
 /** What careful annotators see in every frame (and the golden frame's known set). */
 const CAREFUL_TAGS = ['forklift', 'person'] as const;
 /** The answer kind each type's tasks and golden tasks take: AI responses are rated on a scale, frames tagged with all they show. */
@@ -108,9 +180,13 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
   for (const [name, description] of [
     ['Product reviews', 'Sentiment of customer reviews for the Q4 model'],
     ['Search relevance', 'Query–result pairs from the ranking team'],
+    ['Assistant answers', 'Which of two assistant answers is better, for the reward model'],
   ] as const) {
     projects.push(await ok<{ id: string }>('POST', '/projects', buyer.token, { name, description }));
   }
+  // The pairs first: the oldest open tasks are served first, so they are all answered, and the newer
+  // tasks of the same type (rated on a scale) still come first in the task list.
+  await ok('POST', '/tasks/batch', buyer.token, { tasks: pairwiseTasks(projects[2]?.id) });
 
   const total = options.tasks ?? 240;
   for (let offset = 0; offset < total; offset += 100) {
@@ -138,6 +214,7 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
       goldenAnswer: type === 'IMAGE_CLASSIFICATION' ? [...CAREFUL_TAGS] : OPTIONS[type][0],
     });
   }
+  await ok('POST', '/golden-tasks', buyer.token, { type: 'AI_RESPONSE_RATING', answerKind: 'pairwise', ...PAIR_GOLDEN, goldenAnswer: 'B' });
   await ok('POST', '/webhooks/configs', buyer.token, {
     url: `${base}/demo-receiver-that-does-not-exist`,
     events: ['task.completed', 'task.failed', 'budget.low'],
@@ -166,12 +243,26 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
     const annotatorId = annotators[round % annotators.length] ?? 'amara';
     const next = await fetch(`${base}/api/v1/sdk/tasks/next?annotatorId=${encodeURIComponent(annotatorId)}`, { headers: { authorization: `Bearer ${key}` } });
     if (next.status === 204) continue;
-    const { task } = (await next.json()) as { task: { id: string; options: string[]; content: string; answerKind?: string } };
+    const { task } = (await next.json()) as {
+      task: { id: string; options: string[]; content: string; answerKind?: string; candidates?: { first: string; second: string } };
+    };
     const careful = !annotatorId.startsWith('random') && Math.random() < 0.85;
     const pick = careful ? (task.options[0] ?? '') : (task.options[Math.floor(Math.random() * task.options.length)] ?? '');
     // A multi-select frame: the careful see the forklift and the person in it; the others tick at random (one at least).
     const ticked = task.options.filter(() => Math.random() < 0.4);
-    const answer = task.answerKind !== 'multi' ? pick : careful ? [...CAREFUL_TAGS] : ticked.length > 0 ? ticked : [pick];
+    // A pair: the careful judge the candidates as shown (gus leans to the first one); the others pick at random.
+    const answer =
+      task.answerKind === 'pairwise'
+        ? careful
+          ? pairAnswer(task, annotatorId.startsWith('gus'))
+          : pick
+        : task.answerKind !== 'multi'
+          ? pick
+          : careful
+            ? [...CAREFUL_TAGS]
+            : ticked.length > 0
+              ? ticked
+              : [pick];
     await api('POST', `/sdk/tasks/${task.id}/complete`, key, { annotatorId, answer, timeSpentMs: 800 + Math.floor(Math.random() * 9000) });
     answered += 1;
   }

@@ -24,6 +24,7 @@ export const EXPORT_PARAMS = {
   valRatio: 'valRatio',
   testRatio: 'testRatio',
   seed: 'seed',
+  includeTies: 'includeTies',
 } as const;
 
 export type ExportParam = keyof typeof EXPORT_PARAMS;

@@ -126,6 +126,12 @@ describe('taskErrorSentence', () => {
       'The type "NOT_A_TYPE" is not a task type: use one of SENTIMENT_ANALYSIS, BINARY_CHOICE.',
     );
     expect(taskErrorSentence('Missing required fields: content', 'MISSING_FIELDS')).toBe('The content field is empty: type, content and options are required.');
+    expect(taskErrorSentence('Missing required fields: candidates', 'MISSING_FIELDS')).toBe(
+      'The candidates field is empty: a pairwise task needs type, content and both candidates.',
+    );
+    expect(taskErrorSentence('Invalid task: candidates.B: a candidate must not be empty', 'VALIDATION_ERROR')).toBe(
+      'Candidate B: a candidate must not be empty.',
+    );
     expect(taskErrorSentence('Expected 3 fields, found 4', 'VALIDATION_ERROR')).toBe(
       'This row has 4 cells where the header has 3: check its commas and quotes.',
     );

@@ -58,7 +58,9 @@ export function taskErrorSentence(message: string, code: string): string {
   const missing = /^Missing required fields: (.+)$/.exec(text);
   if (missing) {
     const names = (missing[1] ?? '').split(', ');
-    return `${names.length === 1 ? `The ${names[0]} field is` : `The ${names.join(' and ')} fields are`} empty: type, content and options are required.`;
+    // A pairwise task's required fields are its candidates, not options.
+    const required = names.includes('candidates') ? 'a pairwise task needs type, content and both candidates' : 'type, content and options are required';
+    return `${names.length === 1 ? `The ${names[0]} field is` : `The ${names.join(' and ')} fields are`} empty: ${required}.`;
   }
   const cells = /^Expected (\d+) fields, found (\d+)$/.exec(text);
   if (cells) return `This row has ${cells[2]} cells where the header has ${cells[1]}: check its commas and quotes.`;

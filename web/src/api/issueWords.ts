@@ -67,6 +67,7 @@ function fieldWords(path: string, labels: Record<string, string>): string {
   const [head = '', index] = path.split('.');
   const label = labels[head] ?? head;
   if (index !== undefined && /^\d+$/.test(index)) return `${label.replace(/s$/, '')} ${Number(index) + 1}`;
+  if (head === 'candidates' && (index === 'A' || index === 'B')) return `candidate ${index}`;
   return label;
 }
 
@@ -80,6 +81,11 @@ export const TASK_FIELD_WORDS: Record<string, string> = {
   validationsNeeded: 'the answers needed (validationsNeeded)',
   projectId: 'the project (projectId)',
   goldenAnswer: 'the golden answer',
+  answerKind: 'the answer kind (answerKind)',
+  allowEmpty: 'allowEmpty',
+  candidates: 'the candidates',
+  allowTie: 'allowTie',
+  group: 'the group',
 };
 
 /** The words of every field the dashboard's forms send, for sentences with no field next to them. */

@@ -47,6 +47,7 @@ describe('queriesChangedBy', () => {
         ['tasks', 'counts'],
         ['tasks', 'detail', 't1'],
         ['projects', 'detail'],
+        ['projects', 'pairwise'],
         ['me'],
         ['billing', 'ledger'],
       ]),

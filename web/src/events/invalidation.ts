@@ -7,6 +7,8 @@ const TASK_VIEWS: QueryKey[] = [
   ['tasks', 'counts'],
   ['projects', 'detail'],
   ['projects', 'distribution'],
+  // A decided pair moves its group's ranking and win rates.
+  ['projects', 'pairwise'],
 ];
 /** Everything the stream keeps fresh: refreshed whole when it (re)opens, since events may have been missed. */
 export const STREAMED_QUERIES: QueryKey[] = [...TASK_VIEWS, ['tasks', 'detail'], ['overview'], ['me'], ['billing', 'ledger'], ['webhooks']];

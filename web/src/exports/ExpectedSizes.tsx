@@ -17,11 +17,17 @@ interface ExpectedSizesProps {
   split: ReturnType<typeof checkSplit>;
 }
 
-/** The records an export of this request holds, when the counts are known. */
+/**
+ * The records an export of this request holds, when the counts are known. A preference file holds only
+ * the decided pairwise tasks among them, which the counts do not tell apart: unknown.
+ */
 export function expectedRecords(request: ExportRequest, counts: Record<string, number> | undefined): number | null {
-  if (!counts) return null;
+  if (!counts || request.format === 'preference') return null;
   return counts[request.status] ?? null;
 }
+
+/** The tasks of the request's status under its filters (every record of any format but preference). */
+const matchingTasks = (request: ExportRequest, counts: Record<string, number>): number => counts[request.status] ?? 0;
 
 export function ExpectedSizes({ request, counts, loading, error, split }: ExpectedSizesProps) {
   if (error) {
@@ -32,9 +38,11 @@ export function ExpectedSizes({ request, counts, loading, error, split }: Expect
     );
   }
   if (loading || !counts) return <p className="field-hint">Counting the matching tasks…</p>;
-  const n = expectedRecords(request, counts) ?? 0;
+  const n = matchingTasks(request, counts);
   const statusWord = statusLabel(request.status).toLowerCase();
-  const forecast = request.mode === 'three' && split.ok && split.values ? forecastSplit(n, split.values) : null;
+  // A preference file's records are a part of these tasks, so the size of each split file cannot be told.
+  const pairsOnly = request.format === 'preference';
+  const forecast = request.mode === 'three' && split.ok && split.values && !pairsOnly ? forecastSplit(n, split.values) : null;
   const part = (name: SplitPart, label: string) =>
     forecast ? (
       <StatCard
@@ -49,6 +57,9 @@ export function ExpectedSizes({ request, counts, loading, error, split }: Expect
       <p className="expected-line">
         <strong>{formatCount(n)}</strong> {statusWord} task{n === 1 ? '' : 's'} match{n === 1 ? 'es' : ''} these filters
         {n === 0 ? ': the file will be valid but empty.' : '.'}
+        {pairsOnly && n > 0
+          ? ` The preference file holds only the decided pairwise tasks among them${request.includeTies ? '' : ', ties left out'}, so it may hold fewer records.`
+          : null}
       </p>
       {forecast ? (
         <div className="stats expected-stats">

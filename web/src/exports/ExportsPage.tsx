@@ -17,8 +17,8 @@ import { DownloadStatus } from './DownloadStatus';
 import { ExpectedSizes, expectedRecords } from './ExpectedSizes';
 import { ExportFilters } from './ExportFilters';
 import type { ExportFormat } from '@concord/contract';
-import { checkSplit, expectedFileName, exportQuery, requestFromUrl, type ExportRequest } from './exportRequest';
-import { FormatPicker } from './FormatPicker';
+import { checkSplit, expectedFileName, exportQuery, requestFromUrl, takesTies, type ExportRequest } from './exportRequest';
+import { FormatPicker, IncludeTies } from './FormatPicker';
 import { RequestPreview } from './RequestPreview';
 import { SplitSettings } from './SplitSettings';
 import { useExportDownload } from './useExportDownload';
@@ -88,6 +88,7 @@ function ExportForm({ params }: { params: URLSearchParams }) {
               setFormatMissing(false);
             }}
           />
+          {takesTies(request.format) ? <IncludeTies checked={request.includeTies} onChange={(checked) => change('includeTies', checked)} /> : null}
         </Card>
         <div className="grid-2 export-grid">
           <Card title="Filters">

@@ -1,4 +1,5 @@
-// The export's format: one radio per format the API writes, each with what its file holds.
+// The export's format: one radio per format the API writes, each with what its file holds; for the
+// preference format, whether the pairs decided as a tie are written too.
 import { useId } from 'react';
 import { ApiError, describeError } from '../api/errors';
 import type { ExportFormat } from '@concord/contract';
@@ -47,5 +48,21 @@ function FormatOption({ id, description, checked, onChange }: { id: ExportFormat
         {description}
       </span>
     </label>
+  );
+}
+
+/** The preference format's one setting: ties are left out unless asked for (includeTies=true). */
+export function IncludeTies({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const hintId = useId();
+  return (
+    <div className="export-ties">
+      <label className="checkbox">
+        <input type="checkbox" name="includeTies" checked={checked} onChange={(event) => onChange(event.currentTarget.checked)} aria-describedby={hintId} />
+        Include ties
+      </label>
+      <p id={hintId} className="field-hint">
+        A pair decided as a tie is written with A as chosen, B as rejected and <code>"tie": true</code>. Left out, the file holds only pairs with a winner.
+      </p>
+    </div>
   );
 }

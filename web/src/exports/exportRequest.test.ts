@@ -52,6 +52,14 @@ describe('requestFromUrl', () => {
     expect(exportQuery(request)).toBe('format=jsonl&status=COMPLETED');
   });
 
+  it('sends includeTies=true for the preference format only, and opens with the box ticked from such a link', () => {
+    const { request } = requestFromUrl(new URLSearchParams('format=preference&status=COMPLETED&includeTies=true'));
+    expect(request.includeTies).toBe(true);
+    expect(exportQuery(request)).toBe('format=preference&status=COMPLETED&includeTies=true');
+    expect(exportQuery({ ...request, includeTies: false })).toBe('format=preference&status=COMPLETED');
+    expect(exportQuery({ ...request, format: 'jsonl' })).toBe('format=jsonl&status=COMPLETED');
+  });
+
   it('drops values the API would refuse and flags an unknown format', () => {
     const { request, formatProblem } = requestFromUrl(new URLSearchParams('format=xml&status=DONE&type=OTHER&locale=xx&valRatio=0.5'));
     expect(formatProblem).toBe(true);

@@ -84,7 +84,12 @@ export interface ExportRequest {
   mode: SplitMode;
   ratios: Ratios;
   seed: string;
+  /** The preference format only: also write the pairs decided as a tie (sent as includeTies=true). */
+  includeTies: boolean;
 }
+
+/** Whether the request's format takes includeTies: preference alone (the API ignores it for the others). */
+export const takesTies = (format: ExportFormat | ''): boolean => format === 'preference';
 
 /** The query string the dashboard sends, in a stable order (empty filters left out). */
 export function exportQuery(request: ExportRequest): string {
@@ -102,6 +107,8 @@ export function exportQuery(request: ExportRequest): string {
     set('testRatio', request.ratios.testRatio);
   }
   if (request.mode === 'three' && request.seed !== '') set('seed', request.seed);
+  // The API's default is false: only a true is sent, and only where it means something.
+  if (takesTies(request.format) && request.includeTies) set('includeTies', 'true');
   return query.toString();
 }
 
@@ -141,6 +148,7 @@ export function requestFromUrl(params: URLSearchParams): { request: ExportReques
         testRatio: test ?? (mode === 'three' ? '' : DEFAULT_RATIOS.testRatio),
       },
       seed: read('seed') ?? '',
+      includeTies: read('includeTies') === 'true',
     },
     formatProblem: format !== null && !isExportFormat(format),
     trainRatioAlone,

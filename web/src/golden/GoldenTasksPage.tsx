@@ -4,7 +4,7 @@
 import { Link } from 'react-router';
 import { useProjectChoices } from '../projects/queries';
 import { typeLabel } from '../tasks/vocabulary';
-import { formatAnswer } from '../tasks/taskFormat';
+import { excerpt, formatResult } from '../tasks/taskFormat';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
@@ -51,6 +51,13 @@ export function GoldenTasksPage() {
   );
 }
 
+/** What a golden task's annotators answer: a rating's scale, a pair (with or without a tie), the options. */
+function answersLine(task: GoldenTask): string {
+  if (task.answerKind === 'rating') return `rating ${task.options.join(' < ')}`;
+  if (task.answerKind === 'pairwise') return task.allowTie ? 'pairwise: A, B or a tie' : 'pairwise: A or B';
+  return task.options.join(' / ');
+}
+
 function GoldenTable({ rows, projectName }: { rows: GoldenTask[]; projectName: (id: string | null) => string }) {
   const remove = useDeleteGoldenTask();
   const columns: Column<GoldenTask>[] = [
@@ -60,18 +67,28 @@ function GoldenTable({ rows, projectName }: { rows: GoldenTask[]; projectName: (
         <>
           <span className="truncate golden-content">{task.content}</span>
           <span className="golden-meta">
-            {typeLabel(task.type)} · {task.answerKind === 'rating' ? `rating ${task.options.join(' < ')}` : task.options.join(' / ')}
+            {typeLabel(task.type)} · {answersLine(task)}
           </span>
+          {task.answerKind === 'pairwise' && task.candidates ? (
+            <span className="golden-meta golden-pair-line" title={`A: ${task.candidates.A}\n\nB: ${task.candidates.B}`}>
+              A “{excerpt(task.candidates.A, 60)}” · B “{excerpt(task.candidates.B, 60)}”
+            </span>
+          ) : null}
           <span className="golden-meta narrow-only">
-            Answer: <strong>{formatAnswer(task.goldenAnswer, task.answerKind === 'multi')}</strong> · {task.locale} · served {formatCount(task.timesServed)} ·
-            answered {formatCount(task.timesAnswered)}
+            Answer: <strong>{formatResult(task.goldenAnswer, task.answerKind)}</strong> · {task.locale} · served {formatCount(task.timesServed)} · answered{' '}
+            {formatCount(task.timesAnswered)}
           </span>
         </>
       ),
     },
     {
       header: 'Known answer',
-      cell: (task) => <span className="badge badge-success golden-answer">{formatAnswer(task.goldenAnswer, task.answerKind === 'multi')}</span>,
+      // "B is better" stays on one line; a set or a long option wraps.
+      cell: (task) => (
+        <span className={`badge badge-success golden-answer${task.answerKind === 'pairwise' ? ' nowrap' : ''}`}>
+          {formatResult(task.goldenAnswer, task.answerKind)}
+        </span>
+      ),
       wide: true,
     },
     { header: 'Locale', cell: (task) => task.locale, wide: true },

@@ -1,6 +1,7 @@
 // The last events of the account (task.completed, task.failed, budget.low) with what became of their
 // webhook deliveries, newest first. A task is named by the start of its content and opens in the drawer.
 import { TaskRef } from '../tasks/TaskRef';
+import { formatResult } from '../tasks/taskFormat';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { RecentEvent } from './queries';
@@ -45,7 +46,10 @@ function subject(event: RecentEvent) {
     return (
       <>
         <TaskRef taskId={event.taskId} />
-        {typeof payload.result === 'string' ? <span className="ov-muted"> → {payload.result}</span> : null}
+        {/* The result in the words of its kind (task.completed names every kind but single choice): "B is better". */}
+        {typeof payload.result === 'string' ? (
+          <span className="ov-muted"> → {formatResult(payload.result, typeof payload.answerKind === 'string' ? payload.answerKind : undefined)}</span>
+        ) : null}
       </>
     );
   }

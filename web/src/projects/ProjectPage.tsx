@@ -1,5 +1,6 @@
 // One project, live: its task counts by status and spend, the labels its completed tasks received and
-// how confident the consensus was (both polled with back-off while the page is open); rename/describe
+// how confident the consensus was (both polled with back-off while the page is open), and where it has
+// pairwise tasks their groups' rankings and win rates and the annotators' position bias; rename/describe
 // it or change its quality settings (Details shows what its new tasks run with), delete it (only when it
 // has no tasks), and jump to its tasks or an export of it.
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -16,11 +17,14 @@ import { exportPath, taskListPath } from '../links';
 import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '@concord/contract';
 import { projectFormErrors, readProjectFields } from './projectForm';
 import { LabelQuality } from './LabelQuality';
+import { PairwiseReport } from './PairwiseReport';
+import { hasPairwiseData } from './pairwiseReport';
 import { QualityFacts, QualityFields } from './QualitySettings';
 import {
   useDeleteProject,
   useProject,
   useProjectDistribution,
+  useProjectPairwise,
   useProjectQuality,
   useUpdateProject,
   type ProjectDistribution,
@@ -37,6 +41,7 @@ export function ProjectPage() {
   // Asked once the project is known to exist, so an unknown id costs one 404, not two.
   const distribution = useProjectDistribution(projectId, project.isSuccess && !notFound);
   const quality = useProjectQuality(projectId, project.isSuccess && !notFound);
+  const pairwise = useProjectPairwise(projectId, project.isSuccess && !notFound);
 
   if (notFound) {
     return (
@@ -95,6 +100,10 @@ export function ProjectPage() {
       <Card title="Can these labels be trusted?">
         <LabelQuality query={quality} />
       </Card>
+      {/* Only a project with pairwise tasks has a section for them (or a refusal to say why it is missing). */}
+      {hasPairwiseData(pairwise.data) || (pairwise.error && !pairwise.data) ? (
+        <Card title="Pairwise comparisons">{pairwise.data ? <PairwiseReport report={pairwise.data} /> : <ErrorNote error={pairwise.error} />}</Card>
+      ) : null}
       <div className="grid-2">
         <Card title="Settings">
           <ProjectSettingsForm key={data.id} project={data} />

@@ -49,6 +49,16 @@ export function useProjectQuality(id: string, enabled = true) {
   });
 }
 
+/** The project's pairwise groups (ranking, win rates) and its annotators' position bias, live like its other figures. */
+export function useProjectPairwise(id: string, enabled = true) {
+  return useQuery({
+    queryKey: ['projects', 'pairwise', id],
+    queryFn: () => call(api.GET('/projects/{id}/pairwise', { params: { path: { id } } })),
+    refetchInterval: streamedInterval,
+    enabled,
+  });
+}
+
 /** Every project (the API pages them, 100 at a time), for selects on other pages. */
 export function useProjectChoices() {
   return useQuery({

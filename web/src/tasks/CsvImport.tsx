@@ -96,9 +96,11 @@ export function CsvImport() {
     >
       <p className="import-columns">
         Header columns: <code>type</code>, <code>content</code>, <code>options</code> (separated by <code>|</code>) are required; <code>locale</code>,{' '}
-        <code>maxCents</code> (budget in cents), <code>projectId</code> and <code>validationsNeeded</code> are optional (an empty cell takes the default).
-        UTF-8, comma-separated, fields with commas or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with
-        their error.
+        <code>maxCents</code> (budget in cents), <code>projectId</code>, <code>validationsNeeded</code>, <code>answerKind</code> and <code>allowEmpty</code> are
+        optional (an empty cell takes the default). A pairwise row sets <code>answerKind</code> to <code>pairwise</code>, leaves <code>options</code> empty and
+        gives <code>candidateA</code>, <code>candidateB</code>, and optionally <code>allowTie</code> (true or false) and <code>group</code>. UTF-8,
+        comma-separated, fields with commas or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with their
+        error.
       </p>
       <div className="import-dropzone">
         <TextField

@@ -3,7 +3,7 @@
 import { Notice } from '../ui/Feedback';
 import { ScrollArea } from '../ui/ScrollArea';
 import { formatCount } from '../ui/format';
-import type { CsvHeaderCheck } from '@concord/contract';
+import { CSV_COLUMNS, type CsvHeaderCheck } from '@concord/contract';
 import { previewRows, recordFields, type CsvParseResult } from './csv';
 import { excerpt } from './taskFormat';
 
@@ -24,13 +24,30 @@ export function CsvLocalChecks({ parsed, problems }: { parsed: CsvParseResult; p
   }
   return (
     <Notice tone="warning">
-      The header has {parts.join('; ')}. The service will refuse the file (INVALID_CSV). Accepted columns: type, content, options, locale, maxCents, projectId,
-      validationsNeeded.
+      The header has {parts.join('; ')}. The service will refuse the file (INVALID_CSV). Accepted columns: {CSV_COLUMNS.join(', ')}.
     </Notice>
   );
 }
 
 const optionsText = (cell: string) => cell.split('|').join(' · ');
+
+/** The columns a person reads rather than scans: they keep a readable width, and the table scrolls on a phone. */
+const TEXT_COLUMNS: Record<string, string> = {
+  content: 'import-content',
+  candidateA: 'import-content',
+  candidateB: 'import-content',
+  options: 'import-options',
+};
+
+/** A cell as the preview shows it: options joined by dots, a pairwise row's empty options as its answers, texts cut short. */
+function cellText(column: string, fields: Record<string, string>) {
+  const value = fields[column] ?? '';
+  if (column !== 'options') return excerpt(value, 80);
+  if (value === '' && fields.answerKind?.trim() === 'pairwise') {
+    return <span className="task-muted">{fields.allowTie?.trim().toLowerCase() === 'true' ? 'A · B · tie (pairwise)' : 'A · B (pairwise)'}</span>;
+  }
+  return optionsText(value);
+}
 
 export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
   const header = parsed.header;
@@ -67,8 +84,8 @@ export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {
                     <span className="import-line">line {record.line}</span>
                   </th>
                   {columns.map((column, index) => (
-                    <td key={`${column}-${index}`} className={column === 'content' ? 'import-content' : column === 'options' ? 'import-options' : undefined}>
-                      {column === 'options' ? optionsText(fields[column] ?? '') : excerpt(fields[column] ?? '', 80)}
+                    <td key={`${column}-${index}`} className={TEXT_COLUMNS[column]}>
+                      {cellText(column, fields)}
                     </td>
                   ))}
                 </tr>

@@ -50,8 +50,8 @@ function ShownFirstNote({ task }: { task: Task }) {
   if (picked === 0) return null;
   return (
     <p className="task-muted task-pair-note">
-      {pickedFirst} of {picked} {picked === 1 ? 'pick' : 'picks'} went to the candidate shown first. Each annotator saw the pair in a random order; the
-      model allows for annotators who lean to one side.
+      {pickedFirst} of {picked} {picked === 1 ? 'pick' : 'picks'} went to the candidate shown first. Each annotator saw the pair in a random order; the model
+      allows for annotators who lean to one side.
     </p>
   );
 }

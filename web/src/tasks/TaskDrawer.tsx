@@ -1,12 +1,14 @@
-// The task drawer: everything GET /tasks/:id says about one task — content, options with the answers
-// each received, the answers in arrival order (answer and time spent; the API never names annotators),
-// result, confidence, status, failure reason, money, answer counts and times — live until the task
-// settles; for a PENDING task, the changes PATCH allows and a confirmed delete that releases the budget.
+// The task drawer: everything GET /tasks/:id says about one task — content (a pairwise task's prompt and
+// its two candidates), options with the answers each received, the answers in arrival order (answer and
+// time spent; the API never names annotators), result, confidence, status, failure reason, money, answer
+// counts and times — live until the task settles; for a PENDING task, the changes PATCH allows and a
+// confirmed delete that releases the budget.
 import { Dialog } from '../ui/Dialog';
 import { ErrorNote, Loading } from '../ui/Feedback';
 import { DeleteTask, EditTaskForm } from './EditTaskForm';
 import { useTask, type ProjectOption } from './queries';
 import { OptionsTally, Responses } from './TaskAnswers';
+import { PairCandidates } from './TaskPair';
 import { TaskSummary } from './TaskSummary';
 
 interface TaskDrawerProps {
@@ -34,9 +36,10 @@ function TaskDetail({ taskId, onDeleted, projects }: { taskId: string; onDeleted
       <TaskSummary task={data} projects={projects} />
       {task.isError ? <ErrorNote error={task.error} /> : null}
       <section aria-labelledby="task-content-heading" className="task-section">
-        <h3 id="task-content-heading">Content</h3>
+        <h3 id="task-content-heading">{data.answerKind === 'pairwise' ? 'Prompt' : 'Content'}</h3>
         <pre className="task-content">{data.content}</pre>
       </section>
+      {data.answerKind === 'pairwise' ? <PairCandidates task={data} /> : null}
       <OptionsTally task={data} />
       <Responses task={data} />
       {data.status === 'PENDING' ? (

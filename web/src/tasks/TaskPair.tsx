@@ -1,7 +1,7 @@
-// A pairwise task's two candidates side by side in the drawer (stacked where the drawer is narrow), each
-// with the answers that chose it; the better one marked with the result's confidence, or both on a tie.
+// A pairwise task's two candidates side by side in the drawer (stacked where the drawer is narrow): the
+// better one marked with the result's confidence, or both on a tie. The answers each received are counted
+// below them (OptionsTally).
 import { formatConfidence } from './taskFormat';
-import { pairTally } from './pairwise';
 import type { Task } from './vocabulary';
 
 const SIDES = ['A', 'B'] as const;
@@ -9,7 +9,6 @@ const SIDES = ['A', 'B'] as const;
 export function PairCandidates({ task }: { task: Task }) {
   const candidates = task.candidates;
   if (!candidates) return null;
-  const tally = pairTally(task.responses);
   const tie = task.result === 'tie';
   return (
     <section aria-labelledby="task-candidates-heading" className="task-section">
@@ -17,16 +16,12 @@ export function PairCandidates({ task }: { task: Task }) {
       <div className="task-pair">
         {SIDES.map((side) => {
           const better = task.result === side;
-          const count = tally[side];
           return (
             <article key={side} className={`task-candidate${better ? ' is-better' : ''}${tie ? ' is-tie' : ''}`} aria-labelledby={`task-candidate-${side}`}>
               <header className="task-candidate-head">
                 <h4 id={`task-candidate-${side}`}>Candidate {side}</h4>
                 {better ? <span className="badge badge-success">Better · {formatConfidence(task.confidence)}</span> : null}
                 {tie ? <span className="badge badge-neutral">Tie · {formatConfidence(task.confidence)}</span> : null}
-                <span className="task-candidate-count">
-                  {count} {count === 1 ? 'answer' : 'answers'}
-                </span>
               </header>
               <pre className="task-content task-candidate-text">{candidates[side]}</pre>
             </article>

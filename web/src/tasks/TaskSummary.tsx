@@ -5,7 +5,7 @@ import { StatusBadge } from '../ui/StatusBadge';
 import { Notice } from '../ui/Feedback';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { ProjectOption } from './queries';
-import { formatAnswer, formatConfidence, ratingSentence } from './taskFormat';
+import { formatConfidence, formatResult, ratingSentence } from './taskFormat';
 import { answerKindLabel, typeLabel, type Task } from './vocabulary';
 
 export function TaskSummary({ task, projects }: { task: Task; projects: ProjectOption[] }) {
@@ -36,9 +36,16 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
           {answerKindLabel(task.answerKind)}
           {task.answerKind === 'rating' ? <span className="task-muted"> ({task.options.join(' < ')})</span> : null}
           {task.answerKind === 'multi' ? <span className="task-muted">{task.allowEmpty ? ' (the empty set allowed)' : ' (at least one option)'}</span> : null}
+          {task.answerKind === 'pairwise' ? <span className="task-muted">{task.allowTie ? ' (A, B or a tie)' : ' (A or B, no tie)'}</span> : null}
         </dd>
+        {task.answerKind === 'pairwise' ? (
+          <>
+            <dt>Group</dt>
+            <dd>{task.group ?? <span className="task-muted">None: ranked alone</span>}</dd>
+          </>
+        ) : null}
         <dt>Result</dt>
-        <dd>{formatAnswer(task.result, task.answerKind === 'multi')}</dd>
+        <dd>{formatResult(task.result, task.answerKind)}</dd>
         {task.optionConfidence ? (
           <>
             <dt>By option</dt>

@@ -65,20 +65,24 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                 <td>
                   <button
                     type="button"
-                    className="link-button task-open"
+                    className={`link-button task-open${task.candidates ? ' task-open-pair' : ''}`}
                     onClick={(event) => {
                       event.stopPropagation();
                       onOpen(task.id);
                     }}
                   >
-                    {excerpt(task.content)}
-                    {/* A group's pairs share their prompt: the two candidates tell its rows apart. */}
-                    {task.answerKind === 'pairwise' && task.candidates ? (
-                      <span className="task-muted task-pair-line">
-                        {' '}
-                        — A “{excerpt(task.candidates.A, 40)}” vs B “{excerpt(task.candidates.B, 40)}”
-                      </span>
-                    ) : null}
+                    {task.candidates ? (
+                      // A group's pairs share their prompt: a second line with the two candidates tells its rows apart.
+                      <>
+                        <span className="task-open-line">{excerpt(task.content)}</span>
+                        {/* Short enough for both to show in the column; whole (up to a paragraph) on hover. */}
+                        <span className="task-open-line task-pair-line" title={`A: ${excerpt(task.candidates.A, 300)}\nB: ${excerpt(task.candidates.B, 300)}`}>
+                          A “{excerpt(task.candidates.A, 22)}” vs B “{excerpt(task.candidates.B, 22)}”
+                        </span>
+                      </>
+                    ) : (
+                      excerpt(task.content)
+                    )}
                   </button>
                   {/* Phones show one column: status, result and confidence under the content (display: none elsewhere). */}
                   <span className="task-phone-meta">

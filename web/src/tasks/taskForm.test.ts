@@ -1,6 +1,7 @@
 // The task forms' budget and answers rules, with the floor GET /meta's price sets.
 import { describe, expect, it } from 'vitest';
-import { floorCentsFor, readBudgetAndAnswers } from './taskForm';
+import { ApiError } from '../api/errors';
+import { candidateFieldOf, floorCentsFor, readBudgetAndAnswers, readPairFields } from './taskForm';
 
 describe('floorCentsFor', () => {
   it('is the task price, and never under the contract’s 20 cents', () => {
@@ -32,5 +33,41 @@ describe('readBudgetAndAnswers', () => {
       expect(readBudgetAndAnswers('1.00', answers, { floorCents: 20, required: true }).errors.validationsNeeded).toMatch(/from 1 to 25/);
     }
     expect(readBudgetAndAnswers('1000.00', '25', { floorCents: 20, required: true }).errors).toEqual({});
+  });
+});
+
+describe('readPairFields', () => {
+  it('sends the candidates as typed, the tie, and the group trimmed (left out when empty)', () => {
+    expect(readPairFields({ candidateA: 'Short answer.', candidateB: 'A longer answer.\n', allowTie: true, group: '  mutex  ' })).toEqual({
+      value: { candidates: { A: 'Short answer.', B: 'A longer answer.\n' }, allowTie: true, group: 'mutex' },
+      errors: {},
+    });
+    expect(readPairFields({ candidateA: 'x', candidateB: 'y', allowTie: false, group: ' ' }).value).toEqual({
+      candidates: { A: 'x', B: 'y' },
+      allowTie: false,
+    });
+  });
+
+  it('refuses an empty candidate, two that are the same text, and texts over the API’s limits', () => {
+    expect(readPairFields({ candidateA: ' ', candidateB: '', allowTie: false }).errors).toEqual({
+      candidateA: 'Write candidate A.',
+      candidateB: 'Write candidate B.',
+    });
+    expect(readPairFields({ candidateA: 'Same', candidateB: 'Same ', allowTie: false }).errors).toEqual({
+      candidateB: 'The two candidates are the same text: they must differ.',
+    });
+    const long = readPairFields({ candidateA: 'a'.repeat(50_001), candidateB: 'b', allowTie: false, group: 'g'.repeat(201) }).errors;
+    expect(long.candidateA).toMatch(/^Candidate A has 50,001 characters; the most is 50,000/);
+    expect(long.group).toMatch(/^The group has 201 characters; the most is 200/);
+  });
+});
+
+describe('candidateFieldOf', () => {
+  const refusal = (path: string[]) => new ApiError(400, { error: 'Invalid', code: 'VALIDATION_ERROR', details: { issues: [{ path, message: 'x' }] } });
+
+  it('puts a message about candidate A next to A, and one about B or the pair next to B', () => {
+    expect(candidateFieldOf(refusal(['candidates', 'A']))).toBe('candidateA');
+    expect(candidateFieldOf(refusal(['candidates', 'B']))).toBe('candidateB');
+    expect(candidateFieldOf(refusal(['candidates']))).toBe('candidateB');
   });
 });

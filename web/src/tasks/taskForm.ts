@@ -15,11 +15,16 @@ import {
   TASK_FIELDS,
   TASK_TYPES,
   LOCALES,
+  MAX_CANDIDATE_LENGTH,
+  MAX_GROUP_LENGTH,
   validationsNeededSchema,
+  type PairCandidates,
   type TaskField,
 } from '@concord/contract';
+import { ApiError } from '../api/errors';
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
 import { formatCents, parseDollars } from '../ui/format';
+import { tooLong } from '../ui/limits';
 
 /** The budget floor before GET /meta has answered: the contract's least budget. */
 export const floorCentsFor = (priceCents: number | undefined): number => budgetFloorCents(priceCents ?? DEFAULT_MAX_CENTS);
@@ -69,12 +74,65 @@ export const splitOptions = (text: string): string[] =>
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
+const CANDIDATE_RULE = `Write each candidate: 1 to ${MAX_CANDIDATE_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')} characters, and the two different.`;
+const GROUP_RULE = `A group's name has at most ${MAX_GROUP_LENGTH} characters.`;
+
+/** The pairwise fields of a form as typed: the two candidates, whether a tie is allowed, the optional group. */
+export interface PairFieldsTyped {
+  candidateA: string;
+  candidateB: string;
+  allowTie: boolean;
+  group?: string;
+}
+
+export type PairFieldErrors = FieldMessages<'candidateA' | 'candidateB' | 'group'>;
+
+/**
+ * A pairwise task's candidates (sent as typed), tie and group (trimmed; left out when empty), checked as
+ * the API checks them: each candidate holds text and fits MAX_CANDIDATE_LENGTH, the two differ, the group
+ * fits MAX_GROUP_LENGTH. The candidates' text is what annotators compare, so two that differ only by
+ * surrounding spaces are refused as the same.
+ */
+export function readPairFields(typed: PairFieldsTyped): {
+  value: { candidates: PairCandidates; allowTie: boolean; group?: string };
+  errors: PairFieldErrors;
+} {
+  const errors: PairFieldErrors = {};
+  const { candidateA: A, candidateB: B } = typed;
+  for (const [field, text, side] of [
+    ['candidateA', A, 'A'],
+    ['candidateB', B, 'B'],
+  ] as const) {
+    const long = tooLong(text, MAX_CANDIDATE_LENGTH, `Candidate ${side}`);
+    if (text.trim() === '') errors[field] = `Write candidate ${side}.`;
+    else if (long) errors[field] = long;
+  }
+  if (!errors.candidateA && !errors.candidateB && A.trim() === B.trim()) errors.candidateB = 'The two candidates are the same text: they must differ.';
+  const group = (typed.group ?? '').trim();
+  if (group.length > MAX_GROUP_LENGTH) errors.group = tooLong(group, MAX_GROUP_LENGTH, 'The group') ?? GROUP_RULE;
+  return { value: { candidates: { A, B }, allowTie: typed.allowTie, ...(group ? { group } : {}) }, errors };
+}
+
+/**
+ * Which candidate's field the API's message about `candidates` goes next to: A when it names A alone
+ * ("candidates.A"), else B — which also takes what is said of the pair ("the two candidates must differ").
+ */
+export function candidateFieldOf(error: unknown): 'candidateA' | 'candidateB' {
+  const issue = error instanceof ApiError ? error.issues().find((i) => i.path.split('.')[0] === 'candidates') : undefined;
+  return issue?.path === 'candidates.A' ? 'candidateA' : 'candidateB';
+}
+
 /** The API's answer to a task form (POST /tasks, PATCH /tasks/:id), next to the fields it names. */
 export function taskFormErrors(error: unknown, floorCents: number): FormErrors<TaskField> {
   return mapFieldErrors(error, {
     fields: TASK_FIELDS,
     codeFields: { INSUFFICIENT_CREDITS: 'maxCents' },
-    missing: { type: 'Choose a task type.', content: 'Give the content to label.', options: 'Give at least two options, one per line.' },
+    missing: {
+      type: 'Choose a task type.',
+      content: 'Give the content to label.',
+      options: 'Give at least two options, one per line.',
+      candidates: 'Write the two candidates to compare.',
+    },
     rules: {
       type: `Choose one of the ${TASK_TYPES.length} task types.`,
       content: `Give the content to label: 1 to ${MAX_CONTENT_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')} characters.`,
@@ -83,8 +141,11 @@ export function taskFormErrors(error: unknown, floorCents: number): FormErrors<T
       maxCents: budgetRule(floorCents),
       validationsNeeded: ANSWERS_RULE,
       projectId: 'Choose one of your projects, or none.',
-      answerKind: 'Choose single choice, rating or multi-select.',
+      answerKind: 'Choose single choice, rating, multi-select or pairwise.',
       allowEmpty: 'Only a multi-select task may allow the empty set.',
+      candidates: CANDIDATE_RULE,
+      allowTie: 'Only a pairwise task may allow a tie.',
+      group: GROUP_RULE,
     },
   });
 }

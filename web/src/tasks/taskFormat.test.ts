@@ -1,7 +1,7 @@
 // Durations as the task pages say them: no zero part ("about 5 min", not "about 5 min 0 s"); texts
 // shortened for tables after a whole word.
 import { describe, expect, it } from 'vitest';
-import { excerpt, formatAnswer, formatDuration, ratingSentence } from './taskFormat';
+import { excerpt, formatAnswer, formatDuration, formatResult, ratingSentence } from './taskFormat';
 
 describe('formatDuration', () => {
   it('drops a zero part and never shows 60 seconds', () => {
@@ -44,5 +44,16 @@ describe('formatAnswer', () => {
     expect(formatAnswer('spam|offensive', true)).toBe('spam, offensive');
     expect(formatAnswer('', true)).toBe('(none)');
     expect(formatAnswer(null)).toBe('—');
+  });
+});
+
+describe('formatResult', () => {
+  it('words a result by its kind: a pair by its better candidate, a set as a list, an option as it is', () => {
+    expect(formatResult('B', 'pairwise')).toBe('B is better');
+    expect(formatResult('tie', 'pairwise')).toBe('Tie');
+    expect(formatResult(null, 'pairwise')).toBe('—');
+    expect(formatResult('spam|offensive', 'multi')).toBe('spam, offensive');
+    expect(formatResult('4', 'rating')).toBe('4');
+    expect(formatResult('B', undefined)).toBe('B');
   });
 });

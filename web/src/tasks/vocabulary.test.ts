@@ -1,6 +1,6 @@
 // The dashboard's task vocabulary: its order and what it recognises (the values are the contract's, by type).
 import { describe, expect, it } from 'vitest';
-import { isLocale, isStatus, isTaskType, STATUSES, typeLabel } from './vocabulary';
+import { ANSWER_KINDS, isLocale, isStatus, isTaskType, STATUSES, typeLabel } from './vocabulary';
 
 describe('task vocabulary', () => {
   it('lists the statuses in the order a task goes through them', () => {
@@ -17,5 +17,12 @@ describe('task vocabulary', () => {
       expect(isStatus(value)).toBe(false);
     }
     expect(typeLabel('UNKNOWN')).toBe('UNKNOWN');
+  });
+
+  it('words each answer kind as a choice, keeping the candidates’ names A and B as they are', () => {
+    const label = (value: string) => ANSWER_KINDS.find((kind) => kind.value === value)?.label;
+    expect(label('single')).toBe('Single choice: one of the options');
+    expect(label('rating')).toBe('Rating: a level of a scale: the options, lowest first');
+    expect(label('pairwise')).toBe('Pairwise: which of two candidates is better (A, B or a tie)');
   });
 });

@@ -37,7 +37,8 @@ const KIND_WORDS: Record<AnswerKind, { label: string; hint: string }> = {
   single: { label: 'Single choice', hint: 'One of the options' },
   rating: { label: 'Rating', hint: 'A level of a scale: the options, lowest first' },
   multi: { label: 'Multi-select', hint: 'Every option that applies' },
-  pairwise: { label: 'Pairwise', hint: 'The better of two candidates (A, B, or a tie where allowed)' },
+  pairwise: { label: 'Pairwise', hint: 'Which of two candidates is better (A, B or a tie)' },
+  text: { label: 'Written answer', hint: 'A text each annotator writes; other annotators then choose the best one' },
 };
 
 /** The statuses in the order a task goes through them. */
@@ -56,10 +57,10 @@ export const TASK_TYPES: readonly (Choice<TaskType> & { example: string })[] = e
   example: words.example,
 }));
 export const LOCALES: readonly Choice<Locale>[] = entries(LOCALE_WORDS).map(([value, label]) => ({ value, label }));
-/** The kinds as a form's choices: "Rating: a level of a scale: …". */
+/** The kinds as a form's choices: "Rating: a level of a scale: …" (only the hint's first letter lowered: "A, B" stay names). */
 export const ANSWER_KINDS: readonly Choice<AnswerKind>[] = entries(KIND_WORDS).map(([value, words]) => ({
   value,
-  label: `${words.label}: ${words.hint.toLowerCase()}`,
+  label: `${words.label}: ${words.hint.charAt(0).toLowerCase()}${words.hint.slice(1)}`,
 }));
 /** The kind a form's select holds (single choice for anything else). */
 export const answerKindOf = (value: string): AnswerKind => (Object.hasOwn(KIND_WORDS, value) ? (value as AnswerKind) : 'single');
