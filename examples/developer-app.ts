@@ -58,6 +58,11 @@ function autoPick(candidates: { first: string; second: string }): 'first' | 'sec
   return candidates.second.length > candidates.first.length ? 'second' : 'first';
 }
 
+/** A simulated annotator's written answer to a text task's instruction, within its maxLength. */
+function autoWrite(annotatorId: string, instruction: string, maxLength: number): string {
+  return `${annotatorId} answers: ${instruction}`.slice(0, maxLength);
+}
+
 async function simulate(annotators: string[]): Promise<void> {
   const answered = new Map<string, number>();
   for (const annotatorId of annotators) {
@@ -65,7 +70,11 @@ async function simulate(annotators: string[]): Promise<void> {
     let assignment: Assignment | null = await client.nextTask(annotatorId);
     while (assignment) {
       const { task } = assignment;
-      const chosen = task.candidates ? autoPick(task.candidates) : autoAnswer(task.content, task.options);
+      const chosen = task.candidates
+        ? autoPick(task.candidates)
+        : task.answerKind === 'text'
+          ? autoWrite(annotatorId, task.content, task.maxLength ?? 2_000)
+          : autoAnswer(task.content, task.options);
       // A multi-select task takes a set: the simulated annotators tick the one option they would choose.
       const answer = { annotatorId, answer: task.answerKind === 'multi' ? [chosen] : chosen, timeSpentMs: 1_000 + Math.floor(Math.random() * 4_000) };
       try {
@@ -115,6 +124,12 @@ async function interactive(annotatorId: string): Promise<void> {
       task.options.forEach((option, i) => console.log(`  ${i + 1}. ${option}`));
       const started = Date.now();
       let choice: string | string[] | undefined;
+      // A text task: the answer is written, on one line.
+      while (task.answerKind === 'text' && !choice) {
+        const typed = await ask(`Your answer (at most ${task.maxLength ?? 2_000} characters): `);
+        if (typed === undefined) process.exit(0); // end of input: leave the assignment to expire
+        choice = typed.trim() || undefined;
+      }
       while (!choice) {
         const typed = await ask(multi ? 'Your answer (numbers): ' : 'Your answer (number): ');
         if (typed === undefined) process.exit(0); // end of input: leave the assignment to expire

@@ -26,10 +26,11 @@ const SELECTED = (process.env.BENCH_LOOPS ?? LOOPS.join(',')).split(',').filter(
 const log = (message: string) => process.stderr.write(`[answers] ${message}\n`);
 
 /**
- * The answer kinds of the seeded tasks, taken in turn (BENCH_KIND_MIX=single,rating,multi,pairwise for a
- * quarter of each; single choice alone by default): each kind's check and model in the loop, on the same queue.
+ * The answer kinds of the seeded tasks, taken in turn (BENCH_KIND_MIX=single,rating,multi,pairwise,text for
+ * a fifth of each; single choice alone by default): each kind's check and model in the loop, on the same
+ * queue. A text task's writing is followed by its review task, a single-choice task the loop answers too.
  */
-const KINDS = ['single', 'rating', 'multi', 'pairwise'];
+const KINDS = ['single', 'rating', 'multi', 'pairwise', 'text'];
 const KIND_MIX = (process.env.BENCH_KIND_MIX ?? 'single').split(',').filter((kind) => KINDS.includes(kind));
 if (KIND_MIX.length === 0) throw new Error(`BENCH_KIND_MIX takes ${KINDS.join(', ')}, separated by commas`);
 const TASK_OF_KIND: Record<string, { type: string; options?: string[]; answerKind?: string; candidates?: { A: string; B: string } }> = {
@@ -41,6 +42,7 @@ const TASK_OF_KIND: Record<string, { type: string; options?: string[]; answerKin
     answerKind: 'pairwise',
     candidates: { A: 'It works.', B: 'It works as described and arrived a day early, well packed.' },
   },
+  text: { type: 'BINARY_CHOICE', answerKind: 'text' },
 };
 
 /**
@@ -50,6 +52,7 @@ const TASK_OF_KIND: Record<string, { type: string; options?: string[]; answerKin
 function chooseAnswer(task: Task): string | string[] {
   const agree = Math.random() < 0.85;
   const other = task.options[1 + Math.floor(Math.random() * 2)] as string;
+  if (task.answerKind === 'text') return `A short summary of this review, ${agree ? 'faithful' : 'loose'}.`;
   if (task.candidates) {
     const better = task.candidates.second.length > task.candidates.first.length ? 'second' : 'first';
     return agree ? better : better === 'first' ? 'second' : 'first';

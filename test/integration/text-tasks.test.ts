@@ -83,7 +83,8 @@ describe('text tasks', () => {
 
   it('are written, then reviewed by others in a review task that decides them: the winning text, both charges once, the writer paid', async () => {
     const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
-    const taskId: string = (await post(buyer, '/tasks', textTask())).body.taskId;
+    const projectId: string = (await post(buyer, '/projects', { name: unique('written') })).body.id;
+    const taskId: string = (await post(buyer, '/tasks', textTask({ projectId }))).body.taskId;
 
     // A written answer is one trimmed text within maxLength: anything else changes nothing.
     const client = sdk(world.ctx, world.developer.apiKey);
@@ -145,6 +146,9 @@ describe('text tasks', () => {
         expect.objectContaining({ taskId, result: texts[1], answerKind: 'text', reviewTaskId: reviewId, totalResponses: 3, confidence: decided.confidence }),
       ]),
     );
+
+    // The project's labels are the review's; the written answer counts in the total only.
+    expect((await get(buyer, `/projects/${projectId}/distribution`)).body).toMatchObject({ completed: 2, labels: [{ label: 'Answer 2', count: 1 }] });
 
     // The dataset holds the text task (its review is not training data); the chat formats answer with the text.
     const jsonl = (await get(buyer, '/exports?format=jsonl')).text

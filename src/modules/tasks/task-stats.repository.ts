@@ -31,7 +31,8 @@ export class TaskStatsRepository {
    * (project_id, status) index): GROUPING SETS counts by label, by bucket and in total at once.
    */
   async projectDistribution(projectId: string): Promise<Distribution> {
-    // A multi-select task's result is the JSON array of its set (task_answer): it counts once per option.
+    // A multi-select task's result is the JSON array of its set (task_answer): it counts once per option. A
+    // text task's result is a written answer, not a label: it counts in the confidence and the total only.
     const rows = await this.db.$queryRaw<Array<{ label: string | null; bucket: number | null; byLabel: boolean; byBucket: boolean; count: number }>>`
       WITH completed AS (
         SELECT result, answer_kind, LEAST(width_bucket(confidence, 0, 1, ${BUCKETS}), ${BUCKETS}) AS bucket
@@ -39,7 +40,7 @@ export class TaskStatsRepository {
       )
       SELECT label, NULL::int AS bucket, true AS "byLabel", false AS "byBucket", count(*)::int AS count
       FROM completed CROSS JOIN LATERAL (
-        SELECT completed.result AS label WHERE completed.answer_kind <> 'multi'
+        SELECT completed.result AS label WHERE completed.answer_kind NOT IN ('multi', 'text')
         UNION ALL
         SELECT jsonb_array_elements_text(completed.result::jsonb) WHERE completed.answer_kind = 'multi'
       ) labels
