@@ -306,3 +306,54 @@ describe('multi-select tasks', () => {
     expect(counts.map((row) => row.matrix)).toEqual([[2, 0, 0, 2]]);
   });
 });
+
+describe("a project's default answer kind", () => {
+  it('is the kind of its tasks that name none, on every route; a task naming its kind keeps it', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const created = await post(buyer, '/projects', { name: unique('scales'), defaultAnswerKind: 'rating' });
+    expect(created.status).toBe(201);
+    expect(created.body.defaultAnswerKind).toBe('rating');
+    const projectId: string = created.body.id;
+    const plain = { type: 'AI_RESPONSE_RATING', content: 'Rate: "The sky is green."', options: levels, projectId };
+
+    const single = await post(buyer, '/tasks', plain);
+    const batch = await post(buyer, '/tasks/batch', { tasks: [plain, { ...plain, answerKind: 'single' }] });
+    const csv = await request(world.ctx.app)
+      .post('/api/v1/tasks/batch/csv')
+      .set(bearer(buyer.token))
+      .attach(
+        'file',
+        Buffer.from(`type,content,options,projectId\nAI_RESPONSE_RATING,Rate this,1|2|3,${projectId}\nAI_RESPONSE_RATING,No project,1|2|3,\n`),
+        'tasks.csv',
+      );
+    const kindOf = async (id: string) => (await get(buyer, `/tasks/${id}`)).body.answerKind ?? 'single';
+    expect(await kindOf(single.body.taskId)).toBe('rating');
+    expect(await Promise.all(batch.body.tasks.map((t: { taskId: string }) => kindOf(t.taskId)))).toEqual(['rating', 'single']);
+    expect(await Promise.all(csv.body.tasks.map((t: { taskId: string }) => kindOf(t.taskId)))).toEqual(['rating', 'single']);
+
+    // The project's kind brings its rules: a rating scale has at most 11 levels, named by the field.
+    const long = await post(buyer, '/tasks', { ...plain, options: Array.from({ length: 12 }, (_, i) => String(i)) });
+    expect(long.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'options' }] } });
+
+    // Changed, and cleared (null: single choice); pairwise and text cannot be a default (they need other fields).
+    expect(
+      (await request(world.ctx.app).patch(`/api/v1/projects/${projectId}`).set(bearer(buyer.token)).send({ defaultAnswerKind: 'multi' })).body,
+    ).toMatchObject({
+      defaultAnswerKind: 'multi',
+    });
+    expect(await kindOf((await post(buyer, '/tasks', { ...plain, options: ['a', 'b'] })).body.taskId)).toBe('multi');
+    expect((await request(world.ctx.app).patch(`/api/v1/projects/${projectId}`).set(bearer(buyer.token)).send({ defaultAnswerKind: null })).body).toMatchObject(
+      {
+        defaultAnswerKind: null,
+      },
+    );
+    expect(await kindOf((await post(buyer, '/tasks', plain)).body.taskId)).toBe('single');
+    for (const kind of ['pairwise', 'text', 'essay']) {
+      const refused = await post(buyer, '/projects', { name: unique('bad'), defaultAnswerKind: kind });
+      expect(refused.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'defaultAnswerKind' }] } });
+    }
+    // Another buyer's project lends no kind: the task is refused for its projectId, as before.
+    const stranger = await createFundedBuyer(world.ctx, world.adminToken, 1_000);
+    expect((await post(stranger, '/tasks', plain)).body).toMatchObject({ code: 'INVALID_PROJECT' });
+  });
+});

@@ -48,6 +48,7 @@ describe('projects', () => {
       description: 'cat pictures',
       targetConfidence: null,
       maxResponses: null,
+      defaultAnswerKind: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -42,6 +42,12 @@ export type TaskField = (typeof TASK_FIELDS)[number];
 export const ANSWER_KINDS = ['single', 'rating', 'multi', 'pairwise', 'text'] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 export const DEFAULT_ANSWER_KIND: AnswerKind = 'single';
+/**
+ * The kinds a project may make its tasks' default: those whose tasks carry options as single choice's do
+ * (a default of pairwise or text would change which fields a request needs).
+ */
+export const PROJECT_DEFAULT_KINDS = ['single', 'rating', 'multi'] as const;
+export type ProjectDefaultKind = (typeof PROJECT_DEFAULT_KINDS)[number];
 /** A rating scale has 2 to 11 levels (0–10 is the longest scale in common use). */
 export const MAX_RATING_LEVELS = 11;
 /** A multi-select task has at most 20 options: each is a question of its own, answered on every task. */

@@ -1456,6 +1456,11 @@ export interface components {
             /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
             maxResponses: number | null;
             /**
+             * @description The answer kind its tasks take when they name none: single, rating or multi (the kinds whose tasks carry options); null: single choice
+             * @enum {string|null}
+             */
+            defaultAnswerKind: "single" | "rating" | "multi" | null;
+            /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
              */
@@ -1474,6 +1479,11 @@ export interface components {
             targetConfidence: number | null;
             /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
             maxResponses: number | null;
+            /**
+             * @description The answer kind its tasks take when they name none: single, rating or multi (the kinds whose tasks carry options); null: single choice
+             * @enum {string|null}
+             */
+            defaultAnswerKind: "single" | "rating" | "multi" | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -5311,6 +5321,11 @@ export interface operations {
                     targetConfidence?: number | null;
                     /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
                     maxResponses?: number | null;
+                    /**
+                     * @description The answer kind its tasks take when they name none: single, rating or multi (the kinds whose tasks carry options); null: single choice
+                     * @enum {string|null}
+                     */
+                    defaultAnswerKind?: "single" | "rating" | "multi" | null;
                 };
             };
         };
@@ -5645,6 +5660,11 @@ export interface operations {
                     targetConfidence?: number | null;
                     /** @description The most answers (whole number, 2–50) a task of the project collects before it fails with NO_CONSENSUS, never below the task's validationsNeeded; null: max(10, 2 × validationsNeeded). Tasks copy it when they are created: a later change applies to tasks created afterwards. */
                     maxResponses?: number | null;
+                    /**
+                     * @description The answer kind its tasks take when they name none: single, rating or multi (the kinds whose tasks carry options); null: single choice
+                     * @enum {string|null}
+                     */
+                    defaultAnswerKind?: "single" | "rating" | "multi" | null;
                 };
             };
         };

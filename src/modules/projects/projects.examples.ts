@@ -9,6 +9,7 @@ const project = {
   description: 'Sentiment of customer reviews from the web shop, for the Q1 retraining',
   targetConfidence: 0.97,
   maxResponses: 12,
+  defaultAnswerKind: null,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
 };

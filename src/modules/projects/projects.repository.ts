@@ -5,11 +5,14 @@ import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 import type { QualitySettings } from '../tasks/task-quality.ts';
+import type { ProjectDefaultKind } from '@concord/contract';
 
 export interface ProjectRecord extends QualitySettings {
   id: string;
   name: string;
   description: string | null;
+  /** The answer kind of its tasks that name none; null: single choice. */
+  defaultAnswerKind: ProjectDefaultKind | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -20,6 +23,7 @@ export interface ProjectChanges {
   description?: string | null;
   targetConfidence?: number | null;
   maxResponses?: number | null;
+  defaultAnswerKind?: ProjectDefaultKind | null;
 }
 
 const select = {
@@ -28,6 +32,7 @@ const select = {
   description: true,
   targetConfidence: true,
   maxResponses: true,
+  defaultAnswerKind: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -49,6 +54,15 @@ export class ProjectsRawRepository {
    * missing from the map is not the buyer's project). Raw SQL: task creation runs it in the raw-SQL (pg)
    * transactions of idempotent requests.
    */
+  /** The default answer kinds of those of these ids that are projects of this buyer and set one. */
+  async defaultAnswerKinds(buyerId: string, ids: string[]): Promise<Map<string, ProjectDefaultKind>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.$queryRaw<Array<{ id: string; kind: ProjectDefaultKind }>>`
+      SELECT id, default_answer_kind AS kind FROM projects
+      WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[]) AND default_answer_kind IS NOT NULL`;
+    return new Map(rows.map((row) => [row.id, row.kind]));
+  }
+
   async qualitySettings(buyerId: string, ids: string[]): Promise<Map<string, QualitySettings>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db.$queryRaw<Array<{ id: string; target_confidence: number | null; max_responses: number | null }>>`
@@ -71,21 +85,23 @@ export class ProjectsRepository extends ProjectsRawRepository {
         description: input.description ?? null,
         targetConfidence: input.targetConfidence ?? null,
         maxResponses: input.maxResponses ?? null,
+        defaultAnswerKind: input.defaultAnswerKind ?? null,
       },
       select,
-    });
+    }) as Promise<ProjectRecord>;
   }
 
   /** Newest first, one keyset page (`limit + 1` rows). */
   list(buyerId: string, page: PageRequest): Promise<ProjectRecord[]> {
     const { where, ...rest } = keysetArgs(page);
-    return this.db.project.findMany({ where: { buyerId, ...where }, select, ...rest });
+    // The CHECK constraint holds default_answer_kind to the contract's kinds; Prisma types it as text.
+    return this.db.project.findMany({ where: { buyerId, ...where }, select, ...rest }) as Promise<ProjectRecord[]>;
   }
 
   async get(buyerId: string, id: string): Promise<ProjectRecord> {
     const project = await this.db.project.findFirst({ where: { id, buyerId }, select });
     if (!project) throw projectNotFound();
-    return project;
+    return project as ProjectRecord;
   }
 
   async update(buyerId: string, id: string, changes: ProjectChanges): Promise<ProjectRecord> {

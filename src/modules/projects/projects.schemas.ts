@@ -6,6 +6,7 @@ import {
   MAX_RESPONSES_MAX,
   MAX_RESPONSES_MIN,
   maxResponsesSchema,
+  PROJECT_DEFAULT_KINDS,
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
   TARGET_CONFIDENCE_MAX,
@@ -27,17 +28,23 @@ const maxResponsesDescription =
 const targetConfidence = targetConfidenceSchema.nullable().meta({ description: targetConfidenceDescription });
 const maxResponses = maxResponsesSchema.nullable().meta({ description: maxResponsesDescription });
 
+const defaultAnswerKindDescription =
+  'The answer kind its tasks take when they name none: single, rating or multi (the kinds whose tasks carry options); null: single choice';
+const defaultAnswerKind = z.enum(PROJECT_DEFAULT_KINDS).nullable().meta({ description: defaultAnswerKindDescription });
+
 export const createProjectBody = z.strictObject({
   name,
   description: description.nullish(),
   targetConfidence: targetConfidence.optional(),
   maxResponses: maxResponses.optional(),
+  defaultAnswerKind: defaultAnswerKind.optional(),
 });
 export const updateProjectBody = z.strictObject({
   name: name.optional(),
   description: description.nullable().optional(),
   targetConfidence: targetConfidence.optional(),
   maxResponses: maxResponses.optional(),
+  defaultAnswerKind: defaultAnswerKind.optional(),
 });
 
 export const projectSchema = z
@@ -47,6 +54,7 @@ export const projectSchema = z
     description: z.string().nullable(),
     targetConfidence: z.number().nullable().meta({ description: targetConfidenceDescription }),
     maxResponses: z.number().int().nullable().meta({ description: maxResponsesDescription }),
+    defaultAnswerKind,
     createdAt: timestamp,
     updatedAt: timestamp,
   })

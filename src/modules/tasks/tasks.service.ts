@@ -8,7 +8,16 @@ import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
-import { kindPriceCents, MAX_BATCH_TASKS, MIN_TEXT_ANSWERS, validateTaskInput, type TaskInput, type TaskRuleError, type TaskType } from '@concord/contract';
+import {
+  kindPriceCents,
+  MAX_BATCH_TASKS,
+  MIN_TEXT_ANSWERS,
+  validateTaskInput,
+  type ProjectDefaultKind,
+  type TaskInput,
+  type TaskRuleError,
+  type TaskType,
+} from '@concord/contract';
 import type { CreatedTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /**
@@ -62,7 +71,8 @@ export class TasksService {
   ) {}
 
   async create(buyerId: string, raw: unknown, idempotencyKey?: string) {
-    const validation = validateTaskInput(raw, this.config.priceCents);
+    const kinds = new ProjectKinds(this.db, buyerId);
+    const validation = validateTaskInput(await kinds.apply(raw), this.config.priceCents);
     if (!validation.ok) throw ruleError(validation.error);
     const task = validation.task;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks', raw), 201, async (repos) => {
@@ -83,8 +93,10 @@ export class TasksService {
   /** JSON batch: all or nothing. The first invalid item names itself with INVALID_TASK and its index. */
   async createBatch(buyerId: string, raw: unknown, idempotencyKey?: string) {
     const items = this.batchItems(raw);
+    const kinds = new ProjectKinds(this.db, buyerId);
+    await kinds.load(items);
     const tasks = items.map((item, index) => {
-      const validation = validateTaskInput(item, this.config.priceCents);
+      const validation = validateTaskInput(kinds.applyLoaded(item), this.config.priceCents);
       if (!validation.ok) throw invalidTask(index, validation.error);
       return validation.task;
     });
@@ -114,6 +126,7 @@ export class TasksService {
   private runCsvImport(buyerId: string, file: Buffer, idempotencyKey?: string): Promise<Outcome<CsvImportResult>> {
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch/csv', file), 201, async (repos) => {
       const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
+      const kinds = new ProjectKinds(this.db, buyerId);
       let since = performance.now();
       for await (const record of readTaskCsv(file)) {
         // Parsing and checking rows is CPU only: without a turn of the event loop now and then, a 5 MB
@@ -126,7 +139,7 @@ export class TasksService {
           importer.reject(record.row, record.error, 'VALIDATION_ERROR');
           continue;
         }
-        const validation = validateTaskInput(record.task, this.config.priceCents);
+        const validation = validateTaskInput(await kinds.apply(record.task), this.config.priceCents);
         if (validation.ok) await importer.add(record.row, validation.task);
         else importer.reject(record.row, validation.error.message, validation.error.code);
       }
@@ -251,6 +264,49 @@ export class TasksService {
     const since = new Date(this.clock.now().getTime() - ESTIMATE_WINDOW_MS);
     return (await repos.tasks.medianCompletionMs(type, since)) ?? DEFAULT_ESTIMATE_MS;
   }
+}
+
+/**
+ * Projects' default answer kinds (docs/answer-kinds.md), read once per project a request names: a task that
+ * names no answerKind takes its project's, before it is validated (the kind decides its rules). A project
+ * that is not the buyer's gives none; the task is then refused for its projectId as before.
+ */
+class ProjectKinds {
+  private readonly kinds = new Map<string, ProjectDefaultKind | null>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly buyerId: string,
+  ) {}
+
+  /** Reads the defaults of the projects these raw tasks name (those not read yet). */
+  async load(raws: readonly unknown[]): Promise<void> {
+    const ids = [...new Set(raws.map(projectIdOf).filter((id): id is string => id !== undefined && !this.kinds.has(id)))];
+    if (ids.length === 0) return;
+    const found = await this.db.repos.projects.defaultAnswerKinds(this.buyerId, ids);
+    for (const id of ids) this.kinds.set(id, found.get(id) ?? null);
+  }
+
+  /** The raw task with its project's default kind when it names none (its project read first). */
+  async apply(raw: unknown): Promise<unknown> {
+    await this.load([raw]);
+    return this.applyLoaded(raw);
+  }
+
+  /** As apply, for a task whose project was loaded already. */
+  applyLoaded(raw: unknown): unknown {
+    const id = projectIdOf(raw);
+    const kind = id === undefined ? null : (this.kinds.get(id) ?? null);
+    if (kind === null || (raw as Record<string, unknown>).answerKind !== undefined) return raw;
+    return { ...(raw as Record<string, unknown>), answerKind: kind };
+  }
+}
+
+/** The projectId a raw task names, if it is an object naming one. */
+function projectIdOf(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const id = (raw as Record<string, unknown>).projectId;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** A text task keeps at least two writers and a budget for its review: twice the price. */
