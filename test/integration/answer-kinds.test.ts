@@ -284,6 +284,14 @@ describe('multi-select tasks', () => {
       { label: 'offensive', count: 1 },
       { label: 'spam', count: 1 },
     ]);
+    // The chart by kind: each option's share of the multi-select tasks that offered it.
+    expect(distribution.kinds).toEqual({ single: 0, rating: 0, multi: 1, pairwise: 0, text: 0 });
+    expect(distribution.multiOptions).toEqual(
+      multiTask('')
+        .options.map((option) => ({ option, count: ['spam', 'offensive'].includes(option) ? 1 : 0, rate: ['spam', 'offensive'].includes(option) ? 1 : 0 }))
+        .sort((a, b) => b.count - a.count || (a.option < b.option ? -1 : 1)),
+    );
+    expect(distribution.ratingScales).toEqual([]);
   });
 
   it('serve golden multi-select tasks and score a golden answer by its set', async () => {

@@ -1518,6 +1518,28 @@ export interface components {
             }[];
             /** @description COMPLETED tasks of the project */
             completed: number;
+            /** @description COMPLETED tasks per answer kind */
+            kinds: {
+                single: number;
+                rating: number;
+                multi: number;
+                pairwise: number;
+                text: number;
+            };
+            /** @description The completed rating tasks per scale, the most tasks first (at most 10) */
+            ratingScales: {
+                /** @description The scale, lowest level first */
+                levels: string[];
+                /** @description Per level (same order): the completed rating tasks decided at it */
+                counts: number[];
+                tasks: number;
+            }[];
+            /** @description The completed multi-select tasks per option: how many hold it, and that share of those that offered it (4 decimals), the most chosen first */
+            multiOptions: {
+                option: string;
+                count: number;
+                rate: number;
+            }[];
         };
         ProjectPairwise: {
             /** @description The project's pairwise groups, the most decided pairs first (at most 50) */
@@ -5229,6 +5251,7 @@ export interface operations {
                      *           "description": "Sentiment of customer reviews from the web shop, for the Q1 retraining",
                      *           "targetConfidence": 0.97,
                      *           "maxResponses": 12,
+                     *           "defaultAnswerKind": null,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "updatedAt": "2026-03-14T09:26:53.589Z"
                      *         }
@@ -5345,6 +5368,7 @@ export interface operations {
                      *       "description": "Sentiment of customer reviews from the web shop, for the Q1 retraining",
                      *       "targetConfidence": 0.97,
                      *       "maxResponses": 12,
+                     *       "defaultAnswerKind": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "updatedAt": "2026-03-14T09:26:53.589Z"
                      *     }
@@ -5455,6 +5479,7 @@ export interface operations {
                      *       "description": "Sentiment of customer reviews from the web shop, for the Q1 retraining",
                      *       "targetConfidence": 0.97,
                      *       "maxResponses": 12,
+                     *       "defaultAnswerKind": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "updatedAt": "2026-03-14T09:26:53.589Z",
                      *       "stats": {
@@ -5683,6 +5708,7 @@ export interface operations {
                      *       "description": "Sentiment of customer reviews from the web shop, for the Q1 retraining",
                      *       "targetConfidence": null,
                      *       "maxResponses": 12,
+                     *       "defaultAnswerKind": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "updatedAt": "2026-03-15T16:02:11.047Z"
                      *     }
@@ -5854,7 +5880,16 @@ export interface operations {
                      *           "count": 679
                      *         }
                      *       ],
-                     *       "completed": 861
+                     *       "completed": 861,
+                     *       "kinds": {
+                     *         "single": 861,
+                     *         "rating": 0,
+                     *         "multi": 0,
+                     *         "pairwise": 0,
+                     *         "text": 0
+                     *       },
+                     *       "ratingScales": [],
+                     *       "multiOptions": []
                      *     }
                      */
                     "application/json": components["schemas"]["ProjectDistribution"];

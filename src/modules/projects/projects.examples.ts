@@ -34,6 +34,9 @@ export const projectExamples: Record<string, EndpointExamples> = {
       ],
       confidence: [0, 0, 0, 0, 0, 2, 9, 31, 140, 679].map((count, index) => bucket(index, count)),
       completed: 861,
+      kinds: { single: 861, rating: 0, multi: 0, pairwise: 0, text: 0 },
+      ratingScales: [],
+      multiOptions: [],
     },
   },
   getProjectPairwise: {

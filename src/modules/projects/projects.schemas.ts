@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { timestamp } from '../../lib/schemas.ts';
 import {
+  ANSWER_KINDS,
+  type AnswerKind,
   CONFIDENCE_BUCKETS,
   MAX_OPTIONS,
   MAX_RESPONSES_MAX,
@@ -70,6 +72,8 @@ export const projectWithStatsSchema = projectSchema
   })
   .meta({ id: 'ProjectWithStats' });
 
+/** The most rating scales a distribution lists. */
+export const MAX_RATING_SCALES = 10;
 export const distributionSchema = z
   .object({
     labels: z
@@ -86,6 +90,26 @@ export const distributionSchema = z
       .max(CONFIDENCE_BUCKETS)
       .meta({ description: 'Ten buckets from 0.0–0.1 to 0.9–1.0; each holds from ≤ confidence < to, the last also 1.0' }),
     completed: count.meta({ description: 'COMPLETED tasks of the project' }),
+    kinds: z
+      .object(Object.fromEntries(ANSWER_KINDS.map((kind) => [kind, count])) as Record<AnswerKind, typeof count>)
+      .meta({ description: 'COMPLETED tasks per answer kind' }),
+    ratingScales: z
+      .array(
+        z.object({
+          levels: z.array(z.string()).meta({ description: 'The scale, lowest level first' }),
+          counts: z.array(count).meta({ description: 'Per level (same order): the completed rating tasks decided at it' }),
+          tasks: count,
+        }),
+      )
+      .max(MAX_RATING_SCALES)
+      .meta({ description: `The completed rating tasks per scale, the most tasks first (at most ${MAX_RATING_SCALES})` }),
+    multiOptions: z
+      .array(z.object({ option: z.string(), count, rate: z.number().min(0).max(1) }))
+      .max(MAX_OPTIONS)
+      .meta({
+        description:
+          'The completed multi-select tasks per option: how many hold it, and that share of those that offered it (4 decimals), the most chosen first',
+      }),
   })
   .meta({ id: 'ProjectDistribution' });
 

@@ -1,12 +1,13 @@
 import type { Database } from '../../repositories.ts';
-import { CONFIDENCE_BUCKETS, MAX_OPTIONS } from '@concord/contract';
+import { ANSWER_KINDS, CONFIDENCE_BUCKETS, MAX_OPTIONS, type AnswerKind } from '@concord/contract';
+import type { KindFigures } from '../tasks/task-stats.repository.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { groupReports, readPairPrior, type GroupReport } from '../../consensus/kinds/pairwise-task.ts';
 import { describeAnnotator } from '../../consensus/kinds/pairwise.ts';
 import { round4 } from '../../consensus/stop-rule.ts';
-import { MAX_PAIR_ANNOTATORS, MAX_PAIR_GROUPS } from './projects.schemas.ts';
+import { MAX_PAIR_ANNOTATORS, MAX_PAIR_GROUPS, MAX_RATING_SCALES } from './projects.schemas.ts';
 
 export interface ProjectPairwise {
   groups: GroupReport[];
@@ -21,6 +22,12 @@ export interface ProjectDistribution {
   labels: Array<{ label: string; count: number }>;
   confidence: Array<{ from: number; to: number; count: number }>;
   completed: number;
+  /** COMPLETED tasks per answer kind. */
+  kinds: Record<AnswerKind, number>;
+  /** Rating tasks per scale: the levels in order and how many tasks each level decided, the most tasks first. */
+  ratingScales: Array<{ levels: string[]; counts: number[]; tasks: number }>;
+  /** Multi-select tasks: per option, how many held it and the share of the tasks that offered it. */
+  multiOptions: Array<{ option: string; count: number; rate: number }>;
 }
 
 export class ProjectsService {
@@ -47,10 +54,18 @@ export class ProjectsService {
    */
   async distribution(buyerId: string, id: string): Promise<ProjectDistribution> {
     await this.db.repos.projects.get(buyerId, id);
-    const { labels, confidence, completed } = await this.db.repos.taskStats.projectDistribution(id);
+    const [{ labels, confidence, completed }, figures] = await Promise.all([
+      this.db.repos.taskStats.projectDistribution(id),
+      this.db.repos.taskStats.projectKindFigures(id),
+    ]);
     // i / 10 rather than i * 0.1, so the bounds read 0.3, not 0.30000000000000004.
     const bounds = (i: number) => ({ from: i / CONFIDENCE_BUCKETS, to: (i + 1) / CONFIDENCE_BUCKETS });
-    return { labels: labels.slice(0, MAX_OPTIONS), confidence: confidence.map((count, i) => ({ ...bounds(i), count })), completed };
+    return {
+      labels: labels.slice(0, MAX_OPTIONS),
+      confidence: confidence.map((count, i) => ({ ...bounds(i), count })),
+      completed,
+      ...byKind(figures),
+    };
   }
 
   /**
@@ -84,4 +99,24 @@ export class ProjectsService {
   delete(buyerId: string, id: string): Promise<void> {
     return this.db.repos.projects.delete(buyerId, id);
   }
+}
+
+/** The charts by kind: completed tasks per kind, each rating scale's levels in order, each multi-select option's rate. */
+export function byKind(figures: KindFigures): Pick<ProjectDistribution, 'kinds' | 'ratingScales' | 'multiOptions'> {
+  const kinds = Object.fromEntries(ANSWER_KINDS.map((kind) => [kind, 0])) as Record<AnswerKind, number>;
+  for (const { answerKind, count } of figures.kinds) if (answerKind in kinds) kinds[answerKind as AnswerKind] = count;
+  const scales = new Map<string, { levels: string[]; counts: number[]; tasks: number }>();
+  for (const { levels, result, count } of figures.ratings) {
+    const key = JSON.stringify(levels);
+    const scale = scales.get(key) ?? { levels, counts: levels.map(() => 0), tasks: 0 };
+    const level = levels.indexOf(result);
+    if (level >= 0) scale.counts[level] = (scale.counts[level] ?? 0) + count;
+    scale.tasks += count;
+    scales.set(key, scale);
+  }
+  const ratingScales = [...scales.values()].sort((a, b) => b.tasks - a.tasks).slice(0, MAX_RATING_SCALES);
+  const multiOptions = figures.multiOptions
+    .slice(0, MAX_OPTIONS)
+    .map(({ option, chosen, tasks }) => ({ option, count: chosen, rate: tasks === 0 ? 0 : round4(chosen / tasks) }));
+  return { kinds, ratingScales, multiOptions };
 }

@@ -15,6 +15,16 @@ export interface Distribution {
   completed: number;
 }
 
+/** The kinds' own figures over a project's COMPLETED tasks (the project page's charts by kind). */
+export interface KindFigures {
+  /** COMPLETED tasks per answer kind. */
+  kinds: Array<{ answerKind: string; count: number }>;
+  /** Rating tasks by scale (the levels in order) and decided level. */
+  ratings: Array<{ levels: string[]; result: string; count: number }>;
+  /** Multi-select tasks: how many hold each option (and how many each option could appear in). */
+  multiOptions: Array<{ option: string; chosen: number; tasks: number }>;
+}
+
 export interface PlatformDay {
   date: string;
   created: number;
@@ -76,6 +86,24 @@ export class TaskStatsRepository {
       this.db.$queryRaw<Array<{ prior_shape: number[] }>>`SELECT prior_shape FROM label_scopes WHERE key = ${key}`,
     ]);
     return { tables: tables.map((row) => row.matrix), priorShape: scopes[0]?.prior_shape ?? null };
+  }
+
+  /** Per kind, over a project's COMPLETED tasks (the (project_id, status) index): counts, rating levels, multi-select options. */
+  async projectKindFigures(projectId: string): Promise<KindFigures> {
+    const [kinds, ratings, multiOptions] = await Promise.all([
+      this.db.$queryRaw<KindFigures['kinds']>`
+        SELECT answer_kind AS "answerKind", count(*)::int AS count FROM tasks
+        WHERE project_id = ${projectId} AND status = 'COMPLETED' GROUP BY answer_kind ORDER BY count DESC, answer_kind`,
+      this.db.$queryRaw<KindFigures['ratings']>`
+        SELECT options AS levels, result, count(*)::int AS count FROM tasks
+        WHERE project_id = ${projectId} AND status = 'COMPLETED' AND answer_kind = 'rating' GROUP BY options, result`,
+      this.db.$queryRaw<KindFigures['multiOptions']>`
+        SELECT o.option, count(*) FILTER (WHERE t.result::jsonb ? o.option)::int AS chosen, count(*)::int AS tasks
+        FROM tasks t CROSS JOIN LATERAL unnest(t.options) AS o(option)
+        WHERE t.project_id = ${projectId} AND t.status = 'COMPLETED' AND t.answer_kind = 'multi'
+        GROUP BY o.option ORDER BY chosen DESC, o.option`,
+    ]);
+    return { kinds, ratings, multiOptions };
   }
 
   /**
