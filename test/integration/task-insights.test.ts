@@ -163,6 +163,9 @@ describe('GET /projects/:id/distribution', () => {
         { from: 0.9, to: 1, count: 4 },
       ],
       completed: 9,
+      kinds: { single: 9, rating: 0, multi: 0, pairwise: 0, text: 0 },
+      ratingScales: [],
+      multiOptions: [],
     });
   });
 
