@@ -31,25 +31,30 @@ interface Shot {
 /**
  * The drawer of the first task a list shows (a single-choice, a rating or a multi-select one, by its
  * filters); with `project`, of that project's tasks (chosen in the filter: its id is the database's), and
- * with `result`, the first whose result reads so.
+ * with `row`, the first whose row reads so (its result, or what its lines say).
  */
-const taskDrawer = (name: string, path: string, { project, result }: { project?: string; result?: string } = {}): Shot => ({
+const taskDrawer = (name: string, path: string, { project, row }: { project?: string; row?: string | RegExp } = {}): Shot => ({
   name,
   path,
   dialog: true,
-  prepare: async (page) => {
-    if (project) {
-      await page.getByLabel('Filter by project').selectOption({ label: project });
-      await page.waitForURL(/projectId=/);
-      await settleOrGoOn(page);
-    }
-    await page
-      .locator('main table tbody tr', result ? { hasText: result } : {})
-      .first()
-      .click();
-    await page.locator('dialog[open]').waitFor();
-  },
+  prepare: (page) => openTaskDrawer(page, { project, row }),
 });
+
+async function openTaskDrawer(page: Page, { project, row }: { project?: string | undefined; row?: string | RegExp | undefined }) {
+  if (project) {
+    await page.getByLabel('Filter by project').selectOption({ label: project });
+    await page.waitForURL(/projectId=/);
+    await settleOrGoOn(page);
+  }
+  await page
+    .locator('main table tbody tr', row ? { hasText: row } : {})
+    .first()
+    .click();
+  await page.locator('dialog[open]').waitFor();
+}
+
+/** The demo's completed text task (the customer reply), by its instruction and the kind its row names. */
+const TEXT_TASK_ROW = { project: 'Support replies', row: /one-sentence reply.*Written answer/ };
 
 /** The project of that name, opened from the project list. */
 const openProject = (name: string) => async (page: Page) => {
@@ -62,6 +67,11 @@ const PAIR_EXAMPLE = {
   prompt: 'Write a one-line commit message for a change that fixes a crash when the config file is empty.',
   A: 'Fix crash on empty config file',
   B: 'fixed stuff',
+};
+
+/** An instruction typed into Create task with a written answer chosen. */
+const TEXT_EXAMPLE = {
+  instruction: 'Write a one-sentence reply to this customer: "The app logs me out every time I switch to another app. How do I stay signed in?"',
 };
 
 const BUYER_SHOTS: Shot[] = [
@@ -79,7 +89,30 @@ const BUYER_SHOTS: Shot[] = [
   taskDrawer('task-drawer', '/tasks?status=COMPLETED'),
   taskDrawer('task-drawer-rating', '/tasks?status=COMPLETED&type=AI_RESPONSE_RATING'),
   taskDrawer('task-drawer-multi', '/tasks?status=COMPLETED&type=IMAGE_CLASSIFICATION'),
-  taskDrawer('task-drawer-pairwise', '/tasks?status=COMPLETED', { project: 'Assistant answers', result: 'is better' }),
+  taskDrawer('task-drawer-pairwise', '/tasks?status=COMPLETED', { project: 'Assistant answers', row: 'is better' }),
+  {
+    // Text tasks and their reviews: each row says its kind and where its writing stands.
+    name: 'tasks-text',
+    path: '/tasks',
+    prepare: async (page) => {
+      await page.getByLabel('Filter by project').selectOption({ label: 'Support replies' });
+      await page.waitForURL(/projectId=/);
+    },
+  },
+  // A completed text task: its written answers numbered as its review numbers them, the chosen one marked.
+  taskDrawer('task-drawer-text', '/tasks?status=COMPLETED', TEXT_TASK_ROW),
+  {
+    // Its review task, opened from the text task's drawer: a single-choice task between the written answers.
+    name: 'task-drawer-review',
+    path: '/tasks?status=COMPLETED',
+    dialog: true,
+    prepare: async (page) => {
+      await openTaskDrawer(page, TEXT_TASK_ROW);
+      await page.getByRole('link', { name: 'Open its review task' }).click();
+      await page.waitForURL(/task=[^&]+-review/);
+      await page.locator('dialog[open]').getByText('Review of', { exact: true }).waitFor();
+    },
+  },
   {
     name: 'task-create',
     path: '/tasks',
@@ -106,6 +139,20 @@ const BUYER_SHOTS: Shot[] = [
       await dialog.getByLabel('Group (optional)').fill('commit-messages');
     },
   },
+  {
+    // A written answer chosen: an instruction instead of options, the longest answer, and twice the price.
+    name: 'task-create-text',
+    path: '/tasks',
+    dialog: true,
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Create task' }).click();
+      const dialog = page.getByRole('form', { name: 'New task' });
+      await dialog.getByLabel('Type').selectOption('AI_RESPONSE_RATING');
+      await dialog.getByLabel('Answer', { exact: true }).selectOption('text');
+      await dialog.getByLabel('Instruction').fill(TEXT_EXAMPLE.instruction);
+      await dialog.getByLabel('Longest answer (characters)').fill('280');
+    },
+  },
   { name: 'import', path: '/import' },
   {
     // A chosen file's preview: a table wider than a phone, which shows that it scrolls.
@@ -122,6 +169,15 @@ const BUYER_SHOTS: Shot[] = [
     path: '/import',
     prepare: async (page) => {
       await page.getByLabel('CSV file').setInputFiles({ name: 'pairs.csv', mimeType: 'text/csv', buffer: Buffer.from(PAIRWISE_CSV) });
+      await page.getByText('Preview: the first').waitFor();
+    },
+  },
+  {
+    // Text rows: the options cell empty (a written answer), the longest answer in its own column.
+    name: 'import-preview-text',
+    path: '/import',
+    prepare: async (page) => {
+      await page.getByLabel('CSV file').setInputFiles({ name: 'replies.csv', mimeType: 'text/csv', buffer: Buffer.from(TEXT_CSV) });
       await page.getByText('Preview: the first').waitFor();
     },
   },
@@ -262,6 +318,13 @@ const PAIRWISE_CSV = [
     ['Fix crash on empty config file', 'Handle an empty config file instead of crashing on startup', 'true'],
     ['fixed stuff', 'Handle an empty config file instead of crashing on startup', 'false'],
   ].map(([a, b, tie]) => `AI_RESPONSE_RATING,"Write a one-line commit message for the fix",,pairwise,"${a}","${b}",${tie},commit-messages`),
+].join('\n');
+
+const TEXT_CSV = [
+  'type,content,options,answerKind,maxLength,validationsNeeded',
+  'AI_RESPONSE_RATING,"Write a one-sentence reply to a customer whose parcel is three days late",,text,280,3',
+  'AI_RESPONSE_RATING,"Summarise this release note for the changelog in one line: ""Fixed a crash when the config file is empty""",,text,,',
+  'AI_RESPONSE_RATING,"Translate into plain English: ""Per our SLA, P1 incidents get a 15-minute first response""",,text,500,4',
 ].join('\n');
 
 /** The seed's webhook (its URL answers 404), and one that Concord disabled after 3 days of failures (made here). */

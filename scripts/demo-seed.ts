@@ -1,8 +1,9 @@
 // Fills a running Concord with a believable buyer's month, through the public API only: a funded buyer
 // with projects, a few hundred tasks of every type (and two groups of assistant answers compared in
-// pairs), golden tasks, a developer app whose annotators answer most tasks (so some complete and some
-// fail), a webhook with deliveries, two API keys (one used), a pending payout, a second buyer. Used for
-// the dashboard's screenshots and by anyone who wants to see the product with data.
+// pairs, and customer replies written by annotators and chosen by others in their review), golden tasks,
+// a developer app whose annotators answer most tasks (so some complete and some fail), a webhook with
+// deliveries, two API keys (one used), a pending payout, a second buyer. Used for the dashboard's
+// screenshots and by anyone who wants to see the product with data.
 //
 //   npx tsx scripts/demo-seed.ts --url http://localhost:3000 --admin-email admin@concord.local --admin-password …
 // Prints JSON with the accounts it made (the buyer's password is fixed: `demo password 1`).
@@ -147,10 +148,123 @@ function pairAnswer(task: { options: string[]; candidates?: { first: string; sec
   return first >= second ? 'first' : 'second';
 }
 
+/**
+ * Text tasks (written answers): an instruction, and the replies its writers send in turn (the n-th writer
+ * the n-th reply), each with the quality careful reviewers judge it by (higher is better; the best is not
+ * always written first). Their reviews are decided by annotators who did not write.
+ */
+const TEXT_TASKS = [
+  {
+    content:
+      'Write a one-sentence reply to this customer, apologising and saying what happens next: "My order #4471 arrived with a cracked screen and I need a working one before Friday."',
+    maxLength: 280,
+    replies: [
+      { text: 'We apologise for the inconvenience; a replacement can be arranged once the damaged item has been returned to our warehouse.', quality: 2 },
+      {
+        text: 'I’m so sorry your screen arrived cracked: a replacement leaves today by express courier and will reach you by Thursday, with a free return label for the broken one.',
+        quality: 3,
+      },
+      { text: 'Sorry about that, please contact support.', quality: 1 },
+    ],
+  },
+  {
+    content:
+      'Rewrite this error message so that someone who is not technical understands it and knows what to do: "ERR_CONN_REFUSED: upstream 10.0.3.7:5432 unreachable"',
+    replies: [
+      { text: 'Connection refused.', quality: 1 },
+      { text: 'The server at 10.0.3.7 refused the connection on port 5432.', quality: 2 },
+      {
+        text: 'We can’t reach our database right now. Your work is saved: please try again in a few minutes, and contact support if it keeps happening.',
+        quality: 3,
+      },
+    ],
+  },
+] as const;
+const TEXT_QUALITY = new Map<string, number>(TEXT_TASKS.flatMap(({ replies }) => replies.map(({ text, quality }): [string, number] => [text, quality])));
+/**
+ * A text task left mid-writing: one reply of three. In Spanish, the demo's only locale of its kind, so that
+ * the one reply is asked for by locale (the service serves the oldest open task first, and the older tasks
+ * of the demo are still open).
+ */
+const OPEN_TEXT_TASK = {
+  content: 'Responde en una frase a este cliente: «¿Puedo cambiar la talla de mis zapatillas si ya las he usado una vez?»',
+  locale: 'es',
+  reply: 'Sí: puedes cambiarlas durante los 30 días siguientes a la compra, siempre que estén limpias y en su caja original.',
+};
+
+/** A text task's written answers as its review shows them ("Answer 2:\n…"), by their option. */
+function reviewedTexts(task: { content: string; options: string[] }): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const option of task.options) {
+    const start = task.content.indexOf(`\n\n${option}:\n`);
+    if (start >= 0) texts.set(option, (task.content.slice(start + option.length + 3).split(/\n\nAnswer \d+:\n/)[0] ?? '').trim());
+  }
+  return texts;
+}
+
+/** A review task: a single-choice task whose options are the written answers by number. */
+const isReview = (task: { options: string[] }) => task.options.length > 0 && task.options.every((option) => /^Answer \d+$/.test(option));
+
+/** A careful reviewer's pick: the written answer of the best quality. */
+function bestWrittenAnswer(task: { content: string; options: string[] }): string {
+  let best = task.options[0] ?? '';
+  let quality = -1;
+  for (const [option, text] of reviewedTexts(task)) {
+    const q = TEXT_QUALITY.get(text) ?? 0;
+    if (q > quality) [best, quality] = [option, q];
+  }
+  return best;
+}
+
 /** What careful annotators see in every frame (and the golden frame's known set). */
 const CAREFUL_TAGS = ['forklift', 'person'] as const;
 /** The answer kind each type's tasks and golden tasks take: AI responses are rated on a scale, frames tagged with all they show. */
 const KIND = (type: SeedType) => (type === 'AI_RESPONSE_RATING' ? { answerKind: 'rating' } : type === 'IMAGE_CLASSIFICATION' ? { answerKind: 'multi' } : {});
+
+interface Assignment {
+  id: string;
+  options: string[];
+  content: string;
+  answerKind?: string;
+  candidates?: { first: string; second: string };
+}
+
+/**
+ * One assignment answered by a simulated annotator (false when none was served): the careful pick the
+ * first option, tag the forklift and the person in a frame, judge a pair as shown (gus leans to the first
+ * one) and choose the best written answer in a review; the others pick at random. A text task's n-th
+ * writer sends its n-th reply (`written` counts them per task).
+ */
+async function answerNext(key: string, annotatorId: string, written: Map<string, number>, locale?: string): Promise<boolean> {
+  const query = `annotatorId=${encodeURIComponent(annotatorId)}${locale ? `&locale=${locale}` : ''}`;
+  const next = await fetch(`${base}/api/v1/sdk/tasks/next?${query}`, { headers: { authorization: `Bearer ${key}` } });
+  if (next.status === 204) return false;
+  const { task } = (await next.json()) as { task: Assignment };
+  const careful = !annotatorId.startsWith('random') && Math.random() < 0.85;
+  const pick = careful ? (task.options[0] ?? '') : (task.options[Math.floor(Math.random() * task.options.length)] ?? '');
+  // A multi-select frame: the careful see the forklift and the person in it; the others tick at random (one at least).
+  const ticked = task.options.filter(() => Math.random() < 0.4);
+  let answer: string | string[];
+  if (task.answerKind === 'text') {
+    const count = written.get(task.id) ?? 0;
+    written.set(task.id, count + 1);
+    const replies: readonly { text: string }[] = TEXT_TASKS.find((text) => text.content === task.content)?.replies ?? [{ text: OPEN_TEXT_TASK.reply }];
+    answer = replies[count % replies.length]?.text ?? OPEN_TEXT_TASK.reply;
+  } else if (isReview(task)) {
+    // Reviewers who answer with care always see which reply is best: the review completes.
+    answer = annotatorId.startsWith('random') ? pick : bestWrittenAnswer(task);
+  } else if (task.answerKind === 'pairwise') {
+    answer = careful ? pairAnswer(task, annotatorId.startsWith('gus')) : pick;
+  } else if (task.answerKind === 'multi') {
+    answer = careful ? [...CAREFUL_TAGS] : ticked.length > 0 ? ticked : [pick];
+  } else {
+    answer = pick;
+  }
+  // Writing a reply takes longer than choosing: 20 to 90 seconds.
+  const timeSpentMs = task.answerKind === 'text' ? 20_000 + Math.floor(Math.random() * 70_000) : 800 + Math.floor(Math.random() * 9000);
+  await api('POST', `/sdk/tasks/${task.id}/complete`, key, { annotatorId, answer, timeSpentMs });
+  return true;
+}
 
 export interface DemoOptions {
   url: string;
@@ -181,10 +295,45 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
     ['Product reviews', 'Sentiment of customer reviews for the Q4 model'],
     ['Search relevance', 'Query–result pairs from the ranking team'],
     ['Assistant answers', 'Which of two assistant answers is better, for the reward model'],
+    ['Support replies', 'Replies and messages written by annotators, the best chosen in review'],
   ] as const) {
     projects.push(await ok<{ id: string }>('POST', '/projects', buyer.token, { name, description }));
   }
-  // The pairs first: the oldest open tasks are served first, so they are all answered, and the newer
+  const support = projects[3]?.id;
+  const developer = await ok<{ developer: { apiKey: string; id: string } }>('POST', '/admin/developers', admin.token, {
+    email: `labelapp-${suffix}@example.com`,
+    appName: 'LabelPal',
+    appUrl: 'https://labelpal.example.com',
+  });
+  const key = developer.developer.apiKey;
+  // Ten careful annotators and two who answer at random: most tasks complete (four agreeing answers of new
+  // annotators reach the default 0.95), a few fail at their tenth answer.
+  const annotators = ['amara', 'bo', 'chidi', 'dana', 'eli', 'femi', 'gus', 'hana', 'ivo', 'jun', 'random-ray', 'random-rita'].map(
+    (name) => `${name}-${suffix}`,
+  );
+  const written = new Map<string, number>();
+  // The text tasks first, written and reviewed before any other task exists: the service serves the oldest
+  // open task first, and a review (opened when its writing is done) is newer than every task made before it.
+  await ok('POST', '/tasks/batch', buyer.token, {
+    tasks: TEXT_TASKS.map(({ content, ...task }) => ({
+      type: 'AI_RESPONSE_RATING',
+      answerKind: 'text',
+      content,
+      ...('maxLength' in task ? { maxLength: task.maxLength } : {}),
+      validationsNeeded: 3,
+      projectId: support,
+    })),
+  });
+  const textsDecided = async () => {
+    const { counts } = await ok<{ counts: Record<string, number> }>('GET', `/tasks/counts?projectId=${support ?? ''}`, buyer.token);
+    // Each text task and its review.
+    return (counts.COMPLETED ?? 0) + (counts.FAILED ?? 0) >= 2 * TEXT_TASKS.length;
+  };
+  for (let round = 0; !(round % annotators.length === 0 && (await textsDecided())); round += 1) {
+    if (round >= 20 * annotators.length) throw new Error('the demo text tasks were not decided');
+    await answerNext(key, annotators[round % annotators.length] ?? 'amara', written);
+  }
+  // The pairs next: the oldest open tasks are served first, so they are all answered, and the newer
   // tasks of the same type (rated on a scale) still come first in the task list.
   await ok('POST', '/tasks/batch', buyer.token, { tasks: pairwiseTasks(projects[2]?.id) });
 
@@ -226,46 +375,22 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
   await ok('POST', '/api-keys', buyer.token, { name: 'Nightly export job' });
   await ok('GET', '/tasks?limit=1', ingestKey.apiKey.secret);
 
-  const developer = await ok<{ developer: { apiKey: string; id: string } }>('POST', '/admin/developers', admin.token, {
-    email: `labelapp-${suffix}@example.com`,
-    appName: 'LabelPal',
-    appUrl: 'https://labelpal.example.com',
-  });
-  const key = developer.developer.apiKey;
-  // Ten careful annotators and two who answer at random: most tasks complete (four agreeing answers of new
-  // annotators reach the default 0.95), a few fail at their tenth answer.
-  const annotators = ['amara', 'bo', 'chidi', 'dana', 'eli', 'femi', 'gus', 'hana', 'ivo', 'jun', 'random-ray', 'random-rita'].map(
-    (name) => `${name}-${suffix}`,
-  );
   let answered = 0;
   // Enough answers to decide most tasks, not all: the newest stay open, as in a live account.
   for (let round = 0; round < total * 12 && answered < total * 4.5; round += 1) {
-    const annotatorId = annotators[round % annotators.length] ?? 'amara';
-    const next = await fetch(`${base}/api/v1/sdk/tasks/next?annotatorId=${encodeURIComponent(annotatorId)}`, { headers: { authorization: `Bearer ${key}` } });
-    if (next.status === 204) continue;
-    const { task } = (await next.json()) as {
-      task: { id: string; options: string[]; content: string; answerKind?: string; candidates?: { first: string; second: string } };
-    };
-    const careful = !annotatorId.startsWith('random') && Math.random() < 0.85;
-    const pick = careful ? (task.options[0] ?? '') : (task.options[Math.floor(Math.random() * task.options.length)] ?? '');
-    // A multi-select frame: the careful see the forklift and the person in it; the others tick at random (one at least).
-    const ticked = task.options.filter(() => Math.random() < 0.4);
-    // A pair: the careful judge the candidates as shown (gus leans to the first one); the others pick at random.
-    const answer =
-      task.answerKind === 'pairwise'
-        ? careful
-          ? pairAnswer(task, annotatorId.startsWith('gus'))
-          : pick
-        : task.answerKind !== 'multi'
-          ? pick
-          : careful
-            ? [...CAREFUL_TAGS]
-            : ticked.length > 0
-              ? ticked
-              : [pick];
-    await api('POST', `/sdk/tasks/${task.id}/complete`, key, { annotatorId, answer, timeSpentMs: 800 + Math.floor(Math.random() * 9000) });
-    answered += 1;
+    if (await answerNext(key, annotators[round % annotators.length] ?? 'amara', written)) answered += 1;
   }
+  // One text task left mid-writing: a reply of three, asked for by its locale.
+  await ok('POST', '/tasks', buyer.token, {
+    type: 'AI_RESPONSE_RATING',
+    answerKind: 'text',
+    content: OPEN_TEXT_TASK.content,
+    locale: OPEN_TEXT_TASK.locale,
+    maxLength: 280,
+    validationsNeeded: 3,
+    projectId: support,
+  });
+  if (!(await answerNext(key, annotators[0] ?? 'amara', written, OPEN_TEXT_TASK.locale))) throw new Error('the open text task was not served');
   const earnings = await ok<{ availableCents: number }>('GET', `/sdk/annotators/${encodeURIComponent(annotators[0] ?? '')}/earnings`, key);
   if (earnings.availableCents >= 500) {
     await ok('POST', `/sdk/annotators/${encodeURIComponent(annotators[0] ?? '')}/payouts`, key, {

@@ -42,5 +42,15 @@ function withQuery(path: string, names: Record<string, string>, values: Partial<
 /** /tasks with filters and, optionally, one task open in the drawer. */
 export const taskListPath = (values: Partial<Record<TaskListParam, string | undefined>> = {}): string => withQuery('/tasks', TASK_LIST_PARAMS, values);
 
+/**
+ * The task list's query (`search`, as location.search gives it) with another task open in its drawer: the
+ * filters and the page stay, so a link between a text task and its review keeps the list as it was.
+ */
+export function withOpenTask(search: string, taskId: string): string {
+  const query = new URLSearchParams(search);
+  query.set(TASK_LIST_PARAMS.task, taskId);
+  return `?${query.toString()}`;
+}
+
 /** /exports with the form's first values. */
 export const exportPath = (values: Partial<Record<ExportParam, string | undefined>> = {}): string => withQuery('/exports', EXPORT_PARAMS, values);

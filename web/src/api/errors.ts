@@ -107,6 +107,7 @@ const SENTENCES: Partial<Record<ErrorCode | 'NETWORK', string>> = {
   PAYOUT_NOT_PENDING: 'That payout has already been approved or rejected (perhaps by another administrator).',
   INVALID_PROJECT: 'That project is not one of yours (it may have been deleted). Choose another.',
   TASK_NOT_PENDING: 'Only a task nobody has answered yet (PENDING) can be changed or deleted.',
+  TASK_IS_REVIEW: 'This is the review of a text task: it is decided with that task and cannot be changed or deleted.',
   MISSING_FIELDS: 'Type, content and options are required.',
   INVALID_TYPE: 'Choose one of the five task types.',
   OPTIONS_REQUIRED: 'Give at least two distinct options.',

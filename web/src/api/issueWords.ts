@@ -86,6 +86,7 @@ export const TASK_FIELD_WORDS: Record<string, string> = {
   candidates: 'the candidates',
   allowTie: 'allowTie',
   group: 'the group',
+  maxLength: 'the longest answer (maxLength)',
 };
 
 /** The words of every field the dashboard's forms send, for sentences with no field next to them. */

@@ -1,12 +1,12 @@
 // The form that creates a golden task: the known answer is chosen among the options typed, so it can
 // never be outside them; a pairwise golden task's prompt, two candidates and known better one (A, B, or a
-// tie where ties are allowed).
+// tie where ties are allowed). A written answer (text) is not offered: it has no one right answer.
 import { MAX_CANDIDATE_LENGTH, MAX_CONTENT_LENGTH, MAX_OPTIONS, MAX_OPTION_LENGTH, type PairAnswer } from '@concord/contract';
 import { useState, type FormEvent } from 'react';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { useIdempotencyKey } from '../api/idempotency';
 import {
-  ANSWER_KINDS,
+  GOLDEN_ANSWER_KINDS,
   answerKindOf,
   LOCALES,
   TASK_TYPES,
@@ -145,8 +145,8 @@ export function NewGoldenTaskForm({ projects, onCreated }: { projects: { id: str
             name="answerKind"
             value={answerKind}
             onChange={(event) => setAnswerKind(answerKindOf(event.target.value))}
-            options={ANSWER_KINDS}
-            hint="Golden tasks are served in place of tasks of the same type, locale and answer."
+            options={GOLDEN_ANSWER_KINDS}
+            hint="Golden tasks are served in place of tasks of the same type, locale and answer; written answers have none (no one answer is right)."
             error={errors.answerKind}
           />
           <TextAreaField

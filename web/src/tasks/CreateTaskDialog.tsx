@@ -1,8 +1,11 @@
 // "Create task": one task through POST /tasks. The budget is typed in dollars and sent as cents; it
 // starts at the task price (GET /meta's priceCents, and 20 cents at least), the lowest budget the
-// service accepts. A pairwise task asks for its prompt, two candidates, whether a tie is allowed and a
-// group instead of options. One Idempotency-Key per distinct form content, so a retry after a lost
-// answer creates nothing twice.
+// service accepts — twice that for a written answer (text: the writing and its review), and it follows
+// the kind chosen until the person types one. A pairwise task asks for its prompt, two candidates,
+// whether a tie is allowed and a group instead of options; a text task for its instruction and the
+// longest answer. Before sending, the contract's own rules (validateTaskInput) check the task, so what the
+// service would refuse is said next to its field at once. One Idempotency-Key per distinct form content,
+// so a retry after a lost answer creates nothing twice.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -16,6 +19,8 @@ import { formatCents } from '../ui/format';
 import { tooLong } from '../ui/limits';
 import { useCreateTask, type CreateTaskResult, type ProjectOption, type TaskInput } from './queries';
 import {
+  DEFAULT_MAX_CENTS,
+  DEFAULT_TEXT_MAX_LENGTH,
   DEFAULT_VALIDATIONS_NEEDED,
   MAX_CANDIDATE_LENGTH,
   MAX_CONTENT_LENGTH,
@@ -23,11 +28,23 @@ import {
   MAX_MAX_CENTS,
   MAX_MULTI_OPTIONS,
   MAX_RATING_LEVELS,
+  MAX_TEXT_LENGTH,
   MAX_VALIDATIONS_NEEDED,
-  MIN_VALIDATIONS_NEEDED,
   type TaskField,
 } from '@concord/contract';
-import { candidateFieldOf, floorCentsFor, readBudgetAndAnswers, readPairFields, splitOptions, taskFormErrors, type PairFieldErrors } from './taskForm';
+import {
+  candidateFieldOf,
+  floorCentsFor,
+  localTaskErrors,
+  minAnswersFor,
+  readBudgetAndAnswers,
+  readMaxLength,
+  readPairFields,
+  splitOptions,
+  taskFormErrors,
+  type PairFieldErrors,
+} from './taskForm';
+import { textPriceWords } from './text';
 import { ANSWER_KINDS, answerKindOf, LOCALES, TASK_TYPES, type AnswerKind, type Locale, type TaskType } from './vocabulary';
 
 interface CreateTaskDialogProps {
@@ -41,13 +58,14 @@ interface CreateTaskDialogProps {
 
 export function CreateTaskDialog({ open, onClose, onCreated, projects, defaultProjectId }: CreateTaskDialogProps) {
   const meta = useMeta();
-  const floorCents = floorCentsFor(meta.data?.priceCents);
+  // The contract's least budget until GET /meta has answered.
+  const priceCents = meta.data?.priceCents ?? DEFAULT_MAX_CENTS;
   return (
     <Dialog open={open} title="Create a task" onClose={onClose}>
-      {/* Keyed by the floor: should the price arrive after the form opened, the budget starts from it. */}
+      {/* Keyed by the price: should it arrive after the form opened, the budget starts from it. */}
       <CreateTaskForm
-        key={floorCents}
-        floorCents={floorCents}
+        key={priceCents}
+        priceCents={priceCents}
         onCancel={onClose}
         onCreated={onCreated}
         projects={projects}
@@ -59,50 +77,83 @@ export function CreateTaskDialog({ open, onClose, onCreated, projects, defaultPr
 
 interface CreateTaskFormProps extends Omit<CreateTaskDialogProps, 'open' | 'onClose'> {
   onCancel: () => void;
-  floorCents: number;
+  /** The task price (GET /meta's priceCents): a text task costs twice as much. */
+  priceCents: number;
 }
 
-function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floorCents }: CreateTaskFormProps) {
+const CONTENT_WORDS: Record<AnswerKind, { label: string; name: string; hint: string }> = {
+  single: { label: 'Content', name: 'The content', hint: 'What annotators see: text or an image URL.' },
+  rating: { label: 'Content', name: 'The content', hint: 'What annotators see: text or an image URL.' },
+  multi: { label: 'Content', name: 'The content', hint: 'What annotators see: text or an image URL.' },
+  pairwise: {
+    label: 'Prompt',
+    name: 'The prompt',
+    hint: 'What the two candidates answer: annotators read it first, then judge which candidate is better.',
+  },
+  text: {
+    label: 'Instruction',
+    name: 'The instruction',
+    hint: 'What each annotator answers in their own words: a request, a question, a text to reply to. Others then choose the best answer.',
+  },
+};
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, priceCents }: CreateTaskFormProps) {
   const create = useCreateTask();
   const idempotency = useIdempotencyKey();
   const [kind, setKind] = useState<AnswerKind>('single');
+  // The budget as typed; until then it is the chosen kind's least budget (a text task's is twice the price).
+  const [budget, setBudget] = useState<string | null>(null);
   const [localErrors, setLocalErrors] = useState<Partial<Record<TaskField, string>> & PairFieldErrors>({});
-  const apiErrors = taskFormErrors(create.error, floorCents);
+  const floorCents = floorCentsFor(priceCents, kind);
+  const apiErrors = taskFormErrors(create.error, floorCents, kind);
   const { candidates: candidatesError, ...apiFields } = apiErrors.fields;
   const errors = { ...apiFields, ...(candidatesError ? { [candidateFieldOf(create.error)]: candidatesError } : {}), ...localErrors };
   const pairwise = kind === 'pairwise';
+  const written = kind === 'text';
+  const content = CONTENT_WORDS[kind];
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     const text = (name: string) => String(form.get(name) ?? '');
-    const numbers = readBudgetAndAnswers(text('budget'), text('validationsNeeded'), { floorCents, required: false });
-    const contentTooLong = tooLong(text('content'), MAX_CONTENT_LENGTH, pairwise ? 'The prompt' : 'The content');
+    const numbers = readBudgetAndAnswers(text('budget'), text('validationsNeeded'), { floorCents, required: false, answerKind: kind });
+    const contentTooLong = tooLong(text('content'), MAX_CONTENT_LENGTH, content.name);
     const pair = pairwise
       ? readPairFields({ candidateA: text('candidateA'), candidateB: text('candidateB'), allowTie: form.get('allowTie') === 'on', group: text('group') })
       : null;
-    const problems = { ...numbers.errors, ...(contentTooLong ? { content: contentTooLong } : {}), ...pair?.errors };
-    setLocalErrors(problems);
-    if (Object.keys(problems).length > 0) {
-      create.reset();
-      focusFirstInvalid(formElement);
-      return;
-    }
+    const maxLength = written ? readMaxLength(text('maxLength')) : null;
+    const problems = {
+      ...numbers.errors,
+      ...(contentTooLong ? { content: contentTooLong } : {}),
+      ...pair?.errors,
+      ...(maxLength?.error ? { maxLength: maxLength.error } : {}),
+    };
     const projectId = text('projectId');
     const answerKind = kind;
     const input: TaskInput = {
       type: text('type') as TaskType,
       content: text('content'),
-      // A pairwise task's answers are A, B (and tie): it takes no options.
-      ...(pair ? pair.value : { options: splitOptions(text('options')) }),
+      // A pairwise task's answers are A, B (and tie), a text task's are written: neither takes options.
+      ...(pair ? pair.value : written ? {} : { options: splitOptions(text('options')) }),
       locale: (text('locale') || 'en') as Locale,
       ...(numbers.maxCents !== undefined ? { maxCents: numbers.maxCents } : {}),
       ...(numbers.validationsNeeded !== undefined ? { validationsNeeded: numbers.validationsNeeded } : {}),
       ...(projectId ? { projectId } : {}),
       ...(answerKind !== 'single' ? { answerKind } : {}),
       ...(answerKind === 'multi' ? { allowEmpty: form.get('allowEmpty') === 'on' } : {}),
+      ...(maxLength?.value !== undefined ? { maxLength: maxLength.value } : {}),
     };
+    // The form's own sentences first; what they leave, the contract's rules as the service words them.
+    const refused = Object.keys(problems).length > 0 ? problems : (localTaskErrors(input, priceCents, answerKind) ?? {});
+    setLocalErrors(refused);
+    if (Object.keys(refused).length > 0) {
+      create.reset();
+      focusFirstInvalid(formElement);
+      return;
+    }
     try {
       const result = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
       onCreated(result);
@@ -121,22 +172,32 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
         onChange={(event) => setKind(answerKindOf(event.currentTarget.value))}
         error={errors.answerKind}
         options={ANSWER_KINDS}
-      />
-      <TextAreaField
-        label={pairwise ? 'Prompt' : 'Content'}
-        name="content"
-        required
-        rows={3}
-        limit={MAX_CONTENT_LENGTH}
-        error={errors.content}
         hint={
-          pairwise
-            ? 'What the two candidates answer: annotators read it first, then judge which candidate is better.'
-            : 'What annotators see: text or an image URL.'
+          written ? (
+            <>
+              <strong>Price {textPriceWords(priceCents)}</strong> (twice the task price). Annotators write; others then choose the best answer in a review.
+            </>
+          ) : undefined
         }
       />
+      <TextAreaField label={content.label} name="content" required rows={3} limit={MAX_CONTENT_LENGTH} error={errors.content} hint={content.hint} />
       {pairwise ? (
         <PairFields errors={errors} />
+      ) : written ? (
+        <div className="task-form-row">
+          <TextField
+            label="Longest answer (characters)"
+            name="maxLength"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_TEXT_LENGTH}
+            step={1}
+            placeholder={String(DEFAULT_TEXT_MAX_LENGTH)}
+            error={errors.maxLength}
+            hint={`Optional: 1 to ${MAX_TEXT_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')}; ${DEFAULT_TEXT_MAX_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')} when empty.`}
+          />
+        </div>
       ) : (
         <TextAreaField
           label="Options"
@@ -156,16 +217,20 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
       <div className="task-form-row">
         <SelectField label="Locale" name="locale" defaultValue="en" error={errors.locale} options={LOCALES} />
         <TextField
-          label="Answers needed"
+          label={written ? 'Written answers' : 'Answers needed'}
           name="validationsNeeded"
           type="number"
           inputMode="numeric"
-          min={MIN_VALIDATIONS_NEEDED}
+          min={minAnswersFor(kind)}
           max={MAX_VALIDATIONS_NEEDED}
           step={1}
           defaultValue={DEFAULT_VALIDATIONS_NEEDED}
           error={errors.validationsNeeded}
-          hint={`${MIN_VALIDATIONS_NEEDED} to ${MAX_VALIDATIONS_NEEDED}; more when they disagree.`}
+          hint={
+            written
+              ? `${minAnswersFor(kind)} to ${MAX_VALIDATIONS_NEEDED} annotators write one each; the review chooses among them.`
+              : `${minAnswersFor(kind)} to ${MAX_VALIDATIONS_NEEDED}; more when they disagree.`
+          }
         />
       </div>
       <div className="task-form-row">
@@ -173,9 +238,10 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, floor
           label="Budget per task (USD)"
           name="budget"
           inputMode="decimal"
-          defaultValue={(floorCents / 100).toFixed(2)}
+          value={budget ?? dollars(floorCents)}
+          onChange={(event) => setBudget(event.currentTarget.value)}
           error={errors.maxCents}
-          hint={`Dollars, ${formatCents(floorCents)} (the task price) to ${formatCents(MAX_MAX_CENTS)}; reserved until the task ends.`}
+          hint={`Dollars, ${formatCents(floorCents)} (${written ? 'the writing and its review' : 'the task price'}) to ${formatCents(MAX_MAX_CENTS)}; reserved until the task ends.`}
         />
         <SelectField
           label="Project"

@@ -98,9 +98,10 @@ export function CsvImport() {
         Header columns: <code>type</code>, <code>content</code>, <code>options</code> (separated by <code>|</code>) are required; <code>locale</code>,{' '}
         <code>maxCents</code> (budget in cents), <code>projectId</code>, <code>validationsNeeded</code>, <code>answerKind</code> and <code>allowEmpty</code> are
         optional (an empty cell takes the default). A pairwise row sets <code>answerKind</code> to <code>pairwise</code>, leaves <code>options</code> empty and
-        gives <code>candidateA</code>, <code>candidateB</code>, and optionally <code>allowTie</code> (true or false) and <code>group</code>. UTF-8,
-        comma-separated, fields with commas or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with their
-        error.
+        gives <code>candidateA</code>, <code>candidateB</code>, and optionally <code>allowTie</code> (true or false) and <code>group</code>. A written answer
+        sets <code>answerKind</code> to <code>text</code>, leaves <code>options</code> empty, gives its instruction as <code>content</code> and optionally{' '}
+        <code>maxLength</code> (the longest answer in characters, 2 000 when empty); it costs twice the task price. UTF-8, comma-separated, fields with commas
+        or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with their error.
       </p>
       <div className="import-dropzone">
         <TextField

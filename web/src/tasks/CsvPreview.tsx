@@ -4,7 +4,7 @@ import { Notice } from '../ui/Feedback';
 import { ScrollArea } from '../ui/ScrollArea';
 import { formatCount } from '../ui/format';
 import { CSV_COLUMNS, type CsvHeaderCheck } from '@concord/contract';
-import { previewRows, recordFields, type CsvParseResult } from './csv';
+import { emptyOptionsWords, previewRows, recordFields, type CsvParseResult } from './csv';
 import { excerpt } from './taskFormat';
 
 const PREVIEW_ROWS = 5;
@@ -39,14 +39,15 @@ const TEXT_COLUMNS: Record<string, string> = {
   options: 'import-options',
 };
 
-/** A cell as the preview shows it: options joined by dots, a pairwise row's empty options as its answers, texts cut short. */
+/**
+ * A cell as the preview shows it: options joined by dots, a pairwise row's empty options as its answers
+ * and a text row's as its written answer, texts cut short.
+ */
 function cellText(column: string, fields: Record<string, string>) {
   const value = fields[column] ?? '';
   if (column !== 'options') return excerpt(value, 80);
-  if (value === '' && fields.answerKind?.trim() === 'pairwise') {
-    return <span className="task-muted">{fields.allowTie?.trim().toLowerCase() === 'true' ? 'A · B · tie (pairwise)' : 'A · B (pairwise)'}</span>;
-  }
-  return optionsText(value);
+  const kindWords = emptyOptionsWords(fields);
+  return kindWords ? <span className="task-muted">{kindWords}</span> : optionsText(value);
 }
 
 export function CsvPreview({ parsed }: { parsed: CsvParseResult }) {

@@ -1,5 +1,6 @@
 // Changing a PENDING task from its drawer (what PATCH /tasks/:id allows: budget, answers needed, locale,
-// project) and deleting it, which releases its reserved budget.
+// project; a text task keeps twice the price and two answers at least) and deleting it, which releases
+// its reserved budget.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -10,16 +11,18 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { SelectField, TextField } from '../ui/Field';
 import { formatCents } from '../ui/format';
 import { useDeleteTask, useUpdateTask, type ProjectOption, type TaskChanges } from './queries';
-import { MAX_VALIDATIONS_NEEDED, MIN_VALIDATIONS_NEEDED, type TaskField } from '@concord/contract';
-import { floorCentsFor, readBudgetAndAnswers, taskFormErrors } from './taskForm';
+import { MAX_VALIDATIONS_NEEDED, type TaskField } from '@concord/contract';
+import { floorCentsFor, minAnswersFor, readBudgetAndAnswers, taskFormErrors } from './taskForm';
 import { LOCALES, type Locale, type Task } from './vocabulary';
 
 export function EditTaskForm({ task, projects }: { task: Task; projects: ProjectOption[] }) {
   const update = useUpdateTask();
-  const floorCents = floorCentsFor(useMeta().data?.priceCents);
+  const answerKind = task.answerKind ?? 'single';
+  const floorCents = floorCentsFor(useMeta().data?.priceCents, answerKind);
+  const minAnswers = minAnswersFor(answerKind);
   const [localErrors, setLocalErrors] = useState<Partial<Record<TaskField, string>>>({});
   const [outcome, setOutcome] = useState<'saved' | 'unchanged' | null>(null);
-  const apiErrors = taskFormErrors(update.error, floorCents);
+  const apiErrors = taskFormErrors(update.error, floorCents, answerKind);
   const errors = { ...apiErrors.fields, ...localErrors };
   const projectKnown = !task.projectId || projects.some((p) => p.id === task.projectId);
 
@@ -34,6 +37,7 @@ export function EditTaskForm({ task, projects }: { task: Task; projects: Project
     } = readBudgetAndAnswers(String(form.get('budget') ?? ''), String(form.get('validationsNeeded') ?? ''), {
       floorCents,
       required: true,
+      answerKind,
     });
     setLocalErrors(local);
     if (maxCents === undefined || validationsNeeded === undefined) {
@@ -70,19 +74,19 @@ export function EditTaskForm({ task, projects }: { task: Task; projects: Project
           inputMode="decimal"
           defaultValue={(task.maxCents / 100).toFixed(2)}
           error={errors.maxCents}
-          hint={`In dollars, at least ${formatCents(floorCents)}. Raising it reserves the difference; lowering it releases it.`}
+          hint={`In dollars, at least ${formatCents(floorCents)}${answerKind === 'text' ? ' (the writing and its review)' : ''}. Raising it reserves the difference; lowering it releases it.`}
         />
         <TextField
-          label="Answers needed"
+          label={answerKind === 'text' ? 'Written answers' : 'Answers needed'}
           name="validationsNeeded"
           type="number"
           inputMode="numeric"
-          min={MIN_VALIDATIONS_NEEDED}
+          min={minAnswers}
           max={MAX_VALIDATIONS_NEEDED}
           step={1}
           defaultValue={task.validationsNeeded}
           error={errors.validationsNeeded}
-          hint={`${MIN_VALIDATIONS_NEEDED} to ${MAX_VALIDATIONS_NEEDED}.`}
+          hint={`${minAnswers} to ${MAX_VALIDATIONS_NEEDED}.`}
         />
       </div>
       <div className="task-form-row">

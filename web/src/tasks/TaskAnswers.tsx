@@ -1,9 +1,12 @@
 // The answers a task received: each option with how many chose it (the result marked), and the answers
 // in arrival order with the time spent (the API never names annotators); a pairwise answer with the order
-// its annotator saw the candidates in.
+// its annotator saw the candidates in; a review task's options with the start of the written answer each
+// names.
 import { ScrollArea } from '../ui/ScrollArea';
 import { pairResultWords, pairTally, shownAnswerWords } from './pairwise';
-import { formatAnswer, formatDuration, setChoices } from './taskFormat';
+import { useTask } from './queries';
+import { excerpt, formatAnswer, formatDuration, setChoices } from './taskFormat';
+import { reviewAnswerNumber } from './text';
 import type { Task } from './vocabulary';
 
 export function OptionsTally({ task }: { task: Task }) {
@@ -15,6 +18,9 @@ export function OptionsTally({ task }: { task: Task }) {
   }
   const inResult = (option: string) => (multi ? (task.choices ?? []).includes(option) : task.result === option);
   const pairwise = task.answerKind === 'pairwise';
+  // A review's options are its text task's written answers by number ("Answer 2"): the start of each is said under it.
+  const written = useTask(task.reviewOf ?? null).data?.responses;
+  const writtenText = (option: string) => written?.[(reviewAnswerNumber(option) ?? 0) - 1]?.answer;
   return (
     <section aria-labelledby="task-options-heading" className="task-section">
       <h3 id="task-options-heading">{pairwise ? 'Answers per candidate' : 'Options'}</h3>
@@ -25,9 +31,10 @@ export function OptionsTally({ task }: { task: Task }) {
           const isResult = inResult(option);
           return (
             <li key={option} className={isResult ? 'is-result' : undefined}>
-              <span className="task-option-label">
+              <span className="task-option-label" title={writtenText(option)}>
                 {pairwise ? pairResultWords(option) : option}
                 {isResult ? <span className="badge badge-success">Result</span> : null}
+                {writtenText(option) !== undefined ? <span className="task-option-text">“{excerpt(writtenText(option) ?? '', 70)}”</span> : null}
               </span>
               <span className="task-option-bar" aria-hidden="true">
                 <span style={{ width: `${share * 100}%` }} />

@@ -1,8 +1,11 @@
 // The task drawer: everything GET /tasks/:id says about one task — content (a pairwise task's prompt and
-// its two candidates), options with the answers each received, the answers in arrival order (answer and
-// time spent; the API never names annotators), result, confidence, status, failure reason, money, answer
-// counts and times — live until the task settles; for a PENDING task, the changes PATCH allows and a
-// confirmed delete that releases the budget.
+// its two candidates; a text task's instruction and its written answers), options with the answers each
+// received, the answers in arrival order (answer and time spent; the API never names annotators), result,
+// confidence, status, failure reason, money, answer counts and times — live until the task settles; for a
+// PENDING task, the changes PATCH allows and a confirmed delete that releases the budget (never for a
+// review task, which is decided with its text task). A text task and its review link to each other: the
+// link opens the other one here.
+import { useEffect, useRef } from 'react';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNote, Loading } from '../ui/Feedback';
 import { DeleteTask, EditTaskForm } from './EditTaskForm';
@@ -10,6 +13,7 @@ import { useTask, type ProjectOption } from './queries';
 import { OptionsTally, Responses } from './TaskAnswers';
 import { PairCandidates } from './TaskPair';
 import { TaskSummary } from './TaskSummary';
+import { WrittenAnswers } from './TextTask';
 
 interface TaskDrawerProps {
   taskId: string | null;
@@ -25,8 +29,28 @@ export function TaskDrawer({ taskId, onClose, projects }: TaskDrawerProps) {
   );
 }
 
+const CONTENT_HEADINGS: Record<string, string> = { pairwise: 'Prompt', text: 'Instruction' };
+
 function TaskDetail({ taskId, onDeleted, projects }: { taskId: string; onDeleted: () => void; projects: ProjectOption[] }) {
   const task = useTask(taskId);
+  const frame = useRef<HTMLDivElement>(null);
+  const shown = useRef(taskId);
+  useEffect(() => {
+    // Another task opened in the open drawer (a text task's review, and back): it is read from its top,
+    // and focus leaves the link that opened it for the drawer's content.
+    if (shown.current === taskId) return;
+    shown.current = taskId;
+    frame.current?.closest('dialog')?.scrollTo({ top: 0 });
+    frame.current?.focus();
+  }, [taskId]);
+  return (
+    <div ref={frame} tabIndex={-1} className="task-detail-frame">
+      <TaskDetailBody task={task} onDeleted={onDeleted} projects={projects} />
+    </div>
+  );
+}
+
+function TaskDetailBody({ task, onDeleted, projects }: { task: ReturnType<typeof useTask>; onDeleted: () => void; projects: ProjectOption[] }) {
   if (task.isPending) return <Loading label="Loading the task…" />;
   if (task.isError && !task.data) return <ErrorNote error={task.error} />;
   if (!task.data) return null;
@@ -36,13 +60,22 @@ function TaskDetail({ taskId, onDeleted, projects }: { taskId: string; onDeleted
       <TaskSummary task={data} projects={projects} />
       {task.isError ? <ErrorNote error={task.error} /> : null}
       <section aria-labelledby="task-content-heading" className="task-section">
-        <h3 id="task-content-heading">{data.answerKind === 'pairwise' ? 'Prompt' : 'Content'}</h3>
+        <h3 id="task-content-heading">{data.reviewOf ? 'What reviewers read' : (CONTENT_HEADINGS[data.answerKind ?? 'single'] ?? 'Content')}</h3>
         <pre className="task-content">{data.content}</pre>
       </section>
       {data.answerKind === 'pairwise' ? <PairCandidates task={data} /> : null}
-      <OptionsTally task={data} />
-      <Responses task={data} />
-      {data.status === 'PENDING' ? (
+      {data.answerKind === 'text' ? (
+        <WrittenAnswers task={data} />
+      ) : (
+        <>
+          <OptionsTally task={data} />
+          <Responses task={data} />
+        </>
+      )}
+      {data.status === 'PENDING' && data.reviewOf ? (
+        <p className="task-muted task-section">A review task is opened, priced and decided with its text task: it cannot be changed or deleted.</p>
+      ) : null}
+      {data.status === 'PENDING' && !data.reviewOf ? (
         <section aria-labelledby="task-edit-heading" className="task-section">
           <h3 id="task-edit-heading">Change this task</h3>
           <p className="task-muted">Only a task nobody has answered yet can be changed or deleted.</p>

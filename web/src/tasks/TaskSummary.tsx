@@ -1,16 +1,21 @@
 // What GET /tasks/:id says about one task in the drawer: its status and type above, then result,
-// confidence, failure reason, money, answer counts and times.
+// confidence, failure reason, money, answer counts and times; a text task's review (a link, or when it
+// opens) and its two prices, and a review task's text task.
 import { Link } from 'react-router';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Notice } from '../ui/Feedback';
-import { formatCents, formatDateTime } from '../ui/format';
+import { DEFAULT_TEXT_MAX_LENGTH } from '@concord/contract';
+import { formatCents, formatCount, formatDateTime } from '../ui/format';
 import type { ProjectOption } from './queries';
 import { formatConfidence, formatResult, ratingSentence } from './taskFormat';
+import { writtenAnswers } from './text';
+import { ReviewFacts, ReviewOfFacts, useReviewResult } from './TextTask';
 import { answerKindLabel, typeLabel, type Task } from './vocabulary';
 
 export function TaskSummary({ task, projects }: { task: Task; projects: ProjectOption[] }) {
   const project = task.projectId ? projects.find((p) => p.id === task.projectId) : undefined;
   const settled = task.status === 'COMPLETED' || task.status === 'FAILED';
+  const text = task.answerKind === 'text';
   return (
     <>
       {/* The status is said here once, as a badge; live, like the facts below, while annotators answer. */}
@@ -34,6 +39,10 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <dt>Answer</dt>
         <dd>
           {answerKindLabel(task.answerKind)}
+          {text ? (
+            <span className="task-muted"> (at most {formatCount(task.maxLength ?? DEFAULT_TEXT_MAX_LENGTH)} characters; then a review chooses the best)</span>
+          ) : null}
+          {task.reviewOf ? <span className="task-muted"> (a review: which written answer is best)</span> : null}
           {task.answerKind === 'rating' ? <span className="task-muted"> ({task.options.join(' < ')})</span> : null}
           {task.answerKind === 'multi' ? <span className="task-muted">{task.allowEmpty ? ' (the empty set allowed)' : ' (at least one option)'}</span> : null}
           {task.answerKind === 'pairwise' ? <span className="task-muted">{task.allowTie ? ' (A, B or a tie)' : ' (A or B, no tie)'}</span> : null}
@@ -44,8 +53,10 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
             <dd>{task.group ?? <span className="task-muted">None: ranked alone</span>}</dd>
           </>
         ) : null}
+        {text ? <ReviewFacts task={task} /> : null}
+        {task.reviewOf ? <ReviewOfFacts textTaskId={task.reviewOf} /> : null}
         <dt>Result</dt>
-        <dd>{formatResult(task.result, task.answerKind)}</dd>
+        <dd>{text ? <TextResult task={task} /> : formatResult(task.result, task.answerKind)}</dd>
         {task.optionConfidence ? (
           <>
             <dt>By option</dt>
@@ -67,15 +78,20 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <dd>{task.failureReason ?? '—'}</dd>
         <dt>Answers</dt>
         <dd>
-          {task.totalResponses} received · {task.validationsNeeded} needed · at most {task.maxResponses}
+          {text
+            ? `${task.totalResponses} written · ${task.validationsNeeded} needed`
+            : `${task.totalResponses} received · ${task.validationsNeeded} needed · at most ${task.maxResponses}`}
         </dd>
         <dt>Budget</dt>
         <dd>
           {formatCents(task.maxCents)} <span className="task-muted">{settled ? '(released)' : '(reserved from your balance)'}</span>
+          {/* open_text_review moves the review's price from the text task's reserve to the review's. */}
+          {text && task.reviewTaskId ? <span className="task-muted"> · the other {formatCents(task.costCents)} moved to its review task</span> : null}
         </dd>
         <dt>Price</dt>
         <dd>
-          {formatCents(task.costCents)}{' '}
+          {formatCents(task.costCents)}
+          {text ? ` for the writing and ${formatCents(task.costCents)} for its review task` : null}{' '}
           <span className="task-muted">
             {task.status === 'COMPLETED' ? '(charged)' : task.status === 'FAILED' ? '(not charged)' : '(charged when it completes)'}
           </span>
@@ -93,6 +109,18 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <dt>Task id</dt>
         <dd className="mono">{task.id}</dd>
       </dl>
+    </>
+  );
+}
+
+/** A text task's result: the written answer its review chose, by its number (the text is below, in full). */
+function TextResult({ task }: { task: Task }) {
+  const chosen = writtenAnswers(task, useReviewResult(task)).find((answer) => answer.chosen);
+  if (task.result === null) return <>—</>;
+  return (
+    <>
+      {chosen ? `Answer ${chosen.number}, chosen by its review` : formatResult(task.result, 'text')}
+      {chosen ? <span className="task-muted"> (marked below)</span> : null}
     </>
   );
 }

@@ -1,9 +1,13 @@
 // The task list: one page of 25, a row per task; the content excerpt is the row's button (and a click
-// anywhere on the row does the same), so a keyboard reaches every task with Tab.
+// anywhere on the row does the same), so a keyboard reaches every task with Tab. A row whose content alone
+// does not say what it is gets a second line: a pair's two candidates, a text task's kind and writing, a
+// review task's text task.
+import type { ReactNode } from 'react';
 import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
 import { excerpt, formatConfidence, formatResult } from './taskFormat';
+import { textTaskState } from './text';
 import { answerKindLabel, shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
 
 const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
@@ -52,6 +56,7 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
           {tasks.map((task) => {
             const project = task.projectId ? projectNames.get(task.projectId) : undefined;
             const result = task.result !== null ? formatResult(task.result, task.answerKind) : null;
+            const second = secondLine(task);
             return (
               <tr key={task.id} data-task-id={task.id} className={`clickable${task.id === openTaskId ? ' is-open' : ''}`} onClick={() => onOpen(task.id)}>
                 <td className="wide nowrap">
@@ -59,26 +64,25 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                     {shortDateTime.format(new Date(task.createdAt))}
                   </time>
                 </td>
-                <td className="wide ellipsis" title={`${typeLabel(task.type)} · ${answerKindLabel(task.answerKind)}`}>
+                <td className="wide ellipsis" title={`${typeLabel(task.type)} · ${answerKindLabel(task.answerKind)}${task.reviewOf ? ' (a review)' : ''}`}>
                   {shortTypeLabel(task.type)}
                 </td>
                 <td>
                   <button
                     type="button"
-                    className={`link-button task-open${task.candidates ? ' task-open-pair' : ''}`}
+                    className={`link-button task-open${second ? ' task-open-lines' : ''}`}
                     onClick={(event) => {
                       event.stopPropagation();
                       onOpen(task.id);
                     }}
                   >
-                    {task.candidates ? (
-                      // A group's pairs share their prompt: a second line with the two candidates tells its rows apart.
+                    {second ? (
                       <>
-                        <span className="task-open-line">{excerpt(task.content)}</span>
-                        {/* Short enough for both to show in the column; whole (up to a paragraph) on hover. */}
-                        <span className="task-open-line task-pair-line" title={`A: ${excerpt(task.candidates.A, 300)}\nB: ${excerpt(task.candidates.B, 300)}`}>
-                          A “{excerpt(task.candidates.A, 22)}” vs B “{excerpt(task.candidates.B, 22)}”
+                        <span className="task-open-line">
+                          {task.reviewOf ? <span className="task-kind-tag">Review</span> : null}
+                          {excerpt(task.content)}
                         </span>
+                        {second}
                       </>
                     ) : (
                       excerpt(task.content)
@@ -94,11 +98,18 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                 <td className="wide">
                   <StatusBadge status={task.status} />
                 </td>
-                <td className="wide ellipsis" title={result ?? undefined}>
-                  {result ?? <span className="task-muted">—</span>}
-                  {/* A rating's result is a level: the scale it is on says what it means. */}
-                  {task.result && task.answerKind === 'rating' ? <span className="task-muted"> of {task.options.at(-1)}</span> : null}
-                </td>
+                {task.answerKind === 'text' ? (
+                  // A written result: two lines of it in quotes, the whole text (up to a paragraph) on hover.
+                  <td className="wide" title={task.result !== null ? `Written answer: ${excerpt(task.result, 600)}` : undefined}>
+                    {result !== null ? <span className="task-result-text">{result}</span> : <span className="task-muted">—</span>}
+                  </td>
+                ) : (
+                  <td className="wide ellipsis" title={result ?? undefined}>
+                    {result ?? <span className="task-muted">—</span>}
+                    {/* A rating's result is a level: the scale it is on says what it means. */}
+                    {task.result && task.answerKind === 'rating' ? <span className="task-muted"> of {task.options.at(-1)}</span> : null}
+                  </td>
+                )}
                 <td className="num wide">{formatConfidence(task.confidence)}</td>
                 <td className="wide">{task.locale}</td>
                 <td className="wide ellipsis" title={project}>
@@ -111,4 +122,30 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
       </table>
     </ScrollArea>
   );
+}
+
+/** What a row's content alone does not say, on a second line; null for a task whose content says it all. */
+function secondLine(task: TaskListItem): ReactNode {
+  if (task.candidates) {
+    // A group's pairs share their prompt: the two candidates tell its rows apart. Short enough for both to
+    // show in the column; whole (up to a paragraph) on hover.
+    return (
+      <span className="task-open-line task-sub-line" title={`A: ${excerpt(task.candidates.A, 300)}\nB: ${excerpt(task.candidates.B, 300)}`}>
+        A “{excerpt(task.candidates.A, 22)}” vs B “{excerpt(task.candidates.B, 22)}”
+      </span>
+    );
+  }
+  if (task.answerKind === 'text') {
+    return (
+      <span className="task-open-line task-sub-line">
+        <span className="task-kind-tag">Written answer</span>
+        {textTaskState(task)}
+      </span>
+    );
+  }
+  if (task.reviewOf) {
+    // Its content starts with its text task's instruction (the Review tag before it says whose): this line says what it asks.
+    return <span className="task-open-line task-sub-line">Best of {task.options.length} written answers</span>;
+  }
+  return null;
 }

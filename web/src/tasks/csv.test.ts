@@ -1,8 +1,8 @@
 // The import page's reading of a CSV file: the service's dialect and parser (@concord/contract, csv-parse)
 // with what the page adds, the line each record starts on and its words for a file the service refuses.
-import { TaskCsvRows, validateTaskInput } from '@concord/contract';
+import { checkCsvHeader, TaskCsvRows, validateTaskInput } from '@concord/contract';
 import { describe, expect, it } from 'vitest';
-import { csvField, exampleCsv, parseCsv, previewRows } from './csv';
+import { csvField, emptyOptionsWords, exampleCsv, parseCsv, previewRows, recordFields } from './csv';
 
 describe('parseCsv', () => {
   it('numbers data records from 1 and gives the line each starts on, counting line ends inside quoted fields', () => {
@@ -62,5 +62,31 @@ describe('previewRows', () => {
       [5, 7, 'row 5'],
     ]);
     expect(previewRows(parsed, 100).map((record) => record.row)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+  });
+});
+
+describe('emptyOptionsWords', () => {
+  const text = ['type,content,options,answerKind,maxLength,candidateA,candidateB,allowTie', 'AI_RESPONSE_RATING,Write a reply,,text,280,,,'].join('\n');
+
+  it('reads a text row, with its maxLength column, as a written answer the service accepts at twice the price', () => {
+    const parsed = parseCsv(text);
+    const header = parsed.header ?? [];
+    expect(checkCsvHeader(header)).toEqual({ missing: [], unknown: [], duplicate: [] });
+    const record = parsed.records[0];
+    if (!record) throw new Error('no row');
+    expect(emptyOptionsWords(recordFields(header, record))).toBe('written answer (text)');
+    const reader = new TaskCsvRows();
+    reader.read(header);
+    const row = reader.read(record.cells);
+    if (!row?.ok) throw new Error('the row was refused');
+    const checked = validateTaskInput(row.task, 20);
+    expect(checked.ok && [checked.task.answerKind, checked.task.maxLength, checked.task.maxCents]).toEqual(['text', 280, 40]);
+  });
+
+  it('names a pairwise row’s answers, and leaves an options cell that is given, or empty on another kind, to itself', () => {
+    expect(emptyOptionsWords({ options: '', answerKind: 'pairwise', allowTie: 'TRUE' })).toBe('A · B · tie (pairwise)');
+    expect(emptyOptionsWords({ options: '', answerKind: ' pairwise ' })).toBe('A · B (pairwise)');
+    expect(emptyOptionsWords({ options: 'yes|no', answerKind: 'text' })).toBeNull();
+    expect(emptyOptionsWords({ options: '', answerKind: '' })).toBeNull();
   });
 });

@@ -110,6 +110,19 @@ export function recordFields(header: string[], record: CsvRecord): Record<string
   return fields;
 }
 
+/**
+ * What a row's empty options cell stands for, by its answerKind cell: a pairwise row's answers (A, B and,
+ * with allowTie, tie), a text row's written answer; null where an empty cell is just empty (the service
+ * then refuses the row for its missing options).
+ */
+export function emptyOptionsWords(fields: Record<string, string>): string | null {
+  if ((fields.options ?? '') !== '') return null;
+  const kind = fields.answerKind?.trim();
+  if (kind === 'pairwise') return fields.allowTie?.trim().toLowerCase() === 'true' ? 'A · B · tie (pairwise)' : 'A · B (pairwise)';
+  if (kind === 'text') return 'written answer (text)';
+  return null;
+}
+
 /** One CSV field, quoted when it holds a comma, a quote or a line end (RFC 4180). */
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;

@@ -1,13 +1,37 @@
 // The task forms' budget and answers rules, with the floor GET /meta's price sets.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors';
-import { candidateFieldOf, floorCentsFor, readBudgetAndAnswers, readPairFields } from './taskForm';
+import {
+  candidateFieldOf,
+  floorCentsFor,
+  localTaskErrors,
+  minAnswersFor,
+  readBudgetAndAnswers,
+  readMaxLength,
+  readPairFields,
+  taskFormErrors,
+} from './taskForm';
 
 describe('floorCentsFor', () => {
   it('is the task price, and never under the contract’s 20 cents', () => {
     expect(floorCentsFor(35)).toBe(35);
     expect(floorCentsFor(5)).toBe(20);
     expect(floorCentsFor(undefined)).toBe(20);
+  });
+
+  it('is twice the price for a text task (its writing and its review), 20 cents at least', () => {
+    expect(floorCentsFor(20, 'text')).toBe(40);
+    expect(floorCentsFor(35, 'text')).toBe(70);
+    expect(floorCentsFor(undefined, 'text')).toBe(40);
+    expect(floorCentsFor(5, 'text')).toBe(20);
+    expect(floorCentsFor(20, 'pairwise')).toBe(20);
+  });
+});
+
+describe('minAnswersFor', () => {
+  it('asks a text task for two written answers at least, for its review to choose between', () => {
+    expect(minAnswersFor('text')).toBe(2);
+    expect(minAnswersFor('single')).toBe(1);
   });
 });
 
@@ -33,6 +57,56 @@ describe('readBudgetAndAnswers', () => {
       expect(readBudgetAndAnswers('1.00', answers, { floorCents: 20, required: true }).errors.validationsNeeded).toMatch(/from 1 to 25/);
     }
     expect(readBudgetAndAnswers('1000.00', '25', { floorCents: 20, required: true }).errors).toEqual({});
+  });
+});
+
+describe('readBudgetAndAnswers for a text task', () => {
+  it('refuses one written answer and a budget under twice the price, saying why', () => {
+    const refused = readBudgetAndAnswers('0.20', '1', { floorCents: 40, required: false, answerKind: 'text' }).errors;
+    expect(refused.maxCents).toBe('Give a budget from $0.40 (the price of the writing and its review) to $1,000.00.');
+    expect(refused.validationsNeeded).toMatch(/^Give a whole number of written answers from 2 to 25/);
+    expect(readBudgetAndAnswers('0.40', '2', { floorCents: 40, required: false, answerKind: 'text' })).toEqual({
+      maxCents: 40,
+      validationsNeeded: 2,
+      errors: {},
+    });
+  });
+});
+
+describe('readMaxLength', () => {
+  it('leaves an empty field to the API’s default and reads a whole number of characters from 1 to 10 000', () => {
+    expect(readMaxLength(' ')).toEqual({ value: undefined });
+    expect(readMaxLength(' 280 ')).toEqual({ value: 280 });
+    expect(readMaxLength('10000')).toEqual({ value: 10_000 });
+    for (const typed of ['0', '10001', '2.5', '-3', 'many']) {
+      expect(readMaxLength(typed).error).toBe('Give a whole number of characters from 1 to 10 000, or leave it empty for 2 000.');
+    }
+  });
+});
+
+describe('localTaskErrors', () => {
+  const text = { type: 'AI_RESPONSE_RATING', content: 'Write a one-sentence reply.', answerKind: 'text', locale: 'en' };
+
+  it('accepts a text task without options, and gives it the doubled budget the service would', () => {
+    expect(localTaskErrors(text, 20, 'text')).toBeNull();
+  });
+
+  it('says what the service would refuse next to its field, in the text task’s words', () => {
+    expect(localTaskErrors({ ...text, options: ['a', 'b'] }, 20, 'text')?.options).toMatch(/takes no options/);
+    expect(localTaskErrors({ ...text, validationsNeeded: 1 }, 20, 'text')?.validationsNeeded).toMatch(/at least 2 written answers/);
+    expect(localTaskErrors({ ...text, maxCents: 30 }, 20, 'text')?.maxCents).toMatch(/40 cents/);
+    expect(localTaskErrors({ ...text, content: '' }, 20, 'text')).toEqual({ content: 'Write the instruction annotators answer in writing.' });
+  });
+});
+
+describe('taskFormErrors', () => {
+  it('words the API’s refusal of maxLength with the field’s rule', () => {
+    const refusal = new ApiError(400, {
+      error: 'Invalid',
+      code: 'VALIDATION_ERROR',
+      details: { issues: [{ path: ['maxLength'], message: 'Too big: expected number to be <=10000' }] },
+    });
+    expect(taskFormErrors(refusal, 40, 'text').fields.maxLength).toMatch(/^Give a whole number of characters from 1 to 10 000/);
   });
 });
 

@@ -1,10 +1,14 @@
 // The rules the task forms (Create task, the drawer's Change task) share: reading the budget typed in
-// dollars and the answers needed, checked as the API checks them, and the API's refusal worded next to
-// the field it names.
+// dollars and the answers needed, checked as the API checks them for the task's kind (a text task costs
+// twice the price and needs two answers at least), and the API's refusal worded next to the field it names.
 // The bounds are the API's own (@concord/contract).
 import {
   budgetFloorCents,
   DEFAULT_MAX_CENTS,
+  DEFAULT_TEXT_MAX_LENGTH,
+  kindPriceCents,
+  MAX_TEXT_LENGTH,
+  MIN_TEXT_ANSWERS,
   MAX_CONTENT_LENGTH,
   MAX_MAX_CENTS,
   MAX_OPTION_LENGTH,
@@ -17,7 +21,9 @@ import {
   LOCALES,
   MAX_CANDIDATE_LENGTH,
   MAX_GROUP_LENGTH,
+  validateTaskInput,
   validationsNeededSchema,
+  type AnswerKind,
   type PairCandidates,
   type TaskField,
 } from '@concord/contract';
@@ -26,11 +32,22 @@ import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fiel
 import { formatCents, parseDollars } from '../ui/format';
 import { tooLong } from '../ui/limits';
 
-/** The budget floor before GET /meta has answered: the contract's least budget. */
-export const floorCentsFor = (priceCents: number | undefined): number => budgetFloorCents(priceCents ?? DEFAULT_MAX_CENTS);
+/**
+ * The least budget of a task of this kind: its price (GET /meta's priceCents, the contract's least budget
+ * before it has answered), twice that for a text task (its writing and its review), 20 cents at least.
+ */
+export const floorCentsFor = (priceCents: number | undefined, answerKind: AnswerKind = 'single'): number =>
+  budgetFloorCents(kindPriceCents(answerKind, priceCents ?? DEFAULT_MAX_CENTS));
 
-const budgetRule = (floorCents: number) => `Give a budget from ${formatCents(floorCents)} (the task price) to ${formatCents(MAX_MAX_CENTS)}.`;
-const ANSWERS_RULE = `Give a whole number of answers from ${MIN_VALIDATIONS_NEEDED} to ${MAX_VALIDATIONS_NEEDED}.`;
+/** The least number of answers a task of this kind needs: a text task's review chooses between two at least. */
+export const minAnswersFor = (answerKind: AnswerKind = 'single'): number => (answerKind === 'text' ? MIN_TEXT_ANSWERS : MIN_VALIDATIONS_NEEDED);
+
+const budgetRule = (floorCents: number, answerKind: AnswerKind = 'single') =>
+  `Give a budget from ${formatCents(floorCents)} (${answerKind === 'text' ? 'the price of the writing and its review' : 'the task price'}) to ${formatCents(MAX_MAX_CENTS)}.`;
+const answersRule = (answerKind: AnswerKind = 'single') =>
+  answerKind === 'text'
+    ? `Give a whole number of written answers from ${MIN_TEXT_ANSWERS} to ${MAX_VALIDATIONS_NEEDED}: the review chooses between two at least.`
+    : `Give a whole number of answers from ${MIN_VALIDATIONS_NEEDED} to ${MAX_VALIDATIONS_NEEDED}.`;
 
 export interface BudgetAndAnswers {
   /** Cents, or undefined when left empty where empty means the default. */
@@ -41,12 +58,13 @@ export interface BudgetAndAnswers {
 
 /**
  * The budget (dollars, "0.20" or "$1.50") and answers needed as typed, checked against the API's
- * bounds. With `required`, an empty field is an error; without, it is left to the API's default.
+ * bounds for the task's kind (a text task: at least two answers). With `required`, an empty field is an
+ * error; without, it is left to the API's default.
  */
 export function readBudgetAndAnswers(
   budgetText: string,
   answersText: string,
-  { floorCents, required }: { floorCents: number; required: boolean },
+  { floorCents, required, answerKind = 'single' }: { floorCents: number; required: boolean; answerKind?: AnswerKind },
 ): BudgetAndAnswers {
   const errors: BudgetAndAnswers['errors'] = {};
   const budget = budgetText.trim();
@@ -56,12 +74,12 @@ export function readBudgetAndAnswers(
   if (budget !== '' || required) {
     const cents = parseDollars(budget);
     if (cents === null) errors.maxCents = 'Give the budget in dollars, for example 0.20 or 1.50.';
-    else if (cents < floorCents || cents > MAX_MAX_CENTS) errors.maxCents = budgetRule(floorCents);
+    else if (cents < floorCents || cents > MAX_MAX_CENTS) errors.maxCents = budgetRule(floorCents, answerKind);
     else maxCents = cents;
   }
   if (answers !== '' || required) {
     const n = /^\d+$/.test(answers) ? Number(answers) : Number.NaN;
-    if (!validationsNeededSchema.safeParse(n).success) errors.validationsNeeded = ANSWERS_RULE;
+    if (!validationsNeededSchema.safeParse(n).success || n < minAnswersFor(answerKind)) errors.validationsNeeded = answersRule(answerKind);
     else validationsNeeded = n;
   }
   return { maxCents, validationsNeeded, errors };
@@ -122,14 +140,32 @@ export function candidateFieldOf(error: unknown): 'candidateA' | 'candidateB' {
   return issue?.path === 'candidates.A' ? 'candidateA' : 'candidateB';
 }
 
-/** The API's answer to a task form (POST /tasks, PATCH /tasks/:id), next to the fields it names. */
-export function taskFormErrors(error: unknown, floorCents: number): FormErrors<TaskField> {
+const MAX_LENGTH_RULE = `Give a whole number of characters from 1 to ${MAX_TEXT_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')}, or leave it empty for ${DEFAULT_TEXT_MAX_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')}.`;
+
+/** A text task's longest answer as typed: empty leaves the API's default (2 000); else a whole number of characters, 1 to MAX_TEXT_LENGTH. */
+export function readMaxLength(typed: string): { value: number | undefined; error?: string } {
+  const text = typed.trim();
+  if (text === '') return { value: undefined };
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  return n >= 1 && n <= MAX_TEXT_LENGTH ? { value: n } : { value: undefined, error: MAX_LENGTH_RULE };
+}
+
+const CONTENT_MISSING: Record<AnswerKind, string> = {
+  single: 'Give the content to label.',
+  rating: 'Give the content to rate.',
+  multi: 'Give the content to label.',
+  pairwise: 'Write the prompt the two candidates answer.',
+  text: 'Write the instruction annotators answer in writing.',
+};
+
+/** The API's answer to a task form (POST /tasks, PATCH /tasks/:id), next to the fields it names, in the words of the task's kind. */
+export function taskFormErrors(error: unknown, floorCents: number, answerKind: AnswerKind = 'single'): FormErrors<TaskField> {
   return mapFieldErrors(error, {
     fields: TASK_FIELDS,
     codeFields: { INSUFFICIENT_CREDITS: 'maxCents' },
     missing: {
       type: 'Choose a task type.',
-      content: 'Give the content to label.',
+      content: CONTENT_MISSING[answerKind],
       options: 'Give at least two options, one per line.',
       candidates: 'Write the two candidates to compare.',
     },
@@ -138,14 +174,29 @@ export function taskFormErrors(error: unknown, floorCents: number): FormErrors<T
       content: `Give the content to label: 1 to ${MAX_CONTENT_LENGTH.toLocaleString('en-US').replace(/,/g, ' ')} characters.`,
       options: `Give ${MIN_OPTIONS} to ${MAX_OPTIONS} distinct options, one per line, each at most ${MAX_OPTION_LENGTH} characters.`,
       locale: `Choose one of the ${LOCALES.length} locales.`,
-      maxCents: budgetRule(floorCents),
-      validationsNeeded: ANSWERS_RULE,
+      maxCents: budgetRule(floorCents, answerKind),
+      validationsNeeded: answersRule(answerKind),
       projectId: 'Choose one of your projects, or none.',
-      answerKind: 'Choose single choice, rating, multi-select or pairwise.',
+      answerKind: 'Choose single choice, rating, multi-select, pairwise or written answer.',
       allowEmpty: 'Only a multi-select task may allow the empty set.',
       candidates: CANDIDATE_RULE,
       allowTie: 'Only a pairwise task may allow a tie.',
       group: GROUP_RULE,
+      maxLength: MAX_LENGTH_RULE,
     },
   });
+}
+
+/**
+ * The contract's own rules (validateTaskInput, as the service runs them) over a task about to be sent: its
+ * refusal as the API would word it, next to the fields it names, or null when the service would accept it
+ * as far as the browser can tell (the balance and the project are the service's to judge).
+ */
+export function localTaskErrors(input: unknown, priceCents: number, answerKind: AnswerKind): FieldMessages<TaskField> | null {
+  const checked = validateTaskInput(input, priceCents);
+  if (checked.ok) return null;
+  const { code, message, details } = checked.error;
+  const refusal = new ApiError(400, { error: message, code, ...(details ? { details } : {}) });
+  const mapped = taskFormErrors(refusal, floorCentsFor(priceCents, answerKind), answerKind).fields;
+  return Object.keys(mapped).length > 0 ? mapped : null;
 }

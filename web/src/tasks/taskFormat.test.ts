@@ -56,4 +56,12 @@ describe('formatResult', () => {
     expect(formatResult('4', 'rating')).toBe('4');
     expect(formatResult('B', undefined)).toBe('B');
   });
+
+  it('quotes a written result, cut to one table line', () => {
+    expect(formatResult('Sorry, a new one ships today.', 'text')).toBe('“Sorry, a new one ships today.”');
+    const long = formatResult(`We are sorry. ${'A replacement ships today. '.repeat(6)}`, 'text');
+    expect(long).toMatch(/^“We are sorry\. A replacement ships today\. .*…”$/);
+    expect(long.length).toBeLessThanOrEqual(82);
+    expect(formatResult(null, 'text')).toBe('—');
+  });
 });

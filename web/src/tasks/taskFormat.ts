@@ -55,11 +55,16 @@ export function formatAnswer(value: string | null | undefined, multi = false): s
   return choices.length === 0 ? '(none)' : choices.join(', ');
 }
 
+/** The most of a written result a table cell or an event line shows (the drawer shows all of it). */
+const WRITTEN_RESULT_LENGTH = 80;
+
 /**
  * A result or a known answer as the pages show it for its kind: a pairwise one as the better candidate
- * ("B is better", "Tie"), a multi-select set as a list (formatAnswer), anything else as it is.
+ * ("B is better", "Tie"), a multi-select set as a list (formatAnswer), a written one (text) as the start
+ * of the text in quotes, anything else as it is.
  */
 export function formatResult(value: string | null | undefined, answerKind: string | undefined): string {
   if (answerKind === 'pairwise') return pairResultWords(value);
+  if (answerKind === 'text') return value === null || value === undefined ? '—' : `“${excerpt(value, WRITTEN_RESULT_LENGTH)}”`;
   return formatAnswer(value, answerKind === 'multi');
 }

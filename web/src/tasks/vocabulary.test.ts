@@ -1,6 +1,6 @@
 // The dashboard's task vocabulary: its order and what it recognises (the values are the contract's, by type).
 import { describe, expect, it } from 'vitest';
-import { ANSWER_KINDS, isLocale, isStatus, isTaskType, STATUSES, typeLabel } from './vocabulary';
+import { ANSWER_KINDS, GOLDEN_ANSWER_KINDS, isLocale, isStatus, isTaskType, STATUSES, typeLabel } from './vocabulary';
 
 describe('task vocabulary', () => {
   it('lists the statuses in the order a task goes through them', () => {
@@ -24,5 +24,10 @@ describe('task vocabulary', () => {
     expect(label('single')).toBe('Single choice: one of the options');
     expect(label('rating')).toBe('Rating: a level of a scale: the options, lowest first');
     expect(label('pairwise')).toBe('Pairwise: which of two candidates is better (A, B or a tie)');
+    expect(label('text')).toBe('Written answer: a text each annotator writes; other annotators then choose the best one');
+  });
+
+  it('offers golden tasks every kind but the written answer, which has no one right answer', () => {
+    expect(GOLDEN_ANSWER_KINDS.map((kind) => kind.value)).toEqual(['single', 'rating', 'multi', 'pairwise']);
   });
 });

@@ -62,6 +62,11 @@ export const ANSWER_KINDS: readonly Choice<AnswerKind>[] = entries(KIND_WORDS).m
   value,
   label: `${words.label}: ${words.hint.charAt(0).toLowerCase()}${words.hint.slice(1)}`,
 }));
+/**
+ * The kinds a golden task may take: every one but a written answer (text), which has no one right answer
+ * to score an annotator by (the API refuses it, naming answerKind).
+ */
+export const GOLDEN_ANSWER_KINDS: readonly Choice<AnswerKind>[] = ANSWER_KINDS.filter((kind) => kind.value !== 'text');
 /** The kind a form's select holds (single choice for anything else). */
 export const answerKindOf = (value: string): AnswerKind => (Object.hasOwn(KIND_WORDS, value) ? (value as AnswerKind) : 'single');
 export const STATUSES: readonly (Choice<TaskStatus> & { hint: string })[] = entries(STATUS_WORDS).map(([value, words]) => ({ value, ...words }));
