@@ -147,8 +147,8 @@ describe('text tasks', () => {
       ]),
     );
 
-    // The project's labels are the review's; the written answer counts in the total only.
-    expect((await get(buyer, `/projects/${projectId}/distribution`)).body).toMatchObject({ completed: 2, labels: [{ label: 'Answer 2', count: 1 }] });
+    // Neither the written answer nor its review's choice is a label: both count in the total only.
+    expect((await get(buyer, `/projects/${projectId}/distribution`)).body).toMatchObject({ completed: 2, labels: [], kinds: { text: 1, single: 1 } });
 
     // The dataset holds the text task (its review is not training data); the chat formats answer with the text.
     const jsonl = (await get(buyer, '/exports?format=jsonl')).text

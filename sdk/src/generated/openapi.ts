@@ -1505,7 +1505,7 @@ export interface components {
             };
         };
         ProjectDistribution: {
-            /** @description Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options); a multi-select task counts once for each option of its set; a text task's written answer is not a label (it counts in confidence and completed only) */
+            /** @description Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options); a multi-select task counts once for each option of its set; a text task's written answer and its review's choice are not labels (they count in confidence and completed only) */
             labels: {
                 label: string;
                 count: number;

@@ -82,7 +82,7 @@ export const distributionSchema = z
       .meta({
         description:
           'Results of the completed tasks, most frequent first: the 50 most frequent (a task has at most 50 options); a multi-select task counts once for each option of its set; ' +
-          "a text task's written answer is not a label (it counts in confidence and completed only)",
+          "a text task's written answer and its review's choice are not labels (they count in confidence and completed only)",
       }),
     confidence: z
       .array(z.object({ from: z.number(), to: z.number(), count }))

@@ -42,15 +42,16 @@ export class TaskStatsRepository {
    */
   async projectDistribution(projectId: string): Promise<Distribution> {
     // A multi-select task's result is the JSON array of its set (task_answer): it counts once per option. A
-    // text task's result is a written answer, not a label: it counts in the confidence and the total only.
+    // text task's result is a written answer, not a label, and its review's ("Answer 2") names no label
+    // either: they count in the confidence and the total only.
     const rows = await this.db.$queryRaw<Array<{ label: string | null; bucket: number | null; byLabel: boolean; byBucket: boolean; count: number }>>`
       WITH completed AS (
-        SELECT result, answer_kind, LEAST(width_bucket(confidence, 0, 1, ${BUCKETS}), ${BUCKETS}) AS bucket
+        SELECT result, answer_kind, review_of, LEAST(width_bucket(confidence, 0, 1, ${BUCKETS}), ${BUCKETS}) AS bucket
         FROM tasks WHERE project_id = ${projectId} AND status = 'COMPLETED'
       )
       SELECT label, NULL::int AS bucket, true AS "byLabel", false AS "byBucket", count(*)::int AS count
       FROM completed CROSS JOIN LATERAL (
-        SELECT completed.result AS label WHERE completed.answer_kind NOT IN ('multi', 'text')
+        SELECT completed.result AS label WHERE completed.answer_kind NOT IN ('multi', 'text') AND completed.review_of IS NULL
         UNION ALL
         SELECT jsonb_array_elements_text(completed.result::jsonb) WHERE completed.answer_kind = 'multi'
       ) labels
