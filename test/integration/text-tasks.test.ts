@@ -151,6 +151,9 @@ describe('text tasks', () => {
     expect((await get(buyer, `/projects/${projectId}/distribution`)).body).toMatchObject({ completed: 2, labels: [], kinds: { text: 1, single: 1 } });
 
     // The dataset holds the text task (its review is not training data); the chat formats answer with the text.
+    // Counted as an export counts: the review is a task of the buyer's, but not one an export holds.
+    expect((await get(buyer, '/tasks/counts')).body.counts.COMPLETED).toBe(2);
+    expect((await get(buyer, '/tasks/counts?exported=true')).body.counts.COMPLETED).toBe(1);
     const jsonl = (await get(buyer, '/exports?format=jsonl')).text
       .trim()
       .split('\n')

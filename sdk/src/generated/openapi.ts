@@ -7016,6 +7016,8 @@ export interface operations {
                 projectId?: string;
                 type?: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                 locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                /** @description true: only the tasks an export can hold (review tasks left out: their text task carries the result) */
+                exported?: "true" | "false";
             };
             header?: {
                 /**

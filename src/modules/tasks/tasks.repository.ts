@@ -290,7 +290,7 @@ export class TasksRepository extends TasksRawRepository {
    * Task counts by status, platform-wide, for one project, or for a buyer with the GET /tasks filters but
    * status (one GROUP BY; a buyer's runs on the (buyer_id, status, created_at, id) index).
    */
-  async countByStatus(filter: Omit<TaskFilters, 'status'> & { buyerId?: string } = {}): Promise<StatusCounts> {
+  async countByStatus(filter: Omit<TaskFilters, 'status'> & { buyerId?: string; reviewOf?: null } = {}): Promise<StatusCounts> {
     const groups = await this.db.task.groupBy({ by: ['status'], where: filter, _count: { _all: true } });
     const counts: StatusCounts = { PENDING: 0, VALIDATING: 0, COMPLETED: 0, FAILED: 0 };
     for (const group of groups) counts[group.status] = group._count._all;

@@ -45,7 +45,13 @@ export const listTasksQuery = z.strictObject({
   cursor: cursorSchema,
 });
 
-export const countTasksQuery = listTasksQuery.pick({ projectId: true, type: true, locale: true });
+export const countTasksQuery = listTasksQuery.pick({ projectId: true, type: true, locale: true }).extend({
+  exported: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .meta({ description: 'true: only the tasks an export can hold (review tasks left out: their text task carries the result)' }),
+});
 
 const statusCount = z.number().int();
 export const taskCountsResponse = z

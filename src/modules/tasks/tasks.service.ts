@@ -161,8 +161,9 @@ export class TasksService {
   }
 
   /** The buyer's tasks by status (filters as on the list; an unknown or foreign project matches nothing). */
-  async counts(buyerId: string, filters: Omit<TaskFilters, 'status'>): Promise<{ counts: StatusCounts; total: number }> {
-    const counts = await this.db.repos.tasks.countByStatus({ ...filters, buyerId });
+  async counts(buyerId: string, query: Omit<TaskFilters, 'status'> & { exported?: boolean }): Promise<{ counts: StatusCounts; total: number }> {
+    const { exported, ...filters } = query;
+    const counts = await this.db.repos.tasks.countByStatus({ ...filters, buyerId, ...(exported ? { reviewOf: null } : {}) });
     return { counts, total: counts.PENDING + counts.VALIDATING + counts.COMPLETED + counts.FAILED };
   }
 
