@@ -195,6 +195,10 @@ describe('pairwise tasks', () => {
     }
     expect((await get(buyer, `/tasks/${tied}`)).body).toMatchObject({ status: 'COMPLETED', result: 'tie' });
     expect((await get(buyer, '/exports?format=preference')).text).toBe('');
+    expect((await get(buyer, '/exports?format=jsonl&includeTies=true')).body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { issues: [{ path: 'includeTies' }] },
+    });
     const withTies = JSON.parse((await get(buyer, '/exports?format=preference&includeTies=true')).text.trim());
     expect(withTies).toMatchObject({ chosen: candidates.A, rejected: candidates.B, tie: true, id: tied });
   });

@@ -55,6 +55,13 @@ describe('text tasks', () => {
     const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
     const created = await post(buyer, '/tasks', textTask());
     expect(created.status).toBe(201);
+    // What it will cost: the writing and its review.
+    expect(created.body.costCents).toBe(40);
+    expect((await post(buyer, '/tasks/batch', { tasks: [textTask(), { type: 'BINARY_CHOICE', content: 'Yes?', options: ['yes', 'no'] }] })).body).toMatchObject(
+      {
+        totalCostCents: 60,
+      },
+    );
     expect((await get(buyer, `/tasks/${created.body.taskId}`)).body).toMatchObject({
       answerKind: 'text',
       options: [],
@@ -63,7 +70,7 @@ describe('text tasks', () => {
       maxResponses: 3,
       reviewTaskId: null,
     });
-    expect(await balance(buyer)).toMatchObject({ reservedCents: 40 });
+    expect(await balance(buyer)).toMatchObject({ reservedCents: 100 });
     const csv = await request(world.ctx.app)
       .post('/api/v1/tasks/batch/csv')
       .set(bearer(buyer.token))
@@ -90,7 +97,14 @@ describe('text tasks', () => {
     const client = sdk(world.ctx, world.developer.apiKey);
     const probe = unique('probe');
     await client.next(probe);
-    for (const bad of ['   ', 'x'.repeat(2001)]) expect((await client.complete(taskId, probe, bad)).body).toMatchObject({ code: 'INVALID_ANSWER' });
+    expect((await client.complete(taskId, probe, '   ')).body).toMatchObject({
+      code: 'INVALID_ANSWER',
+      error: expect.stringContaining('this one is 0 characters'),
+    });
+    expect((await client.complete(taskId, probe, 'x'.repeat(2001))).body).toMatchObject({
+      code: 'INVALID_ANSWER',
+      error: 'The answer must be one written text of 1 to 2000 characters once trimmed; this one is 2001 characters once trimmed',
+    });
     expect((await client.post(`/tasks/${taskId}/complete`, { annotatorId: probe, answer: ['a list'], timeSpentMs: 10 })).body).toMatchObject({
       code: 'INVALID_ANSWER',
     });

@@ -6564,6 +6564,7 @@ export interface operations {
                         status: "PENDING";
                         /** @enum {string} */
                         type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+                        /** @description What the task costs once decided: the price; for a text task twice the price, its writing and its review task */
                         costCents: number;
                         estimatedCompletionMs: number;
                     };
@@ -6758,6 +6759,7 @@ export interface operations {
                             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                             /** @enum {string} */
                             status: "PENDING";
+                            /** @description What the task costs once decided: the price; for a text task twice the price, its writing and its review task */
                             costCents: number;
                         }[];
                         totalCostCents: number;

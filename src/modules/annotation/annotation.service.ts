@@ -182,7 +182,9 @@ export class AnnotationService {
     const now = this.clock.now();
     const request: AnswerRequest = { developerId, externalId: input.annotatorId, taskId, answer: input.answer, timeSpentMs: input.timeSpentMs, now, next };
     for (;;) {
-      const probe = acceptedOrThrow(await this.probes.call(request));
+      const answered = await this.probes.call(request);
+      if (answered.outcome === 'INVALID_ANSWER' && answered.task.answerKind === 'text') throw await this.invalidText(taskId, input.answer);
+      const probe = acceptedOrThrow(answered);
       if (probe.outcome === 'ANSWERED') return probe.next;
       if (probe.outcome === 'NOT_A_TASK') {
         await this.db.rawTransaction((repos) => this.completeGolden(repos, probe.annotatorId, taskId, input, now));
@@ -198,6 +200,16 @@ export class AnnotationService {
         return undefined;
       }
     }
+  }
+
+  /** INVALID_ANSWER for a written answer, with the task's limit and what was sent (a refusal's one extra read). */
+  private async invalidText(taskId: string, answer: AnswerValue): Promise<BadRequestError> {
+    const maxLength = await this.db.rawRepos.assignments.textLimit(taskId);
+    const sent = typeof answer === 'string' ? `${answer.trim().length} characters once trimmed` : 'a list';
+    return new BadRequestError(
+      'INVALID_ANSWER',
+      `The answer must be one written text of 1 to ${maxLength ?? '?'} characters once trimmed; this one is ${sent}`,
+    );
   }
 
   private async completeGolden(repos: RawRepositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {

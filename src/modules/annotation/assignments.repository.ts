@@ -295,6 +295,12 @@ export class AssignmentsRepository {
     return rows[0] ?? null;
   }
 
+  /** A text task's maxLength (null for another kind or no such task). */
+  async textLimit(taskId: string): Promise<number | null> {
+    const rows = await this.db.$queryRaw<Array<{ max_length: number | null }>>`SELECT max_length FROM tasks WHERE id = ${taskId}`;
+    return rows[0]?.max_length ?? null;
+  }
+
   /** The slot is used up by the answer. */
   async release(annotatorId: string): Promise<void> {
     await this.db.$executeRaw`DELETE FROM assignments WHERE annotator_id = ${annotatorId}`;

@@ -141,6 +141,12 @@ export class ExportsService {
 
   async open(buyerId: string, query: ExportQuery): Promise<ExportDownload> {
     const formatName = parseFormat(query.format);
+    if (query.includeTies !== undefined && formatName !== 'preference') {
+      // Asked of a format that has no ties to leave out: said, not silently ignored.
+      throw new BadRequestError('VALIDATION_ERROR', 'includeTies goes with format=preference only', {
+        issues: [{ path: 'includeTies', message: 'only the preference format takes includeTies' }],
+      });
+    }
     const split = parseSplit(query);
     const format: FileFormat = { ...FORMATS[formatName], extension: EXPORT_EXTENSIONS[formatName] };
     const filters: ExportFilters = {

@@ -5,7 +5,15 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Cursor } from '../../lib/pagination.ts';
 import type { TaskQuality } from './task-quality.ts';
-import { DEFAULT_TEXT_MAX_LENGTH, type AnswerKind, type PairCandidates, type RatingResult, type TaskInput, type TaskType } from '@concord/contract';
+import {
+  DEFAULT_TEXT_MAX_LENGTH,
+  kindPriceCents,
+  type AnswerKind,
+  type PairCandidates,
+  type RatingResult,
+  type TaskInput,
+  type TaskType,
+} from '@concord/contract';
 
 export type TaskStatus = 'PENDING' | 'VALIDATING' | 'COMPLETED' | 'FAILED';
 export type StatusCounts = Record<TaskStatus, number>;
@@ -78,6 +86,7 @@ export interface TaskChanges {
 export interface CreatedTask {
   id: string;
   type: TaskType;
+  /** What the task costs once decided: the price, twice for a text task (its writing and its review task). */
   costCents: number;
   maxCents: number;
 }
@@ -213,7 +222,7 @@ export class TasksRawRepository {
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
         validations_needed int, max_responses int, target_confidence double precision, answer_kind text, allow_empty boolean,
         candidates jsonb, pair_group text, max_length int)`;
-    return rows.map((row) => ({ id: row.id, type: row.type, costCents, maxCents: row.max_cents }));
+    return rows.map((row) => ({ id: row.id, type: row.type, costCents: kindPriceCents(row.answer_kind, costCents), maxCents: row.max_cents }));
   }
 
   /** Locks the task row for the rest of the transaction (answers, updates and deletes serialise on it). */

@@ -152,15 +152,19 @@ export const taskSchema = z
   })
   .meta({ id: 'Task' });
 
+const createdCost = z
+  .number()
+  .int()
+  .meta({ description: 'What the task costs once decided: the price; for a text task twice the price, its writing and its review task' });
 export const createTaskResponse = z.object({
   taskId: z.string(),
   status: z.literal('PENDING'),
   type: z.enum(TASK_TYPES),
-  costCents: z.number().int(),
+  costCents: createdCost,
   estimatedCompletionMs: z.number().int(),
 });
 
-const createdItem = z.object({ taskId: z.string(), type: z.enum(TASK_TYPES), status: z.literal('PENDING'), costCents: z.number().int() });
+const createdItem = z.object({ taskId: z.string(), type: z.enum(TASK_TYPES), status: z.literal('PENDING'), costCents: createdCost });
 export const batchResponse = z.object({ created: z.number().int(), tasks: z.array(createdItem), totalCostCents: z.number().int() });
 export const csvResponse = z.object({
   created: z.number().int(),
