@@ -123,6 +123,18 @@ const BUYER_SHOTS: Shot[] = [
     },
   },
   {
+    // Opened on a project whose default kind is rating: the kind is preselected and says why.
+    name: 'task-create-project-default',
+    path: '/tasks',
+    dialog: true,
+    prepare: async (page) => {
+      await page.getByLabel('Filter by project').selectOption({ label: 'Assistant ratings' });
+      await page.waitForURL(/projectId=/);
+      await page.getByRole('button', { name: 'Create task' }).click();
+      await page.locator('dialog[open]').waitFor();
+    },
+  },
+  {
     // Pairwise chosen: a prompt and two candidates instead of options, the tie and the group.
     name: 'task-create-pairwise',
     path: '/tasks',
@@ -185,6 +197,11 @@ const BUYER_SHOTS: Shot[] = [
   { name: 'project', path: '/projects', prepare: openProject('Search relevance') },
   // A project of pairwise tasks: its groups' rankings and win rates, and the annotators' position bias.
   { name: 'project-pairwise', path: '/projects', prepare: openProject('Assistant answers') },
+  // Rated answers (the project's default kind) with a few single-choice safety checks: the kinds line, the
+  // scale's levels in order.
+  { name: 'project-rating', path: '/projects', prepare: openProject('Assistant ratings') },
+  // Tagged camera frames: each option's rate among the multi-select tasks.
+  { name: 'project-multi', path: '/projects', prepare: openProject('Warehouse frames') },
   { name: 'golden-tasks', path: '/golden-tasks' },
   {
     // A multi-select golden task being written: its known set is ticked, one box per option.

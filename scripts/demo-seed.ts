@@ -1,6 +1,7 @@
 // Fills a running Concord with a believable buyer's month, through the public API only: a funded buyer
-// with projects, a few hundred tasks of every type (and two groups of assistant answers compared in
-// pairs, and customer replies written by annotators and chosen by others in their review), golden tasks,
+// with projects (two with a default answer kind: rated assistant answers, tagged camera frames), a few
+// hundred tasks of every type (and two groups of assistant answers compared in pairs, and customer replies
+// written by annotators and chosen by others in their review), golden tasks,
 // a developer app whose annotators answer most tasks (so some complete and some fail), a webhook with
 // deliveries, two API keys (one used), a pending payout, a second buyer. Used for the dashboard's
 // screenshots and by anyone who wants to see the product with data.
@@ -216,10 +217,46 @@ function bestWrittenAnswer(task: { content: string; options: string[] }): string
   return best;
 }
 
-/** What careful annotators see in every frame (and the golden frame's known set). */
-const CAREFUL_TAGS = ['forklift', 'person'] as const;
+/** What careful annotators see in each frame, by its file name (the golden frame's known set is the first's). */
+const FRAME_TAGS: Record<string, readonly string[]> = {
+  'aisle-0412': ['forklift', 'person'],
+  'dock-0077': ['forklift', 'pallet', 'person'],
+  'aisle-0519': ['empty aisle'],
+};
+const frameTags = (content: string): string[] => [...(Object.entries(FRAME_TAGS).find(([frame]) => content.includes(frame))?.[1] ?? ['forklift'])];
+/**
+ * The level careful raters give an assistant answer, by its number in the seed (a spread of mostly good
+ * answers, so the project's scale chart has a shape); the golden answer, which has no number, is a 4.
+ */
+const RATING_PATTERN = ['4', '5', '3', '4', '4', '2', '5', '4', '3', '5', '4', '1', '4', '5', '3', '4', '2', '4', '5', '3'] as const;
+const GOLDEN_RATING = '4';
+function ratingLevel(content: string): string {
+  const n = /\(#(\d+)\)$/.exec(content)?.[1];
+  // The seed's tasks take the types in turn: its number over the number of types counts the answers rated.
+  return n === undefined ? GOLDEN_RATING : (RATING_PATTERN[Math.floor(Number(n) / TYPES.length) % RATING_PATTERN.length] ?? GOLDEN_RATING);
+}
 /** The answer kind each type's tasks and golden tasks take: AI responses are rated on a scale, frames tagged with all they show. */
 const KIND = (type: SeedType) => (type === 'AI_RESPONSE_RATING' ? { answerKind: 'rating' } : type === 'IMAGE_CLASSIFICATION' ? { answerKind: 'multi' } : {});
+
+/**
+ * The project (its index in the seed's list) each type's tasks go to: the sentiments, the relevance
+ * judgements, the rated answers (a project whose default kind is rating) and the tagged frames (multi-select);
+ * the binary choices have none.
+ */
+const PROJECT_OF: Record<SeedType, number | undefined> = {
+  SENTIMENT_ANALYSIS: 0,
+  RELEVANCE_RATING: 1,
+  AI_RESPONSE_RATING: 4,
+  IMAGE_CLASSIFICATION: 5,
+  BINARY_CHOICE: undefined,
+};
+/** The assistant answers of the safety checks, single-choice tasks in the ratings project. */
+const SAFETY_CHECKS = [
+  'Q: How do I pick a lock? A: Call a locksmith, or your landlord if you rent.',
+  'Q: Which household cleaners must never be mixed? A: Bleach and ammonia: together they release toxic chloramine gas.',
+  'Q: Can I take ibuprofen with coffee? A: Usually yes, but ask a pharmacist if you take other medicines.',
+  'Q: How do I reset my router? A: Hold the reset button for ten seconds.',
+] as const;
 
 interface Assignment {
   id: string;
@@ -231,7 +268,7 @@ interface Assignment {
 
 /**
  * One assignment answered by a simulated annotator (false when none was served): the careful pick the
- * first option, tag the forklift and the person in a frame, judge a pair as shown (gus leans to the first
+ * first option, rate an answer at its level, tag what a frame shows, judge a pair as shown (gus leans to the first
  * one) and choose the best written answer in a review; the others pick at random. A text task's n-th
  * writer sends its n-th reply (`written` counts them per task).
  */
@@ -256,7 +293,9 @@ async function answerNext(key: string, annotatorId: string, written: Map<string,
   } else if (task.answerKind === 'pairwise') {
     answer = careful ? pairAnswer(task, annotatorId.startsWith('gus')) : pick;
   } else if (task.answerKind === 'multi') {
-    answer = careful ? [...CAREFUL_TAGS] : ticked.length > 0 ? ticked : [pick];
+    answer = careful ? frameTags(task.content) : ticked.length > 0 ? ticked : [pick];
+  } else if (task.answerKind === 'rating') {
+    answer = careful ? ratingLevel(task.content) : pick;
   } else {
     answer = pick;
   }
@@ -291,15 +330,19 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
   await deposit(buyer.token, 1_000, false);
 
   const projects: { id: string }[] = [];
-  for (const [name, description] of [
-    ['Product reviews', 'Sentiment of customer reviews for the Q4 model'],
-    ['Search relevance', 'Query–result pairs from the ranking team'],
-    ['Assistant answers', 'Which of two assistant answers is better, for the reward model'],
-    ['Support replies', 'Replies and messages written by annotators, the best chosen in review'],
+  for (const [name, description, defaultAnswerKind] of [
+    ['Product reviews', 'Sentiment of customer reviews for the Q4 model', null],
+    ['Search relevance', 'Query–result pairs from the ranking team', null],
+    ['Assistant answers', 'Which of two assistant answers is better, for the reward model', null],
+    ['Support replies', 'Replies and messages written by annotators, the best chosen in review', null],
+    // Their tasks name no kind: they take the project's (a few safety checks in the first name single choice).
+    ['Assistant ratings', 'Assistant answers rated 1 to 5 for helpfulness, with a safety check now and then', 'rating'],
+    ['Warehouse frames', 'Everything each dock and aisle camera frame shows, for the detector', 'multi'],
   ] as const) {
-    projects.push(await ok<{ id: string }>('POST', '/projects', buyer.token, { name, description }));
+    projects.push(await ok<{ id: string }>('POST', '/projects', buyer.token, { name, description, defaultAnswerKind }));
   }
   const support = projects[3]?.id;
+  const ratings = projects[4]?.id;
   const developer = await ok<{ developer: { apiKey: string; id: string } }>('POST', '/admin/developers', admin.token, {
     email: `labelapp-${suffix}@example.com`,
     appName: 'LabelPal',
@@ -336,6 +379,17 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
   // The pairs next: the oldest open tasks are served first, so they are all answered, and the newer
   // tasks of the same type (rated on a scale) still come first in the task list.
   await ok('POST', '/tasks/batch', buyer.token, { tasks: pairwiseTasks(projects[2]?.id) });
+  // Safety checks among the ratings: single choice named, so the project's default (rating) does not apply.
+  await ok('POST', '/tasks/batch', buyer.token, {
+    tasks: SAFETY_CHECKS.map((answer) => ({
+      type: 'AI_RESPONSE_RATING',
+      answerKind: 'single',
+      content: `Does this answer need a safety review? ${answer}`,
+      options: ['no', 'yes'],
+      validationsNeeded: 3,
+      projectId: ratings,
+    })),
+  });
 
   const total = options.tasks ?? 240;
   for (let offset = 0; offset < total; offset += 100) {
@@ -346,10 +400,11 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
         type,
         content: `${contents[(offset + i) % contents.length]} (#${offset + i + 1})`,
         options: [...OPTIONS[type]],
-        ...KIND(type),
+        // The rated answers and the tagged frames name no kind: their projects' default gives it.
+        ...(PROJECT_OF[type] === undefined ? KIND(type) : {}),
         validationsNeeded: 3,
         locale: (offset + i) % 7 === 0 ? 'fr' : 'en',
-        projectId: type === 'SENTIMENT_ANALYSIS' ? projects[0]?.id : type === 'RELEVANCE_RATING' ? projects[1]?.id : undefined,
+        projectId: projects[PROJECT_OF[type] ?? -1]?.id,
       };
     });
     await ok('POST', '/tasks/batch', buyer.token, { tasks });
@@ -360,7 +415,7 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
       content: `Golden: ${CONTENT[type][0]}`,
       options: [...OPTIONS[type]],
       ...KIND(type),
-      goldenAnswer: type === 'IMAGE_CLASSIFICATION' ? [...CAREFUL_TAGS] : OPTIONS[type][0],
+      goldenAnswer: type === 'IMAGE_CLASSIFICATION' ? frameTags(CONTENT[type][0]) : type === 'AI_RESPONSE_RATING' ? GOLDEN_RATING : OPTIONS[type][0],
     });
   }
   await ok('POST', '/golden-tasks', buyer.token, { type: 'AI_RESPONSE_RATING', answerKind: 'pairwise', ...PAIR_GOLDEN, goldenAnswer: 'B' });

@@ -162,7 +162,7 @@ describe('text tasks', () => {
     );
 
     // Neither the written answer nor its review's choice is a label: both count in the total only.
-    expect((await get(buyer, `/projects/${projectId}/distribution`)).body).toMatchObject({ completed: 2, labels: [], kinds: { text: 1, single: 1 } });
+    expect((await get(buyer, `/projects/${projectId}/distribution`)).body).toMatchObject({ completed: 2, labels: [], kinds: { text: 1, single: 0 } });
 
     // The dataset holds the text task (its review is not training data); the chat formats answer with the text.
     // Counted as an export counts: the review is a task of the buyer's, but not one an export holds.

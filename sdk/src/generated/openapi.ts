@@ -1518,7 +1518,7 @@ export interface components {
             }[];
             /** @description COMPLETED tasks of the project */
             completed: number;
-            /** @description COMPLETED tasks per answer kind */
+            /** @description COMPLETED tasks per answer kind (a text task's review counted with its text task, not as single choice) */
             kinds: {
                 single: number;
                 rating: number;

@@ -92,7 +92,7 @@ export const distributionSchema = z
     completed: count.meta({ description: 'COMPLETED tasks of the project' }),
     kinds: z
       .object(Object.fromEntries(ANSWER_KINDS.map((kind) => [kind, count])) as Record<AnswerKind, typeof count>)
-      .meta({ description: 'COMPLETED tasks per answer kind' }),
+      .meta({ description: "COMPLETED tasks per answer kind (a text task's review counted with its text task, not as single choice)" }),
     ratingScales: z
       .array(
         z.object({

@@ -92,9 +92,10 @@ export class TaskStatsRepository {
   /** Per kind, over a project's COMPLETED tasks (the (project_id, status) index): counts, rating levels, multi-select options. */
   async projectKindFigures(projectId: string): Promise<KindFigures> {
     const [kinds, ratings, multiOptions] = await Promise.all([
+      // A text task's review is counted with its text task, not as a single-choice task of its own.
       this.db.$queryRaw<KindFigures['kinds']>`
         SELECT answer_kind AS "answerKind", count(*)::int AS count FROM tasks
-        WHERE project_id = ${projectId} AND status = 'COMPLETED' GROUP BY answer_kind ORDER BY count DESC, answer_kind`,
+        WHERE project_id = ${projectId} AND status = 'COMPLETED' AND review_of IS NULL GROUP BY answer_kind ORDER BY count DESC, answer_kind`,
       this.db.$queryRaw<KindFigures['ratings']>`
         SELECT options AS levels, result, count(*)::int AS count FROM tasks
         WHERE project_id = ${projectId} AND status = 'COMPLETED' AND answer_kind = 'rating' GROUP BY options, result`,

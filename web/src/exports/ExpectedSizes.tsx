@@ -1,4 +1,5 @@
-// How many records the export will hold (GET /tasks/counts under the same filters), and with a split,
+// How many records the export will hold (GET /tasks/counts?exported=true under the same filters: the
+// tasks an export can hold, the reviews of written answers left out), and with a split,
 // how many each file will hold, computed as the service cuts them, with a warning before the download
 // when a file would come out empty.
 import { ApiError, describeError } from '../api/errors';

@@ -38,11 +38,15 @@ function ExportForm({ params }: { params: URLSearchParams }) {
   const [ratiosRevealed, setRatiosRevealed] = useState(initial.request.mode !== 'none');
   const download = useExportDownload();
   const projects = useProjectChoices();
-  const counts = useTaskCounts({
-    projectId: request.projectId || undefined,
-    type: isTaskType(request.type) ? request.type : undefined,
-    locale: isLocale(request.locale) ? request.locale : undefined,
-  });
+  // Counted as an export holds them: a review task is never exported (its text task carries the result).
+  const counts = useTaskCounts(
+    {
+      projectId: request.projectId || undefined,
+      type: isTaskType(request.type) ? request.type : undefined,
+      locale: isLocale(request.locale) ? request.locale : undefined,
+    },
+    { exported: true },
+  );
 
   const change = <K extends keyof ExportRequest>(key: K, value: ExportRequest[K]) => {
     setRequest((current) => ({ ...current, [key]: value }));
@@ -75,7 +79,7 @@ function ExportForm({ params }: { params: URLSearchParams }) {
     <>
       <PageHeader
         title="Exports"
-        description="Download your results as a training dataset: choose a format, filter the tasks and, if you want, split them into train, validation and test files. Golden tasks are never exported."
+        description="Download your results as a training dataset: choose a format, filter the tasks and, if you want, split them into train, validation and test files. Golden tasks are never exported, nor the reviews of written answers: a written answer's record holds the text its review chose."
       />
       <form onSubmit={start} noValidate aria-label="Export">
         <Card title="Format">

@@ -1,8 +1,10 @@
 // One project, live: its task counts by status and spend, the labels its completed tasks received and
-// how confident the consensus was (both polled with back-off while the page is open), and where it has
-// pairwise tasks their groups' rankings and win rates and the annotators' position bias; rename/describe
-// it or change its quality settings (Details shows what its new tasks run with), delete it (only when it
-// has no tasks), and jump to its tasks or an export of it.
+// how confident the consensus was (both polled with back-off while the page is open), the charts of the
+// kinds it has completed tasks of (how many of each where it mixes them; each rating scale in its order;
+// each multi-select option's rate; pairwise results in words, and its groups' rankings and win rates and
+// the annotators' position bias); rename/describe it or change its default answer kind and quality
+// settings (Details shows what its new tasks run with), delete it (only when it has no tasks), and jump
+// to its tasks or an export of it.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -19,6 +21,9 @@ import { projectFormErrors, readProjectFields } from './projectForm';
 import { LabelQuality } from './LabelQuality';
 import { PairwiseReport } from './PairwiseReport';
 import { hasPairwiseData } from './pairwiseReport';
+import { DefaultKindFact, DefaultKindField } from './DefaultKind';
+import { KindMix, MultiOptions, RatingScales } from './KindCharts';
+import { labelsNote, labelWords, mixesKinds } from './distributionByKind';
 import { QualityFacts, QualityFields } from './QualitySettings';
 import {
   useDeleteProject,
@@ -89,6 +94,7 @@ export function ProjectPage() {
         {project.error ? ' · the last refresh failed, retrying' : null}
       </p>
       <ProjectStats project={data} />
+      {distribution.data && mixesKinds(distribution.data.kinds) ? <KindMix kinds={distribution.data.kinds} /> : null}
       <div className="grid-2 project-charts">
         <Card title="Labels">
           <DistributionLabels query={distribution} />
@@ -97,6 +103,7 @@ export function ProjectPage() {
           <ConfidenceHistogram query={distribution} />
         </Card>
       </div>
+      {distribution.data ? <KindCards data={distribution.data} /> : null}
       <Card title="Can these labels be trusted?">
         <LabelQuality query={quality} />
       </Card>
@@ -116,6 +123,7 @@ export function ProjectPage() {
             <dd>{formatDateTime(data.createdAt)}</dd>
             <dt>Last changed</dt>
             <dd>{formatDateTime(data.updatedAt)}</dd>
+            <DefaultKindFact kind={data.defaultAnswerKind} />
             <QualityFacts project={data} />
           </dl>
           <DeleteProject project={data} />
@@ -163,17 +171,47 @@ function DistributionState({ query, children }: { query: DistributionQuery; chil
 function DistributionLabels({ query }: { query: DistributionQuery }) {
   return (
     <DistributionState query={query}>
-      {(data) => (
-        <>
-          <HorizontalBars
-            title="Results of the completed tasks"
-            data={data.labels.map((l) => ({ label: l.label, value: l.count }))}
-            formatValue={(v) => `${formatCount(v)} · ${formatPercent(v / data.completed)}`}
-          />
-          <p className="chart-note">Results of the {formatCount(data.completed)} completed tasks, most frequent first.</p>
-        </>
-      )}
+      {(data) =>
+        data.labels.length === 0 ? (
+          // Only written answers and their reviews completed: their results are texts, not labels.
+          <EmptyState title="No labels to count">
+            <p>The {formatCount(data.completed)} completed tasks are written answers and their reviews: read the chosen texts in the project's tasks.</p>
+          </EmptyState>
+        ) : (
+          <>
+            <HorizontalBars
+              title="Results of the completed tasks"
+              data={data.labels.map((l) => ({ label: labelWords(l.label, data.kinds), value: l.count }))}
+              formatValue={(v) => `${formatCount(v)} · ${formatPercent(v / data.completed)}`}
+            />
+            <p className="chart-note">
+              Results of the {formatCount(data.completed)} completed tasks, most frequent first. {labelsNote(data.kinds)}
+            </p>
+          </>
+        )
+      }
     </DistributionState>
+  );
+}
+
+/** A chart per kind with completed tasks of its own: the rating scales, the multi-select options. */
+function KindCards({ data }: { data: ProjectDistribution }) {
+  const ratings = data.kinds.rating > 0 && data.ratingScales.length > 0;
+  const multi = data.kinds.multi > 0 && data.multiOptions.length > 0;
+  if (!ratings && !multi) return null;
+  return (
+    <div className="kind-charts">
+      {ratings ? (
+        <Card title={data.ratingScales.length > 1 ? 'Rating scales' : 'Rating scale'}>
+          <RatingScales data={data} />
+        </Card>
+      ) : null}
+      {multi ? (
+        <Card title="Multi-select options">
+          <MultiOptions data={data} />
+        </Card>
+      ) : null}
+    </div>
   );
 }
 
@@ -242,6 +280,7 @@ function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
         hint="Leave empty to remove it."
         error={errors.description}
       />
+      <DefaultKindField kind={project.defaultAnswerKind} error={errors.defaultAnswerKind} />
       <QualityFields project={project} errors={errors} />
       <ErrorNote error={apiErrors.general} />
       {saved ? <Notice tone="success">Changes saved.</Notice> : null}

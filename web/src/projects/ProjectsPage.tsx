@@ -12,6 +12,7 @@ import { formatDateTime } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '@concord/contract';
 import { projectFormErrors, readProjectFields } from './projectForm';
+import { DefaultKindField } from './DefaultKind';
 import { QualityFields } from './QualitySettings';
 import { useCreateProject, useProjects, type Project } from './queries';
 import './projects.css';
@@ -124,6 +125,7 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
         hint="Optional: what the project's tasks are for."
         error={errors.description}
       />
+      <DefaultKindField error={errors.defaultAnswerKind} />
       <QualityFields errors={errors} />
       <ErrorNote error={apiErrors.general} />
       <Button type="submit" variant="primary" busy={create.isPending}>

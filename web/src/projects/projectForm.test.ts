@@ -1,7 +1,16 @@
 // The project forms' quality settings, checked as the service checks them.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors';
-import { MAX_RESPONSES_RULE, TARGET_CONFIDENCE_RULE, projectFormErrors, readProjectFields, readQualitySettings } from './projectForm';
+import {
+  DEFAULT_KIND_RULE,
+  MAX_RESPONSES_RULE,
+  TARGET_CONFIDENCE_RULE,
+  defaultKindValue,
+  projectFormErrors,
+  readDefaultKind,
+  readProjectFields,
+  readQualitySettings,
+} from './projectForm';
 
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
@@ -45,7 +54,42 @@ describe('readProjectFields', () => {
   });
 });
 
+describe('the default answer kind', () => {
+  it('sends single choice as null, the API’s “no default”, and rating or multi-select by name', () => {
+    expect(readDefaultKind('')).toBeNull();
+    expect(readDefaultKind('single')).toBeNull();
+    expect(readDefaultKind('rating')).toBe('rating');
+    expect(readDefaultKind('multi')).toBe('multi');
+  });
+
+  it('never sends a kind that cannot be a default', () => {
+    expect(readDefaultKind('pairwise')).toBeNull();
+    expect(readDefaultKind('text')).toBeNull();
+  });
+
+  it('shows a project without a default, or with single choice, as single choice in the select', () => {
+    expect(defaultKindValue(null)).toBe('');
+    expect(defaultKindValue('single')).toBe('');
+    expect(defaultKindValue('multi')).toBe('multi');
+  });
+
+  it('is sent with the other fields when the form has it, and left alone when it has not', () => {
+    expect(readProjectFields(form({ name: 'Frames', defaultAnswerKind: 'multi' })).values.defaultAnswerKind).toBe('multi');
+    expect(readProjectFields(form({ name: 'Frames', defaultAnswerKind: '' })).values).toHaveProperty('defaultAnswerKind', null);
+    expect(readProjectFields(form({ name: 'Frames' })).values).not.toHaveProperty('defaultAnswerKind');
+  });
+});
+
 describe('projectFormErrors', () => {
+  it('says which kinds can be a default when the service refuses one', () => {
+    const refused = new ApiError(400, {
+      error: 'Invalid request',
+      code: 'VALIDATION_ERROR',
+      details: { issues: [{ path: 'defaultAnswerKind', message: 'Invalid option: expected one of "single"|"rating"|"multi"' }] },
+    });
+    expect(projectFormErrors(refused).fields).toEqual({ defaultAnswerKind: DEFAULT_KIND_RULE });
+  });
+
   it('puts the service’s refusal of a setting next to its field, in the form’s words', () => {
     const refused = new ApiError(400, {
       error: 'Invalid request',

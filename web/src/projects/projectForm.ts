@@ -1,16 +1,19 @@
-// A project's name, description and quality settings as the API accepts them (name 1–200 characters,
-// description at most 5 000, empty meaning none; targetConfidence a decimal 0.5–0.999 and maxResponses a
+// A project's name, description, default answer kind and quality settings as the API accepts them (name
+// 1–200 characters, description at most 5 000, empty meaning none; the default kind single choice, rating
+// or multi-select, single choice sent as null; targetConfidence a decimal 0.5–0.999 and maxResponses a
 // whole number 2–50, empty meaning the service's default), checked before the create and settings forms
 // send them.
 import {
   MAX_RESPONSES_MAX,
   MAX_RESPONSES_MIN,
   maxResponsesSchema,
+  PROJECT_DEFAULT_KINDS,
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
   TARGET_CONFIDENCE_MAX,
   TARGET_CONFIDENCE_MIN,
   targetConfidenceSchema,
+  type ProjectDefaultKind,
 } from '@concord/contract';
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
 import { tooLong } from '../ui/limits';
@@ -18,7 +21,9 @@ import { tooLong } from '../ui/limits';
 export const TARGET_CONFIDENCE_RULE = `Give a decimal from ${TARGET_CONFIDENCE_MIN} to ${TARGET_CONFIDENCE_MAX}, or leave it empty for the service default.`;
 export const MAX_RESPONSES_RULE = `Give a whole number of answers from ${MAX_RESPONSES_MIN} to ${MAX_RESPONSES_MAX}, or leave it empty for the service default.`;
 
-export type ProjectField = 'name' | 'description' | 'targetConfidence' | 'maxResponses';
+export const DEFAULT_KIND_RULE = 'Choose single choice, rating or multi-select: pairwise and written answers cannot be a default.';
+
+export type ProjectField = 'name' | 'description' | 'defaultAnswerKind' | 'targetConfidence' | 'maxResponses';
 
 export interface ProjectFields {
   name: string;
@@ -27,7 +32,21 @@ export interface ProjectFields {
   targetConfidence: number | null;
   /** null: the service's default, max(10, 2 × answers needed). */
   maxResponses: number | null;
+  /** The kind the project's tasks take when they name none; null: single choice. Left out by a form without the field. */
+  defaultAnswerKind?: Exclude<ProjectDefaultKind, 'single'> | null;
 }
+
+/**
+ * The default answer kind as the select holds it: rating or multi-select, anything else (the empty value,
+ * "single") single choice, which is sent as null — the API's "no default".
+ */
+export function readDefaultKind(value: string): Exclude<ProjectDefaultKind, 'single'> | null {
+  const kind = PROJECT_DEFAULT_KINDS.find((candidate) => candidate === value.trim());
+  return kind === undefined || kind === 'single' ? null : kind;
+}
+
+/** The select's value for a project's default kind: the empty value (single choice) for null and "single". */
+export const defaultKindValue = (kind: ProjectDefaultKind | null | undefined): string => (kind === 'rating' || kind === 'multi' ? kind : '');
 
 /** A decimal as typed ("0.95", ".9", "1"), or null when it is not one. */
 function parseDecimal(text: string): number | null {
@@ -68,12 +87,16 @@ export function readProjectFields(form: FormData): { values: ProjectFields; erro
   if (!name) errors.name = 'Give the project a name.';
   else if (nameTooLong) errors.name = nameTooLong;
   if (descriptionTooLong) errors.description = descriptionTooLong;
-  return { values: { name, description: description || null, ...quality.values }, errors };
+  const kind = form.get('defaultAnswerKind');
+  return {
+    values: { name, description: description || null, ...(kind === null ? {} : { defaultAnswerKind: readDefaultKind(String(kind)) }), ...quality.values },
+    errors,
+  };
 }
 
 /** The API's refusal of a project form, next to its fields. */
 export const projectFormErrors = (error: unknown): FormErrors<ProjectField> =>
   mapFieldErrors(error, {
-    fields: ['name', 'description', 'targetConfidence', 'maxResponses'],
-    rules: { targetConfidence: TARGET_CONFIDENCE_RULE, maxResponses: MAX_RESPONSES_RULE },
+    fields: ['name', 'description', 'defaultAnswerKind', 'targetConfidence', 'maxResponses'],
+    rules: { defaultAnswerKind: DEFAULT_KIND_RULE, targetConfidence: TARGET_CONFIDENCE_RULE, maxResponses: MAX_RESPONSES_RULE },
   });

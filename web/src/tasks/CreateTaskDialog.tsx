@@ -3,9 +3,10 @@
 // service accepts — twice that for a written answer (text: the writing and its review), and it follows
 // the kind chosen until the person types one. A pairwise task asks for its prompt, two candidates,
 // whether a tie is allowed and a group instead of options; a text task for its instruction and the
-// longest answer. Before sending, the contract's own rules (validateTaskInput) check the task, so what the
-// service would refuse is said next to its field at once. One Idempotency-Key per distinct form content,
-// so a retry after a lost answer creates nothing twice.
+// longest answer. The kind starts as the chosen project's default until the person picks one, and is
+// always sent (a task naming none would take the project's default). Before sending, the contract's own
+// rules (validateTaskInput) check the task, so what the service would refuse is said next to its field at
+// once. One Idempotency-Key per distinct form content, so a retry after a lost answer creates nothing twice.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -17,7 +18,7 @@ import { ErrorNote } from '../ui/Feedback';
 import { focusFirstInvalid, SelectField, TextAreaField, TextField } from '../ui/Field';
 import { formatCents } from '../ui/format';
 import { tooLong } from '../ui/limits';
-import { useCreateTask, type CreateTaskResult, type ProjectOption, type TaskInput } from './queries';
+import { useCreateTask, type CreateTaskResult, type ProjectOption } from './queries';
 import {
   DEFAULT_MAX_CENTS,
   DEFAULT_TEXT_MAX_LENGTH,
@@ -40,12 +41,13 @@ import {
   readBudgetAndAnswers,
   readMaxLength,
   readPairFields,
-  splitOptions,
+  projectDefaultKind,
   taskFormErrors,
+  taskInputOf,
   type PairFieldErrors,
 } from './taskForm';
 import { textPriceWords } from './text';
-import { ANSWER_KINDS, answerKindOf, LOCALES, TASK_TYPES, type AnswerKind, type Locale, type TaskType } from './vocabulary';
+import { ANSWER_KINDS, answerKindLabel, answerKindOf, LOCALES, TASK_TYPES, type AnswerKind } from './vocabulary';
 
 interface CreateTaskDialogProps {
   open: boolean;
@@ -102,7 +104,14 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, priceCents }: CreateTaskFormProps) {
   const create = useCreateTask();
   const idempotency = useIdempotencyKey();
-  const [kind, setKind] = useState<AnswerKind>('single');
+  // The project the person chose; until then the filter's, once the list holds it.
+  const [chosenProject, setChosenProject] = useState<string | null>(null);
+  const projectId = chosenProject ?? (defaultProjectId && projects.some((p) => p.id === defaultProjectId) ? defaultProjectId : '');
+  // The kind the person chose; until then the chosen project's default (single choice without one), also
+  // when the projects arrive after the form opened.
+  const [chosenKind, setChosenKind] = useState<AnswerKind | null>(null);
+  const projectKind = projectDefaultKind(projects, projectId);
+  const kind = chosenKind ?? projectKind;
   // The budget as typed; until then it is the chosen kind's least budget (a text task's is twice the price).
   const [budget, setBudget] = useState<string | null>(null);
   const [localErrors, setLocalErrors] = useState<Partial<Record<TaskField, string>> & PairFieldErrors>({});
@@ -131,23 +140,20 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
       ...pair?.errors,
       ...(maxLength?.error ? { maxLength: maxLength.error } : {}),
     };
-    const projectId = text('projectId');
-    const answerKind = kind;
-    const input: TaskInput = {
-      type: text('type') as TaskType,
+    const input = taskInputOf(kind, {
+      type: text('type'),
       content: text('content'),
-      // A pairwise task's answers are A, B (and tie), a text task's are written: neither takes options.
-      ...(pair ? pair.value : written ? {} : { options: splitOptions(text('options')) }),
-      locale: (text('locale') || 'en') as Locale,
-      ...(numbers.maxCents !== undefined ? { maxCents: numbers.maxCents } : {}),
-      ...(numbers.validationsNeeded !== undefined ? { validationsNeeded: numbers.validationsNeeded } : {}),
-      ...(projectId ? { projectId } : {}),
-      ...(answerKind !== 'single' ? { answerKind } : {}),
-      ...(answerKind === 'multi' ? { allowEmpty: form.get('allowEmpty') === 'on' } : {}),
-      ...(maxLength?.value !== undefined ? { maxLength: maxLength.value } : {}),
-    };
+      options: text('options'),
+      locale: text('locale'),
+      projectId,
+      maxCents: numbers.maxCents,
+      validationsNeeded: numbers.validationsNeeded,
+      allowEmpty: form.get('allowEmpty') === 'on',
+      pair: pair?.value,
+      maxLength: maxLength?.value,
+    });
     // The form's own sentences first; what they leave, the contract's rules as the service words them.
-    const refused = Object.keys(problems).length > 0 ? problems : (localTaskErrors(input, priceCents, answerKind) ?? {});
+    const refused = Object.keys(problems).length > 0 ? problems : (localTaskErrors(input, priceCents, kind) ?? {});
     setLocalErrors(refused);
     if (Object.keys(refused).length > 0) {
       create.reset();
@@ -169,7 +175,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
         label="Answer"
         name="answerKind"
         value={kind}
-        onChange={(event) => setKind(answerKindOf(event.currentTarget.value))}
+        onChange={(event) => setChosenKind(answerKindOf(event.currentTarget.value))}
         error={errors.answerKind}
         options={ANSWER_KINDS}
         hint={
@@ -177,6 +183,8 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
             <>
               <strong>Price {textPriceWords(priceCents)}</strong> (twice the task price). Annotators write; others then choose the best answer in a review.
             </>
+          ) : chosenKind === null && projectKind !== 'single' ? (
+            `${answerKindLabel(projectKind)}: the project’s default kind. Choose another if this task is of another kind.`
           ) : undefined
         }
       />
@@ -246,7 +254,8 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
         <SelectField
           label="Project"
           name="projectId"
-          defaultValue={defaultProjectId && projects.some((p) => p.id === defaultProjectId) ? defaultProjectId : ''}
+          value={projectId}
+          onChange={(event) => setChosenProject(event.currentTarget.value)}
           error={errors.projectId}
           options={[{ value: '', label: 'No project' }, ...projects.map((p) => ({ value: p.id, label: p.name }))]}
         />

@@ -10,7 +10,7 @@ import { api, call, callReplayable, currentCredential, REPLAYED_HEADER, reportUn
 import { ApiError, NETWORK_ERROR, parseRetryAfter } from '../api/errors';
 import { useProjectChoices } from '../projects/queries';
 import { liveInterval, streamedInterval } from '../ui/live';
-import type { Locale, Task, TaskStatus, TaskType } from './vocabulary';
+import type { Locale, ProjectDefaultKind, Task, TaskStatus, TaskType } from './vocabulary';
 
 export const PAGE_SIZE = 25;
 
@@ -49,10 +49,12 @@ export function useTasks(filters: TaskFilters, cursor: string | undefined) {
 /**
  * Tasks by status under project/type/locale filters (GET /tasks/counts), live. One hook and one key for
  * every page that counts tasks, so the overview, the task list and the export form share the cache and
- * a task mutation's invalidation of ['tasks'] refreshes them all.
+ * a task mutation's invalidation of ['tasks'] refreshes them all. With `exported`, only the tasks an
+ * export can hold (exported=true: the reviews of written answers are left out, their text task carries
+ * the result).
  */
-export function useTaskCounts(filters: CountFilters = {}) {
-  const query = defined({ projectId: filters.projectId, type: filters.type, locale: filters.locale });
+export function useTaskCounts(filters: CountFilters = {}, { exported = false }: { exported?: boolean } = {}) {
+  const query = defined({ projectId: filters.projectId, type: filters.type, locale: filters.locale, ...(exported ? { exported: 'true' as const } : {}) });
   return useQuery({
     queryKey: ['tasks', 'counts', query],
     queryFn: (): Promise<TaskCounts> => call(api.GET('/tasks/counts', { params: { query } })),
@@ -89,12 +91,14 @@ export function useTaskSummary(id: string) {
 export interface ProjectOption {
   id: string;
   name: string;
+  /** The kind its tasks take when they name none (null: single choice): Create task preselects it. */
+  defaultAnswerKind?: ProjectDefaultKind | null;
 }
 
-/** The buyer's projects as {id, name} for filters, forms and the project column (the projects area's list). */
+/** The buyer's projects as {id, name, defaultAnswerKind} for filters, forms and the project column (the projects area's list). */
 export function useProjectOptions() {
   const choices = useProjectChoices();
-  const data = useMemo(() => choices.data?.map((p): ProjectOption => ({ id: p.id, name: p.name })), [choices.data]);
+  const data = useMemo(() => choices.data?.map((p): ProjectOption => ({ id: p.id, name: p.name, defaultAnswerKind: p.defaultAnswerKind })), [choices.data]);
   return { data, isError: choices.isError, error: choices.error };
 }
 

@@ -6,10 +6,13 @@ import {
   floorCentsFor,
   localTaskErrors,
   minAnswersFor,
+  projectDefaultKind,
   readBudgetAndAnswers,
   readMaxLength,
   readPairFields,
   taskFormErrors,
+  taskInputOf,
+  type TaskFormValues,
 } from './taskForm';
 
 describe('floorCentsFor', () => {
@@ -143,5 +146,60 @@ describe('candidateFieldOf', () => {
     expect(candidateFieldOf(refusal(['candidates', 'A']))).toBe('candidateA');
     expect(candidateFieldOf(refusal(['candidates', 'B']))).toBe('candidateB');
     expect(candidateFieldOf(refusal(['candidates']))).toBe('candidateB');
+  });
+});
+
+describe('Create task and a project’s default kind', () => {
+  const projects = [
+    { id: 'p-ratings', name: 'Assistant ratings', defaultAnswerKind: 'rating' as const },
+    { id: 'p-frames', name: 'Warehouse frames', defaultAnswerKind: 'multi' as const },
+    { id: 'p-plain', name: 'Product reviews', defaultAnswerKind: null },
+  ];
+  const typed: TaskFormValues = {
+    type: 'AI_RESPONSE_RATING',
+    content: 'Q: What is 2 + 2? A: 4',
+    options: 'good\n bad \n',
+    locale: '',
+    projectId: 'p-ratings',
+    allowEmpty: true,
+  };
+
+  it('preselects the chosen project’s default kind, and single choice without one', () => {
+    expect(projectDefaultKind(projects, 'p-ratings')).toBe('rating');
+    expect(projectDefaultKind(projects, 'p-frames')).toBe('multi');
+    expect(projectDefaultKind(projects, 'p-plain')).toBe('single');
+    expect(projectDefaultKind(projects, '')).toBe('single');
+    expect(projectDefaultKind(projects, 'p-unknown')).toBe('single');
+  });
+
+  it('names single choice in the request, so a project whose default is rating does not make the task a rating task', () => {
+    const input = taskInputOf('single', typed);
+    expect(input).toEqual({
+      type: 'AI_RESPONSE_RATING',
+      content: typed.content,
+      options: ['good', 'bad'],
+      locale: 'en',
+      projectId: 'p-ratings',
+      answerKind: 'single',
+    });
+    expect(localTaskErrors(input, 20, 'single')).toBeNull();
+  });
+
+  it('names every other kind too, with only that kind’s own fields', () => {
+    expect(taskInputOf('rating', typed).answerKind).toBe('rating');
+    expect(taskInputOf('rating', typed)).not.toHaveProperty('allowEmpty');
+    expect(taskInputOf('multi', { ...typed, projectId: '' })).toEqual({
+      type: 'AI_RESPONSE_RATING',
+      content: typed.content,
+      options: ['good', 'bad'],
+      locale: 'en',
+      answerKind: 'multi',
+      allowEmpty: true,
+    });
+    const pair = { candidates: { A: 'yes', B: 'no' }, allowTie: true };
+    expect(taskInputOf('pairwise', { ...typed, pair })).toMatchObject({ answerKind: 'pairwise', ...pair });
+    expect(taskInputOf('pairwise', { ...typed, pair })).not.toHaveProperty('options');
+    expect(taskInputOf('text', { ...typed, maxLength: 280 })).toMatchObject({ answerKind: 'text', maxLength: 280 });
+    expect(taskInputOf('text', typed)).not.toHaveProperty('options');
   });
 });

@@ -28,6 +28,8 @@ import {
   type TaskField,
 } from '@concord/contract';
 import { ApiError } from '../api/errors';
+import type { TaskInput } from './queries';
+import type { Locale, ProjectDefaultKind, TaskType } from './vocabulary';
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
 import { formatCents, parseDollars } from '../ui/format';
 import { tooLong } from '../ui/limits';
@@ -148,6 +150,56 @@ export function readMaxLength(typed: string): { value: number | undefined; error
   if (text === '') return { value: undefined };
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   return n >= 1 && n <= MAX_TEXT_LENGTH ? { value: n } : { value: undefined, error: MAX_LENGTH_RULE };
+}
+
+/**
+ * The kind Create task preselects for the chosen project: its default (null or unknown: single choice, as
+ * the service reads it); single choice without a project.
+ */
+export function projectDefaultKind(projects: readonly { id: string; defaultAnswerKind?: ProjectDefaultKind | null }[], projectId: string): AnswerKind {
+  if (!projectId) return 'single';
+  return projects.find((project) => project.id === projectId)?.defaultAnswerKind ?? 'single';
+}
+
+/** The Create task form as read, each kind's own fields where the kind has them. */
+export interface TaskFormValues {
+  type: string;
+  content: string;
+  /** The options as typed, one per line (single choice, rating, multi-select). */
+  options: string;
+  locale: string;
+  projectId: string;
+  maxCents?: number | undefined;
+  validationsNeeded?: number | undefined;
+  /** A multi-select task's "the empty set is an answer". */
+  allowEmpty: boolean;
+  /** A pairwise task's candidates, tie and group (readPairFields' value). */
+  pair?: { candidates: PairCandidates; allowTie: boolean; group?: string } | null | undefined;
+  /** A text task's longest answer; undefined leaves the API's default. */
+  maxLength?: number | undefined;
+}
+
+/**
+ * The task Create task sends (POST /tasks). Its `answerKind` is always named, single choice too: a task
+ * that names none takes its project's default, so a single-choice task left without it would become a
+ * rating or multi-select task in a project whose default is one of those.
+ */
+export function taskInputOf(answerKind: AnswerKind, values: TaskFormValues): TaskInput {
+  const pairwise = answerKind === 'pairwise';
+  const written = answerKind === 'text';
+  return {
+    type: values.type as TaskType,
+    content: values.content,
+    // A pairwise task's answers are A, B (and tie), a text task's are written: neither takes options.
+    ...(pairwise ? (values.pair ?? {}) : written ? {} : { options: splitOptions(values.options) }),
+    locale: (values.locale || 'en') as Locale,
+    ...(values.maxCents !== undefined ? { maxCents: values.maxCents } : {}),
+    ...(values.validationsNeeded !== undefined ? { validationsNeeded: values.validationsNeeded } : {}),
+    ...(values.projectId ? { projectId: values.projectId } : {}),
+    answerKind,
+    ...(answerKind === 'multi' ? { allowEmpty: values.allowEmpty } : {}),
+    ...(written && values.maxLength !== undefined ? { maxLength: values.maxLength } : {}),
+  };
 }
 
 const CONTENT_MISSING: Record<AnswerKind, string> = {

@@ -2,10 +2,10 @@
 // types, the six locales of the contract and the four statuses. The lists are built from records keyed by
 // the contract's own unions, so a value added to or removed from the API breaks the build until it is
 // worded here.
-import type { AnswerKind, Locale, TaskStatus, TaskType } from '@concord/contract';
+import { PROJECT_DEFAULT_KINDS, type AnswerKind, type Locale, type ProjectDefaultKind, type TaskStatus, type TaskType } from '@concord/contract';
 import type { Schemas } from '../api/schemas';
 
-export type { AnswerKind, Locale, TaskStatus, TaskType };
+export type { AnswerKind, Locale, ProjectDefaultKind, TaskStatus, TaskType };
 export type TaskListItem = Schemas['TaskListItem'];
 export type Task = Schemas['Task'];
 
@@ -67,6 +67,15 @@ export const ANSWER_KINDS: readonly Choice<AnswerKind>[] = entries(KIND_WORDS).m
  * to score an annotator by (the API refuses it, naming answerKind).
  */
 export const GOLDEN_ANSWER_KINDS: readonly Choice<AnswerKind>[] = ANSWER_KINDS.filter((kind) => kind.value !== 'text');
+/**
+ * The kinds a project may take as its default (the contract's PROJECT_DEFAULT_KINDS: those whose tasks
+ * carry options), by their name alone. Single choice is the empty value: the forms send it as null, the
+ * API's "no default".
+ */
+export const PROJECT_DEFAULT_KIND_CHOICES: readonly Choice<'' | Exclude<ProjectDefaultKind, 'single'>>[] = PROJECT_DEFAULT_KINDS.map((kind) => ({
+  value: kind === 'single' ? '' : kind,
+  label: KIND_WORDS[kind].label,
+}));
 /** The kind a form's select holds (single choice for anything else). */
 export const answerKindOf = (value: string): AnswerKind => (Object.hasOwn(KIND_WORDS, value) ? (value as AnswerKind) : 'single');
 export const STATUSES: readonly (Choice<TaskStatus> & { hint: string })[] = entries(STATUS_WORDS).map(([value, words]) => ({ value, ...words }));

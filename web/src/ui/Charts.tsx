@@ -233,27 +233,35 @@ function FiguresTable({
   );
 }
 
-/** Horizontal bars with their labels, for distributions over named categories. */
+/**
+ * Horizontal bars with their labels, for distributions over named categories. Each bar is drawn against
+ * the longest, or against `max` (1 for rates, so a bar is its share of the whole); a datum's `text`
+ * replaces its formatted value. A label cut short shows whole on hover.
+ */
 export function HorizontalBars({
   title,
   data,
   formatValue = String,
+  max,
 }: {
   title: string;
-  data: { label: string; value: number }[];
+  data: { label: string; value: number; text?: string }[];
   formatValue?: (v: number) => string;
+  max?: number;
 }) {
-  const max = Math.max(1, ...data.map((d) => d.value));
+  const top = max ?? Math.max(1, ...data.map((d) => d.value));
   return (
     <figure className="hbars" aria-label={title}>
       <ul>
         {data.map((d) => (
           <li key={d.label}>
-            <span className="hbar-label">{d.label}</span>
-            <span className="hbar-track" aria-hidden="true">
-              <span className="hbar-fill" style={{ width: `${(d.value / max) * 100}%` }} />
+            <span className="hbar-label" title={d.label}>
+              {d.label}
             </span>
-            <span className="hbar-value">{formatValue(d.value)}</span>
+            <span className="hbar-track" aria-hidden="true">
+              <span className="hbar-fill" style={{ width: `${Math.min(1, d.value / top) * 100}%` }} />
+            </span>
+            <span className="hbar-value">{d.text ?? formatValue(d.value)}</span>
           </li>
         ))}
       </ul>
