@@ -6,6 +6,11 @@ const codeOf = (raw: unknown) => {
   const result = validateTaskInput(raw, 20);
   return result.ok ? 'OK' : result.error.code;
 };
+/** The fields a refused task's issues name (null when it is valid). */
+const pathOf = (raw: object) => {
+  const result = validateTaskInput(raw, 20);
+  return result.ok ? null : (result.error.details?.issues as Array<{ path: string }>).map((issue) => issue.path);
+};
 
 describe('validateTaskInput', () => {
   it('applies the defaults', () => {
@@ -102,10 +107,6 @@ describe('validateTaskInput', () => {
       ok: false,
       error: { code: 'MISSING_FIELDS', details: { fields: ['candidates'] } },
     });
-    const pathOf = (raw: object) => {
-      const result = validateTaskInput(raw, 20);
-      return result.ok ? null : (result.error.details?.issues as Array<{ path: string }>).map((issue) => issue.path);
-    };
     expect(pathOf({ ...pair, options: ['A', 'B'] })).toEqual(['options']);
     expect(pathOf({ ...pair, candidates: { A: 'same', B: 'same' } })).toEqual(['candidates']);
     expect(pathOf({ ...pair, candidates: { A: 'x', B: '' } })).toEqual(['candidates.B']);
@@ -125,10 +126,6 @@ describe('validateTaskInput', () => {
       ok: false,
       error: { code: 'MISSING_FIELDS', details: { fields: ['content'] } },
     });
-    const pathOf = (raw: object) => {
-      const result = validateTaskInput(raw, 20);
-      return result.ok ? null : (result.error.details?.issues as Array<{ path: string }>).map((issue) => issue.path);
-    };
     expect(pathOf({ ...text, maxCents: 39 })).toEqual(['maxCents']);
     expect(pathOf({ ...text, options: ['a', 'b'] })).toEqual(['options']);
     expect(pathOf({ ...text, validationsNeeded: 1 })).toEqual(['validationsNeeded']);
