@@ -69,6 +69,10 @@ describe('pairwise tasks', () => {
     expect(imported.body).toMatchObject({ created: 1, errors: [] });
 
     const read = async (id: string) => (await get(buyer, `/tasks/${id}`)).body;
+    // Listed and counted by kind.
+    await post(buyer, '/tasks', { type: 'BINARY_CHOICE', content: 'Yes?', options: ['yes', 'no'] });
+    expect((await get(buyer, '/tasks?answerKind=pairwise')).body.tasks).toHaveLength(3);
+    expect((await get(buyer, '/tasks/counts?answerKind=single')).body.total).toBe(1);
     expect(await read(single.body.taskId)).toMatchObject({
       answerKind: 'pairwise',
       options: ['A', 'B'],

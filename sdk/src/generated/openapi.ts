@@ -6339,6 +6339,8 @@ export interface operations {
                 type?: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                 projectId?: string;
                 locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                /** @description Only tasks of this answer kind (single choice: single) */
+                answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
                 /** @description Page size: 1 to 100, default 20 (above 100 is read as 100) */
                 limit?: number;
                 cursor?: string;
@@ -7018,6 +7020,8 @@ export interface operations {
                 projectId?: string;
                 type?: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                 locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                /** @description Only tasks of this answer kind (single choice: single) */
+                answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
                 /** @description true: only the tasks an export can hold (review tasks left out: their text task carries the result) */
                 exported?: "true" | "false";
             };

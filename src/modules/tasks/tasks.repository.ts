@@ -73,6 +73,7 @@ export interface TaskFilters {
   type?: TaskType;
   projectId?: string;
   locale?: string;
+  answerKind?: AnswerKind;
 }
 
 /** What PATCH /tasks/:id may change. */
@@ -244,6 +245,7 @@ export class TasksRawRepository {
     if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
     if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
     if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
+    if (filters.answerKind) conditions.push(Prisma.sql`answer_kind = ${filters.answerKind}`);
     if (after) conditions.push(Prisma.sql`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id})`);
     const rows = await this.db.$queryRaw<TaskRow[]>`
       SELECT ${TASK_COLUMNS} FROM tasks WHERE ${Prisma.join(conditions, ' AND ')}

@@ -41,11 +41,12 @@ export const listTasksQuery = z.strictObject({
   type: z.enum(TASK_TYPES).optional(),
   projectId: z.string().max(64).optional(),
   locale: z.enum(LOCALES).optional(),
+  answerKind: z.enum(ANSWER_KINDS).optional().meta({ description: 'Only tasks of this answer kind (single choice: single)' }),
   limit: limitSchema,
   cursor: cursorSchema,
 });
 
-export const countTasksQuery = listTasksQuery.pick({ projectId: true, type: true, locale: true }).extend({
+export const countTasksQuery = listTasksQuery.pick({ projectId: true, type: true, locale: true, answerKind: true }).extend({
   exported: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
