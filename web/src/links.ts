@@ -8,6 +8,7 @@ export const TASK_LIST_PARAMS = {
   type: 'type',
   projectId: 'projectId',
   locale: 'locale',
+  answerKind: 'answerKind',
   task: 'task',
 } as const;
 

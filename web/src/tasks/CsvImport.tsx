@@ -101,7 +101,8 @@ export function CsvImport() {
         gives <code>candidateA</code>, <code>candidateB</code>, and optionally <code>allowTie</code> (true or false) and <code>group</code>. A written answer
         sets <code>answerKind</code> to <code>text</code>, leaves <code>options</code> empty, gives its instruction as <code>content</code> and optionally{' '}
         <code>maxLength</code> (the longest answer in characters, 2 000 when empty); it costs twice the task price. UTF-8, comma-separated, fields with commas
-        or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with their error.
+        or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with their error. The example CSV has a row of
+        each answer kind: single choice, rating (its options the scale, lowest first), multi-select, pairwise and written answer.
       </p>
       <div className="import-dropzone">
         <TextField

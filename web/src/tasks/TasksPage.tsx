@@ -1,8 +1,9 @@
 // Tasks: the buyer's tasks, 25 at a time through the API's cursor (a million tasks load one page), with
 // filters, the page (?cursor=&page=, the cursors before it in the history entry, so Back and a reload
 // keep the page) and the open task kept in the URL (the parameters of links.ts:
-// ?status=&type=&projectId=&locale=&task=) so a link reproduces the view, live counts by status that filter when clicked, a drawer with the task's details, and a
-// form to create one. Everything polls with back-off, so a task turning COMPLETED shows by itself.
+// ?status=&type=&answerKind=&projectId=&locale=&task=, read and written by taskFilters.ts) so a link
+// reproduces the view, live counts by status that filter when clicked, a drawer with the task's details,
+// and a form to create one. Everything polls with back-off, so a task turning COMPLETED shows by itself.
 import { useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -10,38 +11,22 @@ import { Button } from '../ui/Button';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { SelectField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
-import { TASK_LIST_PARAMS, type TaskListParam } from '../links';
-import { PAGE_PARAMS, Pager, useUrlCursor } from '../ui/pagination';
+import { TASK_LIST_PARAMS } from '../links';
+import { Pager, useUrlCursor } from '../ui/pagination';
 import { formatCount } from '../ui/format';
 import { CreateTaskDialog } from './CreateTaskDialog';
 import { TaskDrawer } from './TaskDrawer';
 import { TaskTable } from './TaskTable';
-import { PAGE_SIZE, useProjectOptions, useTaskCounts, useTasks, type CreateTaskResult, type ProjectOption, type TaskFilters } from './queries';
-import { LOCALES, STATUSES, TASK_TYPES, isLocale, isStatus, isTaskType, type TaskStatus } from './vocabulary';
+import { PAGE_SIZE, useProjectOptions, useTaskCounts, useTasks, type CreateTaskResult, type ProjectOption } from './queries';
+import { changeTaskListParams, CLEARED_FILTERS, filtersKey, hasFilter, readTaskFilters, type TaskFilters, type TaskListChanges } from './taskFilters';
+import { ANSWER_KIND_NAMES, LOCALES, STATUSES, TASK_TYPES, type TaskStatus } from './vocabulary';
 import { formatDuration } from './taskFormat';
 import './tasks.css';
-
-/** The filters a URL names; values the API would refuse are ignored rather than sent. */
-function readFilters(params: URLSearchParams): TaskFilters {
-  const status = params.get(TASK_LIST_PARAMS.status);
-  const type = params.get(TASK_LIST_PARAMS.type);
-  const locale = params.get(TASK_LIST_PARAMS.locale);
-  // ?project= is what this page wrote before the names were shared: old bookmarks keep working.
-  const project = params.get(TASK_LIST_PARAMS.projectId) ?? params.get('project');
-  return {
-    status: isStatus(status) ? status : undefined,
-    type: isTaskType(type) ? type : undefined,
-    locale: isLocale(locale) ? locale : undefined,
-    projectId: project && project.length <= 64 ? project : undefined,
-  };
-}
-
-type ParamChanges = Partial<Record<TaskListParam, string | undefined>>;
 
 export function TasksPage() {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
-  const filters = readFilters(params);
+  const filters = readTaskFilters(params);
   const openTaskId = params.get(TASK_LIST_PARAMS.task);
   const projects = useProjectOptions();
   const projectList = useMemo(() => projects.data ?? [], [projects.data]);
@@ -49,29 +34,11 @@ export function TasksPage() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreateTaskResult | null>(null);
 
-  const change = (changes: ParamChanges) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        for (const [key, value] of Object.entries(changes) as [TaskListParam, string | undefined][]) {
-          const name = TASK_LIST_PARAMS[key];
-          if (value) next.set(name, value);
-          else next.delete(name);
-          if (key === 'projectId') next.delete('project');
-          // Another filter is another list: it starts at its first page.
-          if (key !== 'task' && (previous.get(name) ?? undefined) !== value) {
-            next.delete(PAGE_PARAMS.cursor);
-            next.delete(PAGE_PARAMS.page);
-          }
-        }
-        return next;
-      },
-      // The page's earlier cursors ride in the history entry: opening or closing a task keeps them.
-      { state: location.state },
-    );
+  // Another filter is another list, which starts at its first page; the page's earlier cursors ride in
+  // the history entry, so opening or closing a task keeps them.
+  const change = (changes: TaskListChanges) => setParams((previous) => changeTaskListParams(previous, changes), { state: location.state });
 
-  const filterKey = JSON.stringify([filters.status, filters.type, filters.projectId, filters.locale]);
-  const anyFilter = Boolean(filters.status || filters.type || filters.projectId || filters.locale);
+  const anyFilter = hasFilter(filters);
 
   return (
     <>
@@ -98,16 +65,11 @@ export function TasksPage() {
         </Notice>
       ) : null}
       <StatusCounts filters={filters} active={filters.status} onSelect={(status) => change({ status })} />
-      <TaskFilterBar
-        filters={filters}
-        projects={projectList}
-        onChange={change}
-        onClear={anyFilter ? () => change({ status: undefined, type: undefined, projectId: undefined, locale: undefined }) : undefined}
-      />
+      <TaskFilterBar filters={filters} projects={projectList} onChange={change} onClear={anyFilter ? () => change(CLEARED_FILTERS) : undefined} />
       {projects.isError ? <ErrorNote error={projects.error} /> : null}
       <Card>
         <TaskList
-          key={filterKey}
+          key={filtersKey(filters)}
           filters={filters}
           anyFilter={anyFilter}
           projectNames={projectNames}
@@ -174,7 +136,7 @@ function StatusCounts({
 interface TaskFilterBarProps {
   filters: TaskFilters;
   projects: ProjectOption[];
-  onChange: (changes: ParamChanges) => void;
+  onChange: (changes: TaskListChanges) => void;
   onClear: (() => void) | undefined;
 }
 
@@ -193,6 +155,12 @@ function TaskFilterBar({ filters, projects, onChange, onClear }: TaskFilterBarPr
         value={filters.type ?? ''}
         onChange={(event) => onChange({ type: event.target.value || undefined })}
         options={[{ value: '', label: 'All types' }, ...TASK_TYPES]}
+      />
+      <SelectField
+        label="Filter by answer"
+        value={filters.answerKind ?? ''}
+        onChange={(event) => onChange({ answerKind: event.target.value || undefined })}
+        options={[{ value: '', label: 'All answer kinds' }, ...ANSWER_KIND_NAMES]}
       />
       <SelectField
         label="Filter by project"

@@ -1,6 +1,7 @@
 // The import page's reading of a CSV file: the service's dialect and parser (@concord/contract, csv-parse)
 // with what the page adds, the line each record starts on and its words for a file the service refuses.
-import { checkCsvHeader, TaskCsvRows, validateTaskInput } from '@concord/contract';
+import { ANSWER_KINDS, checkCsvHeader, TaskCsvRows, taskCsvOptions, validateTaskInput } from '@concord/contract';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { csvField, emptyOptionsWords, exampleCsv, parseCsv, previewRows, recordFields } from './csv';
 
@@ -42,10 +43,38 @@ describe('exampleCsv', () => {
       const row = reader.read(cells);
       if (row?.ok && validateTaskInput(row.task, 35).ok) accepted += 1;
     }
-    expect(rows).toBe(6);
+    expect(rows).toBe(10);
     expect(accepted).toBe(rows);
     expect(csvField('a, "b"')).toBe('"a, ""b"""');
     expect(csvField(' padded')).toBe('" padded"');
+  });
+
+  it('passes the contract’s own checks at the price of 20 cents, with a row of every answer kind', () => {
+    // Read as the service reads an upload (csv-parse with the contract's options), each row through the task rules.
+    const records = parse(exampleCsv(), taskCsvOptions(true)) as string[][];
+    const reader = new TaskCsvRows();
+    const header = records[0] ?? [];
+    expect(checkCsvHeader(header)).toEqual({ missing: [], unknown: [], duplicate: [] });
+    const checked = records.map((fields) => reader.read(fields)).filter((row) => row !== undefined);
+    reader.end();
+    expect(checked).toHaveLength(10);
+    const tasks = checked.map((row) => {
+      if (!row.ok) throw new Error(`row ${row.row}: ${row.error}`);
+      const validation = validateTaskInput(row.task, 20);
+      if (!validation.ok) throw new Error(`row ${row.row}: ${validation.error.message}`);
+      return validation.task;
+    });
+    expect(new Set(tasks.map((task) => task.answerKind))).toEqual(new Set(ANSWER_KINDS));
+    const ofKind = (kind: string) => tasks.find((task) => task.answerKind === kind);
+    expect(ofKind('rating')?.options).toEqual(['1', '2', '3', '4', '5']);
+    expect(ofKind('multi')?.allowEmpty).toBe(true);
+    expect(ofKind('pairwise')).toMatchObject({ options: ['A', 'B', 'tie'], allowTie: true, group: 'commit-messages' });
+    expect(ofKind('pairwise')?.candidates).toEqual({ A: 'Fix crash on empty config file', B: 'fixed stuff' });
+    expect(ofKind('text')).toMatchObject({ options: [], maxLength: 280, maxCents: 40 });
+    // The header names the columns the rows use (projectId aside, which every file may name), no more.
+    const used = new Set(checked.flatMap((row) => (row.ok ? Object.keys(row.task) : [])));
+    const unused = header.filter((column) => column !== 'projectId' && !used.has(column.startsWith('candidate') ? 'candidates' : column));
+    expect(unused).toEqual([]);
   });
 });
 

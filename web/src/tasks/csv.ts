@@ -2,7 +2,7 @@
 // the row's content: the service's own dialect (@concord/contract's TASK_CSV_OPTIONS) read by the same
 // parser (csv-parse, its browser build), so rows are numbered exactly as POST /tasks/batch/csv numbers
 // them. The service remains the judge of the file.
-import { csvHeaderColumns, TASK_CSV_OPTIONS } from '@concord/contract';
+import { csvHeaderColumns, TASK_CSV_OPTIONS, type CSV_OPTIONAL_COLUMNS, type CSV_REQUIRED_COLUMNS } from '@concord/contract';
 import { parse } from 'csv-parse/browser/esm/sync';
 
 export interface CsvRecord {
@@ -128,28 +128,95 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
+/** The example's columns: the service's required ones, then the optional ones its rows use. */
+const EXAMPLE_COLUMNS = [
+  'type',
+  'content',
+  'options',
+  'locale',
+  'maxCents',
+  'projectId',
+  'validationsNeeded',
+  'answerKind',
+  'allowEmpty',
+  'candidateA',
+  'candidateB',
+  'allowTie',
+  'group',
+  'maxLength',
+] as const satisfies readonly ((typeof CSV_REQUIRED_COLUMNS)[number] | (typeof CSV_OPTIONAL_COLUMNS)[number])[];
+
+type ExampleRow = Partial<Record<(typeof EXAMPLE_COLUMNS)[number], string>>;
+
 /**
- * A ready-to-import example file: every column, quoting, a multi-line field and defaults left empty.
- * Every row names its budget (the service's default of 20 cents is refused wherever the task price is
- * higher): the lowest it accepts (`floorCents`, the task price), and twice that on one row.
+ * A ready-to-import example file: every column, a row of each answer kind, quoting, a multi-line field and
+ * defaults left empty. Every row names its budget (the service's default of 20 cents is refused wherever
+ * the task price is higher): the lowest it accepts (`floorCents`, the task price), and twice that on the
+ * relevance row and on the written answer, which costs twice the price (its review is paid too).
  */
 export function exampleCsv(floorCents = 20): string {
-  const rows: string[][] = [
-    ['type', 'content', 'options', 'locale', 'maxCents', 'projectId', 'validationsNeeded'],
-    ['SENTIMENT_ANALYSIS', 'The delivery was fast and the box was intact.', 'positive|negative|neutral', 'en', String(floorCents), '', '3'],
-    ['SENTIMENT_ANALYSIS', 'Le produit est arrivé cassé, "très" déçu.', 'positive|negative|neutral', 'fr', String(floorCents), '', ''],
-    ['BINARY_CHOICE', 'Is this e-mail spam? "You won a cruise, click here"', 'yes|no', '', String(floorCents), '', '5'],
-    [
-      'RELEVANCE_RATING',
-      'Query: waterproof hiking boots\nResult: Trail runner GTX, Gore-Tex lined',
-      'relevant|somewhat relevant|irrelevant',
-      'en',
-      String(2 * floorCents),
-      '',
-      '',
-    ],
-    ['AI_RESPONSE_RATING', 'Q: What is the capital of Australia? A: Sydney.', 'good|acceptable|bad', 'en', String(floorCents), '', ''],
-    ['IMAGE_CLASSIFICATION', 'https://example.com/images/0001.jpg', 'cat|dog|other', 'en', String(floorCents), '', ''],
+  const floor = String(floorCents);
+  const rows: ExampleRow[] = [
+    {
+      type: 'SENTIMENT_ANALYSIS',
+      content: 'The delivery was fast and the box was intact.',
+      options: 'positive|negative|neutral',
+      locale: 'en',
+      maxCents: floor,
+      validationsNeeded: '3',
+    },
+    { type: 'SENTIMENT_ANALYSIS', content: 'Le produit est arrivé cassé, "très" déçu.', options: 'positive|negative|neutral', locale: 'fr', maxCents: floor },
+    { type: 'BINARY_CHOICE', content: 'Is this e-mail spam? "You won a cruise, click here"', options: 'yes|no', maxCents: floor, validationsNeeded: '5' },
+    {
+      type: 'RELEVANCE_RATING',
+      content: 'Query: waterproof hiking boots\nResult: Trail runner GTX, Gore-Tex lined',
+      options: 'relevant|somewhat relevant|irrelevant',
+      locale: 'en',
+      maxCents: String(2 * floorCents),
+    },
+    { type: 'AI_RESPONSE_RATING', content: 'Q: What is the capital of Australia? A: Sydney.', options: 'good|acceptable|bad', locale: 'en', maxCents: floor },
+    { type: 'IMAGE_CLASSIFICATION', content: 'https://example.com/images/0001.jpg', options: 'cat|dog|other', locale: 'en', maxCents: floor },
+    // A rating: the options are the scale's levels, lowest first.
+    {
+      type: 'AI_RESPONSE_RATING',
+      content: 'Q: How do I undo my last git commit? A: Run `git reset --soft HEAD~1`: the commit goes, its changes stay staged.',
+      options: '1|2|3|4|5',
+      locale: 'en',
+      maxCents: floor,
+      answerKind: 'rating',
+    },
+    // A multi-select: every option that applies, none at all allowed.
+    {
+      type: 'IMAGE_CLASSIFICATION',
+      content: 'https://example.com/images/0002.jpg',
+      options: 'person|forklift|pallet',
+      locale: 'en',
+      maxCents: floor,
+      answerKind: 'multi',
+      allowEmpty: 'true',
+    },
+    // A pairwise comparison: no options (the answers are A, B and, with allowTie, tie), two candidates.
+    {
+      type: 'AI_RESPONSE_RATING',
+      content: 'Write a one-line commit message for a change that fixes a crash when the config file is empty.',
+      locale: 'en',
+      maxCents: floor,
+      answerKind: 'pairwise',
+      candidateA: 'Fix crash on empty config file',
+      candidateB: 'fixed stuff',
+      allowTie: 'true',
+      group: 'commit-messages',
+    },
+    // A written answer: no options, the content is the instruction, at most maxLength characters.
+    {
+      type: 'AI_RESPONSE_RATING',
+      content: 'Write a one-sentence reply to a customer whose parcel is three days late.',
+      locale: 'en',
+      maxCents: String(2 * floorCents),
+      answerKind: 'text',
+      maxLength: '280',
+    },
   ];
-  return `${rows.map((cells) => cells.map(csvField).join(',')).join('\r\n')}\r\n`;
+  const lines = [[...EXAMPLE_COLUMNS], ...rows.map((row) => EXAMPLE_COLUMNS.map((column) => row[column] ?? ''))];
+  return `${lines.map((cells) => cells.map(csvField).join(',')).join('\r\n')}\r\n`;
 }

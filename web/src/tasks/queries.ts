@@ -10,18 +10,10 @@ import { api, call, callReplayable, currentCredential, REPLAYED_HEADER, reportUn
 import { ApiError, NETWORK_ERROR, parseRetryAfter } from '../api/errors';
 import { useProjectChoices } from '../projects/queries';
 import { liveInterval, streamedInterval } from '../ui/live';
-import type { Locale, ProjectDefaultKind, Task, TaskStatus, TaskType } from './vocabulary';
+import { taskCountQuery, taskListQuery, type CountFilters, type TaskFilters } from './taskFilters';
+import type { Locale, ProjectDefaultKind, Task, TaskStatus } from './vocabulary';
 
-export const PAGE_SIZE = 25;
-
-export interface TaskFilters {
-  status?: TaskStatus | undefined;
-  type?: TaskType | undefined;
-  projectId?: string | undefined;
-  locale?: Locale | undefined;
-}
-
-export type CountFilters = Omit<TaskFilters, 'status'>;
+export { PAGE_SIZE, type CountFilters, type TaskFilters } from './taskFilters';
 
 export interface TaskCounts {
   counts: Record<TaskStatus, number>;
@@ -34,27 +26,26 @@ export type CreateTaskResult = paths['/tasks']['post']['responses'][201]['conten
 export type BatchResult = paths['/tasks/batch']['post']['responses'][201]['content']['application/json'];
 export type CsvImportResult = paths['/tasks/batch/csv']['post']['responses'][201]['content']['application/json'];
 
-const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
-
 /** One page of the buyer's tasks (25, newest first), live while annotators work. */
 export function useTasks(filters: TaskFilters, cursor: string | undefined) {
+  const query = taskListQuery(filters, cursor);
   return useQuery({
-    queryKey: ['tasks', 'list', defined(filters), cursor ?? null],
-    queryFn: () => call(api.GET('/tasks', { params: { query: { ...defined(filters), limit: PAGE_SIZE, cursor } } })),
+    queryKey: ['tasks', 'list', query],
+    queryFn: () => call(api.GET('/tasks', { params: { query } })),
     refetchInterval: streamedInterval,
     placeholderData: keepPreviousData,
   });
 }
 
 /**
- * Tasks by status under project/type/locale filters (GET /tasks/counts), live. One hook and one key for
- * every page that counts tasks, so the overview, the task list and the export form share the cache and
- * a task mutation's invalidation of ['tasks'] refreshes them all. With `exported`, only the tasks an
+ * Tasks by status under project/type/locale/answer-kind filters (GET /tasks/counts), live. One hook and
+ * one key for every page that counts tasks, so the overview, the task list and the export form share the
+ * cache and a task mutation's invalidation of ['tasks'] refreshes them all. With `exported`, only the tasks an
  * export can hold (exported=true: the reviews of written answers are left out, their text task carries
  * the result).
  */
 export function useTaskCounts(filters: CountFilters = {}, { exported = false }: { exported?: boolean } = {}) {
-  const query = defined({ projectId: filters.projectId, type: filters.type, locale: filters.locale, ...(exported ? { exported: 'true' as const } : {}) });
+  const query = taskCountQuery(filters, { exported });
   return useQuery({
     queryKey: ['tasks', 'counts', query],
     queryFn: (): Promise<TaskCounts> => call(api.GET('/tasks/counts', { params: { query } })),

@@ -62,6 +62,8 @@ export const ANSWER_KINDS: readonly Choice<AnswerKind>[] = entries(KIND_WORDS).m
   value,
   label: `${words.label}: ${words.hint.charAt(0).toLowerCase()}${words.hint.slice(1)}`,
 }));
+/** The kinds by their name alone ("Rating", "Written answer"), for a filter's choices. */
+export const ANSWER_KIND_NAMES: readonly Choice<AnswerKind>[] = entries(KIND_WORDS).map(([value, words]) => ({ value, label: words.label }));
 /**
  * The kinds a golden task may take: every one but a written answer (text), which has no one right answer
  * to score an annotator by (the API refuses it, naming answerKind).
@@ -82,6 +84,7 @@ export const STATUSES: readonly (Choice<TaskStatus> & { hint: string })[] = entr
 
 export const isTaskType = (value: string | null | undefined): value is TaskType => typeof value === 'string' && Object.hasOwn(TYPE_WORDS, value);
 export const isLocale = (value: string | null | undefined): value is Locale => typeof value === 'string' && Object.hasOwn(LOCALE_WORDS, value);
+export const isAnswerKind = (value: string | null | undefined): value is AnswerKind => typeof value === 'string' && Object.hasOwn(KIND_WORDS, value);
 export const isStatus = (value: string | null | undefined): value is TaskStatus => typeof value === 'string' && Object.hasOwn(STATUS_WORDS, value);
 
 export const typeLabel = (type: string): string => (isTaskType(type) ? TYPE_WORDS[type].label : type);
