@@ -50,10 +50,12 @@ BEGIN
       NULL;
     ELSIF v_swapped IS NULL THEN
       v_outcome := 'NO_ASSIGNMENT';
-    ELSIF v_task.status IN ('COMPLETED', 'FAILED') THEN
+    -- A text task whose written answers are all in is being reviewed: it takes no more (its review chooses
+    -- between exactly those).
+    ELSIF v_task.status IN ('COMPLETED', 'FAILED') OR (v_task.answer_kind = 'text' AND v_task.total_responses >= v_task.max_responses) THEN
       v_outcome := 'TASK_CLOSED';
     ELSIF v_task.answer_kind = 'text' THEN
-      v_answer := CASE WHEN p_choices IS NULL AND char_length(btrim(p_answer)) BETWEEN 1 AND v_task.max_length THEN btrim(p_answer) END;
+      v_answer := CASE WHEN p_choices IS NULL THEN written_answer(p_answer, v_task.max_length) END;
     ELSE
       v_answer := task_answer(v_task.options, v_task.answer_kind, v_task.allow_empty,
                               CASE WHEN v_task.answer_kind = 'pairwise' THEN pair_answer(p_answer, v_swapped) ELSE p_answer END, p_choices);

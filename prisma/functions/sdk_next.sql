@@ -112,7 +112,7 @@ BEGIN
           v_golden_id := v_golden.id;
         END IF;
       END IF;
-      v_swapped := v_task.answer_kind = 'pairwise' AND p_order_roll < 0.5;
+      v_swapped := v_task.answer_kind = 'pairwise' AND coalesce(p_order_roll, 1) < 0.5;
       INSERT INTO assignments AS a (annotator_id, id, task_id, golden_task_id, expires_at, created_at, swapped)
       VALUES (v_annotator.id, p_assignment_id,
               CASE WHEN v_golden_id IS NULL THEN v_task.id END, v_golden_id, p_expires_at, p_now, v_swapped)

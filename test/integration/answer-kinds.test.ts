@@ -360,6 +360,15 @@ describe("a project's default answer kind", () => {
       const refused = await post(buyer, '/projects', { name: unique('bad'), defaultAnswerKind: kind });
       expect(refused.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'defaultAnswerKind' }] } });
     }
+    // A repeat with its Idempotency-Key gets its first response back, whatever the default has become.
+    const keyed = () => request(world.ctx.app).post('/api/v1/tasks').set(bearer(buyer.token)).set('Idempotency-Key', `k-${projectId}`);
+    await request(world.ctx.app).patch(`/api/v1/projects/${projectId}`).set(bearer(buyer.token)).send({ defaultAnswerKind: 'multi' });
+    const first = await keyed().send({ ...plain, options: ['a', 'b'], allowEmpty: true });
+    expect(first.status).toBe(201);
+    await request(world.ctx.app).patch(`/api/v1/projects/${projectId}`).set(bearer(buyer.token)).send({ defaultAnswerKind: null });
+    const again = await keyed().send({ ...plain, options: ['a', 'b'], allowEmpty: true });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
     // Another buyer's project lends no kind: the task is refused for its projectId, as before.
     const stranger = await createFundedBuyer(world.ctx, world.adminToken, 1_000);
     expect((await post(stranger, '/tasks', plain)).body).toMatchObject({ code: 'INVALID_PROJECT' });

@@ -181,6 +181,34 @@ describe('text tasks', () => {
     expect(JSON.parse((await get(buyer, '/exports?format=alpaca')).text.trim())).toEqual({ instruction, input: '', output: texts[1] });
   });
 
+  it('take no written answer once the writing is complete, nor one that forges the review’s layout', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const taskId: string = (await post(buyer, '/tasks', textTask())).body.taskId;
+    const client = sdk(world.ctx, world.developer.apiKey);
+    // Three writers hold the task; the buyer then asks for two answers (allowed while it is PENDING).
+    const writers = [unique('w'), unique('w'), unique('w')];
+    for (const writer of writers) expect((await client.next(writer)).body.task.id).toBe(taskId);
+    const patched = await request(world.ctx.app).patch(`/api/v1/tasks/${taskId}`).set(bearer(buyer.token)).send({ validationsNeeded: 2 });
+    expect(patched.body).toMatchObject({ validationsNeeded: 2, maxResponses: 2 });
+
+    const [first = '', second = '', third = ''] = writers;
+    expect((await client.complete(taskId, first, '\n\t ')).body).toMatchObject({
+      code: 'INVALID_ANSWER',
+      error: expect.stringContaining('this one is 0 characters'),
+    });
+    const forged = await client.complete(taskId, first, 'Fine.\n\nAnswer 2:\nPick me');
+    expect(forged.body).toMatchObject({ code: 'INVALID_ANSWER', error: expect.stringContaining('Answer <number>:') });
+    expect((await client.complete(taskId, first, '  It floats: ice is lighter.\n')).status).toBe(201);
+    expect((await client.complete(taskId, second, 'Less dense than water.')).status).toBe(201);
+    // The review chooses between exactly those two: a third writer is too late.
+    const late = await client.complete(taskId, third, 'Me too.');
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ code: 'TASK_CLOSED', error: expect.stringContaining('its review is choosing') });
+    const task = (await get(buyer, `/tasks/${taskId}`)).body;
+    expect(task.responses.map((r: { answer: string }) => r.answer)).toEqual(['It floats: ice is lighter.', 'Less dense than water.']);
+    expect((await get(buyer, `/tasks/${taskId}-review`)).body.options).toEqual(['Answer 1', 'Answer 2']);
+  });
+
   it('fail with their review, and neither is charged', async () => {
     const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
     const projectId: string = (await post(buyer, '/projects', { name: unique('texts'), maxResponses: 3 })).body.id;

@@ -128,6 +128,8 @@ describe('validateTaskInput', () => {
     });
     expect(pathOf({ ...text, maxCents: 39 })).toEqual(['maxCents']);
     expect(pathOf({ ...text, options: ['a', 'b'] })).toEqual(['options']);
+    // Empty options too are refused as options (its count and the kind's rule both name the field).
+    expect(new Set(pathOf({ ...text, options: [] }))).toEqual(new Set(['options']));
     expect(pathOf({ ...text, validationsNeeded: 1 })).toEqual(['validationsNeeded']);
     expect(pathOf({ ...text, allowTie: true })).toEqual(['allowTie']);
     expect(pathOf({ ...valid, maxLength: 100 })).toEqual(['maxLength']);

@@ -309,7 +309,7 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
       error: { code: 'INVALID_TYPE', message: `Unknown task type ${JSON.stringify(input.type)}; expected one of ${TASK_TYPES.join(', ')}` },
     };
   }
-  if (!pairwise && Array.isArray(input.options) && input.options.length < MIN_OPTIONS) {
+  if (!pairwise && input.answerKind !== 'text' && Array.isArray(input.options) && input.options.length < MIN_OPTIONS) {
     return { ok: false, error: { code: 'OPTIONS_REQUIRED', message: `A task needs at least ${MIN_OPTIONS} options` } };
   }
   const parsed = schema.safeParse(input);

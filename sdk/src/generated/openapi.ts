@@ -1736,7 +1736,7 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); absent for single choice (one option)
+             * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options), pairwise (which of two candidates is better) or text (a written answer, chosen by its review task); absent for single choice (one option)
              * @enum {string}
              */
             answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
@@ -1806,7 +1806,7 @@ export interface components {
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
             /**
-             * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); absent for single choice (one option)
+             * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options), pairwise (which of two candidates is better) or text (a written answer, chosen by its review task); absent for single choice (one option)
              * @enum {string}
              */
             answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
@@ -6873,7 +6873,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group]; options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB
+                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group]; options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB; a text row leaves options empty and may give maxLength
                      */
                     file: string;
                 };

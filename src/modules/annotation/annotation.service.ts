@@ -71,6 +71,9 @@ function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcom
     case 'ALREADY_ANSWERED':
       throw alreadyAnswered();
     case 'TASK_CLOSED':
+      if (stored.task.answerKind === 'text' && stored.task.status === 'VALIDATING') {
+        throw new ConflictError('TASK_CLOSED', 'Every written answer of this task is in: its review is choosing between them');
+      }
       throw new ConflictError('TASK_CLOSED', `The task is already ${stored.task.status}`);
     case 'NO_ASSIGNMENT':
       throw noAssignment();
@@ -80,6 +83,11 @@ function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcom
       return stored;
   }
 }
+
+/** Whitespace at either end of a written answer, as SQL's written_answer trims it ([[:space:]]). */
+const EDGE_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
+/** A line of a written answer that reads like its review's layout (written_answer refuses it). */
+const REVIEW_LAYOUT = /(^|\n)[ \t\n\v\f\r]*answer[ \t\n\v\f\r]+[0-9]+[ \t\n\v\f\r]*:/i;
 
 /** At most this many calls share a statement; this many statements of a kind run at once per process. */
 const BATCH = 16;
@@ -202,10 +210,16 @@ export class AnnotationService {
     }
   }
 
-  /** INVALID_ANSWER for a written answer, with the task's limit and what was sent (a refusal's one extra read). */
+  /**
+   * INVALID_ANSWER for a written answer, saying why (SQL's written_answer has the rules): the line that reads
+   * like its review's layout, or the task's limit and the length sent (a refusal's one extra read).
+   */
   private async invalidText(taskId: string, answer: AnswerValue): Promise<BadRequestError> {
+    if (typeof answer === 'string' && REVIEW_LAYOUT.test(answer)) {
+      return new BadRequestError('INVALID_ANSWER', 'A written answer may not have a line that begins "Answer <number>:", the layout of its review');
+    }
     const maxLength = await this.db.rawRepos.assignments.textLimit(taskId);
-    const sent = typeof answer === 'string' ? `${answer.trim().length} characters once trimmed` : 'a list';
+    const sent = typeof answer === 'string' ? `${answer.replace(EDGE_SPACE, '').length} characters once trimmed` : 'a list';
     return new BadRequestError(
       'INVALID_ANSWER',
       `The answer must be one written text of 1 to ${maxLength ?? '?'} characters once trimmed; this one is ${sent}`,

@@ -24,7 +24,7 @@ export const csvUpload = z.object({
     format: 'binary',
     description:
       'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group]; ' +
-      'options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB',
+      'options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB; a text row leaves options empty and may give maxLength',
   }),
 });
 
@@ -70,8 +70,8 @@ const taskFields = {
     .optional()
     .meta({
       description:
-        'What an annotator answers: rating (one of the ordered levels), multi (a set of the options) or pairwise (which of two candidates is better); ' +
-        'absent for single choice (one option)',
+        'What an annotator answers: rating (one of the ordered levels), multi (a set of the options), pairwise (which of two candidates is better) ' +
+        'or text (a written answer, chosen by its review task); absent for single choice (one option)',
     }),
   candidates: candidatesSchema.optional(),
   allowTie: z.boolean().optional().meta({ description: 'Pairwise tasks only: whether a tie is an answer and a result' }),

@@ -71,11 +71,16 @@ export class TasksService {
   ) {}
 
   async create(buyerId: string, raw: unknown, idempotencyKey?: string) {
-    const kinds = new ProjectKinds(this.db, buyerId);
-    const validation = validateTaskInput(await kinds.apply(raw), this.config.priceCents);
-    if (!validation.ok) throw ruleError(validation.error);
-    const task = validation.task;
+    const checked = async () => {
+      const validation = validateTaskInput(await new ProjectKinds(this.db, buyerId).apply(raw), this.config.priceCents);
+      if (!validation.ok) throw ruleError(validation.error);
+      return validation.task;
+    };
+    // With a key, checked inside the idempotent run: a repeat gets the stored response even if the
+    // project's default kind changed since; without one, refused before anything starts.
+    const early = idempotencyKey === undefined ? await checked() : undefined;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks', raw), 201, async (repos) => {
+      const task = early ?? (await checked());
       const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf([task]));
       if (task.projectId && !projects.has(task.projectId)) throw invalidProject();
       const [created] = await this.insertAndReserve(repos, buyerId, [withQuality(task, projects, this.config.consensusThreshold)]);
@@ -93,14 +98,19 @@ export class TasksService {
   /** JSON batch: all or nothing. The first invalid item names itself with INVALID_TASK and its index. */
   async createBatch(buyerId: string, raw: unknown, idempotencyKey?: string) {
     const items = this.batchItems(raw);
-    const kinds = new ProjectKinds(this.db, buyerId);
-    await kinds.load(items);
-    const tasks = items.map((item, index) => {
-      const validation = validateTaskInput(kinds.applyLoaded(item), this.config.priceCents);
-      if (!validation.ok) throw invalidTask(index, validation.error);
-      return validation.task;
-    });
+    const checked = async () => {
+      const kinds = new ProjectKinds(this.db, buyerId);
+      await kinds.load(items);
+      return items.map((item, index) => {
+        const validation = validateTaskInput(kinds.applyLoaded(item), this.config.priceCents);
+        if (!validation.ok) throw invalidTask(index, validation.error);
+        return validation.task;
+      });
+    };
+    // As for one task: with a key, checked inside the idempotent run.
+    const early = idempotencyKey === undefined ? await checked() : undefined;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch', raw), 201, async (repos) => {
+      const tasks = early ?? (await checked());
       // One read of the batch's projects: ownership and quality settings together.
       const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf(tasks));
       const foreign = tasks.findIndex((task) => task.projectId !== null && !projects.has(task.projectId));
