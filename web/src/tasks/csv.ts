@@ -2,7 +2,7 @@
 // the row's content: the service's own dialect (@concord/contract's TASK_CSV_OPTIONS) read by the same
 // parser (csv-parse, its browser build), so rows are numbered exactly as POST /tasks/batch/csv numbers
 // them. The service remains the judge of the file.
-import { csvHeaderColumns, TASK_CSV_OPTIONS, type CSV_OPTIONAL_COLUMNS, type CSV_REQUIRED_COLUMNS } from '@concord/contract';
+import { CSV_OPTIONAL_COLUMNS, CSV_REQUIRED_COLUMNS, csvHeaderColumns, TASK_CSV_OPTIONS } from '@concord/contract';
 import { parse } from 'csv-parse/browser/esm/sync';
 
 export interface CsvRecord {
@@ -128,23 +128,8 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** The example's columns: the service's required ones, then the optional ones its rows use. */
-const EXAMPLE_COLUMNS = [
-  'type',
-  'content',
-  'options',
-  'locale',
-  'maxCents',
-  'projectId',
-  'validationsNeeded',
-  'answerKind',
-  'allowEmpty',
-  'candidateA',
-  'candidateB',
-  'allowTie',
-  'group',
-  'maxLength',
-] as const satisfies readonly ((typeof CSV_REQUIRED_COLUMNS)[number] | (typeof CSV_OPTIONAL_COLUMNS)[number])[];
+/** The example's columns: every column of the dialect, the required ones first (its rows use them all). */
+const EXAMPLE_COLUMNS = [...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS] as const;
 
 type ExampleRow = Partial<Record<(typeof EXAMPLE_COLUMNS)[number], string>>;
 
