@@ -73,7 +73,7 @@ BEGIN
                                 'priorReliability', coalesce(s.prior_reliability, 0.7), 'priorShape', s.prior_shape,
                                 'classPrior', s.class_prior, 'calibration', s.calibration,
                                 'review', (SELECT jsonb_build_object('taskId', w.id, 'type', w.type, 'costCents', w.cost_cents,
-                                                                     'maxCents', w.max_cents, 'answers',
+                                                                     'answers',
                                                                      (SELECT jsonb_agg(jsonb_build_object('annotatorId', r.annotator_id, 'answer', r.answer)
                                                                                        ORDER BY r.created_at, r.id)
                                                                       FROM task_responses r WHERE r.task_id = w.id))

@@ -245,7 +245,6 @@ describe('a review task’s plan', () => {
     taskId: 'text1',
     type: 'BINARY_CHOICE' as const,
     costCents: 20,
-    maxCents: 20,
     answers: [
       { annotatorId: 'w1', answer: 'Short.' },
       { annotatorId: 'w2', answer: 'A longer, better answer.' },

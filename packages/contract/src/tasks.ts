@@ -65,6 +65,8 @@ export const SHOWN_PAIR_ANSWERS = ['first', 'second', 'tie'] as const;
 export type ShownPairAnswer = (typeof SHOWN_PAIR_ANSWERS)[number];
 /** A pairwise task's options: A and B, and tie where the task allows ties. */
 export const pairOptions = (allowTie: boolean): string[] => (allowTie ? [...PAIR_ANSWERS] : ['A', 'B']);
+/** The answers an assignment of a pairwise task offers: first, second, and tie where the task allows ties. */
+export const shownPairOptions = (allowTie: boolean): string[] => (allowTie ? [...SHOWN_PAIR_ANSWERS] : ['first', 'second']);
 /** Whether a pairwise task allows ties, read from its options. */
 export const allowsTie = (options: readonly string[]): boolean => options.includes('tie');
 /**

@@ -121,23 +121,36 @@ export interface DecidedGroupPair {
   allowTie: boolean;
 }
 
-/**
- * Each group's ranking of its candidates: Bradley–Terry over its decided pairs (rankGroup), each pair
- * weighing in as its posterior — the result at its confidence, the rest shared by the other answers the
- * task allowed (the stored form of a decision: exact for a pair without ties).
- */
-export function rankGroups(pairs: readonly DecidedGroupPair[]): Map<string, RankedCandidate[]> {
-  const byGroup = new Map<string, GroupPair[]>();
+/** The decided pairs that can rank their group (a pair answer as the result, two different candidates), by group. */
+function pairsByGroup(pairs: readonly DecidedGroupPair[]): Map<string, DecidedGroupPair[]> {
+  const byGroup = new Map<string, DecidedGroupPair[]>();
   for (const pair of pairs) {
     if (!isChoice(pair.result) || pair.candidates.A === pair.candidates.B) continue;
+    const list = byGroup.get(pair.group) ?? [];
+    list.push(pair);
+    byGroup.set(pair.group, list);
+  }
+  return byGroup;
+}
+
+/**
+ * A group's ranking of its candidates: Bradley–Terry over its decided pairs (rankGroup), each pair weighing
+ * in as its posterior — the result at its confidence, the rest shared by the other answers the task allowed
+ * (the stored form of a decision: exact for a pair without ties).
+ */
+function rankPairs(pairs: readonly DecidedGroupPair[]): RankedCandidate[] {
+  const games: GroupPair[] = pairs.map((pair) => {
     const allowed = pair.allowTie ? 3 : 2;
     const rest = (1 - pair.confidence) / (allowed - 1);
     const posterior = PAIR_CHOICES.slice(0, allowed).map((choice) => (choice === pair.result ? pair.confidence : rest));
-    const list = byGroup.get(pair.group) ?? [];
-    list.push({ a: pair.candidates.A, b: pair.candidates.B, posterior });
-    byGroup.set(pair.group, list);
-  }
-  return new Map([...byGroup].map(([group, groupPairs]) => [group, rankGroup(groupPairs).map((r) => ({ ...r, score: round4(r.score) }))]));
+    return { a: pair.candidates.A, b: pair.candidates.B, posterior };
+  });
+  return rankGroup(games).map((r) => ({ ...r, score: round4(r.score) }));
+}
+
+/** Each group's ranking of its candidates (rankPairs over its decided pairs). */
+export function rankGroups(pairs: readonly DecidedGroupPair[]): Map<string, RankedCandidate[]> {
+  return new Map([...pairsByGroup(pairs)].map(([group, groupPairs]) => [group, rankPairs(groupPairs)]));
 }
 
 /** A group as the project's pairwise report shows it: its ranking and who beat whom. */
@@ -155,19 +168,16 @@ export interface GroupReport {
 
 /** Each group's ranking and win-rate matrix from its decided pairs, the groups with the most pairs first (then by name). */
 export function groupReports(pairs: readonly DecidedGroupPair[]): GroupReport[] {
-  const rankings = rankGroups(pairs);
   const reports: GroupReport[] = [];
-  for (const [group, ranking] of rankings) {
+  for (const [group, groupPairs] of pairsByGroup(pairs)) {
+    const ranking = rankPairs(groupPairs);
     const position = new Map(ranking.map((entry, i) => [entry.candidate, i]));
     const n = ranking.length;
     const won = Array.from({ length: n }, () => new Array<number>(n).fill(0));
     const played = Array.from({ length: n }, () => new Array<number>(n).fill(0));
-    let count = 0;
-    for (const pair of pairs) {
-      const a = position.get(pair.candidates.A);
-      const b = position.get(pair.candidates.B);
-      if (pair.group !== group || a === undefined || b === undefined || a === b || !isChoice(pair.result)) continue;
-      count += 1;
+    for (const pair of groupPairs) {
+      const a = position.get(pair.candidates.A) ?? 0;
+      const b = position.get(pair.candidates.B) ?? 0;
       const aScore = pair.result === 'A' ? 1 : pair.result === 'tie' ? 0.5 : 0;
       (won[a] as number[])[b] = (won[a]?.[b] ?? 0) + aScore;
       (won[b] as number[])[a] = (won[b]?.[a] ?? 0) + 1 - aScore;
@@ -175,7 +185,7 @@ export function groupReports(pairs: readonly DecidedGroupPair[]): GroupReport[] 
       (played[b] as number[])[a] = (played[b]?.[a] ?? 0) + 1;
     }
     const winRate = won.map((row, i) => row.map((wins, j) => ((played[i]?.[j] ?? 0) === 0 ? null : round4(wins / (played[i]?.[j] ?? 1)))));
-    reports.push({ group, pairs: count, ranking, winRate });
+    reports.push({ group, pairs: groupPairs.length, ranking, winRate });
   }
   return reports.sort((x, y) => y.pairs - x.pairs || (x.group < y.group ? -1 : x.group > y.group ? 1 : 0));
 }

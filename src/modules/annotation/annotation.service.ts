@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { answerFits, pairAnswerOf, SHOWN_PAIR_ANSWERS, storedAnswer, type AnswerKind, type AnswerValue } from '@concord/contract';
+import { allowsTie, answerFits, pairAnswerOf, shownPairOptions, storedAnswer, type AnswerKind, type AnswerValue } from '@concord/contract';
 import type { SettlementEffects } from '../settlement/applier.ts';
 import {
   type AnswerOutcome,
@@ -47,11 +47,9 @@ function invalidAnswer(task: { options: string[]; answerKind: AnswerKind; allowE
       `The answer must be distinct options of the task, as a list or joined by |${task.allowEmpty ? '' : ' (at least one)'}: ${task.options.join(', ')}`,
     );
   }
-  if (task.answerKind === 'text') {
-    return new BadRequestError('INVALID_ANSWER', "The answer must be a written text: one string, 1 to the task's maxLength characters once trimmed");
-  }
+  // (A written answer's refusal says more, and reads the task for it: invalidText.)
   if (task.answerKind === 'pairwise') {
-    const answers = SHOWN_PAIR_ANSWERS.filter((answer) => answer !== 'tie' || task.options.includes('tie'));
+    const answers = shownPairOptions(allowsTie(task.options));
     return new BadRequestError('INVALID_ANSWER', `The answer must name a candidate as the assignment showed it: ${answers.join(', ')}`);
   }
   return new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${task.options.join(', ')}`);
@@ -83,11 +81,6 @@ function acceptedOrThrow(stored: AnswerOutcome): Extract<AnswerOutcome, { outcom
       return stored;
   }
 }
-
-/** Whitespace at either end of a written answer, as SQL's written_answer trims it ([[:space:]]). */
-const EDGE_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
-/** A line of a written answer that reads like its review's layout (written_answer refuses it). */
-const REVIEW_LAYOUT = /(^|\n)[ \t\n\v\f\r]*answer[ \t\n\v\f\r]+[0-9]+[ \t\n\v\f\r]*:/i;
 
 /** At most this many calls share a statement; this many statements of a kind run at once per process. */
 const BATCH = 16;
@@ -215,14 +208,14 @@ export class AnnotationService {
    * like its review's layout, or the task's limit and the length sent (a refusal's one extra read).
    */
   private async invalidText(taskId: string, answer: AnswerValue): Promise<BadRequestError> {
-    if (typeof answer === 'string' && REVIEW_LAYOUT.test(answer)) {
+    const refusal = await this.db.rawRepos.assignments.writtenAnswerRefusal(taskId, typeof answer === 'string' ? answer : '');
+    if (refusal.forged) {
       return new BadRequestError('INVALID_ANSWER', 'A written answer may not have a line that begins "Answer <number>:", the layout of its review');
     }
-    const maxLength = await this.db.rawRepos.assignments.textLimit(taskId);
-    const sent = typeof answer === 'string' ? `${answer.replace(EDGE_SPACE, '').length} characters once trimmed` : 'a list';
+    const sent = typeof answer === 'string' ? `${refusal.length} characters once trimmed` : 'a list';
     return new BadRequestError(
       'INVALID_ANSWER',
-      `The answer must be one written text of 1 to ${maxLength ?? '?'} characters once trimmed; this one is ${sent}`,
+      `The answer must be one written text of 1 to ${refusal.maxLength ?? '?'} characters once trimmed; this one is ${sent}`,
     );
   }
 

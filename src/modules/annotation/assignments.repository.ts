@@ -10,7 +10,7 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import { newId } from '../../lib/ids.ts';
 import { decideCodec, encodePlan, type ModelView, type Participant, type SettlementPlan } from '../settlement/codecs.ts';
 import type { TaskStatus } from '../tasks/tasks.repository.ts';
-import { SHOWN_PAIR_ANSWERS, allowsTie, type AnswerKind, type AnswerValue, type TaskType } from '@concord/contract';
+import { allowsTie, shownPairOptions, type AnswerKind, type AnswerValue, type TaskType } from '@concord/contract';
 
 export interface QueueFilters {
   locale?: string;
@@ -131,7 +131,7 @@ function servableTask(row: NextRow): ServableTask {
   };
   if (row.answer_kind === 'text' && row.max_length !== null) return { ...task, maxLength: row.max_length };
   if (row.answer_kind !== 'pairwise' || !row.candidates) return task;
-  return { ...task, options: SHOWN_PAIR_ANSWERS.filter((answer) => answer !== 'tie' || allowsTie(row.options)), candidates: row.candidates };
+  return { ...task, options: shownPairOptions(allowsTie(row.options)), candidates: row.candidates };
 }
 
 function toNextOutcome(row: NextRow): NextOutcome {
@@ -295,10 +295,16 @@ export class AssignmentsRepository {
     return rows[0] ?? null;
   }
 
-  /** A text task's maxLength (null for another kind or no such task). */
-  async textLimit(taskId: string): Promise<number | null> {
-    const rows = await this.db.$queryRaw<Array<{ max_length: number | null }>>`SELECT max_length FROM tasks WHERE id = ${taskId}`;
-    return rows[0]?.max_length ?? null;
+  /**
+   * Why a written answer was refused, as SQL's rules read it (written_answer_parts): the text task's
+   * maxLength, the answer's length once trimmed, and whether it forges its review's layout.
+   */
+  async writtenAnswerRefusal(taskId: string, answer: string): Promise<{ maxLength: number | null; length: number; forged: boolean }> {
+    const rows = await this.db.$queryRaw<Array<{ max_length: number | null; length: number; forged: boolean }>>`
+      SELECT (SELECT max_length FROM tasks WHERE id = ${taskId}) AS max_length, char_length(w.trimmed) AS length, w.forged
+      FROM written_answer_parts(${answer}) w`;
+    const row = rows[0];
+    return { maxLength: row?.max_length ?? null, length: row?.length ?? 0, forged: row?.forged ?? false };
   }
 
   /** The slot is used up by the answer. */

@@ -6,6 +6,8 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { AnswerKind, TaskType } from '@concord/contract';
 import type { ExportRecord } from './export-formats.ts';
 import type { RankedCandidate } from '../../consensus/kinds/pairwise.ts';
+import type { DecidedGroupPair } from '../../consensus/kinds/pairwise-task.ts';
+import { GROUP_PAIR_COLUMNS } from '../tasks/task-stats.repository.ts';
 
 export interface ExportFilters {
   buyerId: string;
@@ -58,15 +60,6 @@ type RowArray = [
   candidates: ExportRecord['candidates'],
   group: string | null,
 ];
-
-/** A decided pair of a group, as the group's ranking reads it. */
-export interface GroupPairRow {
-  group: string;
-  candidates: { A: string; B: string };
-  result: string;
-  confidence: number;
-  allowTie: boolean;
-}
 
 /** The shuffle key of a task: stable across PostgreSQL versions (hash partitioning relies on it). */
 const shuffleKey = (seed: string) => Prisma.sql`hashtextextended(${seed} || ':' || id, 0)`;
@@ -139,13 +132,12 @@ export class ExportSession {
    * Every decided pair of the groups the export holds (all of the buyer's decided pairs of each group,
    * whatever the export's other filters), in the export's snapshot: what the groups' rankings are fitted on.
    */
-  async groupPairs(): Promise<GroupPairRow[]> {
+  async groupPairs(): Promise<DecidedGroupPair[]> {
     const query = Prisma.sql`
-      SELECT t.pair_group AS "group", t.candidates, t.result, t.confidence, 'tie' = ANY (t.options) AS "allowTie"
-      FROM tasks t
+      SELECT ${GROUP_PAIR_COLUMNS} FROM tasks t
       WHERE t.buyer_id = ${this.filters.buyerId} AND t.status = 'COMPLETED' AND t.answer_kind = 'pairwise'
         AND t.pair_group IN (SELECT DISTINCT pair_group FROM tasks WHERE ${where(this.filters)} AND pair_group IS NOT NULL)`;
-    const inFlight = this.client.query<GroupPairRow>(query.text, query.values);
+    const inFlight = this.client.query<DecidedGroupPair>(query.text, query.values);
     this.inFlight = inFlight;
     return (await inFlight).rows;
   }

@@ -45,7 +45,6 @@ export const modelViewCodec = z.object({
       taskId: z.string(),
       type: z.enum(TASK_TYPES),
       costCents: z.number().int(),
-      maxCents: z.number().int(),
       answers: z.array(z.object({ annotatorId: z.string(), answer: z.string() })),
     })
     .nullable()

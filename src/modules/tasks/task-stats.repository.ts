@@ -15,6 +15,9 @@ export interface Distribution {
   completed: number;
 }
 
+/** A decided pair of a group as a ranking reads it (DecidedGroupPair), from a task row aliased `t`. */
+export const GROUP_PAIR_COLUMNS = Prisma.raw(`t.pair_group AS "group", t.candidates, t.result, t.confidence, 'tie' = ANY (t.options) AS "allowTie"`);
+
 /** The kinds' own figures over a project's COMPLETED tasks (the project page's charts by kind). */
 export interface KindFigures {
   /** COMPLETED tasks per answer kind. */
@@ -73,9 +76,8 @@ export class TaskStatsRepository {
   /** The decided pairs of a project's pairwise groups (the (project_id, status) index). */
   async projectGroupPairs(projectId: string): Promise<DecidedGroupPair[]> {
     return this.db.$queryRaw<DecidedGroupPair[]>`
-      SELECT pair_group AS "group", candidates, result, confidence, 'tie' = ANY (options) AS "allowTie"
-      FROM tasks
-      WHERE project_id = ${projectId} AND status = 'COMPLETED' AND answer_kind = 'pairwise' AND pair_group IS NOT NULL`;
+      SELECT ${GROUP_PAIR_COLUMNS} FROM tasks t
+      WHERE t.project_id = ${projectId} AND t.status = 'COMPLETED' AND t.answer_kind = 'pairwise' AND t.pair_group IS NOT NULL`;
   }
 
   /** Every annotator's 3×3 table in a project's pairwise scope, most answers first, and the scope's typical annotator (prior_shape). */

@@ -13,8 +13,7 @@ function kindFields(task: TaskRecord) {
     return { answerKind: task.answerKind, candidates: task.candidates, allowTie: allowsTie(task.options), group: task.pairGroup };
   }
   if (task.answerKind === 'text') {
-    // The review is opened (as `<id>-review`, open_text_review) once every written answer is in.
-    return { answerKind: task.answerKind, maxLength: task.maxLength, reviewTaskId: task.totalResponses >= task.validationsNeeded ? `${task.id}-review` : null };
+    return { answerKind: task.answerKind, maxLength: task.maxLength, reviewTaskId: task.reviewTaskId };
   }
   return task.reviewOf ? { reviewOf: task.reviewOf } : {};
 }

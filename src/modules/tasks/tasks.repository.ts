@@ -43,6 +43,8 @@ export interface TaskRecord {
   maxLength: number | null;
   /** A review task: the text task whose written answers it chooses between. */
   reviewOf: string | null;
+  /** A text task: its review task once the writing is complete (open_text_review), else null. */
+  reviewTaskId: string | null;
   /** The option; for a multi-select task the JSON array of the options chosen, in option order (task_answer). */
   result: string | null;
   confidence: number | null;
@@ -141,6 +143,7 @@ interface TaskRow {
   pair_group: string | null;
   max_length: number | null;
   review_of: string | null;
+  review_task_id: string | null;
   result: string | null;
   confidence: number | null;
   result_details: ResultDetails | null;
@@ -152,7 +155,9 @@ interface TaskRow {
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at',
+    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at, ' +
+    // A text task's review, through the unique index on review_of (only text tasks have one).
+    "CASE WHEN answer_kind = 'text' THEN (SELECT r.id FROM tasks r WHERE r.review_of = tasks.id) END AS review_task_id",
 );
 
 function fromRow(row: TaskRow): TaskRecord {
@@ -176,6 +181,7 @@ function fromRow(row: TaskRow): TaskRecord {
     pairGroup: row.pair_group,
     maxLength: row.max_length,
     reviewOf: row.review_of,
+    reviewTaskId: row.review_task_id,
     result: row.result,
     confidence: row.confidence,
     resultDetails: row.result_details,
@@ -269,16 +275,17 @@ export class TasksRepository extends TasksRawRepository {
   }
 
   async findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
-    const task = await this.db.task.findFirst({ where: { id, buyerId }, select });
+    const found = await this.db.task.findFirst({ where: { id, buyerId }, select: { ...select, review: { select: { id: true } } } });
+    if (!found) return null;
+    const { review, ...task } = found;
     // The columns' CHECK constraint and settle_task hold these to their types; Prisma types them as text and JSON.
-    return task
-      ? {
-          ...task,
-          answerKind: task.answerKind as AnswerKind,
-          candidates: task.candidates as PairCandidates | null,
-          resultDetails: task.resultDetails as ResultDetails | null,
-        }
-      : null;
+    return {
+      ...task,
+      reviewTaskId: review?.id ?? null,
+      answerKind: task.answerKind as AnswerKind,
+      candidates: task.candidates as PairCandidates | null,
+      resultDetails: task.resultDetails as ResultDetails | null,
+    };
   }
 
   async responses(taskId: string): Promise<TaskResponseRecord[]> {
