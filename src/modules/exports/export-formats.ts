@@ -87,12 +87,11 @@ export function instructionFor(record: Pick<ExportRecord, 'type' | 'options' | '
   const answer = ANSWER_WORDS[record.answerKind];
   return `${INSTRUCTIONS[record.type]} ${answer} ${record.options.join(', ')}.`;
 }
-const ANSWER_WORDS: Record<AnswerKind, string> = {
+/** The answer the instruction asks for, by kind (a pair's and a text task's instruction is their own). */
+const ANSWER_WORDS: Record<Exclude<AnswerKind, 'pairwise' | 'text'>, string> = {
   single: 'Answer with one of:',
   rating: 'Answer with one level of the scale, from lowest to highest:',
   multi: `Answer with every one that applies, separated by commas, or "${NONE_APPLIES}" if none does:`,
-  pairwise: 'Answer with one of:',
-  text: '',
 };
 
 /** What json and jsonl add for a kind other than single choice (a single-choice record is as it always was). */
