@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const database = await prepareDatabase(config, logger);
   const prisma = createPrismaClient(database.url, config.databasePoolSize);
   const pgPool = createPgPool(database.url, config.databasePoolSize, (error) =>
-    logger.warn({ event: 'database.idle_connection.lost', err: error }, 'an idle database connection was closed by the server; a new one is opened on demand'),
+    logger.warn({ event: 'database.connection.lost', err: error }, 'a database connection was closed by the server; a new one is opened on demand'),
   );
   const services = createServices({ config, prisma, pgPool, logger, jwtSecret: await resolveJwtSecret(config) });
   if (config.admin) await services.auth.seedAdmin(config.admin.email, config.admin.password);

@@ -58,12 +58,17 @@ export function pgExecutor(target: Queryable): RawExecutor {
 
 /**
  * BIGINT and NUMERIC results as JavaScript numbers or strings are handled by callers (toCents).
- * An idle connection that the database ends (a restart, a failover, a shutdown) is reported to
- * `onIdleError` and dropped; the pool opens a fresh one on demand. pg-pool emits it as an 'error' event,
- * which would crash the process if nothing listened.
+ * A connection that the database ends (a restart, a failover, a shutdown) is reported to
+ * `onConnectionError`: an idle one is dropped and the pool opens a fresh one on demand; one checked out
+ * between two of its holder's queries (a transaction waiting on its TypeScript, the re-fit's session lock
+ * while its worker computes) makes the holder's next query fail, which the holder handles. pg emits both as
+ * 'error' events, the pool's and the client's, and either crashes the process if nothing listens (as it
+ * did when Ctrl-C stopped the embedded PostgreSQL first under a checked-out client).
  */
-export function createPgPool(connectionString: string, max: number, onIdleError: (error: Error) => void = () => undefined): pg.Pool {
+export function createPgPool(connectionString: string, max: number, onConnectionError: (error: Error) => void = () => undefined): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
-  pool.on('error', onIdleError);
+  // Reported once, by the client's own listener (it outlives checkouts); the pool's would repeat it for an idle one.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', onConnectionError));
   return pool;
 }

@@ -1,4 +1,4 @@
-// The raw-SQL pool survives the database ending its idle connections (a restart, a failover): the lost
+// The raw-SQL pool survives the database ending its connections, idle or checked out (a restart, a failover, a shutdown): the lost
 // connection is reported and dropped, the next query opens a new one, and the process does not crash
 // (pg-pool's 'error' event with no listener throws).
 import pg from 'pg';
@@ -21,6 +21,28 @@ describe('createPgPool', () => {
       expect(lost[0]?.message).toMatch(/terminat/);
       const again = await pool.query<{ ok: number }>('SELECT 1 AS ok');
       expect(again.rows[0]?.ok).toBe(1);
+    } finally {
+      await admin.end();
+      await pool.end();
+    }
+  });
+
+  it('reports a checked-out connection the server terminates between its holder’s queries, and the holder’s next query fails', async () => {
+    const lost: Error[] = [];
+    const pool = createPgPool(workerDatabaseUrl(), 2, (error) => lost.push(error));
+    const admin = new pg.Client({ connectionString: workerDatabaseUrl() });
+    await admin.connect();
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await admin.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+      // Without a listener on the client, pg's 'error' event here ended the process. (A checked-out client
+      // reports the server's FATAL and then the end of its connection.)
+      await expect.poll(() => lost.length > 0, { timeout: 15_000 }).toBe(true);
+      expect(lost[0]?.message).toMatch(/terminat/);
+      await expect(client.query('SELECT 1')).rejects.toThrow();
+      client.release(new Error('lost'));
+      expect((await pool.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]?.ok).toBe(1);
     } finally {
       await admin.end();
       await pool.end();
