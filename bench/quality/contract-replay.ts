@@ -5,7 +5,7 @@ import { decide, posterior } from '../../src/consensus/consensus.ts';
 import { reliability, type AnnotatorStats } from '../../src/consensus/reputation.ts';
 import { DEFAULT_VALIDATIONS_NEEDED } from '@concord/contract';
 import type { IndexedAnswer, IndexedDataset } from './indexed.ts';
-import { emptyOutcome, type ReplayOutcome } from './model-replay.ts';
+import { asksStopRule, emptyOutcome, type ReplayOutcome } from './model-replay.ts';
 import { expectedHit, prng, shuffle } from './random.ts';
 
 // The contract's first rule, fixed here so the comparison stays today's rule whatever the service's defaults become.
@@ -37,8 +37,9 @@ export function replayContractRule(data: IndexedDataset, seed: number): ReplayOu
     let lastPosterior: number[] = options.map(() => 1 / options.length);
     for (const answer of shuffle(data.itemAnswers[item] ?? [], random)) {
       taken.push(answer);
-      const decision = decide({ options, answers: weighted(taken), validationsNeeded, maxResponses, threshold: THRESHOLD });
       lastPosterior = posterior(options, weighted(taken));
+      if (!asksStopRule(taken.length, validationsNeeded)) continue;
+      const decision = decide({ options, answers: weighted(taken), maxResponses, threshold: THRESHOLD });
       if (decision.kind === 'continue') continue;
       if (decision.kind === 'complete') {
         result = options.indexOf(decision.result);

@@ -46,6 +46,13 @@ export const SERVICE_REPLAY: ReplayOptions = {
   goldenShare: 0.05,
 };
 
+/**
+ * sdk_answer's gate, which every replay applies as the service does: the stop rule is asked only once a
+ * task holds its validationsNeeded answers (the rule's home is prisma/functions/sdk_answer.sql; the pure
+ * stop rules of src/consensus do not repeat it).
+ */
+export const asksStopRule = (answerCount: number, validationsNeeded: number = SERVICE_REPLAY.validationsNeeded): boolean => answerCount >= validationsNeeded;
+
 /** Whether a scope whose answers number `answers` is due a re-fit, its last at `refittedAt` answers (the service's rule). */
 export function refitDue(answers: number, refittedAt: number, options: Pick<ReplayOptions, 'refitGrowth' | 'refitMinAnswers'> = SERVICE_REPLAY): boolean {
   return answers >= refittedAt * (1 + options.refitGrowth) && answers - refittedAt >= options.refitMinAnswers;
@@ -159,7 +166,6 @@ class SimulatedScope {
         answer: this.data.classes[answer.label] ?? '',
         counts: this.counts[answer.worker] ?? null,
       })),
-      validationsNeeded: this.options.validationsNeeded,
       maxResponses: this.options.maxResponses,
       targetConfidence: this.options.targetConfidence,
       settings: this.options.settings,
@@ -256,7 +262,8 @@ export function replayModel(data: IndexedDataset, seed: number, options: ReplayO
       scope.maybeRefit();
       const decision = scope.decide(taken);
       last.set(item, { confidence: decision.confidence, best: decision.best === null ? -1 : data.classes.indexOf(decision.best) });
-      if (decision.kind === 'continue') continue;
+      // Below the gate the service stores the answer undecided; the posterior is what the task shows meanwhile.
+      if (decision.kind === 'continue' || !asksStopRule(taken.length, options.validationsNeeded)) continue;
       const result = decision.result === null ? -1 : data.classes.indexOf(decision.result);
       scope.settle(item, decision.increments, result);
       results[item] = result;

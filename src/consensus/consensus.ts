@@ -12,15 +12,15 @@ export interface WeightedAnswer {
 
 export interface ConsensusInput {
   options: readonly string[];
+  /** Every answer so far; asked once a task holds its validationsNeeded answers (sdk_answer's gate, stop-rule.ts). */
   answers: readonly WeightedAnswer[];
-  validationsNeeded: number;
   maxResponses: number;
   /** Confidence needed to complete (0.75 in the first rule). */
   threshold: number;
 }
 
 export type Decision =
-  { kind: 'continue'; confidence: number | null } | { kind: 'complete'; result: string; confidence: number } | { kind: 'fail'; confidence: number };
+  { kind: 'continue'; confidence: number } | { kind: 'complete'; result: string; confidence: number } | { kind: 'fail'; confidence: number };
 
 /** Reliabilities are kept strictly inside (0, 1) so weights stay finite. */
 const MIN_RELIABILITY = 0.01;
@@ -49,7 +49,6 @@ export function posterior(options: readonly string[], answers: readonly Weighted
 /** Decides a task after an answer: complete, fail (no consensus within maxResponses), or collect more. */
 export function decide(input: ConsensusInput): Decision {
   const count = input.answers.length;
-  if (count < input.validationsNeeded) return { kind: 'continue', confidence: null };
   const probabilities = posterior(input.options, input.answers);
   let best = 0;
   for (let i = 1; i < probabilities.length; i++) if ((probabilities[i] ?? 0) > (probabilities[best] ?? 0)) best = i;

@@ -1,8 +1,10 @@
 // A task's posterior and the stop rule (CONTRACT §5, revised): the posterior over the K options is the
 // scope's class prior times, for every answer, the answerer's P(answer | true option), read through the
 // scope's confidence map (calibration.ts); the task COMPLETES when its top option reaches the target
-// confidence after at least validationsNeeded answers, one option strictly ahead, and FAILS (NO_CONSENSUS)
-// at maxResponses. The answers' evidence is kept as log-likelihoods so each answer adds K numbers (O(K),
+// confidence, one option strictly ahead, and FAILS (NO_CONSENSUS) at maxResponses. It is asked only once a
+// task holds its validationsNeeded answers: that gate is sdk_answer's (prisma/functions/sdk_answer.sql), the
+// rule's one home, which spares the answers before it a decision's round trip (the replays of bench/quality
+// apply it before asking, as the service does). The answers' evidence is kept as log-likelihoods so each answer adds K numbers (O(K),
 // one read of the answerer's counts) and nothing else is re-read.
 
 /** contract: the default target confidence (config CONSENSUS_THRESHOLD). */
@@ -50,7 +52,6 @@ export interface StopInput {
   logPosterior: readonly number[];
   /** Answers the task has received, this one included. */
   answerCount: number;
-  validationsNeeded: number;
   maxResponses: number;
   targetConfidence: number;
 }
@@ -65,7 +66,7 @@ export type StopDecision =
 export function decideTask(input: StopInput): StopDecision {
   const { index, strictlyAhead } = topOption(input.logPosterior);
   const confidence = round4(probabilities(input.logPosterior)[index] ?? 0);
-  if (input.answerCount >= input.validationsNeeded && strictlyAhead && confidence >= input.targetConfidence) {
+  if (strictlyAhead && confidence >= input.targetConfidence) {
     return { kind: 'complete', confidence, result: index };
   }
   if (input.answerCount >= input.maxResponses) return { kind: 'fail', confidence, best: index };

@@ -30,7 +30,6 @@ export interface TaskDecisionInput {
   scope: ScopeView;
   /** Every answer of the task, this one included. */
   answers: readonly TaskAnswer[];
-  validationsNeeded: number;
   maxResponses: number;
   targetConfidence: number;
   settings?: LabelModelSettings;
@@ -84,7 +83,6 @@ export function decideWithModel(input: TaskDecisionInput): TaskDecision {
   const decision = decideTask({
     logPosterior: posterior.map((p) => Math.log(p)),
     answerCount: input.answers.length,
-    validationsNeeded: input.validationsNeeded,
     maxResponses: input.maxResponses,
     targetConfidence: input.targetConfidence,
   });

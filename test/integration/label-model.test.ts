@@ -30,7 +30,7 @@ async function createProject(buyer: TestBuyer): Promise<string> {
 }
 
 /** One task through the batch route (tasks of one batch share a creation time: one at a time keeps the queue's order known). */
-async function createTask(buyer: TestBuyer, task: { content: string; options: string[]; projectId?: string }): Promise<string> {
+async function createTask(buyer: TestBuyer, task: { content: string; options: string[]; projectId?: string; validationsNeeded?: number }): Promise<string> {
   const res = await request(world.ctx.app)
     .post('/api/v1/tasks/batch')
     .set(bearer(buyer.token))
@@ -206,7 +206,6 @@ describe('answers given while a re-fit of their scope runs', () => {
         options: OPTIONS,
         scope: { options: ['no', 'yes'], prior },
         answers: answers.slice(0, n),
-        validationsNeeded: 3,
         maxResponses: 10,
         targetConfidence: 0.95,
       });
@@ -349,6 +348,26 @@ describe('golden answers', () => {
     expect(counts.size).toBe(1);
     // Rows: truth no, yes; columns: answer no, yes. Truth "yes", answer "no": cell 1·2 + 0.
     expect(counts.get(await internalId(annotatorId))).toEqual({ matrix: [0, 0, 1, 0], correct: 0, answered: 1 });
+  });
+});
+
+describe('the floor of answers (sdk_answer asks for a decision only from validationsNeeded answers on)', () => {
+  it('decides nothing before validationsNeeded answers, however confident the posterior, and decides on the last of them', async () => {
+    const buyer = await fundedBuyer();
+    const taskId = await createTask(buyer, { content: unique('floor'), options: ['yes', 'no'], validationsNeeded: 5 });
+    // New annotators in a new scope: four agreeing answers give about 0.97, past the target 0.95, yet the
+    // fifth annotator is still handed the task; the fifth answer decides it.
+    const answerers = await answerUntilDecided(
+      taskId,
+      Array.from({ length: 7 }, (_, i) => unique(`floor-${i}`)),
+      () => 'yes',
+    );
+    expect(answerers).toHaveLength(5);
+    expect(await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { status: true, result: true, confidence: true } })).toEqual({
+      status: 'COMPLETED',
+      result: 'yes',
+      confidence: 0.9857,
+    });
   });
 });
 

@@ -92,7 +92,6 @@ describe('the class prior', () => {
         options: ['0', '1'],
         scope: { options: ['0', '1'], prior: NEW_SCOPE_PRIOR, classPrior: fit.classPrior },
         answers: newAnswers(...values),
-        validationsNeeded: 3,
         maxResponses: 10,
         targetConfidence: 0.95,
       });
@@ -113,7 +112,6 @@ describe('the confidence map', () => {
         options: ['A', 'B'],
         scope: { options: ['A', 'B'], prior: NEW_SCOPE_PRIOR, classPrior: null, calibration: IDENTITY_CALIBRATION },
         answers: newAnswers(...values),
-        validationsNeeded: 3,
         maxResponses: 10,
         targetConfidence: 0.95,
       });
@@ -144,7 +142,6 @@ describe('the confidence map', () => {
       options: ['A', 'B'],
       scope: { options: ['A', 'B'], prior: NEW_SCOPE_PRIOR, classPrior: null, calibration: map },
       answers: newAnswers('A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A'),
-      validationsNeeded: 3,
       maxResponses: 10,
       targetConfidence: 0.95,
     });
@@ -202,7 +199,6 @@ describe('the confidence map', () => {
       options: ['A', 'B'],
       scope: { options: ['A', 'B'], prior: NEW_SCOPE_PRIOR, classPrior: null, calibration: map },
       answers: newAnswers('A', 'A', 'B'),
-      validationsNeeded: 3,
       maxResponses: 3,
       targetConfidence: 0.5,
     });

@@ -4,8 +4,7 @@ import { earningPerAgreeingAnswer, level, reliability, shouldSuspend } from '../
 
 const NEW = 0.7;
 const votes = (...answers: string[]) => answers.map((answer) => ({ answer, reliability: NEW }));
-const run = (options: string[], answers: string[], validationsNeeded = 3) =>
-  decide({ options, answers: votes(...answers), validationsNeeded, maxResponses: 2 * validationsNeeded, threshold: 0.75 });
+const run = (options: string[], answers: string[]) => decide({ options, answers: votes(...answers), maxResponses: 6, threshold: 0.75 });
 
 describe('consensus: the contract worked examples with new annotators (r = 0.7)', () => {
   it('two options, 3 of 3 agree → 0.9270 COMPLETED', () => {
@@ -28,18 +27,13 @@ describe('consensus: the contract worked examples with new annotators (r = 0.7)'
 });
 
 describe('consensus rules', () => {
-  it('waits for validationsNeeded answers before deciding', () => {
-    expect(run(['A', 'B'], ['A', 'A'])).toEqual({ kind: 'continue', confidence: null });
-    expect(run(['A', 'B'], ['A'], 1)).toEqual({ kind: 'continue', confidence: 0.7 });
-  });
-
   it('gives no weight to an annotator at or below chance, and more to a reliable one', () => {
     expect(voteWeight(0.5, 2)).toBe(0);
     expect(voteWeight(0.2, 2)).toBe(0);
     expect(voteWeight(0.95, 2)).toBeGreaterThan(voteWeight(0.7, 2));
     // One expert outweighs two new annotators.
     const answers = [{ answer: 'A', reliability: 0.99 }, ...votes('B', 'B')];
-    expect(decide({ options: ['A', 'B'], answers, validationsNeeded: 3, maxResponses: 6, threshold: 0.75 })).toMatchObject({
+    expect(decide({ options: ['A', 'B'], answers, maxResponses: 6, threshold: 0.75 })).toMatchObject({
       kind: 'complete',
       result: 'A',
     });
@@ -53,7 +47,7 @@ describe('consensus rules', () => {
 
   it('stays finite with many confident answers', () => {
     const answers = Array.from({ length: 25 }, () => ({ answer: 'A', reliability: 0.99 }));
-    expect(decide({ options: ['A', 'B'], answers, validationsNeeded: 25, maxResponses: 50, threshold: 0.75 })).toEqual({
+    expect(decide({ options: ['A', 'B'], answers, maxResponses: 50, threshold: 0.75 })).toEqual({
       kind: 'complete',
       result: 'A',
       confidence: 1,

@@ -113,16 +113,15 @@ describe('pairwise annotator model', () => {
 const newAnswers = (choices: Array<'A' | 'B' | 'tie'>): PairTaskAnswer[] =>
   choices.map((choice, i) => ({ choice, aShownOn: i % 2 === 0 ? 'left' : 'right', counts: null }));
 
-const rule = { validationsNeeded: 3, maxResponses: 10, targetConfidence: 0.95 };
+const rule = { maxResponses: 10, targetConfidence: 0.95 };
 
 describe('pairwise stop rule', () => {
-  it('completes once the confidence reaches the target after validationsNeeded answers', () => {
+  it('completes once the confidence reaches the target', () => {
     // Three agreeing new annotators: 0.7³ / (0.7³ + 0.3³) = 0.927, short of 0.95; a fourth makes 0.967.
     const three = decidePair({ answers: newAnswers(['A', 'A', 'A']), allowTie: false, ...rule });
     expect(three).toMatchObject({ kind: 'continue', best: 'A', confidence: 0.927 });
     const four = decidePair({ answers: newAnswers(['A', 'A', 'A', 'A']), allowTie: false, ...rule });
     expect(four).toMatchObject({ kind: 'complete', result: 'A', confidence: 0.9674 });
-    expect(decidePair({ answers: newAnswers(['B', 'B', 'B', 'B']), allowTie: false, ...rule, validationsNeeded: 5 }).kind).toBe('continue');
   });
 
   it('fails at maxResponses without consensus', () => {

@@ -20,12 +20,12 @@ import {
 } from '../../src/consensus/stop-rule.ts';
 
 /** Each answer from a different brand-new annotator in a brand-new scope, decided after every answer. */
-function answerByNewAnnotators(optionCount: number, answers: number[], { validationsNeeded = 3, targetConfidence = DEFAULT_TARGET_CONFIDENCE } = {}) {
+function answerByNewAnnotators(optionCount: number, answers: number[], { targetConfidence = DEFAULT_TARGET_CONFIDENCE } = {}) {
   let logPosterior = startLogPosterior(optionCount);
   const decisions: StopDecision[] = [];
   answers.forEach((answer, i) => {
     logPosterior = addAnswer(logPosterior, answerLogLikelihoods(null, answer, optionCount));
-    decisions.push(decideTask({ logPosterior, answerCount: i + 1, validationsNeeded, maxResponses: defaultMaxResponses(validationsNeeded), targetConfidence }));
+    decisions.push(decideTask({ logPosterior, answerCount: i + 1, maxResponses: defaultMaxResponses(3), targetConfidence }));
   });
   return decisions;
 }
@@ -65,14 +65,14 @@ describe('stop rule: the contract worked examples (new annotators, new scope, ta
 });
 
 describe('stop rule', () => {
-  it('waits for validationsNeeded answers however confident the posterior', () => {
-    const decisions = answerByNewAnnotators(2, [A, A, A, A, A], { validationsNeeded: 5 });
-    expect(decisions.map((d) => d.kind)).toEqual(['continue', 'continue', 'continue', 'continue', 'complete']);
+  it("completes as soon as the target is reached: the floor of validationsNeeded answers is sdk_answer's gate, before the rule is asked", () => {
+    const decisions = answerByNewAnnotators(2, [A, A, A, A, A]);
+    expect(decisions.map((d) => d.kind)).toEqual(['continue', 'continue', 'continue', 'complete', 'complete']);
   });
 
   it('never completes a tie, even at a target of 0.5', () => {
-    expect(last(answerByNewAnnotators(2, [A, B], { validationsNeeded: 2, targetConfidence: 0.5 }))).toMatchObject({ kind: 'continue', confidence: 0.5 });
-    expect(last(answerByNewAnnotators(2, [A, B, A], { validationsNeeded: 2, targetConfidence: 0.5 }))).toMatchObject({ kind: 'complete', result: A });
+    expect(last(answerByNewAnnotators(2, [A, B], { targetConfidence: 0.5 }))).toMatchObject({ kind: 'continue', confidence: 0.5 });
+    expect(last(answerByNewAnnotators(2, [A, B, A], { targetConfidence: 0.5 }))).toMatchObject({ kind: 'complete', result: A });
   });
 
   it('defaults maxResponses to max(10, 2 × validationsNeeded)', () => {

@@ -14,7 +14,6 @@ const input = (answers: TaskAnswer[], rest: Partial<Parameters<typeof decideMult
   classPrior: null,
   allowEmpty: false,
   answers,
-  validationsNeeded: 3,
   maxResponses: 10,
   targetConfidence: 0.95,
   ...rest,

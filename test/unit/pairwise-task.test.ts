@@ -23,7 +23,6 @@ const input = (answers: PairParticipant[], rest: Partial<Parameters<typeof decid
   prior: null,
   classPrior: null,
   answers,
-  validationsNeeded: 3,
   maxResponses: 10,
   targetConfidence: 0.95,
   ...rest,
@@ -51,15 +50,15 @@ describe('decidePairTask', () => {
   });
 
   it('gives an answer from someone who always picks the left side no weight, and one from a careful annotator much', () => {
-    const left = decidePairTask(input([answer('x', 'A', false, alwaysLeft)], { validationsNeeded: 1 }));
+    const left = decidePairTask(input([answer('x', 'A', false, alwaysLeft)], {}));
     expect(left.posterior[0]).toBeCloseTo(0.5, 1);
-    const judged = decidePairTask(input([answer('y', 'A', false, careful)], { validationsNeeded: 1 }));
+    const judged = decidePairTask(input([answer('y', 'A', false, careful)], {}));
     expect(judged.posterior[0]).toBeGreaterThan(0.85);
   });
 
   it('takes a tie only on a task that allows it, and fails at maxResponses', () => {
     expect(() => decidePairTask(input([answer('a', 'tie', false)]))).toThrow(RangeError);
-    const tied = decidePairTask(input([answer('a', 'tie', false)], { allowTie: true, validationsNeeded: 1 }));
+    const tied = decidePairTask(input([answer('a', 'tie', false)], { allowTie: true }));
     expect(tied.posterior).toHaveLength(3);
     const split = [answer('a', 'A', false), answer('b', 'B', false), answer('c', 'A', true)];
     expect(decidePairTask(input(split, { maxResponses: 3 }))).toMatchObject({ kind: 'fail', result: null, increments: [] });

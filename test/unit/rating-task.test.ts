@@ -20,14 +20,13 @@ const input = (answers: TaskAnswer[], rest: Partial<Parameters<typeof decideRati
   raterPrior: null,
   classPrior: null,
   answers,
-  validationsNeeded: 3,
   maxResponses: 10,
   targetConfidence: 0.95,
   ...rest,
 });
 
 describe('decideRatingTask', () => {
-  it('waits for validationsNeeded answers, and reports the posterior mean and interval meanwhile', () => {
+  it('keeps collecting while the top level is short of the target, and reports the posterior mean and interval meanwhile', () => {
     const decision = decideRatingTask(input([answer('a', '4'), answer('b', '4')]));
     expect(decision.kind).toBe('continue');
     expect(decision.best).toBe('4');

@@ -24,7 +24,6 @@ const task = (options: string[], totalResponses: number) => ({
   type: 'SENTIMENT_ANALYSIS' as const,
   options,
   costCents: 20,
-  validationsNeeded: 3,
   maxResponses: 10,
   totalResponses,
   allowEmpty: false,
@@ -38,7 +37,6 @@ describe('decideWithModel', () => {
       options: ['neg', 'pos', 'neu'],
       scope: { options: ['neg', 'neu', 'pos'], prior: NEW_SCOPE_PRIOR },
       answers: answers('pos', 'pos', 'pos'),
-      validationsNeeded: 3,
       maxResponses: 10,
       targetConfidence: 0.95,
     });
@@ -56,7 +54,6 @@ describe('decideWithModel', () => {
       options: ['yes', 'no'],
       scope: { options: ['neg', 'neu', 'pos'], prior: NEW_SCOPE_PRIOR },
       answers: answers('yes', 'yes', 'yes', 'yes'),
-      validationsNeeded: 3,
       maxResponses: 10,
       targetConfidence: 0.95,
     });
@@ -77,7 +74,6 @@ describe('decideWithModel', () => {
         { annotatorId: 'new', answer: 'A', counts: null },
         { annotatorId: 'expert', answer: 'B', counts: expert },
       ],
-      validationsNeeded: 2,
       maxResponses: 10,
       targetConfidence: 0.75,
     });
@@ -177,7 +173,6 @@ describe('online counts in a skewed scope (no re-fit)', () => {
           options,
           scope: { options, prior: NEW_SCOPE_PRIOR },
           answers: given,
-          validationsNeeded: 3,
           maxResponses: 10,
           targetConfidence: 0.95,
         });

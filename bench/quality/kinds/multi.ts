@@ -18,7 +18,7 @@
 // accuracies of both; the completed and failed shares; `answersUsedShare`, answers used over the answers
 // the tasks could have had (maxResponses each); `meanAnswers` per task.
 import { addMultiCounts, decideMulti, multiPosterior, NEW_TAGGER, refitMulti, taggerParams, type TaggerParams } from '../../../src/consensus/kinds/multi.ts';
-import { refitDue, SERVICE_REPLAY } from '../model-replay.ts';
+import { asksStopRule, refitDue, SERVICE_REPLAY } from '../model-replay.ts';
 import { prng, shuffle } from '../random.ts';
 
 /** How often each option belongs to an item's set. */
@@ -126,7 +126,7 @@ interface SeedFigures {
 
 function replay(seed: number): SeedFigures {
   const K = OPTION_SHARES.length;
-  const { targetConfidence, validationsNeeded, maxResponses } = SERVICE_REPLAY;
+  const { targetConfidence, maxResponses } = SERVICE_REPLAY;
   const tasks = simulate(seed, crowd(), maxResponses);
   const scope = new MultiScope(K, crowd().length);
   const results = new Array<number[] | null>(TASKS).fill(null);
@@ -143,7 +143,8 @@ function replay(seed: number): SeedFigures {
       mine.push(answer);
       scope.record(item, answer.worker, answer.chosen);
       scope.maybeRefit();
-      const decision = decideMulti(posteriorOf(mine), { answerCount: mine.length, validationsNeeded, maxResponses, targetConfidence });
+      if (!asksStopRule(mine.length)) continue;
+      const decision = decideMulti(posteriorOf(mine), { answerCount: mine.length, maxResponses, targetConfidence });
       if (decision.kind === 'continue') continue;
       scope.settle(item, mine, decision.result);
       results[item] = decision.result;

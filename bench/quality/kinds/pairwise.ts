@@ -24,7 +24,7 @@ import {
 import { probabilities } from '../../../src/consensus/stop-rule.ts';
 import type { IndexedDataset } from '../indexed.ts';
 import { majorityAtBudget } from '../majority-budget.ts';
-import { refitDue, SERVICE_REPLAY } from '../model-replay.ts';
+import { asksStopRule, refitDue, SERVICE_REPLAY } from '../model-replay.ts';
 import { expectedHit, prng, shuffle } from '../random.ts';
 
 /**
@@ -299,10 +299,10 @@ function runSeed(seed: number): Record<string, number> {
       answers.push(answer);
       scope.record(item, answer);
       scope.maybeRefit();
+      if (!asksStopRule(answers.length)) continue;
       const decision = decidePair({
         answers: scope.view(answers),
         allowTie: pair.allowTie,
-        validationsNeeded: SERVICE_REPLAY.validationsNeeded,
         maxResponses: SERVICE_REPLAY.maxResponses,
         targetConfidence: SERVICE_REPLAY.targetConfidence,
         scope: { prior: scope.prior, classPrior: scope.classPrior },

@@ -20,7 +20,7 @@
 // completed and failed shares; `answersUsedShare`, answers used over the CROWD answers the tasks could have
 // had (maxResponses each); `meanAnswers` per task.
 import { addRatingCount, decideRating, fitRater, NEW_RATER, ratingPosterior, refitRatings, type RaterParams } from '../../../src/consensus/kinds/rating.ts';
-import { refitDue, SERVICE_REPLAY } from '../model-replay.ts';
+import { asksStopRule, refitDue, SERVICE_REPLAY } from '../model-replay.ts';
 import { prng, shuffle } from '../random.ts';
 
 /** How often each level is the truth. */
@@ -158,7 +158,7 @@ interface SeedFigures {
 
 function replay(seed: number): SeedFigures {
   const levels = LEVEL_SHARES.length;
-  const { targetConfidence, validationsNeeded, maxResponses } = SERVICE_REPLAY;
+  const { targetConfidence, maxResponses } = SERVICE_REPLAY;
   const tasks = simulate(seed, crowd(), levels, maxResponses);
   const scope = new RatingScope(levels, CROWD);
   const results = new Array<number | null>(TASKS).fill(null);
@@ -169,12 +169,13 @@ function replay(seed: number): SeedFigures {
       mine.push(answer);
       scope.record(item, answer.worker, answer.level);
       scope.maybeRefit();
+      if (!asksStopRule(mine.length)) continue;
       const posterior = ratingPosterior(
         mine.map(({ worker, level }) => ({ rater: scope.rater(worker), answer: level })),
         levels,
         scope.classPrior,
       );
-      const decision = decideRating(posterior, { answerCount: mine.length, validationsNeeded, maxResponses, targetConfidence });
+      const decision = decideRating(posterior, { answerCount: mine.length, maxResponses, targetConfidence });
       if (decision.kind === 'continue') continue;
       scope.settle(item, mine, decision.result);
       results[item] = decision.result;

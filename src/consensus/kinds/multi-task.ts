@@ -16,7 +16,6 @@ export interface MultiTaskInput {
   allowEmpty: boolean;
   /** Every answer of the task, this one included: `answer` is the chosen options as a JSON array (task_answer). */
   answers: readonly TaskAnswer[];
-  validationsNeeded: number;
   maxResponses: number;
   targetConfidence: number;
 }
@@ -83,7 +82,6 @@ export function decideMultiTask(input: MultiTaskInput): MultiTaskDecision {
   const posterior = multiPosterior(answers, K, { classPrior: input.classPrior, allowEmpty: input.allowEmpty });
   const decision = decideMulti(posterior, {
     answerCount: input.answers.length,
-    validationsNeeded: input.validationsNeeded,
     maxResponses: input.maxResponses,
     targetConfidence: input.targetConfidence,
   });

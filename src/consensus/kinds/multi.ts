@@ -29,8 +29,9 @@
 // The result is every option more likely in than out (on a task that needs one, the likeliest option when
 // none is).
 //
-// The stop rule (`decideMulti`): a task COMPLETES when every option is decided — P(in) ≥ target or
-// P(out) ≥ target — after at least validationsNeeded answers; it FAILS at maxResponses.
+// The stop rule (`decideMulti`), asked once a task holds its validationsNeeded answers (sdk_answer's gate,
+// stop-rule.ts): a task COMPLETES when every option is decided — P(in) ≥ target or P(out) ≥ target —; it
+// FAILS at maxResponses.
 //
 // API (options are indices 0 … K−1 in the scope's order; a subset is an array of indices):
 //   taggerParams(counts, prior?, settings?) → TaggerParams        an annotator's sensitivity and specificity
@@ -144,7 +145,6 @@ export function multiPosterior(answers: readonly MultiAnswer[], optionCount: num
 export interface MultiStopInput {
   /** Answers the task has received, this one included. */
   answerCount: number;
-  validationsNeeded: number;
   maxResponses: number;
   /** What each option's posterior must reach, in or out; default DEFAULT_TARGET_CONFIDENCE (0.95), single choice's. */
   targetConfidence?: number;
@@ -168,7 +168,7 @@ export function decideMulti(posterior: MultiPosterior, stop: MultiStopInput): Mu
   const target = stop.targetConfidence ?? DEFAULT_TARGET_CONFIDENCE;
   const decided = confidence.map((c) => c >= target);
   const summary = { best: posterior.chosen, confidence, decided };
-  if (stop.answerCount >= stop.validationsNeeded && decided.every(Boolean)) return { kind: 'complete', result: posterior.chosen, ...summary };
+  if (decided.every(Boolean)) return { kind: 'complete', result: posterior.chosen, ...summary };
   if (stop.answerCount >= stop.maxResponses) return { kind: 'fail', result: null, ...summary };
   return { kind: 'continue', result: null, ...summary };
 }

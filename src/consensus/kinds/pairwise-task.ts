@@ -39,7 +39,6 @@ export interface PairTaskInput {
   classPrior: PairClassPrior | null;
   /** Every answer of the task, this one included. */
   answers: readonly PairParticipant[];
-  validationsNeeded: number;
   maxResponses: number;
   targetConfidence: number;
 }
@@ -94,7 +93,6 @@ export function decidePairTask(input: PairTaskInput): PairTaskDecision {
   const decision = decidePair({
     answers,
     allowTie: input.allowTie,
-    validationsNeeded: input.validationsNeeded,
     maxResponses: input.maxResponses,
     targetConfidence: input.targetConfidence,
     scope: { prior: input.prior ?? NEW_PAIRWISE_PRIOR, classPrior: input.classPrior ?? UNIFORM_PAIR_CLASS_PRIOR },

@@ -229,7 +229,6 @@ export function pairLogPosterior(answers: readonly PairTaskAnswer[], allowTie: b
 export interface PairDecisionInput {
   answers: readonly PairTaskAnswer[];
   allowTie: boolean;
-  validationsNeeded: number;
   maxResponses: number;
   targetConfidence: number;
   scope?: PairScopeView;
@@ -240,13 +239,12 @@ export type PairDecision =
   | { kind: 'complete'; confidence: number; result: PairChoice; posterior: number[] }
   | { kind: 'continue' | 'fail'; confidence: number; best: PairChoice; posterior: number[] };
 
-/** Single choice's stop rule on the pair's posterior: complete at the target after validationsNeeded answers, fail at maxResponses. */
+/** Single choice's stop rule on the pair's posterior: complete at the target, fail at maxResponses. */
 export function decidePair(input: PairDecisionInput): PairDecision {
   const logPosterior = pairLogPosterior(input.answers, input.allowTie, input.scope);
   const decision = decideTask({
     logPosterior,
     answerCount: input.answers.length,
-    validationsNeeded: input.validationsNeeded,
     maxResponses: input.maxResponses,
     targetConfidence: input.targetConfidence,
   });

@@ -16,7 +16,6 @@ export interface RatingTaskInput {
   classPrior: ArrayLike<number> | null;
   /** Every answer of the task, this one included; `counts` is the answerer's L×L table in the scope. */
   answers: readonly TaskAnswer[];
-  validationsNeeded: number;
   maxResponses: number;
   targetConfidence: number;
 }
@@ -50,7 +49,6 @@ export function decideRatingTask(input: RatingTaskInput): RatingTaskDecision {
   const posterior = ratingPosterior(answers, L, input.classPrior);
   const decision = decideRating(posterior, {
     answerCount: input.answers.length,
-    validationsNeeded: input.validationsNeeded,
     maxResponses: input.maxResponses,
     targetConfidence: input.targetConfidence,
   });

@@ -28,8 +28,8 @@
 // Per task (`ratingPosterior`): the posterior over levels = class prior × Π P(answer | t); the result is the
 // most probable level; the posterior mean (in level indices) and the central 90 % interval come with it.
 //
-// The stop rule (`decideRating`, RATING_STOP): a task COMPLETES after at least validationsNeeded answers
-// when its top level's posterior reaches the target confidence (0.95 by default, one level strictly
+// The stop rule (`decideRating`, RATING_STOP), asked once a task holds its validationsNeeded answers
+// (sdk_answer's gate, stop-rule.ts): a task COMPLETES when its top level's posterior reaches the target confidence (0.95 by default, one level strictly
 // ahead), the rule single-choice tasks follow, so a completed task's confidence means the same thing
 // whatever its kind; it FAILS at maxResponses. The other candidate, complete once the 90 % interval spans
 // at most two adjacent levels, was replayed on bench:quality --kind rating and not taken: it stops after
@@ -281,7 +281,6 @@ export function ratingPosterior(answers: readonly RatingAnswer[], levelCount: nu
 export interface RatingStopInput {
   /** Answers the task has received, this one included. */
   answerCount: number;
-  validationsNeeded: number;
   maxResponses: number;
   /** Default RATING_STOP.targetConfidence. */
   targetConfidence?: number;
@@ -305,7 +304,7 @@ export function decideRating(posterior: RatingPosterior, stop: RatingStopInput):
   const confidence = round4(posterior.probabilities[posterior.best] ?? 0);
   const summary = { best: posterior.best, confidence, mean: posterior.mean, interval: posterior.interval };
   const target = stop.targetConfidence ?? RATING_STOP.targetConfidence;
-  if (stop.answerCount >= stop.validationsNeeded && posterior.strictlyAhead && confidence >= target) {
+  if (posterior.strictlyAhead && confidence >= target) {
     return { kind: 'complete', result: posterior.best, ...summary };
   }
   if (stop.answerCount >= stop.maxResponses) return { kind: 'fail', result: null, ...summary };

@@ -49,7 +49,6 @@ export interface AnsweredTask {
   status: TaskStatus;
   maxCents: number;
   costCents: number;
-  validationsNeeded: number;
   maxResponses: number;
   totalResponses: number;
   answerKind: AnswerKind;
@@ -148,7 +147,6 @@ function toAnswerOutcome(row: AnswerRow): AnswerOutcome {
     status: row.status,
     maxCents: row.max_cents,
     costCents: row.cost_cents,
-    validationsNeeded: row.validations_needed,
     maxResponses: row.max_responses,
     totalResponses: row.total_responses,
     answerKind: row.answer_kind,

@@ -21,7 +21,6 @@ export interface DecidingTask {
   type: TaskType;
   options: string[];
   costCents: number;
-  validationsNeeded: number;
   maxResponses: number;
   /** Answers stored before this one. */
   totalResponses: number;
@@ -59,7 +58,7 @@ interface KindDecision {
 }
 
 function decide({ task, participants, model }: SettlementInput): KindDecision {
-  const common = { validationsNeeded: task.validationsNeeded, maxResponses: task.maxResponses, targetConfidence: model.targetConfidence };
+  const common = { maxResponses: task.maxResponses, targetConfidence: model.targetConfidence };
   if (model.answerKind === 'multi') {
     const decision = decideMultiTask({
       scopeOptions: model.scopeOptions,
