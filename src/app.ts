@@ -22,6 +22,7 @@ import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { buyerApiKeyEndpoints } from './modules/buyer-api-keys/buyer-api-keys.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
+import { organisationEndpoints } from './modules/organisations/organisations.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { labelQualityEndpoints } from './modules/quality/label-quality.router.ts';
 import { depositEndpoints } from './modules/deposits/deposits.router.ts';
@@ -50,6 +51,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
   return [
     ...metaEndpoints(services),
     ...authEndpoints(services),
+    ...organisationEndpoints(services),
     ...buyerApiKeyEndpoints(services),
     ...adminEndpoints(services),
     ...adminAnnotationEndpoints(services),

@@ -26,6 +26,7 @@ import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { MetaService } from './modules/meta/meta.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { OrganisationsService } from './modules/organisations/organisations.service.ts';
 import { QualityRepository } from './modules/quality/quality.repository.ts';
 import { QualityService } from './modules/quality/quality.service.ts';
 import { LabelQualityService } from './modules/quality/label-quality.service.ts';
@@ -77,6 +78,7 @@ export function createServices(deps: ContainerDeps) {
     buyerApiKeys: new BuyerApiKeysService(db, clock, modeForProvider(deps.config.paymentProvider)),
     developers: new DevelopersService(db, clock, deps.config, apiKeys),
     projects: new ProjectsService(db),
+    organisations: new OrganisationsService(db, auth),
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config),
     goldenTasks: new GoldenTasksService(db),

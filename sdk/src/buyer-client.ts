@@ -9,7 +9,7 @@ import type {
   ApiKey,
   ApiKeyInput,
   Balance,
-  BuyerAccount,
+  CurrentBuyer,
   ChangePasswordInput,
   CreatedApiKey,
   CsvImport,
@@ -23,6 +23,7 @@ import type {
   GoldenTaskInput,
   LedgerEntry,
   LoginInput,
+  Membership,
   Project,
   ProjectDistribution,
   ProjectPairwise,
@@ -53,9 +54,14 @@ import type {
   WebhookTestResult,
 } from './types.ts';
 import { generateWebhookSecret } from './webhooks.ts';
+import { ORGANISATION_HEADER } from '@concord/contract';
 
-/** A buyer client signs in with exactly one credential: a password JWT (`token`) or an API key (`apiKey`). */
-export type BuyerClientOptions = ClientOptions & ({ token: string; apiKey?: undefined } | { apiKey: string; token?: undefined });
+/**
+ * A buyer client signs in with exactly one credential: a password JWT (`token`) or an API key (`apiKey`).
+ * `organisationId` makes a JWT act for another organisation its person belongs to, on every request
+ * (sent as `X-Concord-Organisation`; an API key belongs to one organisation and ignores it).
+ */
+export type BuyerClientOptions = ClientOptions & { organisationId?: string } & ({ token: string; apiKey?: undefined } | { apiKey: string; token?: undefined });
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -90,8 +96,11 @@ export class AuthResource extends Resource {
     super(http);
   }
 
-  /** The signed-in buyer with the balance, the reserved cents and what is available. */
-  async me(options: RequestOptions = {}): Promise<BuyerAccount> {
+  /**
+   * The organisation the credential acts for, with the balance, the reserved cents and what is available,
+   * and the caller's own e-mail and role there.
+   */
+  async me(options: RequestOptions = {}): Promise<CurrentBuyer> {
     const me = await this.http.json<ResponseOf<'/auth/me', 'get'>>({ method: 'GET', path: '/auth/me', options });
     if (!('buyer' in me) || !me.buyer) {
       throw new ConcordError({ message: "This credential is not a buyer's", code: 'NOT_A_BUYER', status: 200 });
@@ -106,6 +115,31 @@ export class AuthResource extends Resource {
   async changePassword(input: ChangePasswordInput, options: RequestOptions = {}): Promise<{ token: string }> {
     const result = await this.http.json<{ token: string }>({ method: 'POST', path: '/auth/change-password', body: input, options });
     if (this.usesJwt()) this.http.credential = result.token;
+    return result;
+  }
+}
+
+/** The organisations a person belongs to (docs/organisations.md), and acting for another of them. */
+export class OrganisationsResource extends Resource {
+  /** The caller's organisations, their own first, with their role in each. */
+  async list(options: RequestOptions = {}): Promise<Membership[]> {
+    const body = await this.http.json<{ organisations: Membership[] }>({ method: 'GET', path: '/organisations', options });
+    return body.organisations;
+  }
+
+  /**
+   * A JWT acting for another organisation the person belongs to; this client uses it from then on.
+   * Refused (403) with an API key, or where the person is no member.
+   */
+  async switch(organisationId: string, options: RequestOptions = {}): Promise<{ token: string; organisation: Membership }> {
+    const result = await this.http.json<{ token: string; organisation: Membership }>({
+      method: 'POST',
+      path: '/auth/switch',
+      body: { organisationId },
+      options,
+    });
+    this.http.credential = result.token;
+    delete this.http.defaultHeaders[ORGANISATION_HEADER.toLowerCase()];
     return result;
   }
 }
@@ -415,13 +449,15 @@ export class BuyerClient {
   readonly deposits: DepositsResource;
   readonly exports: ExportsResource;
   readonly apiKeys: ApiKeysResource;
+  readonly organisations: OrganisationsResource;
   private readonly http: HttpClient;
   private readonly usesJwt: boolean;
 
   constructor(options: BuyerClientOptions) {
     const credential = options.apiKey ?? options.token;
     if (!credential) throw new TypeError('A BuyerClient needs a credential: `token` (a password JWT) or `apiKey` (a buyer API key)');
-    this.http = new HttpClient(options, credential);
+    const organisation = options.organisationId ? { [ORGANISATION_HEADER.toLowerCase()]: options.organisationId } : {};
+    this.http = new HttpClient({ ...options, headers: { ...options.headers, ...organisation } }, credential);
     this.usesJwt = options.apiKey === undefined;
     this.auth = new AuthResource(this.http, () => this.usesJwt);
     this.tasks = new TasksResource(this.http);
@@ -433,6 +469,7 @@ export class BuyerClient {
     this.deposits = new DepositsResource(this.http);
     this.exports = new ExportsResource(this.http);
     this.apiKeys = new ApiKeysResource(this.http);
+    this.organisations = new OrganisationsResource(this.http);
   }
 
   /** Creates a buyer account: its JWT, the buyer, and a client signed in with that JWT. Not retried. */

@@ -112,7 +112,8 @@ const abortError = (signal: AbortSignal, requestId: string) =>
 export class HttpClient {
   private readonly fetchImpl: typeof fetch;
   private readonly settings: typeof DEFAULTS;
-  private readonly defaultHeaders: Record<string, string>;
+  /** Sent with every request; the buyer client drops its organisation header once a switched token names the organisation. */
+  readonly defaultHeaders: Record<string, string>;
   readonly apiUrl: string;
   /** The bearer credential (a JWT or an API key); requests go without one when it is undefined. */
   credential: string | undefined;

@@ -9,6 +9,7 @@ export {
   EventsResource,
   ExportsResource,
   GoldenTasksResource,
+  OrganisationsResource,
   ProjectsResource,
   TasksResource,
   WebhooksResource,

@@ -33,7 +33,12 @@ export type { ExportFormat };
 
 // Accounts.
 export type Buyer = Schemas['Buyer'];
-export type BuyerAccount = Schemas['BuyerAccount'];
+/** GET /auth/me for a buyer: the organisation the credential acts for, with the caller's e-mail and role there. */
+export type CurrentBuyer = Schemas['CurrentBuyer'];
+/** A buyer with its money (CurrentBuyer without the caller's role). */
+export type BuyerAccount = Omit<CurrentBuyer, 'role'>;
+/** One organisation the caller belongs to, with their role there. */
+export type Membership = Schemas['Membership'];
 export type DeveloperProfile = Schemas['DeveloperProfile'];
 export type ServiceMeta = Schemas['ServiceMeta'];
 export type RegisterInput = BodyOf<'/auth/register', 'post'>;

@@ -4,7 +4,7 @@ import { jsonBody, multipartOnly, rawBytes } from '../middleware/body.ts';
 import { parseInput } from '../middleware/validate.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import { parseIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.ts';
-import type { ApiKeyPrincipal, EndpointDefinition, UserPrincipal } from '../lib/endpoint.ts';
+import type { ApiKeyPrincipal, BuyerPrincipal, EndpointDefinition, UserPrincipal } from '../lib/endpoint.ts';
 import { sendOutcome } from '../modules/idempotency/idempotent-response.ts';
 import { sendJson } from './respond.ts';
 import { buildRouteTable, candidates, handles, matchSegments, splitPath, type Route } from './route-table.ts';
@@ -19,7 +19,9 @@ export interface RouterDeps {
 }
 
 /** The account an idempotency key belongs to: the JWT's account, or the API key's developer. */
-const keyOwner = (principal: UserPrincipal | ApiKeyPrincipal) => (principal.kind === 'user' ? principal.accountId : principal.developerId);
+// A buyer's keys are its organisation's, as its tasks' are (TasksService): a member's retry replays another's.
+const keyOwner = (principal: UserPrincipal | ApiKeyPrincipal) =>
+  principal.kind === 'apiKey' ? principal.developerId : 'buyerId' in principal ? (principal as BuyerPrincipal).buyerId : principal.accountId;
 
 /** What `req.route` holds once a route matched, as Express's router set it (its `path` is the declared one). */
 interface MatchedRoute {
@@ -46,6 +48,8 @@ export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): 
     endpoints.map((endpoint) => {
       if (endpoint.params && !endpoint.notFound)
         throw new Error(`${endpoint.method} ${endpoint.path}: a route with path parameters names its 404 code (notFound)`);
+      if ((endpoint.access === 'buyer') !== (endpoint.permission !== undefined))
+        throw new Error(`${endpoint.method} ${endpoint.path}: a buyer route declares its permission, and only a buyer route does`);
       return { method: endpoint.method, path: endpoint.path, value: { route: { path: endpoint.path }, chain: endpointChain(endpoint, deps) } };
     }),
   );
@@ -149,7 +153,8 @@ function endpointChain(endpoint: EndpointDefinition, deps: RouterDeps): RequestH
     },
   ];
   if (endpoint.rateLimited) chain.push(deps.sensitiveRateLimit);
-  if (endpoint.access !== 'public') chain.push(authenticate(deps.auth, endpoint.access, { sessionOnly: endpoint.sessionOnly }));
+  if (endpoint.access !== 'public')
+    chain.push(authenticate(deps.auth, endpoint.access, { sessionOnly: endpoint.sessionOnly, permission: endpoint.permission }));
   if (endpoint.bodyBytes) chain.push(rawBytes);
   else if (endpoint.consumes) chain.push(multipartOnly);
   else if (endpoint.method !== 'get') chain.push(jsonBody(endpoint.bodyLimit ?? '1mb'));

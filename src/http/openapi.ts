@@ -4,7 +4,7 @@
 // examples parsed by each endpoint's own schemas, headers, webhook payloads).
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodObject, ZodType } from 'zod';
-import { LOGGED_EVENT_TYPES, PING_EVENT } from '@concord/contract';
+import { LOGGED_EVENT_TYPES, ORGANISATION_HEADER, PING_EVENT } from '@concord/contract';
 import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-payloads.ts';
 import type { EndpointDefinition } from '../lib/endpoint.ts';
 import { EXAMPLE } from '../lib/openapi-examples.ts';
@@ -17,6 +17,8 @@ const ref = (kind: 'headers' | 'parameters', name: string) => ({ $ref: `#/compon
 export const TAGS: Record<string, string> = {
   Meta: 'How this service runs: environment, payment provider, prices and thresholds.',
   Auth: 'Accounts and credentials: buyer registration and log-in, tokens, passwords, developer log-in and API keys.',
+  Organisations:
+    "A buyer is an organisation and people are its members, one role each (owner, admin, member, billing, viewer): the caller's organisations and a token acting for one; every buyer route names the permission it needs (`x-concord-permission`).",
   'API keys': "A buyer's API keys for server-to-server calls: they act as the buyer on every buyer route, never on account management.",
   Projects: "Group a buyer's tasks and set their quality (target confidence, answer cap).",
   Tasks: 'Create annotation tasks (one, a JSON batch or a CSV file), follow them and read their results.',
@@ -54,9 +56,18 @@ function registerComponents(registry: OpenAPIRegistry): void {
     in: 'header',
     required: false,
     description:
-      'Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.',
+      "Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.",
     schema: { type: 'string', minLength: 1, maxLength: 255 },
     example: '5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77',
+  });
+  registry.registerComponent('parameters', 'Organisation', {
+    name: ORGANISATION_HEADER,
+    in: 'header',
+    required: false,
+    description:
+      "The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).",
+    schema: { type: 'string', minLength: 1, maxLength: 100 },
+    example: 'cm3q7wbj2000glk08w5x6y7z8',
   });
   registry.registerComponent('parameters', 'RequestId', {
     name: 'x-request-id',
@@ -187,10 +198,14 @@ function errorStatuses(endpoint: EndpointDefinition): Record<number, ErrorStatus
   };
   if (endpoint.access !== 'public') {
     statuses[401] = { description: 'Missing, invalid, expired or revoked credential (UNAUTHORIZED)', codes: ['UNAUTHORIZED'] };
+    const member =
+      endpoint.access === 'buyer'
+        ? `; or the caller's role in the organisation lacks \`${endpoint.permission}\` (details: {permission, role}), or ${ORGANISATION_HEADER} names an organisation the caller is no member of`
+        : '';
     statuses[403] = {
       description: endpoint.sessionOnly
-        ? 'A credential of the wrong role for this route, or a buyer API key: account management needs a password session (FORBIDDEN)'
-        : 'A credential of the wrong role for this route (FORBIDDEN)',
+        ? `A credential of the wrong role for this route, or a buyer API key: account management needs a password session${member} (FORBIDDEN)`
+        : `A credential of the wrong role for this route${member} (FORBIDDEN)`,
       codes: ['FORBIDDEN'],
     };
   }
@@ -336,7 +351,13 @@ export function buildOpenApiDocument(endpoints: EndpointDefinition[]) {
       summary: endpoint.summary,
       tags: [endpoint.tag],
       security: securityFor(endpoint),
-      parameters: [ref('parameters', 'RequestId'), ...(endpoint.idempotent ? [ref('parameters', 'IdempotencyKey')] : [])],
+      parameters: [
+        ref('parameters', 'RequestId'),
+        ...(endpoint.idempotent ? [ref('parameters', 'IdempotencyKey')] : []),
+        ...(endpoint.access === 'buyer' || endpoint.access === 'user' ? [ref('parameters', 'Organisation')] : []),
+      ],
+      // The permission a member's role must grant (docs/organisations.md); the permission test reads it from here.
+      ...(endpoint.permission ? { 'x-concord-permission': endpoint.permission } : {}),
       request: {
         params: endpoint.params as ZodObject | undefined,
         query: endpoint.query as ZodObject | undefined,

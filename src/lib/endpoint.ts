@@ -1,7 +1,7 @@
 // An endpoint is declared once: its route, who may call it, the zod schemas of its input and output,
 // and its handler. The same declaration mounts the Express route and writes the OpenAPI document, so
 // the two cannot drift apart.
-import type { ErrorCode } from '@concord/contract';
+import type { ErrorCode, MemberRole, Permission } from '@concord/contract';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
@@ -16,6 +16,20 @@ export interface UserPrincipal {
   apiKeyId?: string;
 }
 
+/**
+ * A buyer: a person acting for one organisation (their membership's role), or a buyer API key acting for
+ * its organisation. `buyerId` is the organisation, which owns every resource a buyer route reads or writes;
+ * `accountId` is the person (for a key, the organisation's founding account).
+ */
+export interface BuyerPrincipal extends UserPrincipal {
+  role: 'BUYER';
+  buyerId: string;
+  memberRole: MemberRole;
+}
+
+/** The organisation a user principal acts for: a buyer's, undefined for a developer or an admin. */
+export const actingOrganisation = (principal: UserPrincipal): string | undefined => (principal as Partial<BuyerPrincipal>).buyerId;
+
 /** A developer app authenticated by its API key. */
 export interface ApiKeyPrincipal {
   kind: 'apiKey';
@@ -28,7 +42,13 @@ export interface ApiKeyPrincipal {
  */
 export type Access = 'public' | 'buyer' | 'admin' | 'developer' | 'user' | 'apiKey';
 
-export type PrincipalFor<A extends Access> = A extends 'public' ? undefined : A extends 'apiKey' ? ApiKeyPrincipal : UserPrincipal;
+export type PrincipalFor<A extends Access> = A extends 'public'
+  ? undefined
+  : A extends 'apiKey'
+    ? ApiKeyPrincipal
+    : A extends 'buyer'
+      ? BuyerPrincipal
+      : UserPrincipal;
 
 type Schema = z.ZodType;
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -70,6 +90,11 @@ export interface EndpointDefinition<
   summary: string;
   tag: string;
   access: A;
+  /**
+   * What the caller's role in the organisation must grant (docs/organisations.md, the permission table):
+   * required on every `buyer` route (the router refuses to mount one without), absent elsewhere.
+   */
+  permission?: Permission;
   /** Counted against the shared per-IP budget of the sensitive routes. */
   rateLimited?: boolean;
   /**

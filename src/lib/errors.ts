@@ -43,8 +43,8 @@ export class UnauthorizedError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor(message = 'This credential may not call this route') {
-    super(403, 'FORBIDDEN', message);
+  constructor(message = 'This credential may not call this route', details?: ErrorDetails) {
+    super(403, 'FORBIDDEN', message, details);
   }
 }
 

@@ -1,5 +1,6 @@
+import { roleHas, type Permission } from '@concord/contract';
 import type { RequestHandler } from 'express';
-import type { Access } from '../lib/endpoint.ts';
+import type { Access, BuyerPrincipal } from '../lib/endpoint.ts';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
 import type { AuthService, Principal } from '../modules/auth/auth.service.ts';
 
@@ -20,19 +21,28 @@ export function bearerCredential(header: string | undefined): string | undefined
   return /^Bearer ([^\s]+)$/i.exec((header ?? '').trim())?.[1];
 }
 
+/** The organisation a request names by header (ORGANISATION_HEADER), if it names one. */
+const organisationHeader = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
+
 /**
  * Resolves the bearer credential and stores the principal in `res.locals.principal`.
  * Missing or invalid → 401 UNAUTHORIZED; valid but of the wrong kind or role → 403 FORBIDDEN; a buyer
- * API key on a `sessionOnly` route (account management) → 403 FORBIDDEN.
+ * API key on a `sessionOnly` route (account management) → 403 FORBIDDEN; on a buyer route, a member whose
+ * role in the organisation lacks the route's `permission` → 403 FORBIDDEN naming both.
  */
 export function authenticate(
   auth: Pick<AuthService, 'knownApiKey' | 'resolvePrincipal'>,
   access: Exclude<Access, 'public'>,
-  options: { sessionOnly?: boolean } = {},
+  options: { sessionOnly?: boolean; permission?: Permission } = {},
 ): RequestHandler {
   const admit = (principal: Principal, res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) => {
     if (!isAllowed(access, principal)) throw new ForbiddenError();
     if (options.sessionOnly && isBuyerApiKey(principal)) throw new ForbiddenError('An API key cannot manage the account: log in with the password for this');
+    // isAllowed admitted a buyer: resolvePrincipal gives every buyer its organisation and role.
+    const role = access === 'buyer' ? (principal as BuyerPrincipal).memberRole : undefined;
+    if (role && options.permission && !roleHas(role, options.permission)) {
+      throw new ForbiddenError(`Your role in this organisation (${role}) does not include ${options.permission}`, { permission: options.permission, role });
+    }
     res.locals.principal = principal;
     next();
   };
@@ -42,6 +52,6 @@ export function authenticate(
     // An API key this process knows is answered at once; anything else is looked up.
     const known = auth.knownApiKey(credential);
     if (known) return admit(known, res, next);
-    return auth.resolvePrincipal(credential).then((principal) => admit(principal, res, next));
+    return auth.resolvePrincipal(credential, organisationHeader(req.headers['x-concord-organisation'])).then((principal) => admit(principal, res, next));
   };
 }

@@ -137,6 +137,8 @@ describe('GET /auth/me', () => {
         reservedCents: 0,
         availableCents: 0,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        // The buyer is the person's own organisation, which they own.
+        role: 'owner',
       },
     });
   });

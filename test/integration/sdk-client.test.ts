@@ -377,6 +377,37 @@ describe('every buyer method', () => {
   });
 });
 
+describe('organisations', () => {
+  it('list, switch (the client acts for the organisation from then on), and the organisationId option', async () => {
+    const { client: founder } = await register('Northwind Vision');
+    const { client: person } = await register('Own Co');
+    const organisationId = (await founder.auth.me()).id;
+    const personId = (await person.auth.me()).id;
+    await ctx.prisma.membership.create({ data: { accountId: personId, buyerId: organisationId, role: 'member' } });
+    await founder.projects.create({ name: 'Shared' });
+
+    expect((await person.organisations.list()).map((o) => [o.id, o.role, o.personal])).toEqual([
+      [personId, 'owner', true],
+      [organisationId, 'member', false],
+    ]);
+    const byOption = new BuyerClient({ baseUrl, token: person.credential, organisationId });
+    expect((await byOption.projects.list().toArray()).map((p) => p.name)).toEqual(['Shared']);
+    await expect(byOption.billing.ledger().page()).rejects.toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+      details: { permission: 'money:read', role: 'member' },
+    });
+
+    expect(await person.projects.list().toArray()).toEqual([]);
+    const { organisation } = await person.organisations.switch(organisationId);
+    expect(organisation).toMatchObject({ id: organisationId, name: 'Northwind Vision', role: 'member' });
+    expect((await person.projects.list().toArray()).map((p) => p.name)).toEqual(['Shared']);
+    expect(await person.auth.me()).toMatchObject({ id: organisationId, role: 'member' });
+    await expect(byOption.organisations.switch(personId)).resolves.toMatchObject({ organisation: { id: personId, role: 'owner' } });
+    expect(await byOption.projects.list().toArray()).toEqual([]);
+  });
+});
+
 describe('webhooks: generated secrets, retry policies, test sends and secret rotation', () => {
   const WHSEC = /^whsec_[A-Za-z0-9+/]{43}=$/;
 

@@ -13,3 +13,4 @@ export * from './money.ts';
 export * from './exports.ts';
 export * from './errors.ts';
 export * from './accounts.ts';
+export * from './organisations.ts';

@@ -171,6 +171,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organisations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisations the caller belongs to, with their role in each (their own first) */
+        get: operations["listOrganisations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A token acting for another organisation the caller belongs to */
+        post: operations["switchOrganisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -1217,7 +1251,7 @@ export interface components {
             /** @description Money held, in cents */
             creditBalance: number;
         };
-        BuyerAccount: {
+        CurrentBuyer: {
             id: string;
             email: string;
             companyName: string;
@@ -1232,6 +1266,11 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             createdAt: string;
+            /**
+             * @description The caller's role in the organisation (docs/organisations.md); `id` is the organisation's, `email` the caller's own
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "billing" | "viewer";
         };
         DeveloperProfile: {
             id: string;
@@ -1247,6 +1286,23 @@ export interface components {
         Admin: {
             id: string;
             email: string;
+        };
+        Membership: {
+            /** @description The organisation's id: the buyerId its tasks, projects and ledger carry */
+            id: string;
+            name: string;
+            /**
+             * @description The caller's role there (docs/organisations.md, the permission table)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "billing" | "viewer";
+            /** @description The caller's own organisation, created with their account */
+            personal: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            joinedAt: string;
         };
         BuyerApiKeyWithSecret: {
             /** @description `key_…` */
@@ -2152,10 +2208,15 @@ export interface components {
     responses: never;
     parameters: {
         /**
-         * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+         * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
          * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
          */
         IdempotencyKey: string;
+        /**
+         * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+         * @example cm3q7wbj2000glk08w5x6y7z8
+         */
+        Organisation: string;
         /**
          * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
          * @example import-2026-03-14-batch-0042
@@ -2560,6 +2621,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -2582,12 +2648,13 @@ export interface operations {
                      *         "creditBalance": 48200,
                      *         "reservedCents": 2400,
                      *         "availableCents": 45800,
-                     *         "createdAt": "2026-03-14T09:26:53.589Z"
+                     *         "createdAt": "2026-03-14T09:26:53.589Z",
+                     *         "role": "owner"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        buyer: components["schemas"]["BuyerAccount"];
+                        buyer: components["schemas"]["CurrentBuyer"];
                     } | {
                         developer: components["schemas"]["DeveloperProfile"];
                     } | {
@@ -2646,6 +2713,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -3335,6 +3407,220 @@ export interface operations {
             };
         };
     };
+    listOrganisations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "organisations": [
+                     *         {
+                     *           "id": "cm3q7v8k20000lk08h2j4n6p8",
+                     *           "name": "Acme Robotics",
+                     *           "role": "owner",
+                     *           "personal": true,
+                     *           "joinedAt": "2026-03-14T09:26:53.589Z"
+                     *         },
+                     *         {
+                     *           "id": "cm3q7wbj2000glk08w5x6y7z8",
+                     *           "name": "Northwind Vision",
+                     *           "role": "member",
+                     *           "personal": false,
+                     *           "joinedAt": "2026-03-15T16:02:11.047Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        organisations: components["schemas"]["Membership"][];
+                    };
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route (FORBIDDEN); FORBIDDEN: not a buyer account */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    switchOrganisation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "organisationId": "cm3q7wbj2000glk08w5x6y7z8"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One of the organisations GET /organisations lists */
+                    organisationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJjbTNxN3Y4azIwMDAwbGswOGgyajRuNnA4Iiwicm9sZSI6ImJ1eWVyIiwidHYiOjAsImlhdCI6MTc3MzQ3ODgwMCwiZXhwIjoxNzc2MDcwODAwfQ.Q2zq8bH1m2XyQp4nW7vR3kT9sLd6fJa5gE1uYiOoPcA",
+                     *       "organisation": {
+                     *         "id": "cm3q7wbj2000glk08w5x6y7z8",
+                     *         "name": "Northwind Vision",
+                     *         "role": "member",
+                     *         "personal": false,
+                     *         "joinedAt": "2026-03-15T16:02:11.047Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description A 30-day token acting for the organisation (its `org` claim) */
+                        token: string;
+                        organisation: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session (FORBIDDEN); FORBIDDEN: not a member of that organisation, not a buyer account, or an API key */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: {
@@ -3348,6 +3634,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -3403,7 +3694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session; or the caller's role in the organisation lacks `keys:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -3435,10 +3726,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -3502,7 +3798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session; or the caller's role in the organisation lacks `keys:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -3563,6 +3859,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -3599,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session; or the caller's role in the organisation lacks `keys:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -3753,7 +4054,7 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4223,7 +4524,7 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5229,6 +5530,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -5287,7 +5593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -5319,10 +5625,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -5396,7 +5707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -5457,6 +5768,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -5516,7 +5832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -5557,6 +5873,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -5593,7 +5914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -5664,6 +5985,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -5736,7 +6062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -5797,6 +6123,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -5915,7 +6246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -5956,6 +6287,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -6055,7 +6391,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -6096,6 +6432,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -6187,7 +6528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -6228,6 +6569,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -6310,7 +6656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -6351,6 +6697,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -6482,7 +6833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -6514,10 +6865,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -6602,7 +6958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -6664,10 +7020,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -6798,7 +7159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -6860,10 +7221,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -6962,7 +7328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7031,6 +7397,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -7078,7 +7449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7109,6 +7480,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -7187,7 +7563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7228,6 +7604,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -7264,7 +7645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7335,6 +7716,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -7428,7 +7814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7503,6 +7889,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -7569,7 +7960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7603,6 +7994,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -7662,7 +8058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7697,6 +8093,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -7762,7 +8163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7794,10 +8195,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -7872,7 +8278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -7933,6 +8339,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -7969,7 +8380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -8626,7 +9037,7 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8772,6 +9183,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -8835,7 +9251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -8867,10 +9283,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -8951,7 +9372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `webhooks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9012,6 +9433,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -9067,7 +9493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9108,6 +9534,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -9144,7 +9575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `webhooks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9205,6 +9636,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -9281,7 +9717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `webhooks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9342,6 +9778,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -9409,7 +9850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `webhooks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9470,6 +9911,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -9526,7 +9972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `webhooks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9601,6 +10047,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -9661,7 +10112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9702,6 +10153,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -9748,7 +10204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `webhooks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9819,6 +10275,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -9893,7 +10354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9927,6 +10388,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -9974,7 +10440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -10015,6 +10481,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -10081,7 +10552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -10142,6 +10613,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -10294,7 +10770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -10329,6 +10805,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -10387,7 +10868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -10419,10 +10900,15 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
-                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per calling account.
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
                  * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path?: never;
             cookie?: never;
@@ -10486,7 +10972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -10547,6 +11033,11 @@ export interface operations {
                  * @example import-2026-03-14-batch-0042
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
             };
             path: {
                 id: string;
@@ -10597,7 +11088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN) */
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];

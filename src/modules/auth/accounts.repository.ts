@@ -1,3 +1,4 @@
+import type { MemberRole } from '@concord/contract';
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation, likeLiteral, toCents } from '../../db/client.ts';
@@ -33,12 +34,24 @@ const emailTaken = () => new ConflictError('EMAIL_TAKEN', 'An account with this 
 export class AccountsRawRepository {
   constructor(protected readonly db: RawExecutor) {}
 
-  /** Runs on every JWT request: raw SQL skips Prisma's query compilation. */
   async findById(id: string): Promise<AccountRecord | null> {
     const rows = await this.db.$queryRaw<AccountRecord[]>`
       SELECT id, email, role, password_hash AS "passwordHash", token_version AS "tokenVersion", is_active AS "isActive",
              created_at AS "createdAt"
       FROM accounts WHERE id = ${id}`;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Runs on every JWT request (raw SQL skips Prisma's query compilation): the account, and its role in
+   * `organisationId` (null when it is no member there, and for every account that is not a buyer's).
+   */
+  async findWithMembership(id: string, organisationId: string): Promise<(AccountRecord & { memberRole: MemberRole | null }) | null> {
+    const rows = await this.db.$queryRaw<Array<AccountRecord & { memberRole: MemberRole | null }>>`
+      SELECT a.id, a.email, a.role, a.password_hash AS "passwordHash", a.token_version AS "tokenVersion", a.is_active AS "isActive",
+             a.created_at AS "createdAt", m.role::text AS "memberRole"
+      FROM accounts a LEFT JOIN memberships m ON m.account_id = a.id AND m.buyer_id = ${organisationId}
+      WHERE a.id = ${id}`;
     return rows[0] ?? null;
   }
 
@@ -71,6 +84,8 @@ export class AccountsRepository extends AccountsRawRepository {
         },
         include: { buyer: true },
       });
+      // The founder owns the organisation from its first transaction on (docs/organisations.md).
+      await this.db.membership.create({ data: { accountId: account.id, buyerId: account.id, role: 'owner' } });
       return {
         id: account.id,
         email: account.email,

@@ -14,7 +14,7 @@ export const authExamples: Record<string, EndpointExamples> = {
   },
   loginBuyer: { request: login(EXAMPLE.buyerEmail), response: { token: EXAMPLE.jwt, buyer: { ...buyer, creditBalance: 48200 } } },
   getCurrentAccount: {
-    response: { buyer: { ...buyer, creditBalance: 48200, reservedCents: 2400, availableCents: 45800, createdAt: EXAMPLE.createdAt } },
+    response: { buyer: { ...buyer, creditBalance: 48200, reservedCents: 2400, availableCents: 45800, createdAt: EXAMPLE.createdAt, role: 'owner' } },
   },
   changePassword: {
     request: { currentPassword: 'correct horse battery staple', newPassword: 'tr0ubador & 3 more words' },

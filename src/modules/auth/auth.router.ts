@@ -1,4 +1,4 @@
-import { defineEndpoint } from '../../lib/endpoint.ts';
+import { actingOrganisation, defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody } from '../../lib/schemas.ts';
 import type { AuthService } from './auth.service.ts';
 import type { DevelopersService } from '../developers/developers.service.ts';
@@ -67,7 +67,7 @@ export function authEndpoints({ auth, developers }: { auth: AuthService; develop
       response: meResponse,
       handler: async ({ principal }) => {
         const me = await auth.me(principal);
-        if (me.role === 'BUYER') return { buyer: toBuyerAccount(me.buyer) };
+        if (me.role === 'BUYER') return { buyer: { ...toBuyerAccount(me.buyer), role: me.memberRole } };
         if (me.role === 'DEVELOPER') return { developer: toDeveloperProfile(me.developer) };
         return { admin: me.admin };
       },
@@ -86,7 +86,7 @@ export function authEndpoints({ auth, developers }: { auth: AuthService; develop
       body: changePasswordBody,
       response: tokenResponse,
       handler: async ({ principal, body }) => ({
-        token: await auth.changePassword(principal.accountId, body.currentPassword, body.newPassword),
+        token: await auth.changePassword(principal.accountId, body.currentPassword, body.newPassword, actingOrganisation(principal)),
       }),
     }),
     defineEndpoint({

@@ -1,5 +1,6 @@
 import { COMPANY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH } from '@concord/contract';
 import { z } from 'zod';
+import { MEMBER_ROLES } from '@concord/contract';
 import { emailSchema, passwordSchema, timestamp } from '../../lib/schemas.ts';
 
 export const registerBody = z.strictObject({
@@ -40,6 +41,15 @@ export const buyerAccountSchema = buyerSchema
   })
   .meta({ id: 'BuyerAccount' });
 
+/** GET /auth/me for a buyer: the organisation the token acts for, seen by one of its members. */
+export const currentBuyerSchema = buyerAccountSchema
+  .extend({
+    role: z
+      .enum(MEMBER_ROLES)
+      .meta({ description: "The caller's role in the organisation (docs/organisations.md); `id` is the organisation's, `email` the caller's own" }),
+  })
+  .meta({ id: 'CurrentBuyer' });
+
 export const developerProfileSchema = z
   .object({ id: z.string(), email: z.string(), appName: z.string(), appUrl: z.string(), createdAt: timestamp })
   .meta({ id: 'DeveloperProfile' });
@@ -49,4 +59,4 @@ export const adminSchema = z.object({ id: z.string(), email: z.string() }).meta(
 export const tokenResponse = z.object({ token: z.string() });
 export const apiKeyResponse = z.object({ apiKey: z.string() });
 export const registerResponse = z.object({ token: z.string(), buyer: buyerSchema });
-export const meResponse = z.union([z.object({ buyer: buyerAccountSchema }), z.object({ developer: developerProfileSchema }), z.object({ admin: adminSchema })]);
+export const meResponse = z.union([z.object({ buyer: currentBuyerSchema }), z.object({ developer: developerProfileSchema }), z.object({ admin: adminSchema })]);

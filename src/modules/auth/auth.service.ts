@@ -3,8 +3,9 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { ApiKeyPrincipal, Role, UserPrincipal } from '../../lib/endpoint.ts';
-import { AppError, BadRequestError, ConflictError, UnauthorizedError } from '../../lib/errors.ts';
+import type { MemberRole } from '@concord/contract';
+import { actingOrganisation, type ApiKeyPrincipal, type BuyerPrincipal, type Role, type UserPrincipal } from '../../lib/endpoint.ts';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, UnauthorizedError } from '../../lib/errors.ts';
 import { ID_PATTERN, newApiKey, sha256Hex } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuyerApiKeySecret } from '../buyer-api-keys/buyer-api-key-secret.ts';
@@ -28,7 +29,9 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export type Principal = UserPrincipal | ApiKeyPrincipal;
 
 export type Me =
-  { role: 'BUYER'; buyer: BuyerRecord } | { role: 'DEVELOPER'; developer: DeveloperRecord } | { role: 'ADMIN'; admin: { id: string; email: string } };
+  | { role: 'BUYER'; buyer: BuyerRecord; memberRole: MemberRole }
+  | { role: 'DEVELOPER'; developer: DeveloperRecord }
+  | { role: 'ADMIN'; admin: { id: string; email: string } };
 
 export class AuthService {
   constructor(
@@ -68,12 +71,16 @@ export class AuthService {
     return { token, admin: { id: account.id, email: account.email } };
   }
 
-  /** The calling account, in the shape of its role. */
+  /**
+   * The calling account, in the shape of its role. A buyer's is the organisation it acts for (its id,
+   * name and money), with the person's own e-mail and their role there.
+   */
   async me(principal: UserPrincipal): Promise<Me> {
     if (principal.role === 'BUYER') {
-      const buyer = await this.db.repos.accounts.findBuyer(principal.accountId);
+      const organisationId = actingOrganisation(principal) ?? principal.accountId;
+      const [buyer, account] = await Promise.all([this.db.repos.accounts.findBuyer(organisationId), this.requireAccount(principal.accountId)]);
       if (!buyer) throw new UnauthorizedError();
-      return { role: 'BUYER', buyer };
+      return { role: 'BUYER', buyer: { ...buyer, email: account.email }, memberRole: (principal as BuyerPrincipal).memberRole };
     }
     if (principal.role === 'DEVELOPER') return { role: 'DEVELOPER', developer: await this.db.repos.developers.get(principal.accountId) };
     const admin = await this.requireAccount(principal.accountId);
@@ -92,13 +99,19 @@ export class AuthService {
     return { token: this.issueToken(account), account };
   }
 
-  async changePassword(accountId: string, currentPassword: string, newPassword: string): Promise<string> {
+  /** The new token keeps acting for `organisationId`, the organisation the changing token acted for. */
+  async changePassword(accountId: string, currentPassword: string, newPassword: string, organisationId?: string): Promise<string> {
     const account = await this.requireAccount(accountId);
     if (!(await verifyPassword(currentPassword, account.passwordHash))) {
       throw new BadRequestError('INVALID_CURRENT_PASSWORD', 'The current password is wrong');
     }
     const updated = await this.db.repos.accounts.setPassword(accountId, await hashPassword(newPassword));
-    return this.issueToken(updated);
+    return this.issueToken(updated, organisationId);
+  }
+
+  /** A token of the account acting for `organisationId` (the caller checked the membership). */
+  async tokenFor(accountId: string, organisationId: string): Promise<string> {
+    return this.issueToken(await this.requireAccount(accountId), organisationId);
   }
 
   /** A developer sets a password with the single-use token from the invite e-mail. */
@@ -149,8 +162,8 @@ export class AuthService {
    * Who is calling: a JWT (checked against the account's current token version and status), a
    * developer API key, or a buyer API key (acting as its buyer). Anything else is 401.
    */
-  async resolvePrincipal(credential: string): Promise<Principal> {
-    return this.knownApiKey(credential) ?? this.lookUpPrincipal(credential);
+  async resolvePrincipal(credential: string, organisationId?: string): Promise<Principal> {
+    return this.knownApiKey(credential) ?? this.lookUpPrincipal(credential, organisationId);
   }
 
   /**
@@ -167,7 +180,12 @@ export class AuthService {
     return { kind: 'apiKey', developerId };
   }
 
-  private async lookUpPrincipal(credential: string): Promise<Principal> {
+  /**
+   * A buyer's token acts for one organisation: the one a request names by header, else the token's `org`,
+   * else the person's own. Naming one the person is no member of is 403 (a header never grants anything
+   * the account does not have).
+   */
+  private async lookUpPrincipal(credential: string, organisationId?: string): Promise<Principal> {
     if (ID_PATTERN.test(credential)) {
       const keyHash = sha256Hex(credential);
       const developerId = this.apiKeys.get(keyHash) ?? (await this.db.rawRepos.developers.findActiveIdByApiKeyHash(keyHash));
@@ -178,12 +196,16 @@ export class AuthService {
     if (isBuyerApiKeySecret(credential)) return this.resolveBuyerApiKey(credential);
     const claims = this.tokens.verify(credential);
     if (!claims) throw new UnauthorizedError('Invalid or expired token');
-    const account = await this.db.rawRepos.accounts.findById(claims.sub);
+    const organisation = organisationId ?? claims.org ?? claims.sub;
+    const account = await this.db.rawRepos.accounts.findWithMembership(claims.sub, organisation);
     if (!account || account.role !== claims.role || account.tokenVersion !== claims.tv) {
       throw new UnauthorizedError('Invalid or expired token');
     }
     if (!account.isActive) throw new UnauthorizedError('This account is disabled');
-    return { kind: 'user', accountId: account.id, role: account.role };
+    if (account.role !== 'BUYER') return { kind: 'user', accountId: account.id, role: account.role };
+    if (!account.memberRole) throw new ForbiddenError(`You are not a member of organisation ${organisation}`, { organisationId: organisation });
+    const buyer: BuyerPrincipal = { kind: 'user', accountId: account.id, role: 'BUYER', buyerId: organisation, memberRole: account.memberRole };
+    return buyer;
   }
 
   /**
@@ -191,12 +213,13 @@ export class AuthService {
    * a revocation (or a disabled account) holds at once in every process; a password change does not
    * touch it. A use is recorded at most about once a minute per key.
    */
-  private async resolveBuyerApiKey(secret: string): Promise<UserPrincipal> {
+  private async resolveBuyerApiKey(secret: string): Promise<BuyerPrincipal> {
     const key = await this.db.rawRepos.buyerApiKeys.findLiveBySecretHash(sha256Hex(secret));
     if (!key) throw new UnauthorizedError('Invalid or revoked API key');
     if (!key.accountActive) throw new UnauthorizedError('This account is disabled');
     if (key.useStale) await this.db.rawRepos.buyerApiKeys.recordUse(key.id);
-    return { kind: 'user', accountId: key.buyerId, role: 'BUYER', apiKeyId: key.id };
+    // A key reaches every buyer route but account management (sessionOnly), as it always has: an admin's reach.
+    return { kind: 'user', accountId: key.buyerId, role: 'BUYER', apiKeyId: key.id, buyerId: key.buyerId, memberRole: 'admin' };
   }
 
   async requireAccount(accountId: string): Promise<AccountRecord> {
@@ -205,7 +228,7 @@ export class AuthService {
     return account;
   }
 
-  private issueToken(account: AccountRecord): string {
-    return this.tokens.sign({ sub: account.id, role: account.role, tv: account.tokenVersion });
+  private issueToken(account: AccountRecord, organisationId?: string): string {
+    return this.tokens.sign({ sub: account.id, role: account.role, tv: account.tokenVersion, ...(organisationId ? { org: organisationId } : {}) });
   }
 }

@@ -9,6 +9,8 @@ export interface TokenClaims {
   role: Role;
   /** The account's token version when the token was issued. */
   tv: number;
+  /** A buyer's: the organisation the token acts for when it is not the person's own (docs/organisations.md). */
+  org?: string;
 }
 
 /** contract §1: the `role` claim is lower-case. */
@@ -22,8 +24,9 @@ export class TokenService {
 
   sign(claims: TokenClaims): string {
     const iat = Math.floor(this.now().getTime() / 1000);
-    const { sub, role, tv } = claims;
-    return jwt.sign({ sub, role: role.toLowerCase(), tv, iat, exp: iat + TOKEN_LIFETIME_SECONDS }, this.secret, { algorithm: 'HS256' });
+    const { sub, role, tv, org } = claims;
+    const organisation = org !== undefined && org !== sub ? { org } : {};
+    return jwt.sign({ sub, role: role.toLowerCase(), tv, ...organisation, iat, exp: iat + TOKEN_LIFETIME_SECONDS }, this.secret, { algorithm: 'HS256' });
   }
 
   /**
@@ -37,11 +40,12 @@ export class TokenService {
         clockTimestamp: Math.floor(this.now().getTime() / 1000),
       });
       if (typeof payload !== 'object' || payload === null) return undefined;
-      const { sub, role, tv, exp } = payload as Record<string, unknown>;
+      const { sub, role, tv, exp, org } = payload as Record<string, unknown>;
       if (typeof exp !== 'number') return undefined;
       const mapped = typeof role === 'string' && Object.hasOwn(ROLE_CLAIMS, role) ? ROLE_CLAIMS[role] : undefined;
       if (typeof sub !== 'string' || !mapped || !Number.isInteger(tv)) return undefined;
-      return { sub, role: mapped, tv: tv as number };
+      if (org !== undefined && typeof org !== 'string') return undefined;
+      return { sub, role: mapped, tv: tv as number, ...(org === undefined ? {} : { org }) };
     } catch {
       // Any verification failure means "not authenticated"; the reason is not the client's business.
       return undefined;

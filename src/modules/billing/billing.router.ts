@@ -14,10 +14,11 @@ export function billingEndpoints({ billing }: { billing: BillingService }) {
       tag: 'Billing',
       summary: "The buyer's ledger, newest first",
       access: 'buyer',
+      permission: 'money:read',
       query: ledgerQuery,
       response: ledgerResponse,
       handler: async ({ principal, query }) => {
-        const page = await billing.listLedger(principal.accountId, query.limit, query.cursor);
+        const page = await billing.listLedger(principal.buyerId, query.limit, query.cursor);
         return { ...page, entries: page.entries.map(toLedgerEntry) };
       },
     }),
@@ -29,9 +30,10 @@ export function billingEndpoints({ billing }: { billing: BillingService }) {
       tag: 'Billing',
       summary: 'Charges, deposits and completed tasks per UTC day',
       access: 'buyer',
+      permission: 'money:read',
       query: spendQuery,
       response: spendResponse,
-      handler: ({ principal, query }) => billing.spend(principal.accountId, query.days),
+      handler: ({ principal, query }) => billing.spend(principal.buyerId, query.days),
     }),
   ];
 }

@@ -28,13 +28,14 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiK
       tag: 'API keys',
       summary: 'Create an API key (its secret is in this response only)',
       access: 'buyer',
+      permission: 'keys:write',
       sessionOnly: true,
       body: createApiKeyBody,
       status: 201,
       response: z.object({ apiKey: createdApiKeySchema }),
       errors: { 400: `VALIDATION_ERROR or LIMIT_EXCEEDED (${MAX_LIVE_API_KEYS} live keys per buyer)` },
       handler: async ({ principal, body }) => {
-        const { key, secret } = await buyerApiKeys.create(principal.accountId, body.name);
+        const { key, secret } = await buyerApiKeys.create(principal.buyerId, body.name);
         return { apiKey: { ...toApiKey(key), secret } };
       },
     }),
@@ -46,11 +47,12 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiK
       tag: 'API keys',
       summary: "The buyer's live API keys, newest first (never their secrets)",
       access: 'buyer',
+      permission: 'keys:write',
       sessionOnly: true,
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ apiKeys: z.array(buyerApiKeySchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
-        const page = await buyerApiKeys.list(principal.accountId, query.limit, query.cursor);
+        const page = await buyerApiKeys.list(principal.buyerId, query.limit, query.cursor);
         return { ...page, apiKeys: page.apiKeys.map(toApiKey) };
       },
     }),
@@ -62,10 +64,11 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiK
       tag: 'API keys',
       summary: 'Revoke an API key: refused at once by every server process',
       access: 'buyer',
+      permission: 'keys:write',
       sessionOnly: true,
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => buyerApiKeys.revoke(principal.accountId, params.id),
+      handler: ({ principal, params }) => buyerApiKeys.revoke(principal.buyerId, params.id),
     }),
   ];
 }

@@ -46,10 +46,11 @@ export function depositEndpoints({ deposits }: { deposits: DepositsService }) {
       tag: 'Billing',
       summary: "Start a top-up: returns the provider's checkoutUrl",
       access: 'buyer',
+      permission: 'money:write',
       body: createBody,
       status: 201,
       response: depositSchema,
-      handler: async ({ principal, body }) => toDeposit(await deposits.create(principal.accountId, body)),
+      handler: async ({ principal, body }) => toDeposit(await deposits.create(principal.buyerId, body)),
     }),
     defineEndpoint({
       method: 'get',
@@ -59,10 +60,11 @@ export function depositEndpoints({ deposits }: { deposits: DepositsService }) {
       tag: 'Billing',
       summary: "The buyer's deposits, newest first",
       access: 'buyer',
+      permission: 'money:read',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ deposits: z.array(depositSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
-        const page = await deposits.list(principal.accountId, query.limit, query.cursor);
+        const page = await deposits.list(principal.buyerId, query.limit, query.cursor);
         return { ...page, deposits: page.deposits.map(toDeposit) };
       },
     }),
@@ -75,10 +77,11 @@ export function depositEndpoints({ deposits }: { deposits: DepositsService }) {
       tag: 'Billing',
       summary: 'One deposit',
       access: 'buyer',
+      permission: 'money:read',
       params: idParams,
       response: depositSchema,
       errors: { 404: 'DEPOSIT_NOT_FOUND' },
-      handler: async ({ principal, params }) => toDeposit(await deposits.get(principal.accountId, params.id)),
+      handler: async ({ principal, params }) => toDeposit(await deposits.get(principal.buyerId, params.id)),
     }),
     defineEndpoint({
       method: 'post',

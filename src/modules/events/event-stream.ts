@@ -20,11 +20,12 @@
 // so a slow client holds at most one page of memory, and one that stops reading for STALL_MS is closed.
 import type { Response } from 'express';
 import type { Database } from '../../repositories.ts';
-import { AppError, UnauthorizedError } from '../../lib/errors.ts';
+import { AppError, ForbiddenError, UnauthorizedError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { BuyerPrincipal } from '../../lib/endpoint.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { SettlementEffects } from '../settlement/applier.ts';
-import { SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry } from '@concord/contract';
+import { roleHas, SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry, type Permission } from '@concord/contract';
 import { presentStreamedEvent } from './events.presenter.ts';
 import type { StreamedEventRecord } from './events.repository.ts';
 
@@ -44,18 +45,26 @@ export interface EventStreamSettings {
 /** Whether a stream's credential still stands for its buyer (a revoked key, a changed password or an expired token does not). */
 export type CredentialCheck = (credential: string, buyerId: string) => Promise<boolean>;
 
-/** The check of a buyer's JWT or API key, as on every request: still valid, and still that buyer's. */
+/**
+ * The check of a buyer's JWT or API key, as on every request: still valid, still acting for that
+ * organisation (a person still a member there) and still allowed to read its events.
+ */
 export function buyerCredentialCheck(auth: Pick<AuthService, 'resolvePrincipal'>): CredentialCheck {
   return async (credential, buyerId) => {
     try {
-      const principal = await auth.resolvePrincipal(credential);
-      return principal.kind === 'user' && principal.role === 'BUYER' && principal.accountId === buyerId;
+      const principal = await auth.resolvePrincipal(credential, buyerId);
+      if (principal.kind !== 'user' || principal.role !== 'BUYER') return false;
+      const buyer = principal as BuyerPrincipal;
+      return buyer.buyerId === buyerId && roleHas(buyer.memberRole, STREAM_PERMISSION);
     } catch (error) {
-      if (error instanceof UnauthorizedError) return false;
+      if (error instanceof UnauthorizedError || error instanceof ForbiddenError) return false;
       throw error;
     }
   };
 }
+
+/** What reading the stream needs (the route's permission), checked again with the credential. */
+export const STREAM_PERMISSION: Permission = 'tasks:read';
 
 /** Events read per buyer by one statement: more waiting means another read at once. */
 const READ_LIMIT = 500;

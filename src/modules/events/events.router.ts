@@ -3,7 +3,7 @@ import type { EventsService } from './events.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
 import { bearerCredential } from '../../middleware/authenticate.ts';
-import { StreamsBusyError } from './event-stream.ts';
+import { STREAM_PERMISSION, StreamsBusyError } from './event-stream.ts';
 import { presentEvent } from './events.presenter.ts';
 import { eventSchema, eventStreamFrames, listEventsQuery, listEventsResponse, streamEventsQuery } from './events.schemas.ts';
 import { eventExamples } from './events.examples.ts';
@@ -21,11 +21,12 @@ export function eventEndpoints({ events, eventStream }: { events: EventsService;
       tag: 'Events',
       summary: "The buyer's events of the last 30 days, newest first",
       access: 'buyer',
+      permission: 'tasks:read',
       query: listEventsQuery,
       response: listEventsResponse,
       handler: async ({ principal, query }) => {
         const { limit, cursor, ...filter } = query;
-        const page = await events.list(principal.accountId, filter, limit, cursor);
+        const page = await events.list(principal.buyerId, filter, limit, cursor);
         return { ...page, events: page.events.map(presentEvent) };
       },
     }),
@@ -38,6 +39,7 @@ export function eventEndpoints({ events, eventStream }: { events: EventsService;
       tag: 'Events',
       summary: "Server-sent events: the buyer's new events as they commit, in order; Last-Event-ID resumes after an event",
       access: 'buyer',
+      permission: STREAM_PERMISSION,
       query: streamEventsQuery,
       produces: eventStreamFrames,
       errors: {
@@ -46,10 +48,10 @@ export function eventEndpoints({ events, eventStream }: { events: EventsService;
       },
       handler: async ({ principal, query, req, res }) => {
         // The header wins: an EventSource reconnecting to a URL that carries ?lastEventId sends a newer one in it.
-        const after = await events.resumeAfter(principal.accountId, lastEventIdHeader(req.headers['last-event-id']) ?? query.lastEventId);
+        const after = await events.resumeAfter(principal.buyerId, lastEventIdHeader(req.headers['last-event-id']) ?? query.lastEventId);
         try {
           await eventStream.open(
-            { buyerId: principal.accountId, credential: bearerCredential(req.headers.authorization) ?? '', address: req.ip ?? '', after },
+            { buyerId: principal.buyerId, credential: bearerCredential(req.headers.authorization) ?? '', address: req.ip ?? '', after },
             res,
           );
         } catch (error) {
@@ -67,10 +69,11 @@ export function eventEndpoints({ events, eventStream }: { events: EventsService;
       tag: 'Events',
       summary: 'One event of the last 30 days with its deliveries',
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       query: noQuery,
       response: eventSchema,
-      handler: async ({ principal, params }) => presentEvent(await events.get(principal.accountId, params.id)),
+      handler: async ({ principal, params }) => presentEvent(await events.get(principal.buyerId, params.id)),
     }),
   ];
 }

@@ -114,6 +114,7 @@ export function exportEndpoints({ exports }: { exports: ExportsService }) {
       tag: 'Exports',
       summary: 'Download results as a training dataset (streamed)',
       access: 'buyer',
+      permission: 'tasks:read',
       query: exportQuery,
       errors: { 400: 'INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR' },
       produces: {
@@ -127,7 +128,7 @@ export function exportEndpoints({ exports }: { exports: ExportsService }) {
         'x-export-empty-parts': 'A split only, when a file holds no record: their names, e.g. `val` (too few tasks for the ratios)',
       },
       handler: async ({ principal, query, req, res }) => {
-        const download = await exports.open(principal.accountId, query);
+        const download = await exports.open(principal.buyerId, query);
         res.status(200);
         res.setHeader('content-type', download.contentType);
         res.setHeader('content-disposition', `attachment; filename="${download.filename}"`);

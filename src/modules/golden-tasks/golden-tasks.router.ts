@@ -70,10 +70,11 @@ export function goldenTaskEndpoints({ goldenTasks }: { goldenTasks: GoldenTasksS
       tag: 'Golden tasks',
       summary: 'Create a golden task (free, served blind to measure annotators)',
       access: 'buyer',
+      permission: 'tasks:write',
       rawBody: goldenTaskInputSchema,
       status: 201,
       response: goldenTaskSchema,
-      handler: async ({ principal, req }) => toGoldenTask(await goldenTasks.create(principal.accountId, req.body)),
+      handler: async ({ principal, req }) => toGoldenTask(await goldenTasks.create(principal.buyerId, req.body)),
     }),
     defineEndpoint({
       method: 'get',
@@ -83,10 +84,11 @@ export function goldenTaskEndpoints({ goldenTasks }: { goldenTasks: GoldenTasksS
       tag: 'Golden tasks',
       summary: "The buyer's golden tasks with their scores",
       access: 'buyer',
+      permission: 'tasks:read',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ goldenTasks: z.array(goldenTaskSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
-        const page = await goldenTasks.list(principal.accountId, query.limit, query.cursor);
+        const page = await goldenTasks.list(principal.buyerId, query.limit, query.cursor);
         return { ...page, goldenTasks: page.goldenTasks.map(toGoldenTask) };
       },
     }),
@@ -98,9 +100,10 @@ export function goldenTaskEndpoints({ goldenTasks }: { goldenTasks: GoldenTasksS
       tag: 'Golden tasks',
       summary: 'Delete a golden task',
       access: 'buyer',
+      permission: 'tasks:write',
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => goldenTasks.delete(principal.accountId, params.id),
+      handler: ({ principal, params }) => goldenTasks.delete(principal.buyerId, params.id),
     }),
   ];
 }

@@ -23,10 +23,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       tag: 'Projects',
       summary: 'Create a project',
       access: 'buyer',
+      permission: 'tasks:write',
       body: createProjectBody,
       status: 201,
       response: projectSchema,
-      handler: async ({ principal, body }) => toProject(await projects.create(principal.accountId, body)),
+      handler: async ({ principal, body }) => toProject(await projects.create(principal.buyerId, body)),
     }),
     defineEndpoint({
       method: 'get',
@@ -36,10 +37,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       tag: 'Projects',
       summary: "List the buyer's projects",
       access: 'buyer',
+      permission: 'tasks:read',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ projects: z.array(projectSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
-        const page = await projects.list(principal.accountId, query.limit, query.cursor);
+        const page = await projects.list(principal.buyerId, query.limit, query.cursor);
         return { ...page, projects: page.projects.map(toProject) };
       },
     }),
@@ -52,10 +54,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       tag: 'Projects',
       summary: 'A project with its task counts and spend',
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       response: projectWithStatsSchema,
       handler: async ({ principal, params }) => {
-        const project = await projects.get(principal.accountId, params.id);
+        const project = await projects.get(principal.buyerId, params.id);
         return { ...toProject(project), stats: project.stats };
       },
     }),
@@ -68,10 +71,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       tag: 'Projects',
       summary: 'Results and confidence of the completed tasks',
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       query: noQuery,
       response: distributionSchema,
-      handler: ({ principal, params }) => projects.distribution(principal.accountId, params.id),
+      handler: ({ principal, params }) => projects.distribution(principal.buyerId, params.id),
     }),
     defineEndpoint({
       method: 'get',
@@ -82,10 +86,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       tag: 'Projects',
       summary: "Pairwise groups' rankings and win rates, and the annotators' position bias",
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       query: noQuery,
       response: projectPairwiseSchema,
-      handler: ({ principal, params }) => projects.pairwise(principal.accountId, params.id),
+      handler: ({ principal, params }) => projects.pairwise(principal.buyerId, params.id),
     }),
     defineEndpoint({
       method: 'patch',
@@ -96,10 +101,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       tag: 'Projects',
       summary: 'Rename or describe a project, or change its quality settings',
       access: 'buyer',
+      permission: 'tasks:write',
       params: idParams,
       body: updateProjectBody,
       response: projectSchema,
-      handler: async ({ principal, params, body }) => toProject(await projects.update(principal.accountId, params.id, body)),
+      handler: async ({ principal, params, body }) => toProject(await projects.update(principal.buyerId, params.id, body)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -110,9 +116,10 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       tag: 'Projects',
       summary: 'Delete a project that has no tasks',
       access: 'buyer',
+      permission: 'tasks:write',
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => projects.delete(principal.accountId, params.id),
+      handler: ({ principal, params }) => projects.delete(principal.buyerId, params.id),
     }),
   ];
 }

@@ -15,10 +15,11 @@ export function labelQualityEndpoints({ labelQuality }: { labelQuality: LabelQua
       tag: 'Projects',
       summary: "How far a project's labels can be trusted: expected accuracy, golden evidence, shares, cost",
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       query: noQuery,
       response: qualityReportSchema,
-      handler: ({ principal, params }) => labelQuality.project(principal.accountId, params.id),
+      handler: ({ principal, params }) => labelQuality.project(principal.buyerId, params.id),
     }),
     defineEndpoint({
       method: 'get',
@@ -28,9 +29,10 @@ export function labelQualityEndpoints({ labelQuality }: { labelQuality: LabelQua
       tag: 'Projects',
       summary: `The same report for tasks without a project, one per option set (the ${MAX_OPTION_SETS} with the most tasks)`,
       access: 'buyer',
+      permission: 'tasks:read',
       query: noQuery,
       response: optionSetsQualitySchema,
-      handler: async ({ principal }) => ({ optionSets: await labelQuality.optionSets(principal.accountId) }),
+      handler: async ({ principal }) => ({ optionSets: await labelQuality.optionSets(principal.buyerId) }),
     }),
   ];
 }

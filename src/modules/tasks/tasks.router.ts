@@ -35,13 +35,14 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: 'Create a task (reserves its maxCents)',
       access: 'buyer',
+      permission: 'tasks:write',
       idempotent: 'handler',
       rawBody: createTaskBody,
       status: 201,
       response: createTaskResponse,
       errors: { ...creationErrors, 400: 'MISSING_FIELDS, INVALID_TYPE, OPTIONS_REQUIRED (checked in that order, before any other rule), then INVALID_PROJECT' },
       handler: async ({ principal, req, res }) =>
-        await sendOutcome(res, await tasks.create(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+        await sendOutcome(res, await tasks.create(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
       method: 'post',
@@ -51,6 +52,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: 'Create up to 1 000 tasks, all or nothing',
       access: 'buyer',
+      permission: 'tasks:write',
       bodyLimit: '10mb',
       idempotent: 'handler',
       rawBody: batchBody,
@@ -61,7 +63,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
         400: 'INVALID_TASK (taskIndex: the first invalid task, zero-based; details.code: its own code) or BATCH_TOO_LARGE (none, or more than 1 000)',
       },
       handler: async ({ principal, req, res }) =>
-        await sendOutcome(res, await tasks.createBatch(principal.accountId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+        await sendOutcome(res, await tasks.createBatch(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
     }),
     defineEndpoint({
       method: 'post',
@@ -71,6 +73,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: 'Import tasks from a CSV file (partial import)',
       access: 'buyer',
+      permission: 'tasks:write',
       idempotent: 'handler',
       consumes: { 'multipart/form-data': csvUpload },
       middleware: [singleFileUpload()],
@@ -83,7 +86,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       },
       handler: async ({ principal, req, res }) => {
         const file = req.file?.buffer ?? Buffer.alloc(0);
-        await sendOutcome(res, await tasks.importCsv(principal.accountId, file, parseIdempotencyKey(req.headers['idempotency-key'])));
+        await sendOutcome(res, await tasks.importCsv(principal.buyerId, file, parseIdempotencyKey(req.headers['idempotency-key'])));
       },
     }),
     defineEndpoint({
@@ -94,11 +97,12 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: "List the buyer's tasks, newest first",
       access: 'buyer',
+      permission: 'tasks:read',
       query: listTasksQuery,
       response: listTasksResponse,
       handler: async ({ principal, query }) => {
         const { limit, cursor, ...filters } = query;
-        const page = await tasks.list(principal.accountId, filters, limit, cursor);
+        const page = await tasks.list(principal.buyerId, filters, limit, cursor);
         return { ...page, tasks: page.tasks.map(toTaskListItem) };
       },
     }),
@@ -111,9 +115,10 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: "The buyer's tasks by status (golden tasks never count)",
       access: 'buyer',
+      permission: 'tasks:read',
       query: countTasksQuery,
       response: taskCountsResponse,
-      handler: ({ principal, query }) => tasks.counts(principal.accountId, query),
+      handler: ({ principal, query }) => tasks.counts(principal.buyerId, query),
     }),
     defineEndpoint({
       method: 'get',
@@ -124,9 +129,10 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: 'A task with its answers',
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       response: taskSchema,
-      handler: async ({ principal, params }) => toTask(await tasks.get(principal.accountId, params.id)),
+      handler: async ({ principal, params }) => toTask(await tasks.get(principal.buyerId, params.id)),
     }),
     defineEndpoint({
       method: 'patch',
@@ -137,11 +143,12 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: 'Change a PENDING task',
       access: 'buyer',
+      permission: 'tasks:write',
       params: idParams,
       body: updateTaskBody,
       response: taskSchema,
       errors: { 400: 'TASK_NOT_PENDING or INVALID_PROJECT', 402: creationErrors[402], 409: 'TASK_IS_REVIEW: a text task’s review is decided with it' },
-      handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.accountId, params.id, body)),
+      handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.buyerId, params.id, body)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -152,9 +159,10 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       tag: 'Tasks',
       summary: 'Delete a PENDING task and release its reservation',
       access: 'buyer',
+      permission: 'tasks:write',
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => tasks.delete(principal.accountId, params.id),
+      handler: ({ principal, params }) => tasks.delete(principal.buyerId, params.id),
     }),
   ];
 }

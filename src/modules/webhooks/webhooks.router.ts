@@ -108,11 +108,12 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'Subscribe a URL to events (the secret is never returned)',
       access: 'buyer',
+      permission: 'webhooks:write',
       body: createBody,
       status: 201,
       response: webhookSchema,
       errors: { 400: 'VALIDATION_ERROR or LIMIT_EXCEEDED (20 per buyer)' },
-      handler: async ({ principal, body }) => toWebhook(await webhooks.create(principal.accountId, body)),
+      handler: async ({ principal, body }) => toWebhook(await webhooks.create(principal.buyerId, body)),
     }),
     defineEndpoint({
       method: 'get',
@@ -122,10 +123,11 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: "The buyer's webhook configurations",
       access: 'buyer',
+      permission: 'tasks:read',
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ webhooks: z.array(webhookSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
-        const page = await webhooks.list(principal.accountId, query.limit, query.cursor);
+        const page = await webhooks.list(principal.buyerId, query.limit, query.cursor);
         return { ...page, webhooks: page.webhooks.map(toWebhook) };
       },
     }),
@@ -138,9 +140,10 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'One webhook configuration',
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       response: webhookSchema,
-      handler: async ({ principal, params }) => toWebhook(await webhooks.get(principal.accountId, params.id)),
+      handler: async ({ principal, params }) => toWebhook(await webhooks.get(principal.buyerId, params.id)),
     }),
     defineEndpoint({
       method: 'patch',
@@ -151,10 +154,11 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'Change url, events, isActive, secret (replaced at once) or retryPolicy',
       access: 'buyer',
+      permission: 'webhooks:write',
       params: idParams,
       body: updateBody,
       response: webhookSchema,
-      handler: async ({ principal, params, body }) => toWebhook(await webhooks.update(principal.accountId, params.id, body)),
+      handler: async ({ principal, params, body }) => toWebhook(await webhooks.update(principal.buyerId, params.id, body)),
     }),
     defineEndpoint({
       method: 'post',
@@ -165,11 +169,12 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'Replace the secret; the old one keeps signing (Standard Webhooks) for 24 h',
       access: 'buyer',
+      permission: 'webhooks:write',
       params: idParams,
       body: rotateBody,
       response: webhookSchema,
       errors: { 400: 'VALIDATION_ERROR (also when the secret is the current one)' },
-      handler: async ({ principal, params, body }) => toWebhook(await webhooks.rotateSecret(principal.accountId, params.id, body.secret)),
+      handler: async ({ principal, params, body }) => toWebhook(await webhooks.rotateSecret(principal.buyerId, params.id, body.secret)),
     }),
     defineEndpoint({
       method: 'post',
@@ -180,6 +185,7 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'Send a signed ping event now and report the outcome',
       access: 'buyer',
+      permission: 'webhooks:write',
       middleware: [testSendLimit],
       params: idParams,
       body: emptyBody,
@@ -187,7 +193,7 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       errors: {
         429: 'RATE_LIMITED: more than 10 test sends in a minute by this buyer (Retry-After, RateLimit and RateLimit-Policy headers as on the sensitive routes)',
       },
-      handler: ({ principal, params }) => webhooks.testSend(principal.accountId, params.id),
+      handler: ({ principal, params }) => webhooks.testSend(principal.buyerId, params.id),
     }),
     defineEndpoint({
       method: 'delete',
@@ -197,9 +203,10 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'Delete a webhook configuration',
       access: 'buyer',
+      permission: 'webhooks:write',
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => webhooks.delete(principal.accountId, params.id),
+      handler: ({ principal, params }) => webhooks.delete(principal.buyerId, params.id),
     }),
     defineEndpoint({
       method: 'get',
@@ -210,11 +217,12 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'Delivery log, newest first',
       access: 'buyer',
+      permission: 'tasks:read',
       params: idParams,
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ deliveries: z.array(deliverySchema), ...pageInfo }),
       handler: async ({ principal, params, query }) => {
-        const page = await webhooks.deliveries(principal.accountId, params.id, query.limit, query.cursor);
+        const page = await webhooks.deliveries(principal.buyerId, params.id, query.limit, query.cursor);
         return { ...page, deliveries: page.deliveries.map(toDelivery) };
       },
     }),
@@ -227,11 +235,12 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       tag: 'Webhooks',
       summary: 'Queue a delivery again',
       access: 'buyer',
+      permission: 'webhooks:write',
       params: idParams,
       status: 202,
       response: z.object({ queued: z.literal(true) }),
       handler: async ({ principal, params }) => {
-        await webhooks.redeliver(principal.accountId, params.id);
+        await webhooks.redeliver(principal.buyerId, params.id);
         return { queued: true };
       },
     }),
