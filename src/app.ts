@@ -22,6 +22,7 @@ import { authEndpoints } from './modules/auth/auth.router.ts';
 import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { buyerApiKeyEndpoints } from './modules/buyer-api-keys/buyer-api-keys.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
+import { memberEndpoints } from './modules/organisations/members.router.ts';
 import { organisationEndpoints } from './modules/organisations/organisations.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { labelQualityEndpoints } from './modules/quality/label-quality.router.ts';
@@ -52,6 +53,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...metaEndpoints(services),
     ...authEndpoints(services),
     ...organisationEndpoints(services),
+    ...memberEndpoints(services),
     ...buyerApiKeyEndpoints(services),
     ...adminEndpoints(services),
     ...adminAnnotationEndpoints(services),

@@ -26,6 +26,7 @@ import { GoldenTasksService } from './modules/golden-tasks/golden-tasks.service.
 import { IdempotencyService } from './modules/idempotency/idempotency.service.ts';
 import { MetaService } from './modules/meta/meta.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { MembersService } from './modules/organisations/members.service.ts';
 import { OrganisationsService } from './modules/organisations/organisations.service.ts';
 import { QualityRepository } from './modules/quality/quality.repository.ts';
 import { QualityService } from './modules/quality/quality.service.ts';
@@ -79,6 +80,7 @@ export function createServices(deps: ContainerDeps) {
     developers: new DevelopersService(db, clock, deps.config, apiKeys),
     projects: new ProjectsService(db),
     organisations: new OrganisationsService(db, auth),
+    members: new MembersService(db, clock, deps.config, auth),
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config),
     goldenTasks: new GoldenTasksService(db),

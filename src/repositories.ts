@@ -20,6 +20,7 @@ import { MailRawRepository, MailRepository } from './modules/email/mail.reposito
 import { EventsRawRepository, EventsRepository } from './modules/events/events.repository.ts';
 import { GoldenTasksRawRepository, GoldenTasksRepository } from './modules/golden-tasks/golden-tasks.repository.ts';
 import { IdempotencyRawRepository, IdempotencyRepository } from './modules/idempotency/idempotency.repository.ts';
+import { MembersRepository } from './modules/organisations/members.repository.ts';
 import { MembershipsRepository } from './modules/organisations/memberships.repository.ts';
 import { ProjectsRawRepository, ProjectsRepository } from './modules/projects/projects.repository.ts';
 import { LabelQualityRepository } from './modules/quality/label-quality.repository.ts';
@@ -42,6 +43,7 @@ export function createRepositories(db: DbClient) {
     goldenTasks: new GoldenTasksRepository(db),
     idempotency: new IdempotencyRepository(db),
     mail: new MailRepository(db),
+    members: new MembersRepository(db),
     memberships: new MembershipsRepository(db),
     payouts: new PayoutsRepository(db),
     projects: new ProjectsRepository(db),

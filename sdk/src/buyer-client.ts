@@ -23,6 +23,11 @@ import type {
   GoldenTaskInput,
   LedgerEntry,
   LoginInput,
+  AcceptedInvitation,
+  AcceptInvitationInput,
+  Invitation,
+  InvitationInput,
+  Member,
   Membership,
   Project,
   ProjectDistribution,
@@ -141,6 +146,36 @@ export class OrganisationsResource extends Resource {
     this.http.credential = result.token;
     delete this.http.defaultHeaders[ORGANISATION_HEADER.toLowerCase()];
     return result;
+  }
+
+  /** The members of the organisation acted for, oldest first (needs members:write: owners and admins). */
+  async members(options: RequestOptions = {}): Promise<Member[]> {
+    return (await this.http.json<{ members: Member[] }>({ method: 'GET', path: '/members', options })).members;
+  }
+
+  /** Changes a member's role; making, changing or ending an owner is an owner's to do. */
+  updateMember(accountId: string, role: Member['role'], options: RequestOptions = {}): Promise<Member> {
+    return this.http.json({ method: 'PATCH', path: `/members/${id(accountId)}`, body: { role }, options });
+  }
+
+  /** Removes a member: their tokens stop acting for the organisation at once. */
+  async removeMember(accountId: string, options: RequestOptions = {}): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `/members/${id(accountId)}`, options });
+  }
+
+  /** Invites an address with a role: the service e-mails a one-use link, valid 7 days. Not retried. */
+  async invite(input: InvitationInput, options: RequestOptions = {}): Promise<Invitation> {
+    return (await this.http.json<{ invitation: Invitation }>({ method: 'POST', path: '/invitations', body: input, options })).invitation;
+  }
+
+  /** The pending invitations, newest first. */
+  async invitations(options: RequestOptions = {}): Promise<Invitation[]> {
+    return (await this.http.json<{ invitations: Invitation[] }>({ method: 'GET', path: '/invitations', options })).invitations;
+  }
+
+  /** Revokes a pending invitation: its link stops working. */
+  async revokeInvitation(invitationId: string, options: RequestOptions = {}): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `/invitations/${id(invitationId)}`, options });
   }
 }
 
@@ -494,6 +529,14 @@ export class BuyerClient {
       options: request,
     });
     return { token, buyer, client: new BuyerClient({ ...options, token }) };
+  }
+
+  /**
+   * Uses an invitation's link (its token): the address's buyer account joins the organisation, or, with a
+   * `password`, a new account is made for it and the answer carries its token. No credential needed.
+   */
+  static acceptInvitation(options: ClientOptions, input: AcceptInvitationInput, request: RequestOptions = {}): Promise<AcceptedInvitation> {
+    return new HttpClient(options).json({ method: 'POST', path: '/invitations/accept', body: input, anonymous: true, options: request });
   }
 
   /** How the service runs (environment, payment provider, price); public, no credential needed. */

@@ -39,6 +39,13 @@ export type CurrentBuyer = Schemas['CurrentBuyer'];
 export type BuyerAccount = Omit<CurrentBuyer, 'role'>;
 /** One organisation the caller belongs to, with their role there. */
 export type Membership = Schemas['Membership'];
+/** A member of the organisation a credential acts for. */
+export type Member = Schemas['Member'];
+/** A pending invitation (never its link). */
+export type Invitation = Schemas['Invitation'];
+export type InvitationInput = BodyOf<'/invitations', 'post'>;
+export type AcceptInvitationInput = BodyOf<'/invitations/accept', 'post'>;
+export type AcceptedInvitation = ResponseOf<'/invitations/accept', 'post'>;
 export type DeveloperProfile = Schemas['DeveloperProfile'];
 export type ServiceMeta = Schemas['ServiceMeta'];
 export type RegisterInput = BodyOf<'/auth/register', 'post'>;

@@ -33,6 +33,9 @@ const EXAMPLES: Partial<Record<ErrorCode, Omit<ErrorExample, 'code'>>> = {
   INVALID_CURRENT_PASSWORD: { error: 'The current password is wrong' },
   EMAIL_TAKEN: { error: 'An account with this e-mail already exists' },
   INVALID_TOKEN: { error: 'The invite token is unknown, already used or expired' },
+  INVITATION_INVALID: { error: 'This invitation link is unknown, already used, revoked or expired' },
+  FOUNDER_STAYS_OWNER: { error: "The organisation's founder stays one of its owners: their account is the organisation's own" },
+  ALREADY_MEMBER: { error: 'lena@acme-robotics.com is a member of this organisation already' },
   INSUFFICIENT_CREDITS: { error: insufficient.message, details: insufficient.details },
   MISSING_FIELDS: { error: 'Missing required fields: options', details: { fields: ['options'] } },
   INVALID_TYPE: {

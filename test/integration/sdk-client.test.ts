@@ -406,6 +406,30 @@ describe('organisations', () => {
     await expect(byOption.organisations.switch(personId)).resolves.toMatchObject({ organisation: { id: personId, role: 'owner' } });
     expect(await byOption.projects.list().toArray()).toEqual([]);
   });
+
+  it('members and invitations: invite, invitations, acceptInvitation, members, updateMember, removeMember, revokeInvitation', async () => {
+    const { client: founder } = await register('Northwind Vision');
+    const email = uniqueEmail('invited');
+    const invitation = await founder.organisations.invite({ email, role: 'billing' });
+    expect(await founder.organisations.invitations()).toEqual([invitation]);
+    const mail = await ctx.prisma.mailOutbox.findFirstOrThrow({ where: { toAddress: email, kind: 'ORGANISATION_INVITE' } });
+    const token = decodeURIComponent(/#token=(\S+)/.exec(mail.body)?.[1] ?? '');
+    const accepted = await BuyerClient.acceptInvitation({ baseUrl }, { token, password: PASSWORD });
+    expect(accepted).toMatchObject({ accountCreated: true, organisation: { role: 'billing' }, token: expect.any(String) });
+    const members = await founder.organisations.members();
+    expect(members.map((m) => [m.email, m.role])).toEqual([
+      [(await founder.auth.me()).email, 'owner'],
+      [email, 'billing'],
+    ]);
+    const joinedId = members[1]?.accountId ?? '';
+    expect(await founder.organisations.updateMember(joinedId, 'viewer')).toMatchObject({ accountId: joinedId, role: 'viewer' });
+    await founder.organisations.removeMember(joinedId);
+    expect(await founder.organisations.members()).toHaveLength(1);
+    const second = await founder.organisations.invite({ email: uniqueEmail('later'), role: 'member' });
+    await founder.organisations.revokeInvitation(second.id);
+    expect(await founder.organisations.invitations()).toEqual([]);
+    await expect(BuyerClient.acceptInvitation({ baseUrl }, { token })).rejects.toMatchObject({ status: 400, code: 'INVITATION_INVALID' });
+  });
 });
 
 describe('webhooks: generated secrets, retry policies, test sends and secret rotation', () => {

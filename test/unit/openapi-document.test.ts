@@ -72,7 +72,7 @@ describe('operationIds', () => {
     });
     expect(new Set(ids).size).toBe(ids.length);
     const verbs =
-      /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|rotate|send|switch|export|import)[A-Z]/;
+      /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|rotate|send|switch|accept|export|import)[A-Z]/;
     for (const { key, operation, endpoint } of operations) {
       expect(operation.operationId, key).toMatch(verbs);
       expect(operation.operationId, key).toBe(endpoint?.operationId);
@@ -220,6 +220,8 @@ describe('headers', () => {
       'POST /auth/register',
       'POST /dev/login',
       'POST /dev/setup-password',
+      // An invitation's link is a credential, like setup-password's token.
+      'POST /invitations/accept',
     ]);
     expect(Object.keys(doc.components?.headers ?? {}).sort()).toEqual(['Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
   });

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   INVALID_ANSWER: 400,
   INVALID_SIGNATURE: 400,
   INVALID_TOKEN: 400,
+  /** An organisation invitation's token that is unknown, used, revoked or expired. */
+  INVITATION_INVALID: 400,
   LIMIT_EXCEEDED: 400,
   PAYOUT_TOO_SMALL: 400,
   INSUFFICIENT_EARNINGS: 400,
@@ -49,6 +51,8 @@ export const ERROR_STATUS = {
   BUYER_NOT_FOUND: 404,
   PAYOUT_NOT_FOUND: 404,
   EVENT_NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
+  INVITATION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
   TASK_CLOSED: 409,
@@ -56,6 +60,9 @@ export const ERROR_STATUS = {
   NO_ASSIGNMENT: 409,
   PROJECT_HAS_TASKS: 409,
   TASK_IS_REVIEW: 409,
+  /** The founder of an organisation (whose account it was created with) stays one of its owners. */
+  FOUNDER_STAYS_OWNER: 409,
+  ALREADY_MEMBER: 409,
   PAYOUT_NOT_PENDING: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -42,5 +42,10 @@ export const ROLE_PERMISSIONS: Readonly<Record<MemberRole, readonly Permission[]
 
 export const roleHas = (role: MemberRole, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission);
 
+/** An invitation's link works once, for 7 days. */
+export const INVITATION_LIFETIME_DAYS = 7;
+/** Members and pending invitations of one organisation, together. */
+export const MAX_ORGANISATION_SEATS = 200;
+
 /** The request header that names the organisation a person's token acts for (a buyer API key ignores it). */
 export const ORGANISATION_HEADER = 'X-Concord-Organisation';

@@ -45,6 +45,35 @@ export function developerInviteMail(to: string, appName: string, token: string, 
   };
 }
 
+export function organisationInviteMail(
+  to: string,
+  invite: { organisationName: string; role: string; inviterEmail: string; token: string; expiresAt: Date },
+  publicUrl: string,
+): MailMessage {
+  return {
+    kind: 'ORGANISATION_INVITE',
+    to,
+    subject: `Join ${invite.organisationName} on Concord`,
+    body: [
+      'Hello,',
+      '',
+      `${invite.inviterEmail} invites you to ${invite.organisationName} on Concord, as ${invite.role}.`,
+      `To accept, open this single-use link before ${readableUtc(invite.expiresAt)}:`,
+      '',
+      `  ${publicUrl}/invitation#token=${encodeURIComponent(invite.token)}`,
+      '',
+      'With a Concord buyer account under this address you join at once; without one, you choose a password',
+      'there. Or send the token to the API yourself, with POST /api/v1/invitations/accept on this service:',
+      '',
+      `  {"token": "${invite.token}", "password": "<8 to 128 characters, only for a new account>"}`,
+      '',
+      'If you did not expect this, ignore it: nothing happens unless the link is used.',
+      '',
+      '— The Concord team',
+    ].join('\n'),
+  };
+}
+
 export function budgetLowMail(to: string, companyName: string, creditBalanceCents: number, publicUrl: string): MailMessage {
   return {
     kind: 'BUDGET_LOW',

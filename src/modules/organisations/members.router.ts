@@ -1,0 +1,164 @@
+// An organisation's members and invitations (docs/organisations.md). Managing them is account
+// management: a password session only (sessionOnly), never an API key; reading them needs members:write
+// too, as reading API keys needs keys:write. Accepting an invitation is public: its link is the credential.
+import { MAX_ORGANISATION_SEATS } from '@concord/contract';
+import { z } from 'zod';
+import { defineEndpoint } from '../../lib/endpoint.ts';
+import { idParams, noQuery } from '../../lib/schemas.ts';
+import type { InvitationRecord, MemberRecord } from './members.repository.ts';
+import type { MembersService } from './members.service.ts';
+import { toMembership } from './organisations.router.ts';
+import { organisationExamples } from './organisations.examples.ts';
+import {
+  acceptInvitationBody,
+  acceptInvitationResponse,
+  createInvitationBody,
+  invitationSchema,
+  listInvitationsResponse,
+  listMembersResponse,
+  memberParams,
+  memberSchema,
+  updateMemberBody,
+} from './organisations.schemas.ts';
+
+const toMember = (member: MemberRecord) => ({
+  accountId: member.accountId,
+  email: member.email,
+  role: member.role,
+  founder: member.founder,
+  invitedBy: member.invitedBy,
+  joinedAt: member.joinedAt.toISOString(),
+});
+
+const toInvitation = (invitation: InvitationRecord) => ({
+  id: invitation.id,
+  email: invitation.email,
+  role: invitation.role,
+  invitedBy: invitation.invitedBy,
+  createdAt: invitation.createdAt.toISOString(),
+  expiresAt: invitation.expiresAt.toISOString(),
+});
+
+const OWNERS_ONLY = "or an admin's request that makes, changes or ends an owner (FORBIDDEN naming organisation:own)";
+
+export function memberEndpoints({ members }: { members: MembersService }) {
+  return [
+    defineEndpoint({
+      method: 'get',
+      path: '/members',
+      operationId: 'listMembers',
+      examples: organisationExamples.listMembers,
+      tag: 'Organisations',
+      summary: "The organisation's members with their roles, oldest first",
+      access: 'buyer',
+      permission: 'members:write',
+      query: noQuery,
+      response: listMembersResponse,
+      handler: async ({ principal }) => ({ members: (await members.list(principal)).map(toMember) }),
+    }),
+    defineEndpoint({
+      method: 'patch',
+      path: '/members/:accountId',
+      operationId: 'updateMember',
+      examples: organisationExamples.updateMember,
+      tag: 'Organisations',
+      summary: "Change a member's role",
+      access: 'buyer',
+      permission: 'members:write',
+      sessionOnly: true,
+      params: memberParams,
+      notFound: 'MEMBER_NOT_FOUND',
+      body: updateMemberBody,
+      response: memberSchema,
+      errors: { 403: OWNERS_ONLY, 409: "FOUNDER_STAYS_OWNER: the organisation's founder stays an owner" },
+      handler: async ({ principal, params, body }) => toMember(await members.changeRole(principal, params.accountId, body.role)),
+    }),
+    defineEndpoint({
+      method: 'delete',
+      path: '/members/:accountId',
+      operationId: 'deleteMember',
+      tag: 'Organisations',
+      summary: 'Remove a member: every token of theirs stops acting for the organisation at once',
+      access: 'buyer',
+      permission: 'members:write',
+      sessionOnly: true,
+      params: memberParams,
+      notFound: 'MEMBER_NOT_FOUND',
+      status: 204,
+      errors: { 403: OWNERS_ONLY, 409: "FOUNDER_STAYS_OWNER: the organisation's founder stays an owner" },
+      handler: ({ principal, params }) => members.remove(principal, params.accountId),
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/invitations',
+      operationId: 'createInvitation',
+      examples: organisationExamples.createInvitation,
+      tag: 'Organisations',
+      summary: 'Invite an address with a role: a one-use link by e-mail, valid 7 days (an earlier pending one for the address stops working)',
+      access: 'buyer',
+      permission: 'members:write',
+      sessionOnly: true,
+      body: createInvitationBody,
+      status: 201,
+      response: z.object({ invitation: invitationSchema }),
+      errors: {
+        400: `VALIDATION_ERROR or LIMIT_EXCEEDED (${MAX_ORGANISATION_SEATS} members and pending invitations together)`,
+        403: OWNERS_ONLY,
+        409: 'ALREADY_MEMBER: an account with this address is a member already',
+      },
+      handler: async ({ principal, body }) => ({ invitation: toInvitation(await members.invite(principal, body)) }),
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/invitations',
+      operationId: 'listInvitations',
+      examples: organisationExamples.listInvitations,
+      tag: 'Organisations',
+      summary: "The organisation's pending invitations, newest first (never their links)",
+      access: 'buyer',
+      permission: 'members:write',
+      query: noQuery,
+      response: listInvitationsResponse,
+      handler: async ({ principal }) => ({ invitations: (await members.pendingInvitations(principal)).map(toInvitation) }),
+    }),
+    defineEndpoint({
+      method: 'delete',
+      path: '/invitations/:id',
+      operationId: 'revokeInvitation',
+      tag: 'Organisations',
+      summary: 'Revoke a pending invitation: its link stops working',
+      access: 'buyer',
+      permission: 'members:write',
+      sessionOnly: true,
+      params: idParams,
+      notFound: 'INVITATION_NOT_FOUND',
+      status: 204,
+      handler: ({ principal, params }) => members.revokeInvitation(principal, params.id),
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/invitations/accept',
+      operationId: 'acceptInvitation',
+      examples: organisationExamples.acceptInvitation,
+      tag: 'Organisations',
+      summary:
+        "Use an invitation's link: the address's buyer account joins (it logs in as ever), or a new account is made with the password given, and its token acts for the organisation",
+      access: 'public',
+      rateLimited: true,
+      body: acceptInvitationBody,
+      response: acceptInvitationResponse,
+      errors: {
+        400: 'INVITATION_INVALID (unknown, used, revoked or expired), or VALIDATION_ERROR (a password is needed: no account uses the address yet)',
+        409: "EMAIL_TAKEN: the address belongs to a developer's or an admin's account",
+      },
+      handler: async ({ body }) => {
+        const outcome = await members.accept(body);
+        return {
+          accountCreated: outcome.accountCreated,
+          organisation: toMembership(outcome.organisation),
+          ...(outcome.accountCreated ? { token: outcome.token } : {}),
+        };
+      },
+    }),
+  ];
+}

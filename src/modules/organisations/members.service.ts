@@ -1,0 +1,164 @@
+// An organisation's members and invitations (docs/organisations.md). Every change takes the organisation's
+// row lock first, so the rules that span rows (one founder who stays owner, at most MAX_ORGANISATION_SEATS
+// seats, one pending invitation per address) hold under concurrent requests.
+import { INVITATION_LIFETIME_DAYS, MAX_ORGANISATION_SEATS, roleHas, type MemberRole } from '@concord/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../repositories.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { BuyerPrincipal } from '../../lib/endpoint.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
+import { newId, newToken, sha256Hex } from '../../lib/ids.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { organisationInviteMail, welcomeMail } from '../email/mail.templates.ts';
+import type { InvitationRecord, MemberRecord } from './members.repository.ts';
+import type { MembershipRecord } from './memberships.repository.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const memberNotFound = (accountId: string) => new NotFoundError('MEMBER_NOT_FOUND', `No member ${accountId} in this organisation`);
+const founderStaysOwner = () =>
+  new ConflictError('FOUNDER_STAYS_OWNER', "The organisation's founder stays one of its owners: their account is the organisation's own");
+
+/** Granting, changing or ending an owner's role is an owner's to do: an admin gets 403 naming organisation:own. */
+function requireOwnership(principal: BuyerPrincipal, what: string): void {
+  if (!roleHas(principal.memberRole, 'organisation:own'))
+    throw new ForbiddenError(`Only an owner may ${what}`, { permission: 'organisation:own', role: principal.memberRole });
+}
+
+export interface AcceptInput {
+  token: string;
+  /** Only for an address with no account yet: the new account's password. */
+  password?: string;
+  /** The new account's own organisation's name; the address when absent. */
+  companyName?: string;
+}
+
+export type AcceptOutcome = { accountCreated: false; organisation: MembershipRecord } | { accountCreated: true; organisation: MembershipRecord; token: string };
+
+export class MembersService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly config: Pick<Config, 'publicUrl'>,
+    private readonly auth: Pick<AuthService, 'tokenFor'>,
+  ) {}
+
+  list(principal: BuyerPrincipal): Promise<MemberRecord[]> {
+    return this.db.repos.members.list(principal.buyerId);
+  }
+
+  async changeRole(principal: BuyerPrincipal, accountId: string, role: MemberRole): Promise<MemberRecord> {
+    return this.db.transaction(async (repos) => {
+      await repos.members.lockOrganisation(principal.buyerId);
+      const member = await repos.members.find(principal.buyerId, accountId);
+      if (!member) throw memberNotFound(accountId);
+      if (member.role === role) return member;
+      if (member.role === 'owner' || role === 'owner') requireOwnership(principal, 'make an owner or change an owner’s role');
+      if (member.founder) throw founderStaysOwner();
+      await repos.members.setRole(principal.buyerId, accountId, role);
+      return { ...member, role };
+    });
+  }
+
+  async remove(principal: BuyerPrincipal, accountId: string): Promise<void> {
+    await this.db.transaction(async (repos) => {
+      await repos.members.lockOrganisation(principal.buyerId);
+      const member = await repos.members.find(principal.buyerId, accountId);
+      if (!member) throw memberNotFound(accountId);
+      if (member.role === 'owner') requireOwnership(principal, 'remove an owner');
+      if (member.founder) throw founderStaysOwner();
+      await repos.members.remove(principal.buyerId, accountId);
+    });
+  }
+
+  /**
+   * Invites an address with a role: a one-use link by e-mail, valid INVITATION_LIFETIME_DAYS. Inviting an
+   * address with a pending invitation replaces it (the older link stops working).
+   */
+  async invite(principal: BuyerPrincipal, input: { email: string; role: MemberRole }): Promise<InvitationRecord> {
+    if (input.role === 'owner') requireOwnership(principal, 'invite an owner');
+    const now = this.clock.now();
+    const token = newToken();
+    return this.db.transaction(async (repos) => {
+      await repos.members.lockOrganisation(principal.buyerId);
+      if (await repos.members.hasMemberWithEmail(principal.buyerId, input.email))
+        throw new ConflictError('ALREADY_MEMBER', `${input.email} is a member of this organisation already`);
+      await repos.members.revokePendingFor(principal.buyerId, input.email, now);
+      if ((await repos.members.seats(principal.buyerId, now)) >= MAX_ORGANISATION_SEATS)
+        throw new BadRequestError('LIMIT_EXCEEDED', `An organisation holds at most ${MAX_ORGANISATION_SEATS} members and pending invitations together`);
+      const invitation = await repos.members.createInvitation({
+        id: newId(),
+        organisationId: principal.buyerId,
+        email: input.email,
+        role: input.role,
+        tokenHash: sha256Hex(token),
+        invitedBy: principal.accountId,
+        now,
+        expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
+      });
+      const [organisation, inviter] = await Promise.all([repos.accounts.findBuyer(principal.buyerId), repos.accounts.findById(principal.accountId)]);
+      await repos.mail.enqueue(
+        organisationInviteMail(
+          input.email,
+          {
+            organisationName: organisation?.companyName ?? 'an organisation',
+            role: input.role,
+            inviterEmail: inviter?.email ?? 'A member',
+            token,
+            expiresAt: invitation.expiresAt,
+          },
+          this.config.publicUrl,
+        ),
+      );
+      return invitation;
+    });
+  }
+
+  pendingInvitations(principal: BuyerPrincipal): Promise<InvitationRecord[]> {
+    return this.db.repos.members.pendingInvitations(principal.buyerId, this.clock.now());
+  }
+
+  async revokeInvitation(principal: BuyerPrincipal, id: string): Promise<void> {
+    const revoked = await this.db.transaction(async (repos) => {
+      await repos.members.lockOrganisation(principal.buyerId);
+      return repos.members.revokeInvitation(principal.buyerId, id, this.clock.now());
+    });
+    if (!revoked) throw new NotFoundError('INVITATION_NOT_FOUND', `No pending invitation ${id} in this organisation`);
+  }
+
+  /**
+   * Uses an invitation's link: the address's buyer account joins the organisation with the invitation's
+   * role (the link proves the address; the person then logs in as ever), or, with a password, a new buyer
+   * account is made for the address (with its own organisation, as registration makes) and joins, and its
+   * token acts for the organisation. The link works once: a used, revoked or expired one is
+   * INVITATION_INVALID, and a refused acceptance leaves it unused.
+   */
+  async accept(input: AcceptInput): Promise<AcceptOutcome> {
+    const now = this.clock.now();
+    const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+    const joined = await this.db.transaction(async (repos) => {
+      const invitation = await repos.members.claimInvitation(sha256Hex(input.token), now);
+      if (!invitation) throw new BadRequestError('INVITATION_INVALID', 'This invitation link is unknown, already used, revoked or expired');
+      const existing = await repos.accounts.findByEmail(invitation.email);
+      if (existing && existing.role !== 'BUYER') throw new ConflictError('EMAIL_TAKEN', `${invitation.email} belongs to an account that is not a buyer's`);
+      let accountId = existing?.id;
+      if (!accountId) {
+        if (passwordHash === undefined)
+          throw new BadRequestError('VALIDATION_ERROR', `No account uses ${invitation.email} yet: choose a password to create it`, {
+            issues: [{ path: 'password', message: 'required: no account uses this address yet' }],
+          });
+        const companyName = input.companyName ?? invitation.email;
+        accountId = (await repos.accounts.createBuyer({ email: invitation.email, passwordHash, companyName })).id;
+        await repos.mail.enqueue(welcomeMail(invitation.email, companyName, this.config.publicUrl));
+      }
+      await repos.members.add(invitation.organisationId, accountId, invitation.role, invitation.invitedBy, now);
+      await repos.members.recordAcceptance(invitation.id, accountId);
+      const organisation = await repos.memberships.find(accountId, invitation.organisationId);
+      if (!organisation) throw new Error(`membership of ${accountId} in ${invitation.organisationId} missing right after it was added`);
+      return { accountId, organisation, created: !existing };
+    });
+    if (!joined.created) return { accountCreated: false, organisation: joined.organisation };
+    return { accountCreated: true, organisation: joined.organisation, token: await this.auth.tokenFor(joined.accountId, joined.organisation.organisationId) };
+  }
+}
