@@ -1,7 +1,7 @@
 // An organisation's members and invitations (docs/organisations.md): inviting by e-mail with a one-use
 // link, accepting it with an account or by making one, roles changed and members removed, and the rules
 // that hold under concurrent requests (the founder stays owner, one pending link per address, seats).
-import { MAX_ORGANISATION_SEATS, ORGANISATION_HEADER, type MemberRole } from '@concord/contract';
+import { MAX_ORGANISATION_SEATS, MAX_ORGANISATIONS_PER_PERSON, ORGANISATION_HEADER, type MemberRole } from '@concord/contract';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, sha256Hex } from '../../src/lib/ids.ts';
@@ -166,6 +166,19 @@ describe('inviting and joining', () => {
     expect([full.status, full.body.code]).toEqual([400, 'LIMIT_EXCEEDED']);
     // Inviting a pending address again takes no new seat.
     expect((await api(founder.token).post('/invitations', { email: 'seat-0@example.test', role: 'member' })).status).toBe(201);
+  });
+
+  it(`lets a person belong to at most ${MAX_ORGANISATIONS_PER_PERSON} organisations (LIMIT_EXCEEDED at acceptance, the link left unused)`, async () => {
+    const person = await createBuyer(ctx);
+    const others = Array.from({ length: MAX_ORGANISATIONS_PER_PERSON - 1 }, () => newId());
+    await ctx.prisma.account.createMany({ data: others.map((id) => ({ id, email: `${id}@example.test`, role: 'BUYER' as const })) });
+    await ctx.prisma.buyer.createMany({ data: others.map((id) => ({ id, companyName: 'Other' })) });
+    await ctx.prisma.membership.createMany({ data: others.map((buyerId) => ({ accountId: person.id, buyerId, role: 'viewer' as const })) });
+    const founder = await createBuyer(ctx);
+    const invitation = await invite(founder, person.email, 'member');
+    const res = await accept({ token: await linkToken(person.email) });
+    expect([res.status, res.body.code]).toEqual([400, 'LIMIT_EXCEEDED']);
+    expect((await ctx.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).acceptedAt).toBeNull();
   });
 
   it('keeps one pending invitation per address under concurrent invitations, and lets one of two concurrent acceptances join', async () => {

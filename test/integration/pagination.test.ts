@@ -144,7 +144,10 @@ describe('the OpenAPI document', () => {
     expect(reports.sort()).toEqual([
       '/admin/stats/daily',
       '/billing/spend',
+      '/invitations',
+      '/members',
       '/meta',
+      '/organisations',
       '/projects/{id}/distribution',
       '/projects/{id}/pairwise',
       '/projects/{id}/quality',

@@ -46,6 +46,8 @@ export const roleHas = (role: MemberRole, permission: Permission): boolean => RO
 export const INVITATION_LIFETIME_DAYS = 7;
 /** Members and pending invitations of one organisation, together. */
 export const MAX_ORGANISATION_SEATS = 200;
+/** The organisations one person may belong to, their own included. */
+export const MAX_ORGANISATIONS_PER_PERSON = 50;
 
 /** The request header that names the organisation a person's token acts for (a buyer API key ignores it). */
 export const ORGANISATION_HEADER = 'X-Concord-Organisation';

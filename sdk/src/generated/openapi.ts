@@ -3581,6 +3581,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description Their own first, then as they joined */
                         organisations: components["schemas"]["Membership"][];
                     };
                 };
@@ -3797,7 +3798,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Oldest first; at most 200 */
+                        /** @description Oldest first */
                         members: components["schemas"]["Member"][];
                     };
                 };
@@ -4194,6 +4195,11 @@ export interface operations {
                  */
                 "x-request-id"?: components["parameters"]["RequestId"];
                 /**
+                 * @description Makes the creation safe to retry: a repeat with the same key and body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are per organisation on the buyer routes (a member's retry replays another's), per calling account elsewhere.
+                 * @example 5f0c2a8e-7d4b-4c1e-9a63-2b8f1d0e4c77
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
                  * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
                  * @example cm3q7wbj2000glk08w5x6y7z8
                  */
@@ -4225,6 +4231,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4275,7 +4282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ALREADY_MEMBER: an account with this address is a member already */
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another request; ALREADY_MEMBER: an account with this address is a member already */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -4482,7 +4489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON); INVITATION_INVALID (unknown, used, revoked or expired), or VALIDATION_ERROR (a password is needed: no account uses the address yet) */
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON); INVITATION_INVALID (unknown, used, revoked or expired), VALIDATION_ERROR (a password is needed: no account uses the address yet), or LIMIT_EXCEEDED (the account belongs to 50 organisations already) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];

@@ -68,6 +68,15 @@ export class MembersRepository {
     return members + pending;
   }
 
+  /** Locks a person's account row: their joining organisations is taken one at a time. */
+  async lockAccount(accountId: string): Promise<void> {
+    await this.db.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+  }
+
+  async organisationsOf(accountId: string): Promise<number> {
+    return this.db.membership.count({ where: { accountId } });
+  }
+
   /** Whether an account with this (normalised) e-mail is a member already. */
   async hasMemberWithEmail(organisationId: string, email: string): Promise<boolean> {
     return (await this.db.membership.count({ where: { buyerId: organisationId, account: { email } } })) > 0;

@@ -1,7 +1,7 @@
 // An organisation's members and invitations (docs/organisations.md). Managing them is account
 // management: a password session only (sessionOnly), never an API key; reading them needs members:write
 // too, as reading API keys needs keys:write. Accepting an invitation is public: its link is the credential.
-import { MAX_ORGANISATION_SEATS } from '@concord/contract';
+import { MAX_ORGANISATION_SEATS, MAX_ORGANISATIONS_PER_PERSON } from '@concord/contract';
 import { z } from 'zod';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
@@ -98,6 +98,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       access: 'buyer',
       permission: 'members:write',
       sessionOnly: true,
+      idempotent: 'router',
       body: createInvitationBody,
       status: 201,
       response: z.object({ invitation: invitationSchema }),
@@ -148,7 +149,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       body: acceptInvitationBody,
       response: acceptInvitationResponse,
       errors: {
-        400: 'INVITATION_INVALID (unknown, used, revoked or expired), or VALIDATION_ERROR (a password is needed: no account uses the address yet)',
+        400: `INVITATION_INVALID (unknown, used, revoked or expired), VALIDATION_ERROR (a password is needed: no account uses the address yet), or LIMIT_EXCEEDED (the account belongs to ${MAX_ORGANISATIONS_PER_PERSON} organisations already)`,
         409: "EMAIL_TAKEN: the address belongs to a developer's or an admin's account",
       },
       handler: async ({ body }) => {

@@ -1,7 +1,7 @@
 // An organisation's members and invitations (docs/organisations.md). Every change takes the organisation's
 // row lock first, so the rules that span rows (one founder who stays owner, at most MAX_ORGANISATION_SEATS
 // seats, one pending invitation per address) hold under concurrent requests.
-import { INVITATION_LIFETIME_DAYS, MAX_ORGANISATION_SEATS, roleHas, type MemberRole } from '@concord/contract';
+import { INVITATION_LIFETIME_DAYS, MAX_ORGANISATION_SEATS, MAX_ORGANISATIONS_PER_PERSON, roleHas, type MemberRole } from '@concord/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -143,7 +143,11 @@ export class MembersService {
       const existing = await repos.accounts.findByEmail(invitation.email);
       if (existing && existing.role !== 'BUYER') throw new ConflictError('EMAIL_TAKEN', `${invitation.email} belongs to an account that is not a buyer's`);
       let accountId = existing?.id;
-      if (!accountId) {
+      if (accountId) {
+        await repos.members.lockAccount(accountId);
+        if ((await repos.members.organisationsOf(accountId)) >= MAX_ORGANISATIONS_PER_PERSON)
+          throw new BadRequestError('LIMIT_EXCEEDED', `A person belongs to at most ${MAX_ORGANISATIONS_PER_PERSON} organisations, their own included`);
+      } else {
         if (passwordHash === undefined)
           throw new BadRequestError('VALIDATION_ERROR', `No account uses ${invitation.email} yet: choose a password to create it`, {
             issues: [{ path: 'password', message: 'required: no account uses this address yet' }],

@@ -1,4 +1,4 @@
-import { COMPANY_NAME_MAX_LENGTH, MAX_ORGANISATION_SEATS, MEMBER_ROLES } from '@concord/contract';
+import { COMPANY_NAME_MAX_LENGTH, MAX_ORGANISATION_SEATS, MAX_ORGANISATIONS_PER_PERSON, MEMBER_ROLES } from '@concord/contract';
 import { z } from 'zod';
 import { emailSchema, passwordSchema, timestamp } from '../../lib/schemas.ts';
 
@@ -12,7 +12,10 @@ export const membershipSchema = z
   })
   .meta({ id: 'Membership' });
 
-export const listOrganisationsResponse = z.object({ organisations: z.array(membershipSchema) });
+// Bounded lists (a person's organisations, an organisation's seats), whole in one answer: no pages.
+export const listOrganisationsResponse = z.object({
+  organisations: z.array(membershipSchema).max(MAX_ORGANISATIONS_PER_PERSON).meta({ description: 'Their own first, then as they joined' }),
+});
 
 export const switchOrganisationBody = z.object({
   organisationId: z.string().min(1).max(100).meta({ description: 'One of the organisations GET /organisations lists' }),
@@ -36,7 +39,7 @@ export const memberSchema = z
   })
   .meta({ id: 'Member' });
 
-export const listMembersResponse = z.object({ members: z.array(memberSchema).meta({ description: `Oldest first; at most ${MAX_ORGANISATION_SEATS}` }) });
+export const listMembersResponse = z.object({ members: z.array(memberSchema).max(MAX_ORGANISATION_SEATS).meta({ description: 'Oldest first' }) });
 
 export const memberParams = z.strictObject({ accountId: z.string().min(1).max(64) });
 
@@ -55,7 +58,9 @@ export const invitationSchema = z
 
 export const createInvitationBody = z.strictObject({ email: emailSchema, role: roleSchema });
 
-export const listInvitationsResponse = z.object({ invitations: z.array(invitationSchema).meta({ description: 'Pending ones, newest first' }) });
+export const listInvitationsResponse = z.object({
+  invitations: z.array(invitationSchema).max(MAX_ORGANISATION_SEATS).meta({ description: 'Pending ones, newest first' }),
+});
 
 export const acceptInvitationBody = z.strictObject({
   token: z.string().min(1).max(200).meta({ description: "The token of the invitation e-mail's link" }),
