@@ -154,7 +154,9 @@ function endpointChain(endpoint: EndpointDefinition, deps: RouterDeps): RequestH
   ];
   if (endpoint.rateLimited) chain.push(deps.sensitiveRateLimit);
   if (endpoint.access !== 'public')
-    chain.push(authenticate(deps.auth, endpoint.access, { sessionOnly: endpoint.sessionOnly, permission: endpoint.permission }));
+    chain.push(
+      authenticate(deps.auth, endpoint.access, { sessionOnly: endpoint.sessionOnly, permission: endpoint.permission, projectScoped: endpoint.projectScoped }),
+    );
   if (endpoint.bodyBytes) chain.push(rawBytes);
   else if (endpoint.consumes) chain.push(multipartOnly);
   else if (endpoint.method !== 'get') chain.push(jsonBody(endpoint.bodyLimit ?? '1mb'));

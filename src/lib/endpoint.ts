@@ -25,7 +25,15 @@ export interface BuyerPrincipal extends UserPrincipal {
   role: 'BUYER';
   buyerId: string;
   memberRole: MemberRole;
+  /** A project-scoped API key's projects; null for a person and for a key of the whole organisation. */
+  projectIds: ProjectScope;
 }
+
+/** The projects a caller is limited to; null: the whole organisation. */
+export type ProjectScope = readonly string[] | null;
+
+/** Whether a project (null: no project) is within a scope: a scoped caller sees no task outside its projects. */
+export const inScope = (scope: ProjectScope, projectId: string | null): boolean => scope === null || (projectId !== null && scope.includes(projectId));
 
 /** The organisation a user principal acts for: a buyer's, undefined for a developer or an admin. */
 export const actingOrganisation = (principal: UserPrincipal): string | undefined => (principal as Partial<BuyerPrincipal>).buyerId;
@@ -95,6 +103,11 @@ export interface EndpointDefinition<
    * required on every `buyer` route (the router refuses to mount one without), absent elsewhere.
    */
   permission?: Permission;
+  /**
+   * The route keeps a project-scoped API key within its projects itself (filters its lists, refuses or
+   * hides what lies outside). Every other buyer route answers such a key 403: it reaches the whole organisation.
+   */
+  projectScoped?: true;
   /** Counted against the shared per-IP budget of the sensitive routes. */
   rateLimited?: boolean;
   /**

@@ -33,15 +33,18 @@ const organisationHeader = (value: string | string[] | undefined): string | unde
 export function authenticate(
   auth: Pick<AuthService, 'knownApiKey' | 'resolvePrincipal'>,
   access: Exclude<Access, 'public'>,
-  options: { sessionOnly?: boolean; permission?: Permission } = {},
+  options: { sessionOnly?: boolean; permission?: Permission; projectScoped?: boolean } = {},
 ): RequestHandler {
   const admit = (principal: Principal, res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) => {
     if (!isAllowed(access, principal)) throw new ForbiddenError();
     if (options.sessionOnly && isBuyerApiKey(principal)) throw new ForbiddenError('An API key cannot manage the account: log in with the password for this');
-    // isAllowed admitted a buyer: resolvePrincipal gives every buyer its organisation and role.
-    const role = access === 'buyer' ? (principal as BuyerPrincipal).memberRole : undefined;
-    if (role && options.permission && !roleHas(role, options.permission)) {
-      throw new ForbiddenError(`Your role in this organisation (${role}) does not include ${options.permission}`, { permission: options.permission, role });
+    // isAllowed admitted a buyer: resolvePrincipal gives every buyer its organisation, role and scope.
+    if (access === 'buyer') {
+      const { memberRole: role, projectIds } = principal as BuyerPrincipal;
+      if (options.permission && !roleHas(role, options.permission))
+        throw new ForbiddenError(`Your role in this organisation (${role}) does not include ${options.permission}`, { permission: options.permission, role });
+      if (projectIds && !options.projectScoped)
+        throw new ForbiddenError("This API key is limited to projects: this route reaches the whole organisation's data", { projectIds });
     }
     res.locals.principal = principal;
     next();

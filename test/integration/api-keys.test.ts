@@ -56,6 +56,11 @@ describe('POST /api-keys', () => {
         secret: expect.stringMatching(SECRET),
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         lastUsedAt: null,
+        // Unscoped by default: write access to the whole organisation, no expiry; made by the buyer.
+        access: 'write',
+        projectIds: null,
+        expiresAt: null,
+        createdBy: buyer.email,
       },
     });
     expect(key.prefix).toMatch(/^cnc_test_[0-9A-Za-z]{5}$/);
@@ -67,7 +72,19 @@ describe('POST /api-keys', () => {
     const list = await api().get('/api-keys', buyer.token);
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
-      apiKeys: [{ id: key.id, name: 'Production ingest', prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: null }],
+      apiKeys: [
+        {
+          id: key.id,
+          name: 'Production ingest',
+          prefix: key.prefix,
+          createdAt: key.createdAt,
+          lastUsedAt: null,
+          access: 'write',
+          projectIds: null,
+          expiresAt: null,
+          createdBy: buyer.email,
+        },
+      ],
       nextCursor: null,
       hasMore: false,
     });
@@ -173,7 +190,8 @@ describe('GET /api-keys', () => {
         .set(bearer(buyer.token));
       expect(page.status).toBe(200);
       expect(page.body.apiKeys.length).toBeLessThanOrEqual(2);
-      for (const key of page.body.apiKeys) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+      for (const key of page.body.apiKeys)
+        expect(Object.keys(key).sort()).toEqual(['access', 'createdAt', 'createdBy', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'projectIds']);
       seen.push(...page.body.apiKeys.map((key: { id: string }) => key.id));
       expect(page.body.hasMore).toBe(page.body.nextCursor !== null);
       cursor = page.body.nextCursor ?? undefined;

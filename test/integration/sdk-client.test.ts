@@ -366,7 +366,22 @@ describe('every buyer method', () => {
     });
 
     const listed = await owner.apiKeys.list().toArray();
-    expect(listed).toEqual([{ id: key.id, name: 'ci', prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: expect.any(String) }]);
+    expect(listed).toEqual([
+      {
+        id: key.id,
+        name: 'ci',
+        prefix: key.prefix,
+        createdAt: key.createdAt,
+        lastUsedAt: expect.any(String),
+        access: 'write',
+        projectIds: null,
+        expiresAt: null,
+        createdBy: (await owner.auth.me()).email,
+      },
+    ]);
+    // A read key limited to no project: what a viewer reads.
+    const reader = new BuyerClient({ baseUrl, apiKey: (await owner.apiKeys.create({ name: 'reader', access: 'read' })).secret });
+    await expect(reader.projects.create({ name: 'Nope' })).rejects.toMatchObject({ status: 403, details: { permission: 'tasks:write', role: 'viewer' } });
     // A key survives a password change of its account.
     await owner.auth.changePassword({ currentPassword: PASSWORD, newPassword: 'another password 2' });
     await expect(server.billing.balance()).resolves.toEqual({ creditBalance: 0, reservedCents: 0, availableCents: 0 });

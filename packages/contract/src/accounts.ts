@@ -13,6 +13,11 @@ export const URL_MAX_LENGTH = 2048;
 /** A buyer holds at most 20 live (unrevoked) API keys, enough for one per service and environment, each named in 1 to 100 characters. */
 export const MAX_LIVE_API_KEYS = 20;
 export const API_KEY_NAME_MAX_LENGTH = 100;
+/** A key may be limited to at most this many projects. */
+export const API_KEY_MAX_PROJECTS = 50;
+/** A key's access: `write` reaches every buyer route but account management, `read` what a viewer reads. */
+export const API_KEY_ACCESS = ['read', 'write'] as const;
+export type ApiKeyAccess = (typeof API_KEY_ACCESS)[number];
 /** An administrator's note on a payout decision, and the reason of a credit adjustment. */
 export const PAYOUT_NOTE_MAX_LENGTH = 1_000;
 export const CREDIT_REASON_MAX_LENGTH = 500;

@@ -1446,6 +1446,17 @@ export interface components {
              * @description Last authenticated use, recorded at most about once a minute; null: never used
              */
             lastUsedAt: string | null;
+            /** @enum {string} */
+            access: "read" | "write";
+            /** @description The projects the key is limited to; null: the whole organisation */
+            projectIds: string[] | null;
+            /**
+             * Format: date-time
+             * @description When it stops working; null: never
+             */
+            expiresAt: string | null;
+            /** @description The e-mail of the member who created it; null for keys made before this was kept */
+            createdBy: string | null;
             /** @description The key itself (`cnc_live_…` with Stripe, `cnc_test_…` with the sandbox): shown in this response only, stored as a SHA-256 digest */
             secret: string;
         };
@@ -1465,6 +1476,17 @@ export interface components {
              * @description Last authenticated use, recorded at most about once a minute; null: never used
              */
             lastUsedAt: string | null;
+            /** @enum {string} */
+            access: "read" | "write";
+            /** @description The projects the key is limited to; null: the whole organisation */
+            projectIds: string[] | null;
+            /**
+             * Format: date-time
+             * @description When it stops working; null: never
+             */
+            expiresAt: string | null;
+            /** @description The e-mail of the member who created it; null for keys made before this was kept */
+            createdBy: string | null;
         };
         Developer: {
             id: string;
@@ -4603,7 +4625,13 @@ export interface operations {
                      *           "name": "Production ingest",
                      *           "prefix": "cnc_test_4fQx9",
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
-                     *           "lastUsedAt": "2026-03-15T16:02:11.047Z"
+                     *           "lastUsedAt": "2026-03-15T16:02:11.047Z",
+                     *           "access": "write",
+                     *           "projectIds": [
+                     *             "cm3q7w0m10002lk08c5d6e7f8"
+                     *           ],
+                     *           "expiresAt": "2027-03-14T00:00:00.000Z",
+                     *           "createdBy": "ml-ops@acme-robotics.com"
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -4686,12 +4714,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Production ingest"
+                 *       "name": "Production ingest",
+                 *       "access": "write",
+                 *       "projectIds": [
+                 *         "cm3q7w0m10002lk08c5d6e7f8"
+                 *       ],
+                 *       "expiresAt": "2027-03-14T00:00:00.000Z"
                  *     }
                  */
                 "application/json": {
                     /** @description What the key is for (1–100 characters), e.g. "Production ingest" */
                     name: string;
+                    /**
+                     * @description `write` (default): every buyer route but account management; `read`: what a viewer reads (every write is 403)
+                     * @default write
+                     * @enum {string}
+                     */
+                    access?: "read" | "write";
+                    /** @description Limit the key to these projects of the organisation (400 INVALID_PROJECT for one that is not): it sees and creates only their tasks, lists are filtered, and routes that reach the whole organisation (events, webhooks, money, golden tasks, creating projects) are 403. Absent: the whole organisation */
+                    projectIds?: string[];
+                    /**
+                     * Format: date-time
+                     * @description When the key stops working (401 saying when), at least a minute ahead; absent: never
+                     */
+                    expiresAt?: string;
                 };
             };
         };
@@ -4712,6 +4758,12 @@ export interface operations {
                      *         "prefix": "cnc_test_4fQx9",
                      *         "createdAt": "2026-03-14T09:26:53.589Z",
                      *         "lastUsedAt": null,
+                     *         "access": "write",
+                     *         "projectIds": [
+                     *           "cm3q7w0m10002lk08c5d6e7f8"
+                     *         ],
+                     *         "expiresAt": "2027-03-14T00:00:00.000Z",
+                     *         "createdBy": "ml-ops@acme-robotics.com",
                      *         "secret": "cnc_test_4fQx9TzLm2WcVb7NpRk3YhJd8GsA6eUo1XiKq5BnMtZ"
                      *       }
                      *     }
@@ -4721,7 +4773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON); VALIDATION_ERROR or LIMIT_EXCEEDED (20 live keys per buyer) */
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON); VALIDATION_ERROR, INVALID_PROJECT (a projectId that is not one of the organisation's projects) or LIMIT_EXCEEDED (20 live keys per buyer) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -11693,7 +11745,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
-            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason); INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR */
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason); INVALID_FORMAT, INVALID_RATIOS, VALIDATION_ERROR, or INVALID_PROJECT (a project-scoped API key names no projectId of its own) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];

@@ -204,7 +204,14 @@ export class AuthService {
     if (!account.isActive) throw new UnauthorizedError('This account is disabled');
     if (account.role !== 'BUYER') return { kind: 'user', accountId: account.id, role: account.role };
     if (!account.memberRole) throw new ForbiddenError(`You are not a member of organisation ${organisation}`, { organisationId: organisation });
-    const buyer: BuyerPrincipal = { kind: 'user', accountId: account.id, role: 'BUYER', buyerId: organisation, memberRole: account.memberRole };
+    const buyer: BuyerPrincipal = {
+      kind: 'user',
+      accountId: account.id,
+      role: 'BUYER',
+      buyerId: organisation,
+      memberRole: account.memberRole,
+      projectIds: null,
+    };
     return buyer;
   }
 
@@ -217,9 +224,19 @@ export class AuthService {
     const key = await this.db.rawRepos.buyerApiKeys.findLiveBySecretHash(sha256Hex(secret));
     if (!key) throw new UnauthorizedError('Invalid or revoked API key');
     if (!key.accountActive) throw new UnauthorizedError('This account is disabled');
+    if (key.expired) throw new UnauthorizedError(`This API key expired on ${key.expiresAt?.toISOString()}`);
     if (key.useStale) await this.db.rawRepos.buyerApiKeys.recordUse(key.id);
-    // A key reaches every buyer route but account management (sessionOnly), as it always has: an admin's reach.
-    return { kind: 'user', accountId: key.buyerId, role: 'BUYER', apiKeyId: key.id, buyerId: key.buyerId, memberRole: 'admin' };
+    // A write key reaches every buyer route but account management (sessionOnly), as keys always have: an
+    // admin's reach; a read key a viewer's. Project-scoped routes keep a scoped key within its projects.
+    return {
+      kind: 'user',
+      accountId: key.buyerId,
+      role: 'BUYER',
+      apiKeyId: key.id,
+      buyerId: key.buyerId,
+      memberRole: key.access === 'read' ? 'viewer' : 'admin',
+      projectIds: key.projectIds.length > 0 ? key.projectIds : null,
+    };
   }
 
   async requireAccount(accountId: string): Promise<AccountRecord> {

@@ -4,17 +4,21 @@ import { z } from 'zod';
 import type { BuyerApiKeysService } from './buyer-api-keys.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { cursorSchema, idParams, limitSchema, pageInfo } from '../../lib/schemas.ts';
-import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
+import type { KeyWithCreator } from './buyer-api-keys.service.ts';
 import { buyerApiKeySchema, createApiKeyBody, createdApiKeySchema } from './buyer-api-keys.schemas.ts';
 import { MAX_LIVE_API_KEYS } from '@concord/contract';
 import { buyerApiKeyExamples } from './buyer-api-keys.examples.ts';
 
-const toApiKey = (key: BuyerApiKeyRecord) => ({
+const toApiKey = (key: KeyWithCreator) => ({
   id: key.id,
   name: key.name,
   prefix: key.prefix,
   createdAt: key.createdAt.toISOString(),
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  access: key.access,
+  projectIds: key.projectIds.length > 0 ? key.projectIds : null,
+  expiresAt: key.expiresAt?.toISOString() ?? null,
+  createdBy: key.creatorEmail,
 });
 
 export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiKeysService }) {
@@ -33,9 +37,11 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiK
       body: createApiKeyBody,
       status: 201,
       response: z.object({ apiKey: createdApiKeySchema }),
-      errors: { 400: `VALIDATION_ERROR or LIMIT_EXCEEDED (${MAX_LIVE_API_KEYS} live keys per buyer)` },
+      errors: {
+        400: `VALIDATION_ERROR, INVALID_PROJECT (a projectId that is not one of the organisation's projects) or LIMIT_EXCEEDED (${MAX_LIVE_API_KEYS} live keys per buyer)`,
+      },
       handler: async ({ principal, body }) => {
-        const { key, secret } = await buyerApiKeys.create(principal.buyerId, body.name);
+        const { key, secret } = await buyerApiKeys.create(principal, body);
         return { apiKey: { ...toApiKey(key), secret } };
       },
     }),

@@ -1,4 +1,5 @@
-import { MAX_LIVE_API_KEYS } from '@concord/contract';
+import { MAX_LIVE_API_KEYS, type ApiKeyAccess } from '@concord/contract';
+import type { BuyerPrincipal } from '../../lib/endpoint.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
@@ -8,6 +9,10 @@ import { displayPrefix, newBuyerApiKeySecret, type BuyerApiKeyMode } from './buy
 import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
 
 const apiKeyNotFound = () => new NotFoundError('API_KEY_NOT_FOUND', 'API key not found');
+const MIN_LIFETIME_MS = 60_000;
+
+/** A key as listed: with its creator's e-mail (null when unknown or their account is gone). */
+export type KeyWithCreator = BuyerApiKeyRecord & { creatorEmail: string | null };
 
 export class BuyerApiKeysService {
   constructor(
@@ -16,17 +21,40 @@ export class BuyerApiKeysService {
     private readonly mode: BuyerApiKeyMode,
   ) {}
 
-  /** A new key and its secret: the only time the secret exists outside the caller's hands. */
-  async create(buyerId: string, name: string): Promise<{ key: BuyerApiKeyRecord; secret: string }> {
+  /**
+   * A new key and its secret: the only time the secret exists outside the caller's hands. Its projects
+   * must be the organisation's (checked in the transaction that creates it), its expiry a minute ahead.
+   */
+  async create(
+    principal: BuyerPrincipal,
+    input: { name: string; access: ApiKeyAccess; projectIds?: string[]; expiresAt?: string },
+  ): Promise<{ key: KeyWithCreator; secret: string }> {
+    const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt);
+    if (expiresAt && expiresAt.getTime() < this.clock.now().getTime() + MIN_LIFETIME_MS)
+      throw new BadRequestError('VALIDATION_ERROR', 'expiresAt must be at least a minute ahead', {
+        issues: [{ path: 'expiresAt', message: 'must be at least a minute ahead' }],
+      });
+    const projectIds = [...new Set(input.projectIds ?? [])];
     const secret = newBuyerApiKeySecret(this.mode);
-    const input = { name, prefix: displayPrefix(secret), secretHash: sha256Hex(secret) };
-    const key = await this.db.transaction((repos) => repos.buyerApiKeys.create(buyerId, input, MAX_LIVE_API_KEYS));
+    const row = { name: input.name, prefix: displayPrefix(secret), secretHash: sha256Hex(secret) };
+    const scope = { access: input.access, projectIds, expiresAt, createdBy: principal.accountId };
+    const key = await this.db.transaction(async (repos) => {
+      const projects = await repos.projects.qualitySettings(principal.buyerId, projectIds);
+      const foreign = projectIds.find((id) => !projects.has(id));
+      if (foreign !== undefined) throw new BadRequestError('INVALID_PROJECT', `projectIds: ${foreign} is not one of your projects`);
+      return repos.buyerApiKeys.create(principal.buyerId, { ...row, ...scope }, MAX_LIVE_API_KEYS);
+    });
     if (!key) throw new BadRequestError('LIMIT_EXCEEDED', `A buyer has at most ${MAX_LIVE_API_KEYS} API keys; revoke one first`);
-    return { key, secret };
+    return { key: (await this.withCreators([key]))[0] as KeyWithCreator, secret };
   }
 
-  async list(buyerId: string, limit: number, cursor?: string): Promise<Page<BuyerApiKeyRecord, 'apiKeys'>> {
-    return toPage('apiKeys', await this.db.repos.buyerApiKeys.list(buyerId, pageRequest(limit, cursor)), limit);
+  async list(buyerId: string, limit: number, cursor?: string): Promise<Page<KeyWithCreator, 'apiKeys'>> {
+    return toPage('apiKeys', await this.withCreators(await this.db.repos.buyerApiKeys.list(buyerId, pageRequest(limit, cursor))), limit);
+  }
+
+  private async withCreators(keys: BuyerApiKeyRecord[]): Promise<KeyWithCreator[]> {
+    const creators = await this.db.repos.buyerApiKeys.creatorEmails([...new Set(keys.flatMap((key) => (key.createdBy ? [key.createdBy] : [])))]);
+    return keys.map((key) => ({ ...key, creatorEmail: key.createdBy ? (creators.get(key.createdBy) ?? null) : null }));
   }
 
   /** Revocation holds at once in every process: authentication reads the key's row on every request. */

@@ -1,7 +1,8 @@
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { ExportsService } from './exports.service.ts';
-import { defineEndpoint } from '../../lib/endpoint.ts';
+import { defineEndpoint, inScope } from '../../lib/endpoint.ts';
+import { BadRequestError } from '../../lib/errors.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
 import {
   ANSWER_KINDS,
@@ -115,8 +116,9 @@ export function exportEndpoints({ exports }: { exports: ExportsService }) {
       summary: 'Download results as a training dataset (streamed)',
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       query: exportQuery,
-      errors: { 400: 'INVALID_FORMAT, INVALID_RATIOS or VALIDATION_ERROR' },
+      errors: { 400: 'INVALID_FORMAT, INVALID_RATIOS, VALIDATION_ERROR, or INVALID_PROJECT (a project-scoped API key names no projectId of its own)' },
       produces: {
         'application/json': { description: 'json: one array of records', schema: exportJsonSchema },
         'application/x-ndjson': 'jsonl, openai, huggingface, alpaca, preference: one object per line',
@@ -128,6 +130,8 @@ export function exportEndpoints({ exports }: { exports: ExportsService }) {
         'x-export-empty-parts': 'A split only, when a file holds no record: their names, e.g. `val` (too few tasks for the ratios)',
       },
       handler: async ({ principal, query, req, res }) => {
+        if (!inScope(principal.projectIds, query.projectId ?? null))
+          throw new BadRequestError('INVALID_PROJECT', 'This API key is limited to projects: name one of them in projectId');
         const download = await exports.open(principal.buyerId, query);
         res.status(200);
         res.setHeader('content-type', download.contentType);

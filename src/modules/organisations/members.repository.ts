@@ -31,7 +31,7 @@ export class MembersRepository {
    * invitations (and the count of seats) are taken one after another, so no two can pass a rule together.
    */
   async lockOrganisation(organisationId: string): Promise<void> {
-    await this.db.$queryRaw`SELECT 1 FROM buyers WHERE id = ${organisationId} FOR UPDATE`;
+    await this.db.$queryRaw`SELECT 1 FROM buyers WHERE id = ${organisationId} FOR NO KEY UPDATE`;
   }
 
   async list(organisationId: string): Promise<MemberRecord[]> {
@@ -70,7 +70,7 @@ export class MembersRepository {
 
   /** Locks a person's account row: their joining organisations is taken one at a time. */
   async lockAccount(accountId: string): Promise<void> {
-    await this.db.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    await this.db.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
   }
 
   async organisationsOf(accountId: string): Promise<number> {

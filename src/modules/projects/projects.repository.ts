@@ -38,6 +38,12 @@ const select = {
 } as const;
 export const projectNotFound = () => new NotFoundError('PROJECT_NOT_FOUND', 'Project not found');
 
+/** The project a route names, if a project-scoped key may see it: one outside its projects is not found for it. */
+export function scopedProject(principal: { projectIds: readonly string[] | null }, id: string): string {
+  if (principal.projectIds && !principal.projectIds.includes(id)) throw projectNotFound();
+  return id;
+}
+
 /** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
 export class ProjectsRawRepository {
   constructor(protected readonly db: RawExecutor) {}
@@ -92,10 +98,11 @@ export class ProjectsRepository extends ProjectsRawRepository {
   }
 
   /** Newest first, one keyset page (`limit + 1` rows). */
-  list(buyerId: string, page: PageRequest): Promise<ProjectRecord[]> {
+  list(buyerId: string, page: PageRequest, ids: readonly string[] | null = null): Promise<ProjectRecord[]> {
     const { where, ...rest } = keysetArgs(page);
+    const scoped = ids ? { id: { in: [...ids] } } : {};
     // The CHECK constraint holds default_answer_kind to the contract's kinds; Prisma types it as text.
-    return this.db.project.findMany({ where: { buyerId, ...where }, select, ...rest }) as Promise<ProjectRecord[]>;
+    return this.db.project.findMany({ where: { buyerId, ...scoped, ...where }, select, ...rest }) as Promise<ProjectRecord[]>;
   }
 
   async get(buyerId: string, id: string): Promise<ProjectRecord> {

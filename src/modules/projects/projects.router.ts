@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ProjectsService } from './projects.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, cursorSchema, limitSchema, noQuery, pageInfo } from '../../lib/schemas.ts';
-import type { ProjectRecord } from './projects.repository.ts';
+import { scopedProject, type ProjectRecord } from './projects.repository.ts';
 import { createProjectBody, distributionSchema, projectPairwiseSchema, projectSchema, projectWithStatsSchema, updateProjectBody } from './projects.schemas.ts';
 import { projectExamples } from './projects.examples.ts';
 
@@ -38,10 +38,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       summary: "List the buyer's projects",
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
       response: z.object({ projects: z.array(projectSchema), ...pageInfo }),
       handler: async ({ principal, query }) => {
-        const page = await projects.list(principal.buyerId, query.limit, query.cursor);
+        const page = await projects.list(principal.buyerId, query.limit, query.cursor, principal.projectIds);
         return { ...page, projects: page.projects.map(toProject) };
       },
     }),
@@ -55,10 +56,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       summary: 'A project with its task counts and spend',
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       params: idParams,
       response: projectWithStatsSchema,
       handler: async ({ principal, params }) => {
-        const project = await projects.get(principal.buyerId, params.id);
+        const project = await projects.get(principal.buyerId, scopedProject(principal, params.id));
         return { ...toProject(project), stats: project.stats };
       },
     }),
@@ -72,10 +74,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       summary: 'Results and confidence of the completed tasks',
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       params: idParams,
       query: noQuery,
       response: distributionSchema,
-      handler: ({ principal, params }) => projects.distribution(principal.buyerId, params.id),
+      handler: ({ principal, params }) => projects.distribution(principal.buyerId, scopedProject(principal, params.id)),
     }),
     defineEndpoint({
       method: 'get',
@@ -87,10 +90,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       summary: "Pairwise groups' rankings and win rates, and the annotators' position bias",
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       params: idParams,
       query: noQuery,
       response: projectPairwiseSchema,
-      handler: ({ principal, params }) => projects.pairwise(principal.buyerId, params.id),
+      handler: ({ principal, params }) => projects.pairwise(principal.buyerId, scopedProject(principal, params.id)),
     }),
     defineEndpoint({
       method: 'patch',
@@ -102,10 +106,11 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       summary: 'Rename or describe a project, or change its quality settings',
       access: 'buyer',
       permission: 'tasks:write',
+      projectScoped: true,
       params: idParams,
       body: updateProjectBody,
       response: projectSchema,
-      handler: async ({ principal, params, body }) => toProject(await projects.update(principal.buyerId, params.id, body)),
+      handler: async ({ principal, params, body }) => toProject(await projects.update(principal.buyerId, scopedProject(principal, params.id), body)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -117,9 +122,10 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       summary: 'Delete a project that has no tasks',
       access: 'buyer',
       permission: 'tasks:write',
+      projectScoped: true,
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => projects.delete(principal.buyerId, params.id),
+      handler: ({ principal, params }) => projects.delete(principal.buyerId, scopedProject(principal, params.id)),
     }),
   ];
 }

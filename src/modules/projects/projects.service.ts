@@ -3,6 +3,7 @@ import { ANSWER_KINDS, CONFIDENCE_BUCKETS, MAX_OPTIONS, type AnswerKind } from '
 import type { KindFigures } from '../tasks/task-stats.repository.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';
+import type { ProjectScope } from '../../lib/endpoint.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { groupReports, readPairPrior, type GroupReport } from '../../consensus/kinds/pairwise-task.ts';
 import { describeAnnotator } from '../../consensus/kinds/pairwise.ts';
@@ -37,8 +38,9 @@ export class ProjectsService {
     return this.db.repos.projects.create(buyerId, input);
   }
 
-  async list(buyerId: string, limit: number, cursor?: string): Promise<Page<ProjectRecord, 'projects'>> {
-    return toPage('projects', await this.db.repos.projects.list(buyerId, pageRequest(limit, cursor)), limit);
+  /** A project-scoped key's list holds its projects only. */
+  async list(buyerId: string, limit: number, cursor?: string, scope: ProjectScope = null): Promise<Page<ProjectRecord, 'projects'>> {
+    return toPage('projects', await this.db.repos.projects.list(buyerId, pageRequest(limit, cursor), scope), limit);
   }
 
   async get(buyerId: string, id: string): Promise<ProjectWithStats> {

@@ -1,5 +1,6 @@
 import type { LabelQualityService } from './label-quality.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
+import { scopedProject } from '../projects/projects.repository.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
 import { MAX_OPTION_SETS, optionSetsQualitySchema, qualityReportSchema } from './label-quality.schemas.ts';
 import { labelQualityExamples } from './label-quality.examples.ts';
@@ -16,10 +17,11 @@ export function labelQualityEndpoints({ labelQuality }: { labelQuality: LabelQua
       summary: "How far a project's labels can be trusted: expected accuracy, golden evidence, shares, cost",
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       params: idParams,
       query: noQuery,
       response: qualityReportSchema,
-      handler: ({ principal, params }) => labelQuality.project(principal.buyerId, params.id),
+      handler: ({ principal, params }) => labelQuality.project(principal.buyerId, scopedProject(principal, params.id)),
     }),
     defineEndpoint({
       method: 'get',

@@ -76,6 +76,8 @@ export interface TaskFilters {
   projectId?: string;
   locale?: string;
   answerKind?: AnswerKind;
+  /** A project-scoped key's projects: only their tasks. */
+  projectIds?: readonly string[];
 }
 
 /** What PATCH /tasks/:id may change. */
@@ -250,6 +252,7 @@ export class TasksRawRepository {
     if (filters.status) conditions.push(Prisma.sql`status = ${filters.status}::"TaskStatus"`);
     if (filters.type) conditions.push(Prisma.sql`type = ${filters.type}::"TaskType"`);
     if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
+    if (filters.projectIds) conditions.push(Prisma.sql`project_id = ANY(${[...filters.projectIds]}::text[])`);
     if (filters.locale) conditions.push(Prisma.sql`locale = ${filters.locale}`);
     if (filters.answerKind) conditions.push(Prisma.sql`answer_kind = ${filters.answerKind}`);
     if (after) conditions.push(Prisma.sql`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id})`);
@@ -309,7 +312,9 @@ export class TasksRepository extends TasksRawRepository {
    * status (one GROUP BY; a buyer's runs on the (buyer_id, status, created_at, id) index).
    */
   async countByStatus(filter: Omit<TaskFilters, 'status'> & { buyerId?: string; reviewOf?: null } = {}): Promise<StatusCounts> {
-    const groups = await this.db.task.groupBy({ by: ['status'], where: filter, _count: { _all: true } });
+    const { projectIds, ...where } = filter;
+    const scoped = projectIds ? { AND: [where, { projectId: { in: [...projectIds] } }] } : where;
+    const groups = await this.db.task.groupBy({ by: ['status'], where: scoped, _count: { _all: true } });
     const counts: StatusCounts = { PENDING: 0, VALIDATING: 0, COMPLETED: 0, FAILED: 0 };
     for (const group of groups) counts[group.status] = group._count._all;
     return counts;

@@ -36,13 +36,14 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: 'Create a task (reserves its maxCents)',
       access: 'buyer',
       permission: 'tasks:write',
+      projectScoped: true,
       idempotent: 'handler',
       rawBody: createTaskBody,
       status: 201,
       response: createTaskResponse,
       errors: { ...creationErrors, 400: 'MISSING_FIELDS, INVALID_TYPE, OPTIONS_REQUIRED (checked in that order, before any other rule), then INVALID_PROJECT' },
       handler: async ({ principal, req, res }) =>
-        await sendOutcome(res, await tasks.create(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+        await sendOutcome(res, await tasks.create(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds)),
     }),
     defineEndpoint({
       method: 'post',
@@ -53,6 +54,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: 'Create up to 1 000 tasks, all or nothing',
       access: 'buyer',
       permission: 'tasks:write',
+      projectScoped: true,
       bodyLimit: '10mb',
       idempotent: 'handler',
       rawBody: batchBody,
@@ -63,7 +65,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
         400: 'INVALID_TASK (taskIndex: the first invalid task, zero-based; details.code: its own code) or BATCH_TOO_LARGE (none, or more than 1 000)',
       },
       handler: async ({ principal, req, res }) =>
-        await sendOutcome(res, await tasks.createBatch(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']))),
+        await sendOutcome(res, await tasks.createBatch(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds)),
     }),
     defineEndpoint({
       method: 'post',
@@ -74,6 +76,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: 'Import tasks from a CSV file (partial import)',
       access: 'buyer',
       permission: 'tasks:write',
+      projectScoped: true,
       idempotent: 'handler',
       consumes: { 'multipart/form-data': csvUpload },
       middleware: [singleFileUpload()],
@@ -86,7 +89,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       },
       handler: async ({ principal, req, res }) => {
         const file = req.file?.buffer ?? Buffer.alloc(0);
-        await sendOutcome(res, await tasks.importCsv(principal.buyerId, file, parseIdempotencyKey(req.headers['idempotency-key'])));
+        await sendOutcome(res, await tasks.importCsv(principal.buyerId, file, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds));
       },
     }),
     defineEndpoint({
@@ -98,11 +101,12 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: "List the buyer's tasks, newest first",
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       query: listTasksQuery,
       response: listTasksResponse,
       handler: async ({ principal, query }) => {
         const { limit, cursor, ...filters } = query;
-        const page = await tasks.list(principal.buyerId, filters, limit, cursor);
+        const page = await tasks.list(principal.buyerId, filters, limit, cursor, principal.projectIds);
         return { ...page, tasks: page.tasks.map(toTaskListItem) };
       },
     }),
@@ -116,9 +120,10 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: "The buyer's tasks by status (golden tasks never count)",
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       query: countTasksQuery,
       response: taskCountsResponse,
-      handler: ({ principal, query }) => tasks.counts(principal.buyerId, query),
+      handler: ({ principal, query }) => tasks.counts(principal.buyerId, query, principal.projectIds),
     }),
     defineEndpoint({
       method: 'get',
@@ -130,9 +135,10 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: 'A task with its answers',
       access: 'buyer',
       permission: 'tasks:read',
+      projectScoped: true,
       params: idParams,
       response: taskSchema,
-      handler: async ({ principal, params }) => toTask(await tasks.get(principal.buyerId, params.id)),
+      handler: async ({ principal, params }) => toTask(await tasks.get(principal.buyerId, params.id, principal.projectIds)),
     }),
     defineEndpoint({
       method: 'patch',
@@ -144,11 +150,12 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: 'Change a PENDING task',
       access: 'buyer',
       permission: 'tasks:write',
+      projectScoped: true,
       params: idParams,
       body: updateTaskBody,
       response: taskSchema,
       errors: { 400: 'TASK_NOT_PENDING or INVALID_PROJECT', 402: creationErrors[402], 409: 'TASK_IS_REVIEW: a text task’s review is decided with it' },
-      handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.buyerId, params.id, body)),
+      handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.buyerId, params.id, body, principal.projectIds)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -160,9 +167,10 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       summary: 'Delete a PENDING task and release its reservation',
       access: 'buyer',
       permission: 'tasks:write',
+      projectScoped: true,
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => tasks.delete(principal.buyerId, params.id),
+      handler: ({ principal, params }) => tasks.delete(principal.buyerId, params.id, principal.projectIds),
     }),
   ];
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Database, RawRepositories } from '../../repositories.ts';
+import { inScope, type ProjectScope } from '../../lib/endpoint.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -40,6 +41,12 @@ const taskIsReview = (textTaskId: string) =>
   new ConflictError('TASK_IS_REVIEW', `This is the review of text task ${textTaskId}: it is decided with it, and cannot be changed or deleted`);
 const invalidProject = () => new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
 
+/** Why a project-scoped key may not create or move a task into `projectId` (null: it may). */
+function outOfScope(scope: ProjectScope, projectId: string | null): string | null {
+  if (inScope(scope, projectId)) return null;
+  return projectId === null ? 'This API key is limited to projects: name one of them in projectId' : "projectId is not one of this API key's projects";
+}
+
 export interface CreatedTaskView {
   taskId: string;
   type: TaskType;
@@ -70,7 +77,7 @@ export class TasksService {
     private readonly config: Config,
   ) {}
 
-  async create(buyerId: string, raw: unknown, idempotencyKey?: string) {
+  async create(buyerId: string, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
     const checked = async () => {
       const validation = validateTaskInput(await new ProjectKinds(this.db, buyerId).apply(raw), this.config.priceCents);
       if (!validation.ok) throw ruleError(validation.error);
@@ -81,6 +88,8 @@ export class TasksService {
     const early = idempotencyKey === undefined ? await checked() : undefined;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks', raw), 201, async (repos) => {
       const task = early ?? (await checked());
+      const refused = outOfScope(scope, task.projectId);
+      if (refused) throw new BadRequestError('INVALID_PROJECT', refused);
       const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf([task]));
       if (task.projectId && !projects.has(task.projectId)) throw invalidProject();
       const [created] = await this.insertAndReserve(repos, buyerId, [withQuality(task, projects, this.config.consensusThreshold)]);
@@ -96,7 +105,7 @@ export class TasksService {
   }
 
   /** JSON batch: all or nothing. The first invalid item names itself with INVALID_TASK and its index. */
-  async createBatch(buyerId: string, raw: unknown, idempotencyKey?: string) {
+  async createBatch(buyerId: string, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
     const items = this.batchItems(raw);
     const checked = async () => {
       const kinds = new ProjectKinds(this.db, buyerId);
@@ -111,6 +120,8 @@ export class TasksService {
     const early = idempotencyKey === undefined ? await checked() : undefined;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch', raw), 201, async (repos) => {
       const tasks = early ?? (await checked());
+      const outside = tasks.findIndex((task) => outOfScope(scope, task.projectId) !== null);
+      if (outside >= 0) throw invalidTask(outside, { code: 'INVALID_PROJECT', message: outOfScope(scope, tasks[outside]?.projectId ?? null) ?? '' });
       // One read of the batch's projects: ownership and quality settings together.
       const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf(tasks));
       const foreign = tasks.findIndex((task) => task.projectId !== null && !projects.has(task.projectId));
@@ -129,11 +140,11 @@ export class TasksService {
    * transaction — or none of them when the balance cannot cover their budgets (402). Rows are inserted
    * in chunks while the rest of the file is still being parsed, so parsing and PostgreSQL overlap.
    */
-  importCsv(buyerId: string, file: Buffer, idempotencyKey?: string): Promise<Outcome<CsvImportResult>> {
-    return this.csvImports.run(() => this.runCsvImport(buyerId, file, idempotencyKey));
+  importCsv(buyerId: string, file: Buffer, idempotencyKey?: string, scope: ProjectScope = null): Promise<Outcome<CsvImportResult>> {
+    return this.csvImports.run(() => this.runCsvImport(buyerId, file, idempotencyKey, scope));
   }
 
-  private runCsvImport(buyerId: string, file: Buffer, idempotencyKey?: string): Promise<Outcome<CsvImportResult>> {
+  private runCsvImport(buyerId: string, file: Buffer, idempotencyKey: string | undefined, scope: ProjectScope): Promise<Outcome<CsvImportResult>> {
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch/csv', file), 201, async (repos) => {
       const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
       const kinds = new ProjectKinds(this.db, buyerId);
@@ -150,8 +161,10 @@ export class TasksService {
           continue;
         }
         const validation = validateTaskInput(await kinds.apply(record.task), this.config.priceCents);
-        if (validation.ok) await importer.add(record.row, validation.task);
-        else importer.reject(record.row, validation.error.message, validation.error.code);
+        const refused = validation.ok ? outOfScope(scope, validation.task.projectId) : null;
+        if (!validation.ok) importer.reject(record.row, validation.error.message, validation.error.code);
+        else if (refused) importer.reject(record.row, refused, 'INVALID_PROJECT');
+        else await importer.add(record.row, validation.task);
       }
       const result = await importer.finish();
       if (result.created.length > 0) await this.reserve(repos, buyerId, result.budgetCents);
@@ -164,22 +177,33 @@ export class TasksService {
     });
   }
 
-  async list(buyerId: string, filters: TaskFilters, limit: number, cursor?: string): Promise<Page<TaskRecord, 'tasks'>> {
+  /** A project-scoped key's list holds its projects' tasks only. */
+  async list(buyerId: string, filters: TaskFilters, limit: number, cursor?: string, scope: ProjectScope = null): Promise<Page<TaskRecord, 'tasks'>> {
     const after = cursor ? decodeCursor(cursor) : undefined;
-    const rows = await this.db.repos.tasks.list(buyerId, filters, limit, after);
+    const rows = await this.db.repos.tasks.list(buyerId, { ...filters, ...(scope ? { projectIds: scope } : {}) }, limit, after);
     return toPage('tasks', rows, limit);
   }
 
   /** The buyer's tasks by status (filters as on the list; an unknown or foreign project matches nothing). */
-  async counts(buyerId: string, query: Omit<TaskFilters, 'status'> & { exported?: boolean }): Promise<{ counts: StatusCounts; total: number }> {
+  async counts(
+    buyerId: string,
+    query: Omit<TaskFilters, 'status'> & { exported?: boolean },
+    scope: ProjectScope = null,
+  ): Promise<{ counts: StatusCounts; total: number }> {
     const { exported, ...filters } = query;
-    const counts = await this.db.repos.tasks.countByStatus({ ...filters, buyerId, ...(exported ? { reviewOf: null } : {}) });
+    const counts = await this.db.repos.tasks.countByStatus({
+      ...filters,
+      buyerId,
+      ...(exported ? { reviewOf: null } : {}),
+      ...(scope ? { projectIds: scope } : {}),
+    });
     return { counts, total: counts.PENDING + counts.VALIDATING + counts.COMPLETED + counts.FAILED };
   }
 
-  async get(buyerId: string, id: string): Promise<TaskDetail> {
+  /** A task outside a project-scoped key's projects is not found for it. */
+  async get(buyerId: string, id: string, scope: ProjectScope = null): Promise<TaskDetail> {
     const task = await this.db.repos.tasks.findForBuyer(buyerId, id);
-    if (!task) throw taskNotFound();
+    if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
     return { ...task, responses: await this.db.repos.tasks.responses(id) };
   }
 
@@ -192,7 +216,7 @@ export class TasksService {
    * now: nobody has answered a PENDING task yet, so nothing has run on the old settings. A change of
    * maxCents or locale alone keeps them.
    */
-  async update(buyerId: string, id: string, changes: TaskChanges): Promise<TaskDetail> {
+  async update(buyerId: string, id: string, changes: TaskChanges, scope: ProjectScope = null): Promise<TaskDetail> {
     if (changes.maxCents !== undefined && changes.maxCents < this.config.priceCents) {
       throw new BadRequestError('VALIDATION_ERROR', `maxCents must be at least the task price of ${this.config.priceCents} cents`, {
         issues: [{ path: 'maxCents', message: `must be at least ${this.config.priceCents}` }],
@@ -200,9 +224,11 @@ export class TasksService {
     }
     await this.db.transaction(async (repos) => {
       const task = await repos.tasks.lockForBuyer(buyerId, id);
-      if (!task) throw taskNotFound();
+      if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
+      const moved = changes.projectId === undefined ? null : outOfScope(scope, changes.projectId);
+      if (moved) throw new BadRequestError('INVALID_PROJECT', moved);
       checkTextChanges(task, changes, this.config.priceCents);
       const quality = await this.qualityAfter(repos, buyerId, task, changes);
       await repos.tasks.update(id, { ...changes, ...quality });
@@ -210,7 +236,7 @@ export class TasksService {
       if (delta > 0) await this.reserve(repos, buyerId, delta);
       if (delta < 0) await repos.billing.release(buyerId, -delta);
     });
-    return this.get(buyerId, id);
+    return this.get(buyerId, id, scope);
   }
 
   /** The quality settings a change of validationsNeeded or projectId gives the task; none for other changes. */
@@ -228,10 +254,10 @@ export class TasksService {
   }
 
   /** Deletes a PENDING task and releases its reservation. */
-  async delete(buyerId: string, id: string): Promise<void> {
+  async delete(buyerId: string, id: string, scope: ProjectScope = null): Promise<void> {
     await this.db.transaction(async (repos) => {
       const task = await repos.tasks.lockForBuyer(buyerId, id);
-      if (!task) throw taskNotFound();
+      if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
       await repos.tasks.delete(id);
