@@ -21,7 +21,6 @@ import { EventsRawRepository, EventsRepository } from './modules/events/events.r
 import { GoldenTasksRawRepository, GoldenTasksRepository } from './modules/golden-tasks/golden-tasks.repository.ts';
 import { IdempotencyRawRepository, IdempotencyRepository } from './modules/idempotency/idempotency.repository.ts';
 import { MembersRepository } from './modules/organisations/members.repository.ts';
-import { MembershipsRepository } from './modules/organisations/memberships.repository.ts';
 import { ProjectsRawRepository, ProjectsRepository } from './modules/projects/projects.repository.ts';
 import { LabelQualityRepository } from './modules/quality/label-quality.repository.ts';
 import { TaskStatsRepository } from './modules/tasks/task-stats.repository.ts';
@@ -44,7 +43,6 @@ export function createRepositories(db: DbClient) {
     idempotency: new IdempotencyRepository(db),
     mail: new MailRepository(db),
     members: new MembersRepository(db),
-    memberships: new MembershipsRepository(db),
     payouts: new PayoutsRepository(db),
     projects: new ProjectsRepository(db),
     rateLimits: new RateLimitsRepository(db),

@@ -4,7 +4,7 @@ import { jsonBody, multipartOnly, rawBytes } from '../middleware/body.ts';
 import { parseInput } from '../middleware/validate.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import { parseIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.ts';
-import type { ApiKeyPrincipal, BuyerPrincipal, EndpointDefinition, UserPrincipal } from '../lib/endpoint.ts';
+import { actingOrganisation, type ApiKeyPrincipal, type EndpointDefinition, type UserPrincipal } from '../lib/endpoint.ts';
 import { sendOutcome } from '../modules/idempotency/idempotent-response.ts';
 import { sendJson } from './respond.ts';
 import { buildRouteTable, candidates, handles, matchSegments, splitPath, type Route } from './route-table.ts';
@@ -19,9 +19,11 @@ export interface RouterDeps {
 }
 
 /** The account an idempotency key belongs to: the JWT's account, or the API key's developer. */
-// A buyer's keys are its organisation's, as its tasks' are (TasksService): a member's retry replays another's.
-const keyOwner = (principal: UserPrincipal | ApiKeyPrincipal) =>
-  principal.kind === 'apiKey' ? principal.developerId : 'buyerId' in principal ? (principal as BuyerPrincipal).buyerId : principal.accountId;
+// A buyer's Idempotency-Keys are its organisation's, as its tasks' are (TasksService): a member's retry
+// replays another's. Account management (sessionOnly: keys with their secrets, members, invitations) keeps
+// them the person's own, so no member replays what another was shown.
+const keyOwner = (principal: UserPrincipal | ApiKeyPrincipal, personal: boolean) =>
+  principal.kind === 'apiKey' ? principal.developerId : personal ? principal.accountId : (actingOrganisation(principal) ?? principal.accountId);
 
 /** What `req.route` holds once a route matched, as Express's router set it (its `path` is the declared one). */
 interface MatchedRoute {
@@ -170,7 +172,7 @@ function endpointChain(endpoint: EndpointDefinition, deps: RouterDeps): RequestH
     if (key !== undefined) {
       // The path names the target (a buyer to credit, an annotator to pay), so it is part of the request.
       const fingerprint = requestFingerprint(`${endpoint.method.toUpperCase()} ${req.baseUrl}${req.path}`, input.body ?? req.body);
-      await sendOutcome(res, await deps.idempotency.runAmbient(keyOwner(res.locals.principal), key, fingerprint, status, run));
+      await sendOutcome(res, await deps.idempotency.runAmbient(keyOwner(res.locals.principal, endpoint.sessionOnly === true), key, fingerprint, status, run));
       return;
     }
     const result = await run();

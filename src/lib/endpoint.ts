@@ -1,7 +1,7 @@
 // An endpoint is declared once: its route, who may call it, the zod schemas of its input and output,
 // and its handler. The same declaration mounts the Express route and writes the OpenAPI document, so
 // the two cannot drift apart.
-import type { ErrorCode, MemberRole, Permission } from '@concord/contract';
+import type { ApiKeyAccess, ErrorCode, MemberRole, Permission } from '@concord/contract';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
@@ -24,7 +24,12 @@ export interface UserPrincipal {
 export interface BuyerPrincipal extends UserPrincipal {
   role: 'BUYER';
   buyerId: string;
-  memberRole: MemberRole;
+  /** A person's role in the organisation; null for an API key. */
+  memberRole: MemberRole | null;
+  /** An API key's access; absent for a person. */
+  keyAccess?: ApiKeyAccess;
+  /** What the caller may do there: its role's permissions (ROLE_PERMISSIONS) or its key's (API_KEY_PERMISSIONS). */
+  permissions: readonly Permission[];
   /** A project-scoped API key's projects; null for a person and for a key of the whole organisation. */
   projectIds: ProjectScope;
 }
@@ -34,6 +39,15 @@ export type ProjectScope = readonly string[] | null;
 
 /** Whether a project (null: no project) is within a scope: a scoped caller sees no task outside its projects. */
 export const inScope = (scope: ProjectScope, projectId: string | null): boolean => scope === null || (projectId !== null && scope.includes(projectId));
+
+/** Why a project-scoped key may not create, move or export a task of `projectId` (null: it may): INVALID_PROJECT's message. */
+export function outOfScope(scope: ProjectScope, projectId: string | null): string | null {
+  if (inScope(scope, projectId)) return null;
+  return projectId === null ? 'This API key is limited to projects: name one of them in projectId' : "projectId is not one of this API key's projects";
+}
+
+/** How a 403 names what the caller acts as: its role, or `write key` / `read key`. */
+export const actingAs = (principal: BuyerPrincipal): string => principal.memberRole ?? `${principal.keyAccess ?? 'write'} key`;
 
 /** The organisation a user principal acts for: a buyer's, undefined for a developer or an admin. */
 export const actingOrganisation = (principal: UserPrincipal): string | undefined => (principal as Partial<BuyerPrincipal>).buyerId;

@@ -1,6 +1,6 @@
-import { roleHas, type Permission } from '@concord/contract';
+import type { Permission } from '@concord/contract';
 import type { RequestHandler } from 'express';
-import type { Access, BuyerPrincipal } from '../lib/endpoint.ts';
+import { actingAs, type Access, type BuyerPrincipal } from '../lib/endpoint.ts';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
 import type { AuthService, Principal } from '../modules/auth/auth.service.ts';
 
@@ -19,6 +19,12 @@ const isBuyerApiKey = (principal: Principal) => principal.kind === 'user' && pri
 /** The bearer credential of an `Authorization` header (`Bearer <credential>`), if it has one. */
 export function bearerCredential(header: string | undefined): string | undefined {
   return /^Bearer ([^\s]+)$/i.exec((header ?? '').trim())?.[1];
+}
+
+/** 403 for a buyer whose role (or key) does not include `permission`, naming both. */
+export function lacksPermission(principal: BuyerPrincipal, permission: Permission): ForbiddenError {
+  const role = actingAs(principal);
+  return new ForbiddenError(`Your role in this organisation (${role}) does not include ${permission}`, { permission, role });
 }
 
 /** The organisation a request names by header (ORGANISATION_HEADER), if it names one. */
@@ -40,9 +46,9 @@ export function authenticate(
     if (options.sessionOnly && isBuyerApiKey(principal)) throw new ForbiddenError('An API key cannot manage the account: log in with the password for this');
     // isAllowed admitted a buyer: resolvePrincipal gives every buyer its organisation, role and scope.
     if (access === 'buyer') {
-      const { memberRole: role, projectIds } = principal as BuyerPrincipal;
-      if (options.permission && !roleHas(role, options.permission))
-        throw new ForbiddenError(`Your role in this organisation (${role}) does not include ${options.permission}`, { permission: options.permission, role });
+      const buyer = principal as BuyerPrincipal;
+      const { projectIds } = buyer;
+      if (options.permission && !buyer.permissions.includes(options.permission)) throw lacksPermission(buyer, options.permission);
       if (projectIds && !options.projectScoped)
         throw new ForbiddenError("This API key is limited to projects: this route reaches the whole organisation's data", { projectIds });
     }
@@ -55,6 +61,8 @@ export function authenticate(
     // An API key this process knows is answered at once; anything else is looked up.
     const known = auth.knownApiKey(credential);
     if (known) return admit(known, res, next);
-    return auth.resolvePrincipal(credential, organisationHeader(req.headers['x-concord-organisation'])).then((principal) => admit(principal, res, next));
+    return auth
+      .resolvePrincipal(credential, organisationHeader(req.headers['x-concord-organisation']), { ownWhenGone: access === 'user' })
+      .then((principal) => admit(principal, res, next));
   };
 }

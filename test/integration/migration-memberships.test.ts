@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseNameOf, withDatabase } from '../helpers/database-names.ts';
 
 const MIGRATION = '20261128070000_memberships';
+const TRIGGER = '20261128074500_founder_membership_trigger';
 const migrationsDir = path.resolve(import.meta.dirname, '../../prisma/migrations');
 
 const base = inject('databaseUrl');
@@ -82,5 +83,22 @@ describe(`migration ${MIGRATION} on a populated database`, () => {
     expect(await snapshot()).toEqual(before);
     const memberships = await db.query('SELECT account_id, buyer_id, role::text AS role, invited_by FROM memberships ORDER BY buyer_id');
     expect(memberships.rows).toEqual(before.buyers.map((buyer) => ({ account_id: buyer.id, buyer_id: buyer.id, role: 'owner', invited_by: null })));
+  });
+
+  it('and the trigger after it: a buyer a server from before organisations registered in between, and every later one, has its owner', async () => {
+    const owners = async (id: string) => (await db.query(`SELECT role::text AS role FROM memberships WHERE account_id = $1 AND buyer_id = $1`, [id])).rows;
+    // Registered by old code after the backfill: no membership row.
+    await db.query(`INSERT INTO accounts (id, email, role) VALUES ('late', 'late@example.test', 'BUYER')`);
+    await db.query(`INSERT INTO buyers (id, company_name) VALUES ('late', 'Late Co')`);
+    expect(await owners('late')).toEqual([]);
+    const all = (await readdir(migrationsDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    for (const migration of all.filter((m) => m > MIGRATION && m <= TRIGGER)) await db.query(await migrationSql(migration));
+    expect(await owners('late')).toEqual([{ role: 'owner' }]);
+    await db.query(`INSERT INTO accounts (id, email, role) VALUES ('next', 'next@example.test', 'BUYER')`);
+    await db.query(`INSERT INTO buyers (id, company_name) VALUES ('next', 'Next Co')`);
+    expect(await owners('next')).toEqual([{ role: 'owner' }]);
   });
 });

@@ -149,6 +149,17 @@ describe('inviting and joining', () => {
     expect((await ctx.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).acceptedAt).toBeNull();
   });
 
+  it('refuses a link whose address joined meanwhile (ALREADY_MEMBER), leaving it unused', async () => {
+    const founder = await createBuyer(ctx);
+    const existing = await createBuyer(ctx);
+    const invitation = await invite(founder, existing.email, 'viewer');
+    await ctx.prisma.membership.create({ data: { accountId: existing.id, buyerId: founder.id, role: 'member' } });
+    const res = await accept({ token: await linkToken(existing.email) });
+    expect([res.status, res.body.code]).toEqual([409, 'ALREADY_MEMBER']);
+    expect((await ctx.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).acceptedAt).toBeNull();
+    expect((await ctx.prisma.membership.findFirstOrThrow({ where: { accountId: existing.id, buyerId: founder.id } })).role).toBe('member');
+  });
+
   it(`holds at most ${MAX_ORGANISATION_SEATS} members and pending invitations together (LIMIT_EXCEEDED)`, async () => {
     const founder = await createBuyer(ctx);
     await ctx.prisma.invitation.createMany({

@@ -128,6 +128,8 @@ describe('acting for an organisation', () => {
     expect(await ctx.prisma.project.count({ where: { buyerId: { in: [founder.id, stranger.id] } } })).toBe(0);
     const switched = await request(ctx.app).post('/api/v1/auth/switch').set(bearer(stranger.token)).send({ organisationId: founder.id });
     expect([switched.status, switched.body.code]).toEqual([403, 'FORBIDDEN']);
+    const extra = await request(ctx.app).post('/api/v1/auth/switch').set(bearer(stranger.token)).send({ organisationId: stranger.id, role: 'owner' });
+    expect([extra.status, extra.body.code]).toEqual([400, 'VALIDATION_ERROR']);
   });
 
   it('lists the caller’s organisations, own first, and switches a token to another; GET /auth/me shows the organisation and the role', async () => {
@@ -153,10 +155,16 @@ describe('acting for an organisation', () => {
     const own = await request(ctx.app).get('/api/v1/auth/me').set(bearer(viewer.token));
     expect(own.body.buyer).toMatchObject({ id: viewer.id, email: viewer.email, role: 'owner' });
 
-    // A membership that ends takes the switched token's access with it.
+    // A membership that ends takes the switched token's access with it; on the routes about the person the
+    // token falls back to their own organisation, so they can still find and switch to the others.
     await ctx.prisma.membership.delete({ where: { accountId_buyerId: { accountId: viewer.id, buyerId: founder.id } } });
     const after = await request(ctx.app).get('/api/v1/projects').set(bearer(switched.body.token));
     expect([after.status, after.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await request(ctx.app).get('/api/v1/auth/me').set(bearer(switched.body.token))).body.buyer).toMatchObject({ id: viewer.id, role: 'owner' });
+    expect((await request(ctx.app).get('/api/v1/organisations').set(bearer(switched.body.token))).body.organisations).toHaveLength(1);
+    // Naming the organisation by header is still refused there.
+    const named = await request(ctx.app).get('/api/v1/auth/me').set(asMember(viewer, founder.id));
+    expect([named.status, named.body.code]).toEqual([403, 'FORBIDDEN']);
   });
 
   it("keeps a changed password's new token acting for the same organisation", async () => {
@@ -181,6 +189,15 @@ describe('acting for an organisation', () => {
       .send({ name: 'By key' });
     expect(res.status).toBe(201);
     expect((await ctx.prisma.project.findUniqueOrThrow({ where: { id: res.body.id } })).buyerId).toBe(founder.id);
+  });
+
+  it('sends budget.low to the members who manage money (owners, admins, billing), not to members or viewers', async () => {
+    const { founder, members } = await organisationWithEveryRole();
+    await fundBuyer(ctx, adminToken, founder.id, 600);
+    await fundBuyer(ctx, adminToken, founder.id, -200);
+    const mails = await ctx.prisma.mailOutbox.findMany({ where: { kind: 'BUDGET_LOW', toAddress: { in: Object.values(members).map((m) => m.email) } } });
+    expect(mails.map((mail) => mail.toAddress).sort()).toEqual([members.owner.email, members.admin.email, members.billing.email].sort());
+    expect(mails[0]?.body).toContain('Hello Northwind Vision,');
   });
 
   it('answers 403 to a developer or an admin asking for organisations', async () => {

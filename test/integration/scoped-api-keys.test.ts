@@ -90,9 +90,50 @@ describe('a read key', () => {
     expect((await api(key.secret).get(`/tasks/${tasks.none}`)).status).toBe(200);
     expect((await api(key.secret).get('/billing/ledger')).status).toBe(200);
     const write = await api(key.secret).post('/projects', { name: 'Nope' });
-    expect([write.status, write.body.code, write.body.details]).toEqual([403, 'FORBIDDEN', { permission: 'tasks:write', role: 'viewer' }]);
+    expect([write.status, write.body.code, write.body.details]).toEqual([403, 'FORBIDDEN', { permission: 'tasks:write', role: 'read key' }]);
     expect((await api(key.secret).delete(`/tasks/${tasks.none}`)).status).toBe(403);
     expect(await ctx.prisma.task.count({ where: { id: tasks.none } })).toBe(1);
+  });
+});
+
+describe('what no key reaches', () => {
+  it('a write key manages no members, invitations or keys, and lists no organisations of its founder', async () => {
+    const { founder } = await organisation();
+    const key = (await createKey(founder, {})).secret;
+    for (const path of ['/members', '/invitations']) {
+      const res = await api(key).get(path);
+      expect([res.status, res.body.details], path).toEqual([403, { permission: 'members:write', role: 'write key' }]);
+    }
+    for (const path of ['/organisations', '/api-keys']) expect((await api(key).get(path)).status, path).toBe(403);
+  });
+
+  it('a project-scoped key reads not the organisation’s account, and is not answered what another made outside its projects', async () => {
+    const { founder, inside, outside } = await organisation();
+    const key = await createKey(founder, { projectIds: [inside] });
+    const me = await api(key.secret).get('/auth/me');
+    expect([me.status, me.body.details]).toEqual([403, { projectIds: [inside] }]);
+    // The owner created a task outside the key's projects with an Idempotency-Key; the key sends the same key and body.
+    const body = task('owner made this', outside);
+    const made = await api(founder.token).post('/tasks', body).set('idempotency-key', 'shared-key-1');
+    expect(made.status).toBe(201);
+    const replay = await api(key.secret).post('/tasks', body).set('idempotency-key', 'shared-key-1');
+    expect([replay.status, replay.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(replay.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it("gives each member their own Idempotency-Keys on key creation: another admin's repeat makes a key of its own, never shows the first secret", async () => {
+    const { founder } = await organisation();
+    const admin = await createBuyer(ctx);
+    await ctx.prisma.membership.create({ data: { accountId: admin.id, buyerId: founder.id, role: 'admin' } });
+    const first = await api(founder.token).post('/api-keys', { name: 'ci' }).set('idempotency-key', 'key-creation-1');
+    const second = await request(ctx.app)
+      .post('/api/v1/api-keys')
+      .set({ ...bearer(admin.token), 'x-concord-organisation': founder.id, 'idempotency-key': 'key-creation-1' })
+      .send({ name: 'ci' });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.body.apiKey.secret).not.toBe(first.body.apiKey.secret);
+    expect(second.body.apiKey.createdBy).toBe(admin.email);
   });
 });
 

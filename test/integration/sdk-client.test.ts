@@ -381,7 +381,7 @@ describe('every buyer method', () => {
     ]);
     // A read key limited to no project: what a viewer reads.
     const reader = new BuyerClient({ baseUrl, apiKey: (await owner.apiKeys.create({ name: 'reader', access: 'read' })).secret });
-    await expect(reader.projects.create({ name: 'Nope' })).rejects.toMatchObject({ status: 403, details: { permission: 'tasks:write', role: 'viewer' } });
+    await expect(reader.projects.create({ name: 'Nope' })).rejects.toMatchObject({ status: 403, details: { permission: 'tasks:write', role: 'read key' } });
     // A key survives a password change of its account.
     await owner.auth.changePassword({ currentPassword: PASSWORD, newPassword: 'another password 2' });
     await expect(server.billing.balance()).resolves.toEqual({ creditBalance: 0, reservedCents: 0, availableCents: 0 });

@@ -42,6 +42,15 @@ export const ROLE_PERMISSIONS: Readonly<Record<MemberRole, readonly Permission[]
 
 export const roleHas = (role: MemberRole, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission);
 
+/**
+ * A buyer API key's permissions by its access: a write key works with tasks, webhooks and money as keys
+ * always have, a read key reads what a viewer reads; neither manages keys or members, nor reads the audit log.
+ */
+export const API_KEY_PERMISSIONS: Readonly<Record<'read' | 'write', readonly Permission[]>> = {
+  write: ['tasks:read', 'tasks:write', 'webhooks:write', 'money:read', 'money:write'],
+  read: ['tasks:read', 'money:read'],
+};
+
 /** An invitation's link works once, for 7 days. */
 export const INVITATION_LIFETIME_DAYS = 7;
 /** Members and pending invitations of one organisation, together. */

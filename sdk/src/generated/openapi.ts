@@ -1354,10 +1354,10 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description The caller's role in the organisation (docs/organisations.md); `id` is the organisation's, `email` the caller's own
-             * @enum {string}
+             * @description The caller's role in the organisation (docs/organisations.md); null for an API key. `id` is the organisation's, `email` the caller's own (a key's: its founder's)
+             * @enum {string|null}
              */
-            role: "owner" | "admin" | "member" | "billing" | "viewer";
+            role: "owner" | "admin" | "member" | "billing" | "viewer" | null;
         };
         DeveloperProfile: {
             id: string;
@@ -3628,7 +3628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A credential of the wrong role for this route (FORBIDDEN); FORBIDDEN: not a buyer account */
+            /** @description A credential of the wrong role for this route, or a buyer API key: account management needs a password session (FORBIDDEN); FORBIDDEN: not a buyer account */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];

@@ -1,4 +1,4 @@
-import type { MemberRole } from '@concord/contract';
+import { MEMBER_ROLES, roleHas, type MemberRole, type Permission } from '@concord/contract';
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { isUniqueViolation, likeLiteral, toCents } from '../../db/client.ts';
@@ -55,6 +55,25 @@ export class AccountsRawRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Who hears about something of an organisation by e-mail: its active members whose role includes
+   * `permission` (budget.low: money:write — owners, admins, billing; a disabled webhook: webhooks:write),
+   * oldest first, with the organisation's name. Raw SQL: used inside raw-SQL transactions.
+   */
+  async findBuyerRecipients(id: string, permission: Permission): Promise<{ companyName: string; emails: string[] } | null> {
+    const roles = MEMBER_ROLES.filter((role) => roleHas(role, permission));
+    const rows = await this.db.$queryRaw<Array<{ email: string | null; companyName: string }>>`
+      SELECT a.email, b.company_name AS "companyName"
+      FROM buyers b
+      LEFT JOIN memberships m ON m.buyer_id = b.id AND m.role::text = ANY(${roles}::text[])
+      LEFT JOIN accounts a ON a.id = m.account_id AND a.is_active
+      WHERE b.id = ${id}
+      ORDER BY m.created_at, m.account_id`;
+    const first = rows[0];
+    if (!first) return null;
+    return { companyName: first.companyName, emails: rows.flatMap((row) => (row.email ? [row.email] : [])) };
+  }
+
   /** E-mail and company of a buyer (raw SQL: used inside the SDK's raw-SQL transactions). */
   async findBuyerContact(id: string): Promise<{ email: string; companyName: string } | null> {
     const rows = await this.db.$queryRaw<Array<{ email: string; companyName: string }>>`
@@ -84,8 +103,7 @@ export class AccountsRepository extends AccountsRawRepository {
         },
         include: { buyer: true },
       });
-      // The founder owns the organisation from its first transaction on (docs/organisations.md).
-      await this.db.membership.create({ data: { accountId: account.id, buyerId: account.id, role: 'owner' } });
+      // The founder's owner membership is the buyers_founder_owner trigger's, in this same transaction.
       return {
         id: account.id,
         email: account.email,

@@ -44,9 +44,10 @@ export const buyerAccountSchema = buyerSchema
 /** GET /auth/me for a buyer: the organisation the token acts for, seen by one of its members. */
 export const currentBuyerSchema = buyerAccountSchema
   .extend({
-    role: z
-      .enum(MEMBER_ROLES)
-      .meta({ description: "The caller's role in the organisation (docs/organisations.md); `id` is the organisation's, `email` the caller's own" }),
+    role: z.enum(MEMBER_ROLES).nullable().meta({
+      description:
+        "The caller's role in the organisation (docs/organisations.md); null for an API key. `id` is the organisation's, `email` the caller's own (a key's: its founder's)",
+    }),
   })
   .meta({ id: 'CurrentBuyer' });
 

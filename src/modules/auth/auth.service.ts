@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { MemberRole } from '@concord/contract';
+import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS, type MemberRole } from '@concord/contract';
 import { actingOrganisation, type ApiKeyPrincipal, type BuyerPrincipal, type Role, type UserPrincipal } from '../../lib/endpoint.ts';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, UnauthorizedError } from '../../lib/errors.ts';
 import { ID_PATTERN, newApiKey, sha256Hex } from '../../lib/ids.ts';
@@ -29,7 +29,7 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export type Principal = UserPrincipal | ApiKeyPrincipal;
 
 export type Me =
-  | { role: 'BUYER'; buyer: BuyerRecord; memberRole: MemberRole }
+  | { role: 'BUYER'; buyer: BuyerRecord; memberRole: MemberRole | null }
   | { role: 'DEVELOPER'; developer: DeveloperRecord }
   | { role: 'ADMIN'; admin: { id: string; email: string } };
 
@@ -77,6 +77,10 @@ export class AuthService {
    */
   async me(principal: UserPrincipal): Promise<Me> {
     if (principal.role === 'BUYER') {
+      if ((principal as BuyerPrincipal).projectIds)
+        throw new ForbiddenError('An API key limited to projects does not read the organisation’s account: GET /projects lists what it reaches', {
+          projectIds: (principal as BuyerPrincipal).projectIds,
+        });
       const organisationId = actingOrganisation(principal) ?? principal.accountId;
       const [buyer, account] = await Promise.all([this.db.repos.accounts.findBuyer(organisationId), this.requireAccount(principal.accountId)]);
       if (!buyer) throw new UnauthorizedError();
@@ -162,8 +166,8 @@ export class AuthService {
    * Who is calling: a JWT (checked against the account's current token version and status), a
    * developer API key, or a buyer API key (acting as its buyer). Anything else is 401.
    */
-  async resolvePrincipal(credential: string, organisationId?: string): Promise<Principal> {
-    return this.knownApiKey(credential) ?? this.lookUpPrincipal(credential, organisationId);
+  async resolvePrincipal(credential: string, organisationId?: string, options: { ownWhenGone?: boolean } = {}): Promise<Principal> {
+    return this.knownApiKey(credential) ?? this.lookUpPrincipal(credential, organisationId, options.ownWhenGone === true);
   }
 
   /**
@@ -183,9 +187,11 @@ export class AuthService {
   /**
    * A buyer's token acts for one organisation: the one a request names by header, else the token's `org`,
    * else the person's own. Naming one the person is no member of is 403 (a header never grants anything
-   * the account does not have).
+   * the account does not have) — but with `ownWhenGone` (the routes about the person: /auth/me, their
+   * organisations, switching, the password), a token whose `org` the person has left acts for their own
+   * organisation instead, so it can still find and switch to the others.
    */
-  private async lookUpPrincipal(credential: string, organisationId?: string): Promise<Principal> {
+  private async lookUpPrincipal(credential: string, organisationId: string | undefined, ownWhenGone: boolean): Promise<Principal> {
     if (ID_PATTERN.test(credential)) {
       const keyHash = sha256Hex(credential);
       const developerId = this.apiKeys.get(keyHash) ?? (await this.db.rawRepos.developers.findActiveIdByApiKeyHash(keyHash));
@@ -196,8 +202,12 @@ export class AuthService {
     if (isBuyerApiKeySecret(credential)) return this.resolveBuyerApiKey(credential);
     const claims = this.tokens.verify(credential);
     if (!claims) throw new UnauthorizedError('Invalid or expired token');
-    const organisation = organisationId ?? claims.org ?? claims.sub;
-    const account = await this.db.rawRepos.accounts.findWithMembership(claims.sub, organisation);
+    let organisation = organisationId ?? claims.org ?? claims.sub;
+    let account = await this.db.rawRepos.accounts.findWithMembership(claims.sub, organisation);
+    if (account && !account.memberRole && ownWhenGone && organisationId === undefined && organisation !== claims.sub) {
+      organisation = claims.sub;
+      account = await this.db.rawRepos.accounts.findWithMembership(claims.sub, organisation);
+    }
     if (!account || account.role !== claims.role || account.tokenVersion !== claims.tv) {
       throw new UnauthorizedError('Invalid or expired token');
     }
@@ -210,6 +220,7 @@ export class AuthService {
       role: 'BUYER',
       buyerId: organisation,
       memberRole: account.memberRole,
+      permissions: ROLE_PERMISSIONS[account.memberRole],
       projectIds: null,
     };
     return buyer;
@@ -226,15 +237,16 @@ export class AuthService {
     if (!key.accountActive) throw new UnauthorizedError('This account is disabled');
     if (key.expired) throw new UnauthorizedError(`This API key expired on ${key.expiresAt?.toISOString()}`);
     if (key.useStale) await this.db.rawRepos.buyerApiKeys.recordUse(key.id);
-    // A write key reaches every buyer route but account management (sessionOnly), as keys always have: an
-    // admin's reach; a read key a viewer's. Project-scoped routes keep a scoped key within its projects.
+    // Project-scoped routes keep a scoped key within its projects; every other buyer route refuses it.
     return {
       kind: 'user',
       accountId: key.buyerId,
       role: 'BUYER',
       apiKeyId: key.id,
       buyerId: key.buyerId,
-      memberRole: key.access === 'read' ? 'viewer' : 'admin',
+      memberRole: null,
+      keyAccess: key.access,
+      permissions: API_KEY_PERMISSIONS[key.access],
       projectIds: key.projectIds.length > 0 ? key.projectIds : null,
     };
   }

@@ -63,8 +63,8 @@ export class BillingService {
   /** budget.low (an event for webhooks, an e-mail for people), inside the caller's transaction. */
   async recordBudgetLow(repos: RawRepositories, buyerId: string, creditBalance: number, at: Date): Promise<void> {
     await repos.events.record(buyerId, 'budget.low', { creditBalance, thresholdCents: LOW_BALANCE_THRESHOLD_CENTS, at: at.toISOString() });
-    const buyer = await repos.accounts.findBuyerContact(buyerId);
-    if (buyer) await repos.mail.enqueue(budgetLowMail(buyer.email, buyer.companyName, creditBalance, this.publicUrl));
+    const recipients = await repos.accounts.findBuyerRecipients(buyerId, 'money:write');
+    for (const email of recipients?.emails ?? []) await repos.mail.enqueue(budgetLowMail(email, recipients?.companyName ?? '', creditBalance, this.publicUrl));
   }
 
   /**

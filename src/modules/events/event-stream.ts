@@ -25,7 +25,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { BuyerPrincipal } from '../../lib/endpoint.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { SettlementEffects } from '../settlement/applier.ts';
-import { roleHas, SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry, type Permission } from '@concord/contract';
+import { SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry, type Permission } from '@concord/contract';
 import { presentStreamedEvent } from './events.presenter.ts';
 import type { StreamedEventRecord } from './events.repository.ts';
 
@@ -55,7 +55,7 @@ export function buyerCredentialCheck(auth: Pick<AuthService, 'resolvePrincipal'>
       const principal = await auth.resolvePrincipal(credential, buyerId);
       if (principal.kind !== 'user' || principal.role !== 'BUYER') return false;
       const buyer = principal as BuyerPrincipal;
-      return buyer.buyerId === buyerId && roleHas(buyer.memberRole, STREAM_PERMISSION);
+      return buyer.buyerId === buyerId && buyer.permissions.includes(STREAM_PERMISSION);
     } catch (error) {
       if (error instanceof UnauthorizedError || error instanceof ForbiddenError) return false;
       throw error;

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { ExportsService } from './exports.service.ts';
-import { defineEndpoint, inScope } from '../../lib/endpoint.ts';
+import { defineEndpoint, outOfScope } from '../../lib/endpoint.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { CONFIDENCE_DESCRIPTION, timestamp } from '../../lib/schemas.ts';
 import {
@@ -130,8 +130,8 @@ export function exportEndpoints({ exports }: { exports: ExportsService }) {
         'x-export-empty-parts': 'A split only, when a file holds no record: their names, e.g. `val` (too few tasks for the ratios)',
       },
       handler: async ({ principal, query, req, res }) => {
-        if (!inScope(principal.projectIds, query.projectId ?? null))
-          throw new BadRequestError('INVALID_PROJECT', 'This API key is limited to projects: name one of them in projectId');
+        const refused = outOfScope(principal.projectIds, query.projectId ?? null);
+        if (refused) throw new BadRequestError('INVALID_PROJECT', refused);
         const download = await exports.open(principal.buyerId, query);
         res.status(200);
         res.setHeader('content-type', download.contentType);

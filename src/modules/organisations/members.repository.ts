@@ -12,6 +12,16 @@ export interface MemberRecord {
   joinedAt: Date;
 }
 
+/** One organisation a person belongs to, with their role there. */
+export interface MembershipRecord {
+  organisationId: string;
+  name: string;
+  role: MemberRole;
+  /** The person's own organisation, created with their account (its id is theirs). */
+  personal: boolean;
+  joinedAt: Date;
+}
+
 /** An invitation as the invitations list shows it (never its token). */
 export interface InvitationRecord {
   id: string;
@@ -22,7 +32,10 @@ export interface InvitationRecord {
   expiresAt: Date;
 }
 
-/** The organisation's members and invitations; every change runs under the organisation's row lock. */
+/**
+ * Memberships seen from both ends (an organisation's members, a person's organisations) and invitations;
+ * every change to an organisation's members runs under its row lock.
+ */
 export class MembersRepository {
   constructor(private readonly db: DbClient) {}
 
@@ -43,7 +56,28 @@ export class MembersRepository {
     return rows.map((row) => toMember(organisationId, row));
   }
 
-  async find(organisationId: string, accountId: string): Promise<MemberRecord | null> {
+  /** Every organisation of a person: their own first, then in the order they joined. */
+  async organisations(accountId: string): Promise<MembershipRecord[]> {
+    const rows = await this.db.membership.findMany({
+      where: { accountId },
+      include: { buyer: { select: { companyName: true } } },
+      orderBy: [{ createdAt: 'asc' }, { buyerId: 'asc' }],
+    });
+    const memberships = rows.map((row) => toMembership(accountId, row));
+    return [...memberships.filter((m) => m.personal), ...memberships.filter((m) => !m.personal)];
+  }
+
+  /** A person's membership of one organisation, as their organisations list shows it. */
+  async organisation(accountId: string, organisationId: string): Promise<MembershipRecord | null> {
+    const row = await this.db.membership.findUnique({
+      where: { accountId_buyerId: { accountId, buyerId: organisationId } },
+      include: { buyer: { select: { companyName: true } } },
+    });
+    return row ? toMembership(accountId, row) : null;
+  }
+
+  /** A member of an organisation, as its members list shows them. */
+  async member(organisationId: string, accountId: string): Promise<MemberRecord | null> {
     const row = await this.db.membership.findUnique({
       where: { accountId_buyerId: { accountId, buyerId: organisationId } },
       include: { account: { select: { email: true } } },
@@ -73,7 +107,7 @@ export class MembersRepository {
     await this.db.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
   }
 
-  async organisationsOf(accountId: string): Promise<number> {
+  async countOrganisations(accountId: string): Promise<number> {
     return this.db.membership.count({ where: { accountId } });
   }
 
@@ -130,22 +164,24 @@ export class MembersRepository {
     return revoked.count === 1;
   }
 
-  /**
-   * Uses an invitation's token once: marks it accepted by `accountId` if it is still pending (a conditional
-   * update, so two acceptances of one link cannot both pass). Null when it is not.
-   */
-  async claimInvitation(
-    tokenHash: string,
-    now: Date,
-  ): Promise<{ id: string; organisationId: string; email: string; role: MemberRole; invitedBy: string } | null> {
+  /** The invitation a link's token names, whatever its state. */
+  async invitationByToken(tokenHash: string): Promise<{ id: string; organisationId: string; email: string; role: MemberRole; invitedBy: string } | null> {
     const invitation = await this.db.invitation.findUnique({ where: { tokenHash } });
-    if (!invitation) return null;
+    return invitation
+      ? { id: invitation.id, organisationId: invitation.buyerId, email: invitation.email, role: invitation.role, invitedBy: invitation.invitedBy }
+      : null;
+  }
+
+  /**
+   * Uses an invitation once: marks it accepted if it is still pending (a conditional update, so two
+   * acceptances of one link cannot both pass; recordAcceptance names the account). False when it is not.
+   */
+  async claimInvitation(id: string, now: Date): Promise<boolean> {
     const claimed = await this.db.invitation.updateMany({
-      where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+      where: { id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
       data: { acceptedAt: now },
     });
-    if (claimed.count !== 1) return null;
-    return { id: invitation.id, organisationId: invitation.buyerId, email: invitation.email, role: invitation.role, invitedBy: invitation.invitedBy };
+    return claimed.count === 1;
   }
 
   async recordAcceptance(invitationId: string, accountId: string): Promise<void> {
@@ -173,5 +209,13 @@ const toMember = (
   role: row.role,
   founder: row.accountId === organisationId,
   invitedBy: row.invitedBy,
+  joinedAt: row.createdAt,
+});
+
+const toMembership = (accountId: string, row: { buyerId: string; role: MemberRole; createdAt: Date; buyer: { companyName: string } }): MembershipRecord => ({
+  organisationId: row.buyerId,
+  name: row.buyer.companyName,
+  role: row.role,
+  personal: row.buyerId === accountId,
   joinedAt: row.createdAt,
 });

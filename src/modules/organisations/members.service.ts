@@ -1,9 +1,17 @@
-// An organisation's members and invitations (docs/organisations.md). Every change takes the organisation's
-// row lock first, so the rules that span rows (one founder who stays owner, at most MAX_ORGANISATION_SEATS
-// seats, one pending invitation per address) hold under concurrent requests.
-import { INVITATION_LIFETIME_DAYS, MAX_ORGANISATION_SEATS, MAX_ORGANISATIONS_PER_PERSON, roleHas, type MemberRole } from '@concord/contract';
+// An organisation's members and invitations (docs/organisations.md). Every change, an invitation's
+// acceptance included, takes the organisation's row lock first and then reads the caller's own role again,
+// so the rules that span rows (the founder stays owner, at most MAX_ORGANISATION_SEATS seats, one pending
+// invitation per address, owners made only by owners) hold under concurrent requests.
+import {
+  INVITATION_LIFETIME_DAYS,
+  MAX_ORGANISATION_SEATS,
+  MAX_ORGANISATIONS_PER_PERSON,
+  ROLE_PERMISSIONS,
+  type MemberRole,
+  type Permission,
+} from '@concord/contract';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../repositories.ts';
+import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BuyerPrincipal } from '../../lib/endpoint.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
@@ -11,8 +19,8 @@ import { newId, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { organisationInviteMail, welcomeMail } from '../email/mail.templates.ts';
-import type { InvitationRecord, MemberRecord } from './members.repository.ts';
-import type { MembershipRecord } from './memberships.repository.ts';
+import { lacksPermission } from '../../middleware/authenticate.ts';
+import type { InvitationRecord, MemberRecord, MembershipRecord } from './members.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,10 +28,15 @@ const memberNotFound = (accountId: string) => new NotFoundError('MEMBER_NOT_FOUN
 const founderStaysOwner = () =>
   new ConflictError('FOUNDER_STAYS_OWNER', "The organisation's founder stays one of its owners: their account is the organisation's own");
 
-/** Granting, changing or ending an owner's role is an owner's to do: an admin gets 403 naming organisation:own. */
-function requireOwnership(principal: BuyerPrincipal, what: string): void {
-  if (!roleHas(principal.memberRole, 'organisation:own'))
-    throw new ForbiddenError(`Only an owner may ${what}`, { permission: 'organisation:own', role: principal.memberRole });
+/**
+ * Under the organisation's lock: the caller's role as it is now (a concurrent demotion or removal counts),
+ * which must include `permission` (members:write; organisation:own to make, change or end an owner).
+ */
+async function requireNow(repos: Repositories, principal: BuyerPrincipal, permission: Permission): Promise<void> {
+  const caller = await repos.members.member(principal.buyerId, principal.accountId);
+  if (!caller) throw new ForbiddenError(`You are not a member of organisation ${principal.buyerId}`, { organisationId: principal.buyerId });
+  const now = { ...principal, memberRole: caller.role, permissions: ROLE_PERMISSIONS[caller.role] };
+  if (!now.permissions.includes(permission)) throw lacksPermission(now, permission);
 }
 
 export interface AcceptInput {
@@ -51,10 +64,11 @@ export class MembersService {
   async changeRole(principal: BuyerPrincipal, accountId: string, role: MemberRole): Promise<MemberRecord> {
     return this.db.transaction(async (repos) => {
       await repos.members.lockOrganisation(principal.buyerId);
-      const member = await repos.members.find(principal.buyerId, accountId);
+      await requireNow(repos, principal, 'members:write');
+      const member = await repos.members.member(principal.buyerId, accountId);
       if (!member) throw memberNotFound(accountId);
       if (member.role === role) return member;
-      if (member.role === 'owner' || role === 'owner') requireOwnership(principal, 'make an owner or change an owner’s role');
+      if (member.role === 'owner' || role === 'owner') await requireNow(repos, principal, 'organisation:own');
       if (member.founder) throw founderStaysOwner();
       await repos.members.setRole(principal.buyerId, accountId, role);
       return { ...member, role };
@@ -64,9 +78,10 @@ export class MembersService {
   async remove(principal: BuyerPrincipal, accountId: string): Promise<void> {
     await this.db.transaction(async (repos) => {
       await repos.members.lockOrganisation(principal.buyerId);
-      const member = await repos.members.find(principal.buyerId, accountId);
+      await requireNow(repos, principal, 'members:write');
+      const member = await repos.members.member(principal.buyerId, accountId);
       if (!member) throw memberNotFound(accountId);
-      if (member.role === 'owner') requireOwnership(principal, 'remove an owner');
+      if (member.role === 'owner') await requireNow(repos, principal, 'organisation:own');
       if (member.founder) throw founderStaysOwner();
       await repos.members.remove(principal.buyerId, accountId);
     });
@@ -77,11 +92,11 @@ export class MembersService {
    * address with a pending invitation replaces it (the older link stops working).
    */
   async invite(principal: BuyerPrincipal, input: { email: string; role: MemberRole }): Promise<InvitationRecord> {
-    if (input.role === 'owner') requireOwnership(principal, 'invite an owner');
     const now = this.clock.now();
     const token = newToken();
     return this.db.transaction(async (repos) => {
       await repos.members.lockOrganisation(principal.buyerId);
+      await requireNow(repos, principal, input.role === 'owner' ? 'organisation:own' : 'members:write');
       if (await repos.members.hasMemberWithEmail(principal.buyerId, input.email))
         throw new ConflictError('ALREADY_MEMBER', `${input.email} is a member of this organisation already`);
       await repos.members.revokePendingFor(principal.buyerId, input.email, now);
@@ -122,6 +137,7 @@ export class MembersService {
   async revokeInvitation(principal: BuyerPrincipal, id: string): Promise<void> {
     const revoked = await this.db.transaction(async (repos) => {
       await repos.members.lockOrganisation(principal.buyerId);
+      await requireNow(repos, principal, 'members:write');
       return repos.members.revokeInvitation(principal.buyerId, id, this.clock.now());
     });
     if (!revoked) throw new NotFoundError('INVITATION_NOT_FOUND', `No pending invitation ${id} in this organisation`);
@@ -137,15 +153,19 @@ export class MembersService {
   async accept(input: AcceptInput): Promise<AcceptOutcome> {
     const now = this.clock.now();
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+    const invalid = () => new BadRequestError('INVITATION_INVALID', 'This invitation link is unknown, already used, revoked or expired');
     const joined = await this.db.transaction(async (repos) => {
-      const invitation = await repos.members.claimInvitation(sha256Hex(input.token), now);
-      if (!invitation) throw new BadRequestError('INVITATION_INVALID', 'This invitation link is unknown, already used, revoked or expired');
+      const invitation = await repos.members.invitationByToken(sha256Hex(input.token));
+      if (!invitation) throw invalid();
+      // The organisation's lock before the invitation's row, as invite takes them: no deadlock between the two.
+      await repos.members.lockOrganisation(invitation.organisationId);
+      if (!(await repos.members.claimInvitation(invitation.id, now))) throw invalid();
       const existing = await repos.accounts.findByEmail(invitation.email);
       if (existing && existing.role !== 'BUYER') throw new ConflictError('EMAIL_TAKEN', `${invitation.email} belongs to an account that is not a buyer's`);
       let accountId = existing?.id;
       if (accountId) {
         await repos.members.lockAccount(accountId);
-        if ((await repos.members.organisationsOf(accountId)) >= MAX_ORGANISATIONS_PER_PERSON)
+        if ((await repos.members.countOrganisations(accountId)) >= MAX_ORGANISATIONS_PER_PERSON)
           throw new BadRequestError('LIMIT_EXCEEDED', `A person belongs to at most ${MAX_ORGANISATIONS_PER_PERSON} organisations, their own included`);
       } else {
         if (passwordHash === undefined)
@@ -156,9 +176,10 @@ export class MembersService {
         accountId = (await repos.accounts.createBuyer({ email: invitation.email, passwordHash, companyName })).id;
         await repos.mail.enqueue(welcomeMail(invitation.email, companyName, this.config.publicUrl));
       }
-      await repos.members.add(invitation.organisationId, accountId, invitation.role, invitation.invitedBy, now);
+      if (!(await repos.members.add(invitation.organisationId, accountId, invitation.role, invitation.invitedBy, now)))
+        throw new ConflictError('ALREADY_MEMBER', `${invitation.email} is a member of this organisation already`);
       await repos.members.recordAcceptance(invitation.id, accountId);
-      const organisation = await repos.memberships.find(accountId, invitation.organisationId);
+      const organisation = await repos.members.organisation(accountId, invitation.organisationId);
       if (!organisation) throw new Error(`membership of ${accountId} in ${invitation.organisationId} missing right after it was added`);
       return { accountId, organisation, created: !existing };
     });

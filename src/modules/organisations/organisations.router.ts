@@ -2,7 +2,7 @@
 // one of them. Any role may call these: they are about the person, not what the organisation holds.
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { noQuery } from '../../lib/schemas.ts';
-import type { MembershipRecord } from './memberships.repository.ts';
+import type { MembershipRecord } from './members.repository.ts';
 import { organisationExamples } from './organisations.examples.ts';
 import { listOrganisationsResponse, switchOrganisationBody, switchOrganisationResponse } from './organisations.schemas.ts';
 import type { OrganisationsService } from './organisations.service.ts';
@@ -25,6 +25,7 @@ export function organisationEndpoints({ organisations }: { organisations: Organi
       tag: 'Organisations',
       summary: 'The organisations the caller belongs to, with their role in each (their own first)',
       access: 'user',
+      sessionOnly: true,
       query: noQuery,
       response: listOrganisationsResponse,
       errors: { 403: 'FORBIDDEN: not a buyer account' },

@@ -17,7 +17,7 @@ export const listOrganisationsResponse = z.object({
   organisations: z.array(membershipSchema).max(MAX_ORGANISATIONS_PER_PERSON).meta({ description: 'Their own first, then as they joined' }),
 });
 
-export const switchOrganisationBody = z.object({
+export const switchOrganisationBody = z.strictObject({
   organisationId: z.string().min(1).max(100).meta({ description: 'One of the organisations GET /organisations lists' }),
 });
 

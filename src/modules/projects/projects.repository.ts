@@ -4,6 +4,7 @@ import { isForeignKeyViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
+import { inScope, type ProjectScope } from '../../lib/endpoint.ts';
 import type { QualitySettings } from '../tasks/task-quality.ts';
 import type { ProjectDefaultKind } from '@concord/contract';
 
@@ -39,8 +40,8 @@ const select = {
 export const projectNotFound = () => new NotFoundError('PROJECT_NOT_FOUND', 'Project not found');
 
 /** The project a route names, if a project-scoped key may see it: one outside its projects is not found for it. */
-export function scopedProject(principal: { projectIds: readonly string[] | null }, id: string): string {
-  if (principal.projectIds && !principal.projectIds.includes(id)) throw projectNotFound();
+export function scopedProject(principal: { projectIds: ProjectScope }, id: string): string {
+  if (!inScope(principal.projectIds, id)) throw projectNotFound();
   return id;
 }
 

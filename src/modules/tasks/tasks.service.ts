@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Database, RawRepositories } from '../../repositories.ts';
-import { inScope, type ProjectScope } from '../../lib/endpoint.ts';
+import { inScope, outOfScope, type ProjectScope } from '../../lib/endpoint.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -41,11 +41,11 @@ const taskIsReview = (textTaskId: string) =>
   new ConflictError('TASK_IS_REVIEW', `This is the review of text task ${textTaskId}: it is decided with it, and cannot be changed or deleted`);
 const invalidProject = () => new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
 
-/** Why a project-scoped key may not create or move a task into `projectId` (null: it may). */
-function outOfScope(scope: ProjectScope, projectId: string | null): string | null {
-  if (inScope(scope, projectId)) return null;
-  return projectId === null ? 'This API key is limited to projects: name one of them in projectId' : "projectId is not one of this API key's projects";
-}
+/**
+ * The request an Idempotency-Key is bound to: a project-scoped key's is its scope's too, so no key can be
+ * answered a stored response made outside its projects (the scope is checked inside the idempotent run).
+ */
+const fingerprintRoute = (route: string, scope: ProjectScope) => (scope ? `${route} [projects ${[...scope].sort().join(',')}]` : route);
 
 export interface CreatedTaskView {
   taskId: string;
@@ -86,7 +86,7 @@ export class TasksService {
     // With a key, checked inside the idempotent run: a repeat gets the stored response even if the
     // project's default kind changed since; without one, refused before anything starts.
     const early = idempotencyKey === undefined ? await checked() : undefined;
-    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks', raw), 201, async (repos) => {
+    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks', scope), raw), 201, async (repos) => {
       const task = early ?? (await checked());
       const refused = outOfScope(scope, task.projectId);
       if (refused) throw new BadRequestError('INVALID_PROJECT', refused);
@@ -118,7 +118,7 @@ export class TasksService {
     };
     // As for one task: with a key, checked inside the idempotent run.
     const early = idempotencyKey === undefined ? await checked() : undefined;
-    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch', raw), 201, async (repos) => {
+    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks/batch', scope), raw), 201, async (repos) => {
       const tasks = early ?? (await checked());
       const outside = tasks.findIndex((task) => outOfScope(scope, task.projectId) !== null);
       if (outside >= 0) throw invalidTask(outside, { code: 'INVALID_PROJECT', message: outOfScope(scope, tasks[outside]?.projectId ?? null) ?? '' });
@@ -145,7 +145,7 @@ export class TasksService {
   }
 
   private runCsvImport(buyerId: string, file: Buffer, idempotencyKey: string | undefined, scope: ProjectScope): Promise<Outcome<CsvImportResult>> {
-    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint('POST /tasks/batch/csv', file), 201, async (repos) => {
+    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks/batch/csv', scope), file), 201, async (repos) => {
       const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
       const kinds = new ProjectKinds(this.db, buyerId);
       let since = performance.now();

@@ -179,8 +179,9 @@ export class DeliveryWorker {
       const reason = 'Every delivery attempt failed for 3 days';
       const config = await repos.webhooks.disableFailing(delivery.configId, failingBefore, now, `${reason} (last error: ${lastError})`);
       if (!config) return null;
-      const buyer = await repos.accounts.findBuyerContact(config.buyerId);
-      if (buyer) await repos.mail.enqueue(webhookDisabledMail(buyer.email, buyer.companyName, config, lastError, this.config.publicUrl));
+      const recipients = await repos.accounts.findBuyerRecipients(config.buyerId, 'webhooks:write');
+      for (const email of recipients?.emails ?? [])
+        await repos.mail.enqueue(webhookDisabledMail(email, recipients?.companyName ?? '', config, lastError, this.config.publicUrl));
       return config;
     });
     if (disabled) {
