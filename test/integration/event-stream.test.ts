@@ -344,6 +344,28 @@ describe('GET /events/stream', () => {
       expect(await openEventStream(served.url, key.secret)).toMatchObject({ status: 401 });
     });
 
+    it("a member's stream of an organisation ends once their role no longer reads events, or their membership ends", async () => {
+      const founder = await createBuyer(ctx);
+      const streams = [];
+      for (const role of ['viewer', 'member'] as const) {
+        const person = await createBuyer(ctx);
+        await ctx.prisma.membership.create({ data: { accountId: person.id, buyerId: founder.id, role } });
+        const switched = await request(ctx.app).post('/api/v1/auth/switch').set(bearer(person.token)).send({ organisationId: founder.id });
+        expect(switched.status).toBe(200);
+        streams.push({ person, stream: await openedStream(served.url, switched.body.token as string) });
+      }
+      const [id] = await recordMany(founder, 1);
+      for (const { stream } of streams) {
+        await stream.received(1);
+        expect(stream.messages[0]?.id).toBe(id);
+      }
+      const [viewer, member] = streams as [(typeof streams)[number], (typeof streams)[number]];
+      // The viewer becomes billing (no task content, no events); the member is removed.
+      await ctx.prisma.membership.update({ where: { accountId_buyerId: { accountId: viewer.person.id, buyerId: founder.id } }, data: { role: 'billing' } });
+      await ctx.prisma.membership.delete({ where: { accountId_buyerId: { accountId: member.person.id, buyerId: founder.id } } });
+      await Promise.all([viewer.stream.ended, member.stream.ended]); // at the next heartbeat's check
+    });
+
     it('a revoked key gets no event after the revocation, even long before the next heartbeat', async () => {
       const slow = await serve({ EVENT_STREAM_HEARTBEAT_MS: '60000' });
       try {
