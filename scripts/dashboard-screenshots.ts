@@ -1,9 +1,10 @@
 // Screenshots of every dashboard page at 1 280 px and 390 px wide, into docs/dashboard/ (linked from the
 // README). Starts its own server (development mode, so the first-run admin and the e-mail outbox show)
 // on a fresh database, fills it with scripts/demo-seed.ts through the public API, then visits each page
-// (and the overview of a buyer who just signed up).
+// (and the overview of a buyer who just signed up, a viewer's restricted pages, and an invitation link).
 //   npm run dashboard:screenshots            every page
 //   npm run dashboard:screenshots -- webhook  only the pictures whose name starts with "webhook"
+//   npm run dashboard:screenshots -- members viewer  those starting with either
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -305,6 +306,49 @@ const BUYER_SHOTS: Shot[] = [
   },
   { name: 'billing', path: '/billing' },
   { name: 'account', path: '/account' },
+  // The organisation's team: roles (the founder's fixed), two invitations pending, the invite form.
+  { name: 'members', path: '/members' },
+  {
+    // The buyer is an admin of a second organisation: the header's picker lists both, with the role in each.
+    name: 'organisation-picker',
+    path: '/',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: /Switch organisation/ }).click();
+      await page.getByText('Act for', { exact: true }).waitFor();
+    },
+  },
+];
+
+/** On a phone the navigation folds behind Menu: opened, so the picture shows which pages the role has. */
+async function openNavigation(page: Page) {
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  if (await menu.isVisible()) await menu.click();
+}
+
+/** Acts for another organisation through the header's picker, as a person would. */
+async function actFor(page: Page, organisation: string) {
+  await page.getByRole('button', { name: /Switch organisation/ }).click();
+  await page.locator('.org-menu-item', { hasText: organisation }).click();
+  await page.getByRole('button', { name: new RegExp(`^Organisation: ${organisation} `) }).waitFor();
+  await settleOrGoOn(page);
+}
+
+/** A viewer of the demo organisation: the pages it may read, its buttons unavailable, no Import, API keys or Members. */
+const VIEWER_SHOTS: Shot[] = [
+  { name: 'viewer-overview', path: '/', prepare: openNavigation },
+  {
+    // Create task is there but unavailable: pressed (a phone has no hover for its tooltip), it says why.
+    name: 'viewer-tasks',
+    path: '/tasks',
+    prepare: async (page) => {
+      // force: Playwright does not press an aria-disabled control of itself; a person can.
+      await page.getByRole('button', { name: 'Create task' }).click({ force: true });
+      await page.getByRole('status').filter({ hasText: 'does not allow this' }).waitFor();
+    },
+  },
+  { name: 'viewer-billing', path: '/billing' },
+  // A page the role may not open, reached by its address.
+  { name: 'viewer-members', path: '/members' },
 ];
 
 /** A buyer who just signed up: no credit, no task. */
@@ -433,9 +477,11 @@ async function main() {
   try {
     const admin = JSON.parse(await readFile(path.join(dataDir, 'local-admin.json'), 'utf8')) as { email: string; password: string };
     const demo = await seedDemo({ url: server.url, admin, tasks: 240, email: 'demo@northwind.example' });
+    const team = demo.team;
+    if (!team) throw new Error('the demo has no team: the development e-mail outbox was not found');
     await addDisabledWebhook(server.url, database.url, demo.buyer);
-    const only = process.argv[2];
-    const wanted = (name: string) => !only || name.startsWith(only);
+    const only = process.argv.slice(2);
+    const wanted = (name: string) => only.length === 0 || only.some((prefix) => name.startsWith(prefix));
     if (wanted('exports-split-empty')) await addGermanTasks(server.url, demo.buyer, demo.developerApiKey);
     const newcomer = { email: 'new@fieldwork.example', password: DEMO_PASSWORD };
     const registered = await call(server.url, 'POST', '/auth/register', undefined, { ...newcomer, companyName: 'Fieldwork Labs' });
@@ -452,19 +498,26 @@ async function main() {
         ['login', '/login'],
         ['register', '/register'],
         ['admin-login', '/admin/login'],
+        // An invitation to an address without an account: the link asks for a password (and stays unused).
+        ['invitation-password', `/invitation#token=${encodeURIComponent(team.pendingInvitationToken)}`],
+        ['invitation-invalid', '/invitation#token=used-revoked-or-expired'],
       ] as const) {
         if (!wanted(name)) continue;
+        // A new document each time: a link that differs only in its #fragment would not reload the page.
+        await page.goto('about:blank');
         await page.goto(`${server.url}${loginPath}`);
         await settleOrGoOn(page);
         await page.screenshot({ path: path.join(OUT, `${name}-${label}.png`), fullPage: true });
       }
-      for (const [shots, loginPath, account] of [
-        [BUYER_SHOTS, '/login', demo.buyer],
-        [NEWCOMER_SHOTS, '/login', newcomer],
-        [ADMIN_SHOTS, '/admin/login', admin],
-      ] as const) {
+      for (const { shots, loginPath, account, organisation } of [
+        { shots: BUYER_SHOTS, loginPath: '/login', account: demo.buyer },
+        { shots: NEWCOMER_SHOTS, loginPath: '/login', account: newcomer },
+        { shots: VIEWER_SHOTS, loginPath: '/login', account: team.viewer, organisation: 'Northwind AI' },
+        { shots: ADMIN_SHOTS, loginPath: '/admin/login', account: admin },
+      ]) {
         if (!shots.some((shot) => wanted(shot.name))) continue;
         await logIn(page, server.url, loginPath, account);
+        if (organisation) await actFor(page, organisation);
         for (const shot of shots.filter((candidate) => wanted(candidate.name))) {
           await page.goto(`${server.url}${shot.path}`);
           await settleOrGoOn(page);

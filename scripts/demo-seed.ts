@@ -3,8 +3,11 @@
 // hundred tasks of every type (and two groups of assistant answers compared in pairs, and customer replies
 // written by annotators and chosen by others in their review), golden tasks,
 // a developer app whose annotators answer most tasks (so some complete and some fail), a webhook with
-// deliveries, two API keys (one used), a pending payout, a second buyer. Used for the dashboard's
-// screenshots and by anyone who wants to see the product with data.
+// deliveries, two API keys (one used), a pending payout, a second buyer. The buyer's organisation has a
+// team (an admin, a member, a billing member and a viewer who joined by invitation, two invitations still
+// pending) and the buyer is an admin of the second buyer's organisation too; the invitation links are read
+// from the development e-mail outbox, so without it (production) the team is left out. Used for the
+// dashboard's screenshots and by anyone who wants to see the product with data.
 //
 //   npx tsx scripts/demo-seed.ts --url http://localhost:3000 --admin-email admin@concord.local --admin-password …
 // Prints JSON with the accounts it made (the buyer's password is fixed: `demo password 1`).
@@ -312,11 +315,63 @@ export interface DemoOptions {
   email?: string;
 }
 
+export interface DemoTeam {
+  /** A viewer of the buyer's organisation (their own organisation is another: they switch to it). */
+  viewer: { email: string; password: string };
+  /** The token of a pending invitation to an address without an account (its link asks for a password). */
+  pendingInvitationToken: string;
+}
+
 export interface DemoAccounts {
   buyer: { email: string; password: string };
   otherBuyer: string;
   developerApiKey: string;
   answered: number;
+  /** Undefined where the service keeps no e-mail outbox (production). */
+  team: DemoTeam | undefined;
+}
+
+/** The token of the newest invitation e-mailed to an address, from its link in the development outbox. */
+async function invitationToken(adminToken: string, to: string): Promise<string> {
+  const { messages } = await ok<{ messages: { kind: string; to: string; links: string[] }[] }>('GET', '/admin/mail-outbox?limit=100', adminToken);
+  const link = messages.find((message) => message.kind === 'ORGANISATION_INVITE' && message.to === to)?.links.find((url) => url.includes('#token='));
+  if (!link) throw new Error(`no invitation e-mail to ${to} in the outbox`);
+  return decodeURIComponent(link.slice(link.indexOf('#token=') + '#token='.length));
+}
+
+/** Invites an address to the organisation a token acts for and answers the link's token. */
+async function invite(token: string, adminToken: string, email: string, role: string): Promise<string> {
+  await ok('POST', '/invitations', token, { email, role });
+  return invitationToken(adminToken, email);
+}
+
+/**
+ * The buyer's team, each joined through an invitation as a newcomer would: an admin (who invites the
+ * billing member herself), a member, a billing member and a viewer, each a new account with the demo
+ * password; two invitations left pending; and the buyer an admin of the other buyer's organisation.
+ */
+async function seedTeam(adminToken: string, owner: { token: string; email: string }, other: { token: string }): Promise<DemoTeam | undefined> {
+  if ((await api('GET', '/admin/mail-outbox?limit=1', adminToken)).status !== 200) return undefined;
+  const domain = owner.email.slice(owner.email.indexOf('@') + 1);
+  const address = (name: string) => (owner.email.startsWith('demo@') ? `${name}@${domain}` : `${name}-${suffix}@${domain}`);
+  const join = async (token: string, companyName?: string) =>
+    ok<{ token?: string }>('POST', '/invitations/accept', undefined, { token, password: PASSWORD, ...(companyName ? { companyName } : {}) });
+  const priya = await join(await invite(owner.token, adminToken, address('priya.shah'), 'admin'), 'Priya Shah');
+  await join(await invite(owner.token, adminToken, address('sam.okafor'), 'member'));
+  await join(await invite(priya.token ?? owner.token, adminToken, address('finance'), 'billing'));
+  const viewer = address('vic.lindqvist');
+  await join(await invite(owner.token, adminToken, viewer, 'viewer'));
+  // Pending: one sent by the admin, one by the owner (newest first in the list).
+  await invite(
+    priya.token ?? owner.token,
+    adminToken,
+    owner.email.startsWith('demo@') ? 'contractor@labelops.example' : `contractor-${suffix}@labelops.example`,
+    'member',
+  );
+  const pendingInvitationToken = await invite(owner.token, adminToken, address('new.analyst'), 'viewer');
+  // The buyer joins the other organisation by the link alone: the address has an account already.
+  await ok('POST', '/invitations/accept', undefined, { token: await invite(other.token, adminToken, owner.email, 'admin') });
+  return { viewer: { email: viewer, password: PASSWORD }, pendingInvitationToken };
 }
 
 export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
@@ -456,7 +511,8 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
   }
   const other = await register(`ops-${suffix}@contoso.example`, 'Contoso Data');
   await deposit(other.token, 5_000, true);
-  return { buyer: { email, password: PASSWORD }, otherBuyer: `ops-${suffix}@contoso.example`, developerApiKey: key, answered };
+  const team = await seedTeam(admin.token, { token: buyer.token, email }, other);
+  return { buyer: { email, password: PASSWORD }, otherBuyer: `ops-${suffix}@contoso.example`, developerApiKey: key, answered, team };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

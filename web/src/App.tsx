@@ -1,4 +1,6 @@
 // The route table: public log-in pages, the buyer's pages and the admin's pages, each area in its folder.
+// A buyer's page that needs a permission (contract's ROLE_PERMISSIONS) says so to a role without it.
+import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { AccountPage } from './auth/AccountPage';
 import { AdminLoginPage, LoginPage, RegisterPage } from './auth/AuthPages';
@@ -25,12 +27,23 @@ import { BuyersPage } from './admin/BuyersPage';
 import { PayoutsPage } from './admin/PayoutsPage';
 import { AnnotatorsPage } from './admin/AnnotatorsPage';
 import { OutboxPage } from './admin/OutboxPage';
+import { InvitationPage } from './organisations/InvitationPage';
+import { MembersPage } from './organisations/MembersPage';
+import { RequirePermission } from './organisations/Permitted';
+import { pagePermission } from './organisations/permissions';
+
+/** A buyer's page behind the permission its path needs (organisations/permissions.ts, PAGE_PERMISSIONS). */
+function page(path: string, element: ReactNode) {
+  const permission = pagePermission(path);
+  return { path, element: permission ? <RequirePermission permission={permission}>{element}</RequirePermission> : element };
+}
 
 const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   { path: '/register', element: <RegisterPage /> },
   { path: '/admin/login', element: <AdminLoginPage /> },
   { path: '/developer/setup', element: <DeveloperSetupPage /> },
+  { path: '/invitation', element: <InvitationPage /> },
   {
     path: '/admin',
     element: (
@@ -59,17 +72,18 @@ const router = createBrowserRouter([
     ),
     children: [
       { index: true, element: <OverviewPage /> },
-      { path: 'tasks', element: <TasksPage /> },
-      { path: 'import', element: <ImportPage /> },
-      { path: 'projects', element: <ProjectsPage /> },
-      { path: 'projects/:projectId', element: <ProjectPage /> },
-      { path: 'golden-tasks', element: <GoldenTasksPage /> },
-      { path: 'exports', element: <ExportsPage /> },
-      { path: 'webhooks', element: <WebhooksPage /> },
-      { path: 'webhooks/:webhookId', element: <WebhookPage /> },
-      { path: 'api-keys', element: <ApiKeysPage /> },
-      { path: 'billing', element: <BillingPage /> },
-      { path: 'billing/deposits/:depositId', element: <DepositPage /> },
+      page('tasks', <TasksPage />),
+      page('import', <ImportPage />),
+      page('projects', <ProjectsPage />),
+      page('projects/:projectId', <ProjectPage />),
+      page('golden-tasks', <GoldenTasksPage />),
+      page('exports', <ExportsPage />),
+      page('webhooks', <WebhooksPage />),
+      page('webhooks/:webhookId', <WebhookPage />),
+      page('api-keys', <ApiKeysPage />),
+      page('billing', <BillingPage />),
+      page('billing/deposits/:depositId', <DepositPage />),
+      page('members', <MembersPage />),
       { path: 'account', element: <AccountPage /> },
       { path: 'overview', element: <Navigate to="/" replace /> },
       { path: '*', element: <NotFoundPage /> },

@@ -1,6 +1,7 @@
 // The API's error codes as sentences a person can act on (contract §0's table): the one place the
 // dashboard words a code, for forms, import rows, batch items and page notes alike.
 import type { ErrorBody, ErrorCode } from '@concord/contract';
+import { deniedReason, isMemberRole, isPermission } from '../organisations/permissions';
 import { formatCents } from '../ui/format';
 import { FIELD_WORDS, issueSentence } from './issueWords';
 
@@ -120,6 +121,12 @@ const SENTENCES: Partial<Record<ErrorCode | 'NETWORK', string>> = {
   IDEMPOTENCY_KEY_REUSED: 'This request was already sent with different content.',
   PROJECT_HAS_TASKS: 'A project that still has tasks cannot be deleted.',
   INVALID_TOKEN: 'That invite link is unknown, used or expired.',
+  INVITATION_INVALID:
+    'This invitation link no longer works: it was used already, revoked, replaced by a newer invitation, or is more than 7 days old. Ask whoever invited you to send a new one.',
+  FOUNDER_STAYS_OWNER: 'The founder of an organisation stays one of its owners: their role cannot be changed and they cannot be removed.',
+  ALREADY_MEMBER: 'That address is already a member of this organisation. Change their role in the members list instead.',
+  MEMBER_NOT_FOUND: 'That person is no longer a member of this organisation (perhaps removed by someone else). Reload the list.',
+  INVITATION_NOT_FOUND: 'That invitation is no longer pending: it was accepted, revoked or replaced, or it expired. Reload the list.',
   // 20 webhook configurations per buyer; the API keys page words the other cap (20 live keys) itself.
   LIMIT_EXCEEDED: 'You already have 20 webhooks, the most an account can have. Delete one you no longer use, then add this one.',
   INSUFFICIENT_EARNINGS: 'The annotator has not earned that much.',
@@ -129,6 +136,21 @@ const SENTENCES: Partial<Record<ErrorCode | 'NETWORK', string>> = {
 
 /** The sentence for a code alone (an import row's or a batch item's), or the code itself when unknown. */
 export const describeCode = (code: string): string => SENTENCES[code as ErrorCode] ?? code;
+
+/**
+ * A FORBIDDEN that says why: the caller's role lacks a permission (details {permission, role}), or the
+ * request acts for an organisation the caller no longer belongs to (details {organisationId}).
+ */
+function forbiddenSentence(details: Record<string, unknown> | undefined): string | undefined {
+  if (!details) return undefined;
+  if (isPermission(details.permission) && isMemberRole(details.role)) {
+    const ask = details.permission === 'organisation:own' ? 'Ask an owner.' : 'Ask an owner or an admin to change your role if you need it.';
+    return `${deniedReason(details.role, details.permission)} ${ask}`;
+  }
+  if (typeof details.organisationId === 'string')
+    return 'You are not a member of this organisation (any more): an owner or an admin may have removed you. Switch to another organisation, or log in again.';
+  return undefined;
+}
 
 /** The sentence for an error: its code's sentence (with the figures it carries), else the API's message. */
 export function describeError(error: unknown): string {
@@ -146,6 +168,10 @@ export function describeError(error: unknown): string {
       const issues = error.issues();
       if (issues.length > 0) return `${SENTENCES.VALIDATION_ERROR} ${issues.map((i) => issueSentence(i.path, i.message, FIELD_WORDS)).join(' ')}`;
       return error.message;
+    }
+    if (error.code === 'FORBIDDEN') {
+      const forbidden = forbiddenSentence(error.details);
+      if (forbidden) return forbidden;
     }
     if (error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== undefined) {
       return `Too many attempts from this address. Try again in ${waitWords(error.retryAfterSeconds)}.`;

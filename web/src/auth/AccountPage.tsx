@@ -1,4 +1,5 @@
-// Change password: the API returns a fresh token and revokes every older one, so this tab keeps working
+// The profile (for a buyer: the organisation the session acts for and the person's role there) and the
+// password change: the API returns a fresh token and revokes every older one, so this tab keeps working
 // and every other session of the account ends.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import { ErrorNote, Notice } from '../ui/Feedback';
 import { TextField } from '../ui/Field';
 import { Card, PageHeader } from '../ui/Page';
 import { formatDateTime } from '../ui/format';
+import { ROLE_SUMMARIES } from '../organisations/permissions';
 import { NewPasswordFields } from './NewPasswordFields';
 import { checkNewPassword, type NewPasswordProblems } from './passwordRules';
 import { useSession } from './session';
@@ -57,11 +59,21 @@ export function AccountPage() {
             <dd>{buyer?.email ?? admin?.email ?? '…'}</dd>
             {buyer ? (
               <>
-                <dt>Company</dt>
+                <dt>Organisation</dt>
                 <dd>{buyer.companyName}</dd>
-                <dt>Member since</dt>
+                <dt>Your role</dt>
+                <dd>
+                  {buyer.role ? (
+                    <>
+                      <span className="badge badge-neutral">{buyer.role}</span> <span className="muted">{ROLE_SUMMARIES[buyer.role]}</span>
+                    </>
+                  ) : (
+                    '—'
+                  )}
+                </dd>
+                <dt>Organisation since</dt>
                 <dd>{formatDateTime(buyer.createdAt)}</dd>
-                <dt>Account id</dt>
+                <dt>Organisation id</dt>
                 <dd className="mono">{buyer.id}</dd>
               </>
             ) : null}

@@ -18,6 +18,7 @@ interface SessionContextValue {
   session: Session | null;
   signIn: (session: Session) => void;
   signOut: () => void;
+  /** A new token for the same person: after a password change, or acting for another organisation. */
   replaceToken: (token: string) => void;
 }
 
@@ -74,10 +75,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       signOut,
       replaceToken: (token) => {
-        if (session) store({ ...session, token });
+        if (!session) return;
+        // At once, not at the next render: a caller that refetches right after (a switch of
+        // organisation) must already send the new token.
+        setCredential(token, sessionEnded);
+        store({ ...session, token });
       },
     }),
-    [session, store, signOut, queryClient],
+    [session, store, signOut, sessionEnded, queryClient],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -13,6 +13,7 @@ import { DepositsTable } from './DepositsTable';
 import { LedgerTable } from './LedgerTable';
 import { useCreateDeposit, useDeposits, useLedger } from './queries';
 import { TopUpForm, type DepositMethod } from './TopUpForm';
+import { Permitted, RoleNote } from '../organisations/Permitted';
 import './billing.css';
 
 export function BillingPage() {
@@ -66,13 +67,15 @@ export function BillingPage() {
       <BalanceStats buyer={balance.data} lowBalanceThresholdCents={meta.data?.lowBalanceThresholdCents} />
 
       <Card title="Top up">
-        <TopUpForm
-          tiers={meta.data?.depositBonusTiers}
-          tiersError={meta.error}
-          onSubmit={topUp}
-          busy={createDeposit.isPending || leaving}
-          error={createDeposit.error ?? (redirectError ? new Error(redirectError) : null)}
-        />
+        <Permitted permission="money:write" fallback={<RoleNote permission="money:write" />}>
+          <TopUpForm
+            tiers={meta.data?.depositBonusTiers}
+            tiersError={meta.error}
+            onSubmit={topUp}
+            busy={createDeposit.isPending || leaving}
+            error={createDeposit.error ?? (redirectError ? new Error(redirectError) : null)}
+          />
+        </Permitted>
         {leaving ? (
           <p className="bl-leaving" role="status">
             Taking you to the checkout…

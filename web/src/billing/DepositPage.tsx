@@ -9,7 +9,7 @@ import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatCents, formatDateTime } from '../ui/format';
-import { METHOD_LABELS } from './DepositsTable';
+import { CheckoutLink, METHOD_LABELS } from './DepositsTable';
 import { useDeposit, useRefreshAfterDeposit, type Deposit } from './queries';
 import './billing.css';
 
@@ -127,7 +127,7 @@ function Outcome({ deposit, newBalance }: { deposit: Deposit; newBalance: number
     case 'PENDING':
       return (
         <p className="bl-outcome">
-          Not paid yet? <a href={deposit.checkoutUrl}>Continue to checkout</a>
+          Not paid yet. <CheckoutLink deposit={deposit} />
         </p>
       );
     case 'SUCCEEDED':

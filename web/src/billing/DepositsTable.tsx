@@ -2,6 +2,7 @@
 // bonus") with what it credited and its status; each links to its own page, and one still waiting for
 // payment links back to its checkout.
 import { Link } from 'react-router';
+import { usePermission } from '../organisations/Permitted';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
@@ -17,6 +18,11 @@ function credited(deposit: Deposit) {
   return <span className="bl-muted">Nothing</span>;
 }
 
+/** A pending deposit's way back to its checkout, for a role that may add credits (money:write). */
+export function CheckoutLink({ deposit }: { deposit: Deposit }) {
+  return usePermission('money:write').allowed ? <a href={deposit.checkoutUrl}>Continue to checkout</a> : null;
+}
+
 const columns: Column<Deposit>[] = [
   { header: 'Deposit', cell: depositSentence },
   { header: 'Credited', align: 'right', nowrap: true, cell: credited },
@@ -26,7 +32,7 @@ const columns: Column<Deposit>[] = [
     nowrap: true,
     cell: (deposit) => (
       <span className="bl-deposit-links">
-        {deposit.status === 'PENDING' ? <a href={deposit.checkoutUrl}>Continue to checkout</a> : null}
+        {deposit.status === 'PENDING' ? <CheckoutLink deposit={deposit} /> : null}
         <Link to={`/billing/deposits/${encodeURIComponent(deposit.id)}`}>
           See the deposit
           <span className="sr-only">

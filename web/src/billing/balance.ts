@@ -5,7 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { streamedInterval } from '../ui/live';
 
-const fetchMe = () => call(api.GET('/auth/me'));
+/** GET /auth/me: also read under ['me'] by the organisation the dashboard acts for (organisations/queries.ts). */
+export const fetchMe = () => call(api.GET('/auth/me'));
 type MeResponse = Awaited<ReturnType<typeof fetchMe>>;
 const buyerOf = (me: MeResponse) => ('buyer' in me ? me.buyer : undefined);
 

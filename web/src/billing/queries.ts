@@ -51,9 +51,10 @@ export function useLedger(cursor: string | undefined) {
  * Whether any money ever moved on the account (one ledger entry is enough): a balance of $0.00 on an
  * account that never had credit is a start, not a balance that ran low.
  */
-export function useLedgerStarted() {
+export function useLedgerStarted({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: billingKeys.ledgerStarted,
+    enabled,
     queryFn: () => call(api.GET('/billing/ledger', { params: { query: { limit: 1 } } })),
     select: (page) => page.entries.length > 0,
   });

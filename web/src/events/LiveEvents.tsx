@@ -4,6 +4,7 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useSession } from '../auth/session';
+import { usePermission } from '../organisations/Permitted';
 import { setEventStreamLive } from '../ui/live';
 import { EventStreamConnection } from './eventStream';
 import { queriesChangedBy, STREAMED_QUERIES } from './invalidation';
@@ -35,7 +36,9 @@ function coalescingInvalidator(client: QueryClient) {
 export function LiveEvents() {
   const { session } = useSession();
   const client = useQueryClient();
-  const token = session?.role === 'buyer' ? session.token : null;
+  // The stream carries task events: a role that may not read tasks (billing) is refused it.
+  const readsTasks = usePermission('tasks:read').allowed;
+  const token = session?.role === 'buyer' && readsTasks ? session.token : null;
 
   useEffect(() => {
     if (!token) return undefined;

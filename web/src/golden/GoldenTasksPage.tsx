@@ -13,6 +13,7 @@ import { formatCount, formatDateTime, formatPercent } from '../ui/format';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { NewGoldenTaskForm } from './NewGoldenTaskForm';
 import { useDeleteGoldenTask, useGoldenTasks, type GoldenTask } from './queries';
+import { Permitted, RoleNote, usePermission } from '../organisations/Permitted';
 import './golden.css';
 
 export function GoldenTasksPage() {
@@ -28,7 +29,9 @@ export function GoldenTasksPage() {
         description="Golden tasks are tasks whose answer you already know, mixed blind into annotators' work to measure how reliable each annotator is; they are free, never billed and never exported."
       />
       <Card title="New golden task">
-        <NewGoldenTaskForm projects={projects.data ?? []} onCreated={pages.reset} />
+        <Permitted permission="tasks:write" fallback={<RoleNote permission="tasks:write" />}>
+          <NewGoldenTaskForm projects={projects.data ?? []} onCreated={pages.reset} />
+        </Permitted>
       </Card>
       <Card title="Your golden tasks">
         {golden.isPending ? <Loading label="Loading golden tasks…" /> : null}
@@ -60,6 +63,7 @@ function answersLine(task: GoldenTask): string {
 
 function GoldenTable({ rows, projectName }: { rows: GoldenTask[]; projectName: (id: string | null) => string }) {
   const remove = useDeleteGoldenTask();
+  const deletes = usePermission('tasks:write').allowed;
   const columns: Column<GoldenTask>[] = [
     {
       header: 'Task',
@@ -97,23 +101,23 @@ function GoldenTable({ rows, projectName }: { rows: GoldenTask[]; projectName: (
     { header: 'Answered', cell: (task) => formatCount(task.timesAnswered), align: 'right', wide: true },
     { header: 'Correct', cell: (task) => formatPercent(task.correctRate), align: 'right' },
     { header: 'Created', cell: (task) => formatDateTime(task.createdAt), wide: true },
-    {
-      header: 'Actions',
-      cell: (task) => (
-        <ConfirmButton
-          label="Delete"
-          title="Delete this golden task?"
-          confirmLabel="Confirm deletion"
-          onConfirm={() => remove.mutateAsync(task.id)}
-          message={
-            <p>
-              “{task.content.length > 120 ? `${task.content.slice(0, 120)}…` : task.content}” will no longer be served. The answers already given still count in
-              the annotators' reliability.
-            </p>
-          }
-        />
-      ),
-    },
   ];
-  return <Table caption="Your golden tasks" columns={columns} rows={rows} rowKey={(task) => task.id} />;
+  const actions: Column<GoldenTask> = {
+    header: 'Actions',
+    cell: (task) => (
+      <ConfirmButton
+        label="Delete"
+        title="Delete this golden task?"
+        confirmLabel="Confirm deletion"
+        onConfirm={() => remove.mutateAsync(task.id)}
+        message={
+          <p>
+            “{task.content.length > 120 ? `${task.content.slice(0, 120)}…` : task.content}” will no longer be served. The answers already given still count in
+            the annotators' reliability.
+          </p>
+        }
+      />
+    ),
+  };
+  return <Table caption="Your golden tasks" columns={deletes ? [...columns, actions] : columns} rows={rows} rowKey={(task) => task.id} />;
 }

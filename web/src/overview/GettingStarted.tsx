@@ -2,14 +2,20 @@
 // has no task, so the task step is never done yet. Until the balance is topped up, its "Add credits" is
 // the page's one call to action: the page header and the low-balance warning stay quiet meanwhile.
 import { Link } from 'react-router';
+import { usePermission } from '../organisations/Permitted';
+import { rolesWith } from '../organisations/permissions';
 
 interface GettingStartedProps {
+  /** Whether the caller's role may top up (money:write): otherwise the step says who can. */
+  addsCredits: boolean;
   hasBalance: boolean;
   /** "Deposits from $500.00 earn a 5 % bonus.", from GET /meta's first tier, when it is known. */
   bonusHint?: string | undefined;
 }
 
-export function GettingStarted({ hasBalance, bonusHint }: GettingStartedProps) {
+export function GettingStarted({ addsCredits, hasBalance, bonusHint }: GettingStartedProps) {
+  const makesKeys = usePermission('keys:write').allowed;
+  const addsWebhooks = usePermission('webhooks:write').allowed;
   return (
     <section className="card ov-start" aria-labelledby="ov-start-title">
       <header className="card-header">
@@ -20,7 +26,9 @@ export function GettingStarted({ hasBalance, bonusHint }: GettingStartedProps) {
         <li>
           <p className="ov-step-title">Add credits {hasBalance ? <span className="badge badge-success ov-done">Done</span> : null}</p>
           <p className="ov-step-text">Each task reserves its budget from your balance when you create it.{bonusHint ? ` ${bonusHint}` : ''}</p>
-          {hasBalance ? (
+          {!addsCredits ? (
+            <p className="ov-step-text muted">{`Your role cannot top up: ${rolesWith('money:write')} can.`}</p>
+          ) : hasBalance ? (
             <Link to="/billing">Add more credits</Link>
           ) : (
             <Link to="/billing" className="btn btn-primary ov-btn-link">
@@ -40,8 +48,8 @@ export function GettingStarted({ hasBalance, bonusHint }: GettingStartedProps) {
           <p className="ov-step-title">Connect your app</p>
           <p className="ov-step-text">An API key lets your servers send tasks; a webhook tells them when each one completes or fails.</p>
           <span className="ov-step-links">
-            <Link to="/api-keys">Create an API key</Link>
-            <Link to="/webhooks">Add a webhook</Link>
+            {makesKeys ? <Link to="/api-keys">Create an API key</Link> : null}
+            {addsWebhooks ? <Link to="/webhooks">Add a webhook</Link> : null}
           </span>
         </li>
       </ol>

@@ -1,11 +1,13 @@
 // The buyer's home: balance, tasks by status, spending over 30 days and the latest events, all live.
 // The queries start together on mount and each part draws as soon as its own data is there: the stat
-// cards never wait for the (slower) spend chart.
+// cards never wait for the (slower) spend chart. Each role sees what it may read (billing no tasks, a
+// member no money) and is offered only what it may do.
 import { Link } from 'react-router';
 import { useMeta } from '../api/meta';
 import { useBalance, isLowBalance } from '../billing/balance';
 import { BalanceStats } from '../billing/BalanceStats';
 import { useLedgerStarted } from '../billing/queries';
+import { usePermission } from '../organisations/Permitted';
 import { useTaskCounts } from '../tasks/queries';
 import { Card, PageHeader } from '../ui/Page';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
@@ -20,18 +22,25 @@ import { TaskCounts } from './TaskCounts';
 import './overview.css';
 
 export function OverviewPage() {
+  const readsTasks = usePermission('tasks:read').allowed;
+  const writesTasks = usePermission('tasks:write').allowed;
+  const readsMoney = usePermission('money:read').allowed;
+  const addsCredits = usePermission('money:write').allowed;
   const balance = useBalance({ live: true });
   const meta = useMeta();
-  const counts = useTaskCounts();
-  const events = useRecentEvents();
-  const spend = useSpend(SPEND_DAYS);
-  const ledgerStarted = useLedgerStarted();
+  const counts = useTaskCounts({}, { enabled: readsTasks });
+  const events = useRecentEvents({ enabled: readsTasks });
+  const spend = useSpend(SPEND_DAYS, { enabled: readsMoney });
+  const ledgerStarted = useLedgerStarted({ enabled: readsMoney });
 
   const buyer = balance.data;
   const threshold = meta.data?.lowBalanceThresholdCents;
   const low = isLowBalance(buyer, threshold);
   const firstTier = meta.data?.depositBonusTiers.slice().sort((a, b) => a.minCents - b.minCents)[0];
   const lead = overviewLead({ taskTotal: counts.data?.total, ledgerStarted: ledgerStarted.data, lowBalance: low });
+  // The first steps are for whoever can take them: creating tasks.
+  const gettingStarted = lead.gettingStarted && writesTasks;
+  const headerActions = lead.headerActions && (writesTasks || addsCredits);
 
   return (
     <>
@@ -43,14 +52,18 @@ export function OverviewPage() {
           </>
         }
         actions={
-          lead.headerActions ? (
+          headerActions ? (
             <>
-              <Link className="btn btn-secondary ov-btn-link" to="/import">
-                Import tasks
-              </Link>
-              <Link className="btn btn-primary ov-btn-link" to="/billing">
-                Add credits
-              </Link>
+              {writesTasks ? (
+                <Link className="btn btn-secondary ov-btn-link" to="/import">
+                  Import tasks
+                </Link>
+              ) : null}
+              {addsCredits ? (
+                <Link className="btn btn-primary ov-btn-link" to="/billing">
+                  Add credits
+                </Link>
+              ) : null}
             </>
           ) : undefined
         }
@@ -63,9 +76,11 @@ export function OverviewPage() {
               <strong>Your balance is low:</strong> {formatCents(buyer.creditBalance)}, under {formatCents(threshold)}. New tasks need available credit to be
               accepted.
             </span>
-            <Link to="/billing" className="btn btn-primary ov-btn-link">
-              Top up
-            </Link>
+            {addsCredits ? (
+              <Link to="/billing" className="btn btn-primary ov-btn-link">
+                Top up
+              </Link>
+            ) : null}
           </span>
         </Notice>
       ) : null}
@@ -73,65 +88,72 @@ export function OverviewPage() {
       <ErrorNote error={balance.error} />
       <BalanceStats buyer={buyer} lowBalanceThresholdCents={lead.lowBalanceWarning ? threshold : undefined} />
 
-      {lead.gettingStarted ? (
+      {gettingStarted ? (
         <GettingStarted
+          addsCredits={addsCredits}
           hasBalance={(buyer?.creditBalance ?? 0) > 0}
           bonusHint={firstTier ? `Deposits from ${formatCents(firstTier.minCents)} earn a ${firstTier.percent} % bonus.` : undefined}
         />
       ) : null}
 
-      <Card
-        title="Tasks by status"
-        actions={
-          <Link to={taskListPath()}>
-            All tasks{counts.data ? ` (${formatCount(counts.data.total)})` : ''} <span aria-hidden="true">→</span>
-          </Link>
-        }
-      >
-        <ErrorNote error={counts.error} />
-        <TaskCounts counts={counts.data} />
-      </Card>
+      {readsTasks ? (
+        <Card
+          title="Tasks by status"
+          actions={
+            <Link to={taskListPath()}>
+              All tasks{counts.data ? ` (${formatCount(counts.data.total)})` : ''} <span aria-hidden="true">→</span>
+            </Link>
+          }
+        >
+          <ErrorNote error={counts.error} />
+          <TaskCounts counts={counts.data} />
+        </Card>
+      ) : null}
 
-      <Card title={`Money in and out, last ${SPEND_DAYS} days`}>
-        <div className={spend.data && spendIsEmpty(spend.data) ? undefined : 'ov-chart-slot'}>
-          {spend.data ? (
-            spendIsEmpty(spend.data) ? (
-              <EmptyState title={`No money moved in the last ${SPEND_DAYS} days`}>
-                <p>Deposits, adjustments and the charges of completed tasks appear here, day by day.</p>
+      {readsMoney ? (
+        <Card title={`Money in and out, last ${SPEND_DAYS} days`}>
+          <div className={spend.data && spendIsEmpty(spend.data) ? undefined : 'ov-chart-slot'}>
+            {spend.data ? (
+              spendIsEmpty(spend.data) ? (
+                <EmptyState title={`No money moved in the last ${SPEND_DAYS} days`}>
+                  <p>Deposits, adjustments and the charges of completed tasks appear here, day by day.</p>
+                </EmptyState>
+              ) : (
+                <SpendChart spend={spend.data} />
+              )
+            ) : spend.error ? (
+              <ErrorNote error={spend.error} />
+            ) : (
+              <Loading label="Loading the chart…" />
+            )}
+          </div>
+        </Card>
+      ) : null}
+
+      {readsTasks ? (
+        <Card
+          title="Recent events"
+          actions={
+            <Link to="/webhooks">
+              Webhooks <span aria-hidden="true">→</span>
+            </Link>
+          }
+        >
+          {events.data ? (
+            events.data.events.length === 0 ? (
+              <EmptyState title="No events yet">
+                <p>Each completed or failed task, and a low balance, records an event here and sends it to your webhooks.</p>
               </EmptyState>
             ) : (
-              <SpendChart spend={spend.data} />
+              <RecentEvents events={events.data.events} />
             )
-          ) : spend.error ? (
-            <ErrorNote error={spend.error} />
+          ) : events.error ? (
+            <ErrorNote error={events.error} />
           ) : (
-            <Loading label="Loading the chart…" />
+            <Loading label="Loading events…" />
           )}
-        </div>
-      </Card>
-
-      <Card
-        title="Recent events"
-        actions={
-          <Link to="/webhooks">
-            Webhooks <span aria-hidden="true">→</span>
-          </Link>
-        }
-      >
-        {events.data ? (
-          events.data.events.length === 0 ? (
-            <EmptyState title="No events yet">
-              <p>Each completed or failed task, and a low balance, records an event here and sends it to your webhooks.</p>
-            </EmptyState>
-          ) : (
-            <RecentEvents events={events.data.events} />
-          )
-        ) : events.error ? (
-          <ErrorNote error={events.error} />
-        ) : (
-          <Loading label="Loading events…" />
-        )}
-      </Card>
+        </Card>
+      ) : null}
     </>
   );
 }

@@ -15,9 +15,11 @@ export const overviewKeys = {
 export const RECENT_EVENTS = 10;
 export const SPEND_DAYS = 30;
 
-export function useRecentEvents() {
+/** `enabled`: false for a role that may not read tasks (events are about tasks). */
+export function useRecentEvents({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: overviewKeys.events(RECENT_EVENTS),
+    enabled,
     queryFn: () => call(api.GET('/events', { params: { query: { limit: RECENT_EVENTS } } })),
     refetchInterval: streamedInterval,
   });
@@ -26,9 +28,10 @@ export function useRecentEvents() {
 export type RecentEvent = NonNullable<ReturnType<typeof useRecentEvents>['data']>['events'][number];
 
 /** Spending per UTC day (billing's data, under billing's key so a decided deposit refreshes it). */
-export function useSpend(days = SPEND_DAYS) {
+export function useSpend(days = SPEND_DAYS, { enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: billingKeys.spend(days),
+    enabled,
     queryFn: () => call(api.GET('/billing/spend', { params: { query: { days } } })),
     staleTime: CHART_REFRESH_MS,
     refetchInterval: CHART_REFRESH_MS,

@@ -35,6 +35,7 @@ import {
   type ProjectDistribution,
   type ProjectWithStats,
 } from './queries';
+import { Permitted, RoleNote } from '../organisations/Permitted';
 import './projects.css';
 
 const timeOfDay = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium' });
@@ -113,7 +114,9 @@ export function ProjectPage() {
       ) : null}
       <div className="grid-2">
         <Card title="Settings">
-          <ProjectSettingsForm key={data.id} project={data} />
+          <Permitted permission="tasks:write" fallback={<RoleNote permission="tasks:write" />}>
+            <ProjectSettingsForm key={data.id} project={data} />
+          </Permitted>
         </Card>
         <Card title="Details">
           <dl className="facts">
@@ -126,7 +129,9 @@ export function ProjectPage() {
             <DefaultKindFact kind={data.defaultAnswerKind} />
             <QualityFacts project={data} />
           </dl>
-          <DeleteProject project={data} />
+          <Permitted permission="tasks:write">
+            <DeleteProject project={data} />
+          </Permitted>
         </Card>
       </div>
     </>

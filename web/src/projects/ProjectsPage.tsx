@@ -15,6 +15,7 @@ import { projectFormErrors, readProjectFields } from './projectForm';
 import { DefaultKindField } from './DefaultKind';
 import { QualityFields } from './QualitySettings';
 import { useCreateProject, useProjects, type Project } from './queries';
+import { Permitted, RoleNote } from '../organisations/Permitted';
 import './projects.css';
 
 export function ProjectsPage() {
@@ -62,12 +63,14 @@ export function ProjectsPage() {
           />
         </Card>
         <Card title="New project">
-          <NewProjectForm
-            onCreated={(project) => {
-              setCreated(project);
-              pages.reset();
-            }}
-          />
+          <Permitted permission="tasks:write" fallback={<RoleNote permission="tasks:write" />}>
+            <NewProjectForm
+              onCreated={(project) => {
+                setCreated(project);
+                pages.reset();
+              }}
+            />
+          </Permitted>
           {created ? (
             <Notice tone="success">
               Project <Link to={`/projects/${created.id}`}>{created.name}</Link> created.

@@ -14,6 +14,7 @@ import { OptionsTally, Responses } from './TaskAnswers';
 import { PairCandidates } from './TaskPair';
 import { TaskSummary } from './TaskSummary';
 import { WrittenAnswers } from './TextTask';
+import { Permitted } from '../organisations/Permitted';
 
 interface TaskDrawerProps {
   taskId: string | null;
@@ -76,12 +77,14 @@ function TaskDetailBody({ task, onDeleted, projects }: { task: ReturnType<typeof
         <p className="task-muted task-section">A review task is opened, priced and decided with its text task: it cannot be changed or deleted.</p>
       ) : null}
       {data.status === 'PENDING' && !data.reviewOf ? (
-        <section aria-labelledby="task-edit-heading" className="task-section">
-          <h3 id="task-edit-heading">Change this task</h3>
-          <p className="task-muted">Only a task nobody has answered yet can be changed or deleted.</p>
-          <EditTaskForm key={data.id} task={data} projects={projects} />
-          <DeleteTask task={data} onDeleted={onDeleted} />
-        </section>
+        <Permitted permission="tasks:write">
+          <section aria-labelledby="task-edit-heading" className="task-section">
+            <h3 id="task-edit-heading">Change this task</h3>
+            <p className="task-muted">Only a task nobody has answered yet can be changed or deleted.</p>
+            <EditTaskForm key={data.id} task={data} projects={projects} />
+            <DeleteTask task={data} onDeleted={onDeleted} />
+          </section>
+        </Permitted>
       ) : null}
     </div>
   );

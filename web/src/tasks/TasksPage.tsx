@@ -7,6 +7,7 @@
 import { useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { ApiError } from '../api/errors';
+import { GatedButton, GatedLink, Permitted } from '../organisations/Permitted';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { SelectField } from '../ui/Field';
@@ -47,12 +48,12 @@ export function TasksPage() {
         description="Every task you created, newest first. Counts, the list and an open task update by themselves while annotators work."
         actions={
           <>
-            <Link className="btn btn-secondary" to="/import">
+            <GatedLink permission="tasks:write" className="btn btn-secondary" to="/import">
               Import CSV or JSON
-            </Link>
-            <Button variant="primary" onClick={() => setCreating(true)}>
+            </GatedLink>
+            <GatedButton permission="tasks:write" variant="primary" onClick={() => setCreating(true)}>
               Create task
-            </Button>
+            </GatedButton>
           </>
         }
       />
@@ -222,15 +223,17 @@ function TaskList({ filters, anyFilter, projectNames, openTaskId, onOpen, onCrea
       </EmptyState>
     ) : (
       <EmptyState title="No tasks yet">
-        <p>Create one, or import many from a CSV file or a JSON batch.</p>
-        <div className="task-empty-actions">
-          <Button variant="primary" onClick={onCreate}>
-            Create your first task
-          </Button>
-          <Link className="btn btn-secondary" to="/import">
-            Import tasks
-          </Link>
-        </div>
+        <Permitted permission="tasks:write" fallback={<p>The tasks your organisation creates or imports appear here.</p>}>
+          <p>Create one, or import many from a CSV file or a JSON batch.</p>
+          <div className="task-empty-actions">
+            <Button variant="primary" onClick={onCreate}>
+              Create your first task
+            </Button>
+            <Link className="btn btn-secondary" to="/import">
+              Import tasks
+            </Link>
+          </div>
+        </Permitted>
       </EmptyState>
     );
   }

@@ -44,10 +44,11 @@ export function useTasks(filters: TaskFilters, cursor: string | undefined) {
  * export can hold (exported=true: the reviews of written answers are left out, their text task carries
  * the result).
  */
-export function useTaskCounts(filters: CountFilters = {}, { exported = false }: { exported?: boolean } = {}) {
+export function useTaskCounts(filters: CountFilters = {}, { exported = false, enabled = true }: { exported?: boolean; enabled?: boolean } = {}) {
   const query = taskCountQuery(filters, { exported });
   return useQuery({
     queryKey: ['tasks', 'counts', query],
+    enabled,
     queryFn: (): Promise<TaskCounts> => call(api.GET('/tasks/counts', { params: { query } })),
     refetchInterval: streamedInterval,
     placeholderData: keepPreviousData,

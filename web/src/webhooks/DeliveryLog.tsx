@@ -5,11 +5,13 @@ import { Card } from '../ui/Page';
 import { Pager, useCursorStack } from '../ui/pagination';
 import { DeliveryTable } from './DeliveryTable';
 import { useDeliveries, useDeliveryTasks, useRedeliver } from './queries';
+import { usePermission } from '../organisations/Permitted';
 
 export function DeliveryLog({ configId }: { configId: string }) {
   const pages = useCursorStack();
   const log = useDeliveries(configId, pages.cursor);
   const redeliver = useRedeliver(configId);
+  const redelivers = usePermission('webhooks:write').allowed;
   const [queued, setQueued] = useState<Map<string, number>>(new Map());
   const [errors, setErrors] = useState<Map<string, unknown>>(new Map());
 
@@ -37,7 +39,7 @@ export function DeliveryLog({ configId }: { configId: string }) {
           <DeliveryTable
             deliveries={deliveries}
             tasks={tasks.data}
-            onRedeliver={onRedeliver}
+            onRedeliver={redelivers ? onRedeliver : undefined}
             state={{
               sendingId: redeliver.isPending ? redeliver.variables : undefined,
               queued,

@@ -23,7 +23,8 @@ interface DeliveryTableProps {
   deliveries: WebhookDelivery[];
   /** Each delivery's task (null: a budget.low event), once known; see useDeliveryTasks. */
   tasks: ReadonlyMap<string, string | null> | undefined;
-  onRedeliver: (id: string) => void;
+  /** Absent for a role that may not redeliver (webhooks:write): the table then has no Action column. */
+  onRedeliver?: ((id: string) => void) | undefined;
   state: RedeliverState;
 }
 
@@ -63,7 +64,9 @@ export function DeliveryTable({ deliveries, tasks, onRedeliver, state }: Deliver
     { header: 'Last error', cell: (row) => (row.lastError ? <LongText text={row.lastError} limit={80} /> : '—') },
     { header: 'Created', cell: (row) => <span className="wh-nowrap">{formatDateTime(row.createdAt)}</span>, wide: true },
     { header: 'Delivered', cell: (row) => <span className="wh-nowrap">{formatDateTime(row.deliveredAt)}</span>, wide: true },
-    {
+  ];
+  if (onRedeliver)
+    columns.push({
       header: 'Action',
       cell: (row) => {
         const error = state.errors.get(row.id);
@@ -86,7 +89,6 @@ export function DeliveryTable({ deliveries, tasks, onRedeliver, state }: Deliver
           </div>
         );
       },
-    },
-  ];
+    });
   return <Table caption="Delivery log" columns={columns} rows={deliveries} rowKey={(row) => row.id} />;
 }

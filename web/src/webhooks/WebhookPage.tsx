@@ -5,7 +5,6 @@
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/errors';
 import { BreakableAddress } from '../ui/BreakableAddress';
-import { Button } from '../ui/Button';
 import { ConfirmButton } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
@@ -15,8 +14,9 @@ import { useDeleteWebhook, useUpdateWebhook, useWebhook, type WebhookConfig } fr
 import { SecretSection } from './RotateSecret';
 import { SignatureHelp } from './SignatureHelp';
 import { TestSend } from './TestSend';
-import { ActiveBadge } from './WebhookLabels';
+import { ActiveBadge, EventList, RetryPolicyLabel } from './WebhookLabels';
 import { WebhookSettingsForm } from './WebhookSettingsForm';
+import { GatedButton, RoleNote, usePermission } from '../organisations/Permitted';
 import './webhooks.css';
 
 export function WebhookPage() {
@@ -52,6 +52,7 @@ function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: numb
   const settings = useUpdateWebhook(config.id);
   const enable = useUpdateWebhook(config.id);
   const remove = useDeleteWebhook(config.id);
+  const manages = usePermission('webhooks:write').allowed;
   return (
     <>
       <p className="wh-back">
@@ -74,9 +75,9 @@ function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: numb
             New events create no deliveries for it, and its queued deliveries fail without a request (the events are still recorded). Fix the endpoint, check it
             with <em>Send test event</em>, then turn it back on.
           </p>
-          <Button variant="primary" busy={enable.isPending} onClick={() => enable.mutate({ isActive: true })}>
+          <GatedButton permission="webhooks:write" variant="primary" busy={enable.isPending} onClick={() => enable.mutate({ isActive: true })}>
             Re-enable webhook
-          </Button>
+          </GatedButton>
           <ErrorNote error={enable.error} />
         </section>
       ) : (
@@ -93,43 +94,80 @@ function WebhookDetail({ config, readAt }: { config: WebhookConfig; readAt: numb
             <dt>Id</dt>
             <dd className="mono">{config.id}</dd>
           </dl>
-          <WebhookSettingsForm
-            key={`${config.url}|${config.events.join(',')}|${config.isActive}|${config.retryPolicy}`}
-            config={config}
-            busy={settings.isPending}
-            error={settings.error}
-            saved={settings.isSuccess}
-            onSave={(changes) => settings.mutate(changes)}
-          />
+          {manages ? (
+            <WebhookSettingsForm
+              key={`${config.url}|${config.events.join(',')}|${config.isActive}|${config.retryPolicy}`}
+              config={config}
+              busy={settings.isPending}
+              error={settings.error}
+              saved={settings.isSuccess}
+              onSave={(changes) => settings.mutate(changes)}
+            />
+          ) : (
+            <>
+              <WebhookFacts config={config} />
+              <RoleNote permission="webhooks:write" />
+            </>
+          )}
         </Card>
-        <div>
-          <Card title="Test">
-            <TestSend configId={config.id} isActive={config.isActive} />
-          </Card>
-          <Card title="Secret">
-            <SecretSection config={config} readAt={readAt} />
+        {manages ? (
+          <div>
+            <Card title="Test">
+              <TestSend configId={config.id} isActive={config.isActive} />
+            </Card>
+            <Card title="Secret">
+              <SecretSection config={config} readAt={readAt} />
+              <SignatureHelp compact />
+            </Card>
+            <Card title="Delete">
+              <p className="wh-section-text">Concord stops sending events to this URL at once, and its delivery log is deleted with it.</p>
+              <ConfirmButton
+                label="Delete webhook"
+                title="Delete this webhook?"
+                message={
+                  <p>
+                    Events will no longer be sent to <span className="wh-url">{config.url}</span>, and its delivery log is deleted. This cannot be undone.
+                  </p>
+                }
+                confirmLabel="Delete webhook"
+                onConfirm={async () => {
+                  await remove.mutateAsync();
+                  navigate('/webhooks', { state: { deletedUrl: config.url } });
+                }}
+              />
+            </Card>
+          </div>
+        ) : (
+          <Card title="Verifying signatures">
             <SignatureHelp compact />
           </Card>
-          <Card title="Delete">
-            <p className="wh-section-text">Concord stops sending events to this URL at once, and its delivery log is deleted with it.</p>
-            <ConfirmButton
-              label="Delete webhook"
-              title="Delete this webhook?"
-              message={
-                <p>
-                  Events will no longer be sent to <span className="wh-url">{config.url}</span>, and its delivery log is deleted. This cannot be undone.
-                </p>
-              }
-              confirmLabel="Delete webhook"
-              onConfirm={async () => {
-                await remove.mutateAsync();
-                navigate('/webhooks', { state: { deletedUrl: config.url } });
-              }}
-            />
-          </Card>
-        </div>
+        )}
       </div>
       <DeliveryLog configId={config.id} />
     </>
+  );
+}
+
+/** The settings as they are, for a role that may read webhooks but not change them. */
+function WebhookFacts({ config }: { config: WebhookConfig }) {
+  return (
+    <dl className="facts wh-facts">
+      <dt>URL</dt>
+      <dd className="wh-url">
+        <BreakableAddress address={config.url} />
+      </dd>
+      <dt>Events</dt>
+      <dd>
+        <EventList events={config.events} />
+      </dd>
+      <dt>Retries</dt>
+      <dd>
+        <RetryPolicyLabel policy={config.retryPolicy} />
+      </dd>
+      <dt>Status</dt>
+      <dd>
+        <ActiveBadge config={config} />
+      </dd>
+    </dl>
   );
 }

@@ -2,7 +2,6 @@
 // drawer, and how to verify a delivery's signature.
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { Card, PageHeader } from '../ui/Page';
@@ -15,6 +14,7 @@ import { NewWebhookForm } from './NewWebhookForm';
 import { useCreateWebhook, useWebhooks, type WebhookConfig } from './queries';
 import { MAX_WEBHOOK_CONFIGS } from '@concord/contract';
 import { BreakableAddress } from '../ui/BreakableAddress';
+import { GatedButton } from '../organisations/Permitted';
 import './webhooks.css';
 
 const columns: Column<WebhookConfig>[] = [
@@ -54,9 +54,9 @@ export function WebhooksPage() {
         title="Webhooks"
         description="Concord sends a signed POST to your endpoints when a task completes or fails and when your balance runs low."
         actions={
-          <Button variant="primary" onClick={openForm}>
+          <GatedButton permission="webhooks:write" variant="primary" onClick={openForm}>
             New webhook
-          </Button>
+          </GatedButton>
         }
       />
       {created ? (
