@@ -4,6 +4,7 @@
 import type { ApiKeyAccess, ErrorCode, MemberRole, Permission } from '@concord/contract';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
+import { ForbiddenError } from './errors.ts';
 
 export type Role = 'BUYER' | 'DEVELOPER' | 'ADMIN';
 
@@ -48,6 +49,12 @@ export function outOfScope(scope: ProjectScope, projectId: string | null): strin
 
 /** How a 403 names what the caller acts as: its role, or `write key` / `read key`. */
 export const actingAs = (principal: BuyerPrincipal): string => principal.memberRole ?? `${principal.keyAccess ?? 'write'} key`;
+
+/** 403 for a buyer whose role (or key) does not include `permission`, naming both. */
+export function lacksPermission(principal: BuyerPrincipal, permission: Permission): ForbiddenError {
+  const role = actingAs(principal);
+  return new ForbiddenError(`Your role in this organisation (${role}) does not include ${permission}`, { permission, role });
+}
 
 /** The organisation a user principal acts for: a buyer's, undefined for a developer or an admin. */
 export const actingOrganisation = (principal: UserPrincipal): string | undefined => (principal as Partial<BuyerPrincipal>).buyerId;

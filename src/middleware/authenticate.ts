@@ -1,6 +1,6 @@
 import type { Permission } from '@concord/contract';
 import type { RequestHandler } from 'express';
-import { actingAs, type Access, type BuyerPrincipal } from '../lib/endpoint.ts';
+import { lacksPermission, type Access, type BuyerPrincipal } from '../lib/endpoint.ts';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
 import type { AuthService, Principal } from '../modules/auth/auth.service.ts';
 
@@ -19,12 +19,6 @@ const isBuyerApiKey = (principal: Principal) => principal.kind === 'user' && pri
 /** The bearer credential of an `Authorization` header (`Bearer <credential>`), if it has one. */
 export function bearerCredential(header: string | undefined): string | undefined {
   return /^Bearer ([^\s]+)$/i.exec((header ?? '').trim())?.[1];
-}
-
-/** 403 for a buyer whose role (or key) does not include `permission`, naming both. */
-export function lacksPermission(principal: BuyerPrincipal, permission: Permission): ForbiddenError {
-  const role = actingAs(principal);
-  return new ForbiddenError(`Your role in this organisation (${role}) does not include ${permission}`, { permission, role });
 }
 
 /** The organisation a request names by header (ORGANISATION_HEADER), if it names one. */

@@ -13,13 +13,12 @@ import {
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { BuyerPrincipal } from '../../lib/endpoint.ts';
+import { lacksPermission, type BuyerPrincipal } from '../../lib/endpoint.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { newId, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { organisationInviteMail, welcomeMail } from '../email/mail.templates.ts';
-import { lacksPermission } from '../../middleware/authenticate.ts';
 import type { InvitationRecord, MemberRecord, MembershipRecord } from './members.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
