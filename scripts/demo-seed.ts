@@ -3,11 +3,12 @@
 // hundred tasks of every type (and two groups of assistant answers compared in pairs, and customer replies
 // written by annotators and chosen by others in their review), golden tasks,
 // a developer app whose annotators answer most tasks (so some complete and some fail), a webhook with
-// deliveries, two API keys (one used), a pending payout, a second buyer. The buyer's organisation has a
-// team (an admin, a member, a billing member and a viewer who joined by invitation, two invitations still
-// pending) and the buyer is an admin of the second buyer's organisation too; the invitation links are read
-// from the development e-mail outbox, so without it (production) the team is left out. Used for the
-// dashboard's screenshots and by anyone who wants to see the product with data.
+// deliveries, three API keys (one used, one read-only limited to two projects with a last day), a pending
+// payout, a second buyer. The buyer's organisation has a team (an admin, a member, a billing member and a
+// viewer who joined by invitation, two invitations still pending) and the buyer is an admin of the second
+// buyer's organisation too; the invitation links are read from the development e-mail outbox, so without
+// it (production) the team is left out. Used for the dashboard's screenshots and by anyone who wants to see
+// the product with data.
 //
 //   npx tsx scripts/demo-seed.ts --url http://localhost:3000 --admin-email admin@concord.local --admin-password …
 // Prints JSON with the accounts it made (the buyer's password is fixed: `demo password 1`).
@@ -480,9 +481,18 @@ export async function seedDemo(options: DemoOptions): Promise<DemoAccounts> {
     secret: `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`,
   });
 
-  // Two server-to-server keys; the ingest one has been used (its last use shows), the export one not yet.
+  // Three server-to-server keys; the ingest one has been used (its last use shows), the export one not yet,
+  // and a read-only one limited to two projects that stops working at the end of a day 90 days ahead.
   const ingestKey = await ok<{ apiKey: { secret: string } }>('POST', '/api-keys', buyer.token, { name: 'Production ingest' });
   await ok('POST', '/api-keys', buyer.token, { name: 'Nightly export job' });
+  const lastDay = new Date(Date.now() + 90 * 86_400_000);
+  lastDay.setUTCHours(23, 59, 59, 999);
+  await ok('POST', '/api-keys', buyer.token, {
+    name: 'Quality dashboard (read-only)',
+    access: 'read',
+    projectIds: [projects[0]?.id, projects[1]?.id].filter((id): id is string => id !== undefined),
+    expiresAt: lastDay.toISOString(),
+  });
   await ok('GET', '/tasks?limit=1', ingestKey.apiKey.secret);
 
   let answered = 0;

@@ -1,8 +1,9 @@
-// TanStack Query hooks of the API keys area: the buyer's live keys (cursor-paginated), creating one (its
-// secret is in that answer only) and revoking one. Keys start with 'api-keys'.
+// TanStack Query hooks of the API keys area: the buyer's live keys (cursor-paginated), creating one with
+// its access, projects and expiry (its secret is in that answer only) and revoking one. Keys start with 'api-keys'.
 import { MAX_LIVE_API_KEYS } from '@concord/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
+import type { KeyBody } from './keyForm';
 
 export type ApiKey = Schemas['BuyerApiKey'];
 export type CreatedApiKey = Schemas['BuyerApiKeyWithSecret'];
@@ -27,8 +28,8 @@ export function useApiKeys(cursor: string | undefined) {
 export function useCreateApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, idempotencyKey }: { name: string; idempotencyKey: string }) =>
-      call(api.POST('/api-keys', { body: { name }, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
+    mutationFn: ({ body, idempotencyKey }: { body: KeyBody; idempotencyKey: string }) =>
+      call(api.POST('/api-keys', { body, params: { header: { 'Idempotency-Key': idempotencyKey } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }
