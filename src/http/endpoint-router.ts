@@ -157,7 +157,12 @@ function endpointChain(endpoint: EndpointDefinition, deps: RouterDeps): RequestH
   if (endpoint.rateLimited) chain.push(deps.sensitiveRateLimit);
   if (endpoint.access !== 'public')
     chain.push(
-      authenticate(deps.auth, endpoint.access, { sessionOnly: endpoint.sessionOnly, permission: endpoint.permission, projectScoped: endpoint.projectScoped }),
+      authenticate(deps.auth, endpoint.access, {
+        sessionOnly: endpoint.sessionOnly,
+        permission: endpoint.permission,
+        projectScoped: endpoint.projectScoped,
+        personal: endpoint.personal,
+      }),
     );
   if (endpoint.bodyBytes) chain.push(rawBytes);
   else if (endpoint.consumes) chain.push(multipartOnly);

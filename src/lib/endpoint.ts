@@ -129,6 +129,12 @@ export interface EndpointDefinition<
    * hides what lies outside). Every other buyer route answers such a key 403: it reaches the whole organisation.
    */
   projectScoped?: true;
+  /**
+   * A route about the person rather than the organisation (their organisations, switching, their password):
+   * a token whose `org` the person has left acts here for their own organisation, so they can find their
+   * way back. Everywhere else, GET /auth/me included, such a token is 403 naming the organisation.
+   */
+  personal?: true;
   /** Counted against the shared per-IP budget of the sensitive routes. */
   rateLimited?: boolean;
   /**

@@ -1,7 +1,7 @@
 import type { Permission } from '@concord/contract';
 import type { RequestHandler } from 'express';
 import { lacksPermission, type Access, type BuyerPrincipal } from '../lib/endpoint.ts';
-import { ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
 import type { AuthService, Principal } from '../modules/auth/auth.service.ts';
 
 const ROLE_FOR_ACCESS = { buyer: 'BUYER', admin: 'ADMIN', developer: 'DEVELOPER' } as const;
@@ -21,8 +21,23 @@ export function bearerCredential(header: string | undefined): string | undefined
   return /^Bearer ([^\s]+)$/i.exec((header ?? '').trim())?.[1];
 }
 
-/** The organisation a request names by header (ORGANISATION_HEADER), if it names one. */
-const organisationHeader = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
+/** What an organisation id may look like in the header: an id, as GET /organisations lists them. */
+const ORGANISATION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * The organisation a request names by header (ORGANISATION_HEADER), if it names one. A header that is sent
+ * but names nothing an id could be (empty, too long, two values joined, other characters) is 400, not
+ * quietly the person's own organisation: a script with an unset variable should hear of it.
+ */
+function organisationHeader(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const id = typeof value === 'string' ? value.trim() : '';
+  if (!ORGANISATION_ID.test(id))
+    throw new BadRequestError('VALIDATION_ERROR', 'X-Concord-Organisation must be one organisation id (1–100 letters, digits, _ or -)', {
+      issues: [{ path: 'X-Concord-Organisation', message: 'must be one organisation id' }],
+    });
+  return id;
+}
 
 /**
  * Resolves the bearer credential and stores the principal in `res.locals.principal`.
@@ -33,7 +48,7 @@ const organisationHeader = (value: string | string[] | undefined): string | unde
 export function authenticate(
   auth: Pick<AuthService, 'knownApiKey' | 'resolvePrincipal'>,
   access: Exclude<Access, 'public'>,
-  options: { sessionOnly?: boolean; permission?: Permission; projectScoped?: boolean } = {},
+  options: { sessionOnly?: boolean; permission?: Permission; projectScoped?: boolean; personal?: boolean } = {},
 ): RequestHandler {
   const admit = (principal: Principal, res: Parameters<RequestHandler>[1], next: Parameters<RequestHandler>[2]) => {
     if (!isAllowed(access, principal)) throw new ForbiddenError();
@@ -56,7 +71,7 @@ export function authenticate(
     const known = auth.knownApiKey(credential);
     if (known) return admit(known, res, next);
     return auth
-      .resolvePrincipal(credential, organisationHeader(req.headers['x-concord-organisation']), { ownWhenGone: access === 'user' })
+      .resolvePrincipal(credential, organisationHeader(req.headers['x-concord-organisation']), { ownWhenGone: options.personal === true })
       .then((principal) => admit(principal, res, next));
   };
 }

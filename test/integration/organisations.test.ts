@@ -155,13 +155,17 @@ describe('acting for an organisation', () => {
     const own = await request(ctx.app).get('/api/v1/auth/me').set(bearer(viewer.token));
     expect(own.body.buyer).toMatchObject({ id: viewer.id, email: viewer.email, role: 'owner' });
 
-    // A membership that ends takes the switched token's access with it; on the routes about the person the
-    // token falls back to their own organisation, so they can still find and switch to the others.
+    // A membership that ends takes the switched token's access with it, GET /auth/me included; on the routes
+    // about the person (their organisations, switching, the password) the token falls back to their own
+    // organisation, so they can still find and switch to the others.
     await ctx.prisma.membership.delete({ where: { accountId_buyerId: { accountId: viewer.id, buyerId: founder.id } } });
     const after = await request(ctx.app).get('/api/v1/projects').set(bearer(switched.body.token));
     expect([after.status, after.body.code]).toEqual([403, 'FORBIDDEN']);
-    expect((await request(ctx.app).get('/api/v1/auth/me').set(bearer(switched.body.token))).body.buyer).toMatchObject({ id: viewer.id, role: 'owner' });
+    const gone = await request(ctx.app).get('/api/v1/auth/me').set(bearer(switched.body.token));
+    expect([gone.status, gone.body.details]).toEqual([403, { organisationId: founder.id }]);
     expect((await request(ctx.app).get('/api/v1/organisations').set(bearer(switched.body.token))).body.organisations).toHaveLength(1);
+    const back = await request(ctx.app).post('/api/v1/auth/switch').set(bearer(switched.body.token)).send({ organisationId: viewer.id });
+    expect(back.body.organisation).toMatchObject({ id: viewer.id, role: 'owner' });
     // Naming the organisation by header is still refused there.
     const named = await request(ctx.app).get('/api/v1/auth/me').set(asMember(viewer, founder.id));
     expect([named.status, named.body.code]).toEqual([403, 'FORBIDDEN']);
@@ -198,6 +202,27 @@ describe('acting for an organisation', () => {
     const mails = await ctx.prisma.mailOutbox.findMany({ where: { kind: 'BUDGET_LOW', toAddress: { in: Object.values(members).map((m) => m.email) } } });
     expect(mails.map((mail) => mail.toAddress).sort()).toEqual([members.owner.email, members.admin.email, members.billing.email].sort());
     expect(mails[0]?.body).toContain('Hello Northwind Vision,');
+  });
+
+  it('refuses a header that names no organisation id at all with 400, rather than acting for the person’s own', async () => {
+    const person = await createBuyer(ctx);
+    for (const value of ['', '   ', 'x'.repeat(101), 'not an id!', 'a, b']) {
+      const res = await request(ctx.app)
+        .get('/api/v1/projects')
+        .set({ ...bearer(person.token), [ORGANISATION_HEADER]: value });
+      expect([res.status, res.body.code, res.body.details], JSON.stringify(value)).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        { issues: [{ path: 'X-Concord-Organisation', message: 'must be one organisation id' }] },
+      ]);
+    }
+    expect(
+      (
+        await request(ctx.app)
+          .get('/api/v1/projects')
+          .set({ ...bearer(person.token), [ORGANISATION_HEADER]: ` ${person.id} ` })
+      ).status,
+    ).toBe(200);
   });
 
   it('answers 403 to a developer or an admin asking for organisations', async () => {

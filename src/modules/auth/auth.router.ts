@@ -82,6 +82,7 @@ export function authEndpoints({ auth, developers }: { auth: AuthService; develop
       summary: 'Change the password; older tokens stop working',
       access: 'user',
       sessionOnly: true,
+      personal: true,
       rateLimited: true,
       body: changePasswordBody,
       response: tokenResponse,

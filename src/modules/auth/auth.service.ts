@@ -187,9 +187,9 @@ export class AuthService {
   /**
    * A buyer's token acts for one organisation: the one a request names by header, else the token's `org`,
    * else the person's own. Naming one the person is no member of is 403 (a header never grants anything
-   * the account does not have) — but with `ownWhenGone` (the routes about the person: /auth/me, their
-   * organisations, switching, the password), a token whose `org` the person has left acts for their own
-   * organisation instead, so it can still find and switch to the others.
+   * the account does not have) — but with `ownWhenGone` (the routes about the person: their organisations,
+   * switching, the password), a token whose `org` the person has left acts for their own organisation
+   * instead, so it can still find and switch to the others.
    */
   private async lookUpPrincipal(credential: string, organisationId: string | undefined, ownWhenGone: boolean): Promise<Principal> {
     if (ID_PATTERN.test(credential)) {

@@ -150,7 +150,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       response: acceptInvitationResponse,
       errors: {
         400: `INVITATION_INVALID (unknown, used, revoked or expired), VALIDATION_ERROR (a password is needed: no account uses the address yet), or LIMIT_EXCEEDED (the account belongs to ${MAX_ORGANISATIONS_PER_PERSON} organisations already)`,
-        409: "EMAIL_TAKEN: the address belongs to a developer's or an admin's account",
+        409: "EMAIL_TAKEN (the address belongs to a developer's or an admin's account) or ALREADY_MEMBER (the address's account joined meanwhile; the link stays unused)",
       },
       handler: async ({ body }) => {
         const outcome = await members.accept(body);
