@@ -4523,7 +4523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description EMAIL_TAKEN: the address belongs to a developer's or an admin's account */
+            /** @description EMAIL_TAKEN (the address belongs to a developer's or an admin's account) or ALREADY_MEMBER (the address's account joined meanwhile; the link stays unused) */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
