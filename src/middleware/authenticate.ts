@@ -1,4 +1,4 @@
-import type { Permission } from '@concord/contract';
+import { ORGANISATION_HEADER, type Permission } from '@concord/contract';
 import type { RequestHandler } from 'express';
 import { lacksPermission, type Access, type BuyerPrincipal } from '../lib/endpoint.ts';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
@@ -33,8 +33,8 @@ function organisationHeader(value: string | string[] | undefined): string | unde
   if (value === undefined) return undefined;
   const id = typeof value === 'string' ? value.trim() : '';
   if (!ORGANISATION_ID.test(id))
-    throw new BadRequestError('VALIDATION_ERROR', 'X-Concord-Organisation must be one organisation id (1–100 letters, digits, _ or -)', {
-      issues: [{ path: 'X-Concord-Organisation', message: 'must be one organisation id' }],
+    throw new BadRequestError('VALIDATION_ERROR', `${ORGANISATION_HEADER} must be one organisation id (1–100 letters, digits, _ or -)`, {
+      issues: [{ path: ORGANISATION_HEADER, message: 'must be one organisation id' }],
     });
   return id;
 }
@@ -71,7 +71,7 @@ export function authenticate(
     const known = auth.knownApiKey(credential);
     if (known) return admit(known, res, next);
     return auth
-      .resolvePrincipal(credential, organisationHeader(req.headers['x-concord-organisation']), { ownWhenGone: options.personal === true })
+      .resolvePrincipal(credential, organisationHeader(req.headers[ORGANISATION_HEADER.toLowerCase()]), { ownWhenGone: options.personal === true })
       .then((principal) => admit(principal, res, next));
   };
 }

@@ -7,7 +7,7 @@ import { defineEndpoint } from '../../lib/endpoint.ts';
 import { idParams, noQuery } from '../../lib/schemas.ts';
 import type { InvitationRecord, MemberRecord } from './members.repository.ts';
 import type { MembersService } from './members.service.ts';
-import { toMembership } from './organisations.router.ts';
+import { presentMembership } from './organisations.router.ts';
 import { organisationExamples } from './organisations.examples.ts';
 import {
   acceptInvitationBody,
@@ -21,7 +21,7 @@ import {
   updateMemberBody,
 } from './organisations.schemas.ts';
 
-const toMember = (member: MemberRecord) => ({
+const presentMember = (member: MemberRecord) => ({
   accountId: member.accountId,
   email: member.email,
   role: member.role,
@@ -30,7 +30,7 @@ const toMember = (member: MemberRecord) => ({
   joinedAt: member.joinedAt.toISOString(),
 });
 
-const toInvitation = (invitation: InvitationRecord) => ({
+const presentInvitation = (invitation: InvitationRecord) => ({
   id: invitation.id,
   email: invitation.email,
   role: invitation.role,
@@ -54,7 +54,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       permission: 'members:write',
       query: noQuery,
       response: listMembersResponse,
-      handler: async ({ principal }) => ({ members: (await members.list(principal)).map(toMember) }),
+      handler: async ({ principal }) => ({ members: (await members.list(principal)).map(presentMember) }),
     }),
     defineEndpoint({
       method: 'patch',
@@ -71,7 +71,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       body: updateMemberBody,
       response: memberSchema,
       errors: { 403: OWNERS_ONLY, 409: "FOUNDER_STAYS_OWNER: the organisation's founder stays an owner" },
-      handler: async ({ principal, params, body }) => toMember(await members.changeRole(principal, params.accountId, body.role)),
+      handler: async ({ principal, params, body }) => presentMember(await members.changeRole(principal, params.accountId, body.role)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -107,7 +107,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
         403: OWNERS_ONLY,
         409: 'ALREADY_MEMBER: an account with this address is a member already',
       },
-      handler: async ({ principal, body }) => ({ invitation: toInvitation(await members.invite(principal, body)) }),
+      handler: async ({ principal, body }) => ({ invitation: presentInvitation(await members.invite(principal, body)) }),
     }),
     defineEndpoint({
       method: 'get',
@@ -120,7 +120,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       permission: 'members:write',
       query: noQuery,
       response: listInvitationsResponse,
-      handler: async ({ principal }) => ({ invitations: (await members.pendingInvitations(principal)).map(toInvitation) }),
+      handler: async ({ principal }) => ({ invitations: (await members.pendingInvitations(principal)).map(presentInvitation) }),
     }),
     defineEndpoint({
       method: 'delete',
@@ -156,7 +156,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
         const outcome = await members.accept(body);
         return {
           accountCreated: outcome.accountCreated,
-          organisation: toMembership(outcome.organisation),
+          organisation: presentMembership(outcome.organisation),
           ...(outcome.accountCreated ? { token: outcome.token } : {}),
         };
       },

@@ -7,7 +7,7 @@ import { organisationExamples } from './organisations.examples.ts';
 import { listOrganisationsResponse, switchOrganisationBody, switchOrganisationResponse } from './organisations.schemas.ts';
 import type { OrganisationsService } from './organisations.service.ts';
 
-export const toMembership = (membership: MembershipRecord) => ({
+export const presentMembership = (membership: MembershipRecord) => ({
   id: membership.organisationId,
   name: membership.name,
   role: membership.role,
@@ -30,7 +30,7 @@ export function organisationEndpoints({ organisations }: { organisations: Organi
       query: noQuery,
       response: listOrganisationsResponse,
       errors: { 403: 'FORBIDDEN: not a buyer account' },
-      handler: async ({ principal }) => ({ organisations: (await organisations.list(principal)).map(toMembership) }),
+      handler: async ({ principal }) => ({ organisations: (await organisations.list(principal)).map(presentMembership) }),
     }),
     defineEndpoint({
       method: 'post',
@@ -47,7 +47,7 @@ export function organisationEndpoints({ organisations }: { organisations: Organi
       errors: { 403: 'FORBIDDEN: not a member of that organisation, not a buyer account, or an API key' },
       handler: async ({ principal, body }) => {
         const { token, organisation } = await organisations.switchTo(principal, body.organisationId);
-        return { token, organisation: toMembership(organisation) };
+        return { token, organisation: presentMembership(organisation) };
       },
     }),
   ];
