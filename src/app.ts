@@ -23,6 +23,7 @@ import { billingEndpoints } from './modules/billing/billing.router.ts';
 import { buyerApiKeyEndpoints } from './modules/buyer-api-keys/buyer-api-keys.router.ts';
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { memberEndpoints } from './modules/organisations/members.router.ts';
+import { auditEndpoints } from './modules/audit/audit.router.ts';
 import { organisationEndpoints } from './modules/organisations/organisations.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { labelQualityEndpoints } from './modules/quality/label-quality.router.ts';
@@ -54,6 +55,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...authEndpoints(services),
     ...organisationEndpoints(services),
     ...memberEndpoints(services),
+    ...auditEndpoints(services),
     ...buyerApiKeyEndpoints(services),
     ...adminEndpoints(services),
     ...adminAnnotationEndpoints(services),

@@ -27,6 +27,7 @@ import { IdempotencyService } from './modules/idempotency/idempotency.service.ts
 import { MetaService } from './modules/meta/meta.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { MembersService } from './modules/organisations/members.service.ts';
+import { AuditService } from './modules/audit/audit.service.ts';
 import { OrganisationsService } from './modules/organisations/organisations.service.ts';
 import { QualityRepository } from './modules/quality/quality.repository.ts';
 import { QualityService } from './modules/quality/quality.service.ts';
@@ -81,6 +82,8 @@ export function createServices(deps: ContainerDeps) {
     projects: new ProjectsService(db),
     organisations: new OrganisationsService(db, auth),
     members: new MembersService(db, clock, deps.config, auth),
+    /** The audit log's reading and its retention sweep; every change appends its entry itself. */
+    audit: new AuditService(db),
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config),
     goldenTasks: new GoldenTasksService(db),

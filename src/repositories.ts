@@ -6,6 +6,7 @@ import type { DbClient } from './db/client.ts';
 import type { Database as UnitOfWork } from './db/database.ts';
 import type { RawExecutor } from './db/pg-executor.ts';
 import { AnnotatorsRawRepository, AnnotatorsRepository } from './modules/annotation/annotators.repository.ts';
+import { AuditLogRepository } from './modules/audit/audit.repository.ts';
 import { AssignmentsRepository } from './modules/annotation/assignments.repository.ts';
 import { LabelCountsRepository } from './modules/annotation/label-counts.repository.ts';
 import { PayoutsRepository } from './modules/annotation/payouts.repository.ts';
@@ -32,6 +33,7 @@ export function createRepositories(db: DbClient) {
     accounts: new AccountsRepository(db),
     annotators: new AnnotatorsRepository(db),
     assignments: new AssignmentsRepository(db),
+    auditLog: new AuditLogRepository(db),
     billing: new BillingRepository(db),
     buyerApiKeys: new BuyerApiKeysRepository(db),
     labelCounts: new LabelCountsRepository(db),
@@ -65,6 +67,7 @@ export function createRawRepositories(db: RawExecutor) {
     accounts: new AccountsRawRepository(db),
     annotators: new AnnotatorsRawRepository(db),
     assignments: new AssignmentsRepository(db),
+    auditLog: new AuditLogRepository(db),
     billing: new BillingRawRepository(db),
     buyerApiKeys: new BuyerApiKeysRawRepository(db),
     deposits: new DepositsRawRepository(db),

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   const sweeper = startPeriodic({
     name: 'expired.sweep',
     intervalMs: EXPIRED_SWEEP_MS,
-    run: async () => (await services.idempotency.sweepExpired()) + (await services.db.repos.rateLimits.deleteExpired()),
+    run: async () => (await services.idempotency.sweepExpired()) + (await services.db.repos.rateLimits.deleteExpired()) + (await services.audit.sweepExpired()),
     logger,
   });
   // Decisions nudge the settlement-effects applier themselves; this catches what a process that died

@@ -25,6 +25,8 @@ import type {
   LoginInput,
   AcceptedInvitation,
   AcceptInvitationInput,
+  AuditEntry,
+  AuditLogParams,
   Invitation,
   InvitationInput,
   Member,
@@ -176,6 +178,16 @@ export class OrganisationsResource extends Resource {
   /** Revokes a pending invitation: its link stops working. */
   async revokeInvitation(invitationId: string, options: RequestOptions = {}): Promise<void> {
     await this.http.send({ method: 'DELETE', path: `/invitations/${id(invitationId)}`, options });
+  }
+
+  /**
+   * The audit log, newest first (audit:read: owners and admins): every change made to the organisation, by
+   * whom (a person, an API key or the operator), from which address, with the settings before and after.
+   */
+  auditLog(params: AuditLogParams = {}, options: RequestOptions = {}): PageList<AuditEntry> {
+    const { from, to, ...rest } = params;
+    const iso = (at: Date | string | undefined) => (at instanceof Date ? at.toISOString() : at);
+    return this.paginate('entries', '/audit-log', { ...rest, from: iso(from), to: iso(to) }, options);
   }
 }
 

@@ -46,6 +46,8 @@ export type Invitation = Schemas['Invitation'];
 export type InvitationInput = BodyOf<'/invitations', 'post'>;
 export type AcceptInvitationInput = BodyOf<'/invitations/accept', 'post'>;
 export type AcceptedInvitation = ResponseOf<'/invitations/accept', 'post'>;
+/** One change made to the organisation: who (a person, a key or the operator), from where, what, before and after. */
+export type AuditEntry = Schemas['AuditEntry'];
 export type DeveloperProfile = Schemas['DeveloperProfile'];
 export type ServiceMeta = Schemas['ServiceMeta'];
 export type RegisterInput = BodyOf<'/auth/register', 'post'>;
@@ -127,6 +129,21 @@ export interface EventListParams extends PageParams {
   since?: Date | string;
   /** Events about this task. */
   taskId?: string;
+}
+
+/** Filters of the audit log (every one optional; together they all hold). */
+export interface AuditLogParams extends PageParams {
+  /** A member's account id or an API key's id. */
+  actor?: string;
+  /** The operation, e.g. `updateProject`. */
+  action?: AuditEntry['action'];
+  targetType?: AuditEntry['target']['type'];
+  /** The changed resource's id. */
+  target?: string;
+  /** Entries at or after this time. */
+  from?: Date | string;
+  /** Entries before this time. */
+  to?: Date | string;
 }
 
 // Money.

@@ -4,7 +4,8 @@ import { jsonBody, multipartOnly, rawBytes } from '../middleware/body.ts';
 import { parseInput } from '../middleware/validate.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import { parseIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.ts';
-import { actingOrganisation, type ApiKeyPrincipal, type EndpointDefinition, type UserPrincipal } from '../lib/endpoint.ts';
+import { isAuditAction } from '@concord/contract';
+import { actingOrganisation, buyerActor, type ApiKeyPrincipal, type BuyerPrincipal, type EndpointDefinition, type UserPrincipal } from '../lib/endpoint.ts';
 import { sendOutcome } from '../modules/idempotency/idempotent-response.ts';
 import { sendJson } from './respond.ts';
 import { buildRouteTable, candidates, handles, matchSegments, splitPath, type Route } from './route-table.ts';
@@ -52,6 +53,10 @@ export function buildRouter(endpoints: EndpointDefinition[], deps: RouterDeps): 
         throw new Error(`${endpoint.method} ${endpoint.path}: a route with path parameters names its 404 code (notFound)`);
       if ((endpoint.access === 'buyer') !== (endpoint.permission !== undefined))
         throw new Error(`${endpoint.method} ${endpoint.path}: a buyer route declares its permission, and only a buyer route does`);
+      if (endpoint.access === 'buyer' && endpoint.method !== 'get' && !isAuditAction(endpoint.operationId))
+        throw new Error(
+          `${endpoint.method} ${endpoint.path}: a buyer route that changes something is audited (add ${endpoint.operationId} to AUDITED_ACTIONS)`,
+        );
       return { method: endpoint.method, path: endpoint.path, value: { route: { path: endpoint.path }, chain: endpointChain(endpoint, deps) } };
     }),
   );
@@ -169,15 +174,21 @@ function endpointChain(endpoint: EndpointDefinition, deps: RouterDeps): RequestH
   else if (endpoint.method !== 'get') chain.push(jsonBody(endpoint.bodyLimit ?? '1mb'));
   if (endpoint.middleware) chain.push(...endpoint.middleware);
   const status = endpoint.status ?? 200;
+  const action = endpoint.access === 'buyer' && isAuditAction(endpoint.operationId) ? endpoint.operationId : undefined;
   chain.push(async (req, res) => {
     const input = parseInput(endpoint, req);
     if (!endpoint.unsettledReads) await deps.settled();
-    const run = () => endpoint.handler({ ...input, principal: res.locals.principal, req, res } as Parameters<EndpointDefinition['handler']>[0]);
+    const principal = res.locals.principal as UserPrincipal | ApiKeyPrincipal | undefined;
+    const actor = action && principal ? buyerActor(principal as BuyerPrincipal, req.ip, action) : undefined;
+    const run = () => endpoint.handler({ ...input, principal, actor, req, res } as Parameters<EndpointDefinition['handler']>[0]);
     const key = endpoint.idempotent === 'router' ? parseIdempotencyKey(req.headers['idempotency-key']) : undefined;
     if (key !== undefined) {
       // The path names the target (a buyer to credit, an annotator to pay), so it is part of the request.
       const fingerprint = requestFingerprint(`${endpoint.method.toUpperCase()} ${req.baseUrl}${req.path}`, input.body ?? req.body);
-      await sendOutcome(res, await deps.idempotency.runAmbient(keyOwner(res.locals.principal, endpoint.sessionOnly === true), key, fingerprint, status, run));
+      await sendOutcome(
+        res,
+        await deps.idempotency.runAmbient(keyOwner(principal as UserPrincipal | ApiKeyPrincipal, endpoint.sessionOnly === true), key, fingerprint, status, run),
+      );
       return;
     }
     const result = await run();

@@ -1,7 +1,7 @@
 // An endpoint is declared once: its route, who may call it, the zod schemas of its input and output,
 // and its handler. The same declaration mounts the Express route and writes the OpenAPI document, so
 // the two cannot drift apart.
-import type { ApiKeyAccess, ErrorCode, MemberRole, Permission } from '@concord/contract';
+import type { ApiKeyAccess, AuditAction, AuditActorKind, ErrorCode, MemberRole, Permission } from '@concord/contract';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { ForbiddenError } from './errors.ts';
@@ -59,6 +59,39 @@ export function lacksPermission(principal: BuyerPrincipal, permission: Permissio
 /** The organisation a user principal acts for: a buyer's, undefined for a developer or an admin. */
 export const actingOrganisation = (principal: UserPrincipal): string | undefined => (principal as Partial<BuyerPrincipal>).buyerId;
 
+/**
+ * Who makes a change, from where and by which operation: what the audit log records beside the change,
+ * in its transaction. The router builds it for every buyer route from the caller and the operationId.
+ */
+export interface Actor {
+  organisationId: string;
+  kind: AuditActorKind;
+  /** The person: a member, or the service's operator; null for an API key. */
+  accountId: string | null;
+  apiKeyId: string | null;
+  /** The client's address as `trust proxy` reads it. */
+  ip: string | null;
+  action: AuditAction;
+}
+
+/** A buyer's change: the person or the key acting for the organisation. */
+export function buyerActor(principal: BuyerPrincipal, ip: string | undefined, action: AuditAction): Actor {
+  const key = principal.apiKeyId ?? null;
+  return {
+    organisationId: principal.buyerId,
+    kind: key ? 'apiKey' : 'member',
+    accountId: key ? null : principal.accountId,
+    apiKeyId: key,
+    ip: ip ?? null,
+    action,
+  };
+}
+
+/** The service's operator changing an organisation (an admin's credit adjustment). */
+export function operatorActor(principal: UserPrincipal, organisationId: string, ip: string | undefined, action: AuditAction): Actor {
+  return { organisationId, kind: 'admin', accountId: principal.accountId, apiKeyId: null, ip: ip ?? null, action };
+}
+
 /** A developer app authenticated by its API key. */
 export interface ApiKeyPrincipal {
   kind: 'apiKey';
@@ -84,6 +117,12 @@ type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface HandlerContext<A extends Access, B, Q, P> {
   principal: PrincipalFor<A>;
+  /**
+   * On a buyer route that changes something (its operationId is one of AUDITED_ACTIONS, which the router
+   * checks for every buyer route but a GET): the actor to hand the service, which appends the audit entry
+   * in the change's transaction. Undefined on every other route.
+   */
+  actor: A extends 'buyer' ? Actor : undefined;
   body: Output<B>;
   query: Output<Q>;
   params: Output<P>;

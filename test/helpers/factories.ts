@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { expect } from 'vitest';
+import { sha256Hex } from '../../src/lib/ids.ts';
 import type { TestContext } from './context.ts';
 
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomUUID().slice(0, 12)}@example.test`;
@@ -61,3 +62,16 @@ export async function createFundedBuyer(ctx: TestContext, adminToken: string, ce
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The token of the newest invitation e-mail to `email` (by the invitations' creation), read from its link. */
+export async function invitationLinkToken(ctx: TestContext, email: string): Promise<string> {
+  const mails = await ctx.prisma.mailOutbox.findMany({ where: { toAddress: email, kind: 'ORGANISATION_INVITE' } });
+  const tokens = mails.map((mail) => decodeURIComponent(/\/invitation#token=(\S+)/.exec(mail.body)?.[1] ?? ''));
+  const newest = await ctx.prisma.invitation.findFirstOrThrow({
+    where: { email },
+    orderBy: [{ createdAt: 'desc' }, { revokedAt: { sort: 'desc', nulls: 'first' } }],
+  });
+  const token = tokens.find((t) => sha256Hex(t) === newest.tokenHash);
+  expect(token).toBeDefined();
+  return token ?? '';
+}

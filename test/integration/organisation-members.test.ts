@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, sha256Hex } from '../../src/lib/ids.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
-import { bearer, createAdmin, createBuyer, createDeveloper, PASSWORD, uniqueEmail, type TestBuyer } from '../helpers/factories.ts';
+import { bearer, createAdmin, createBuyer, createDeveloper, invitationLinkToken, PASSWORD, uniqueEmail, type TestBuyer } from '../helpers/factories.ts';
 
 let ctx: TestContext;
 let adminToken: string;
@@ -30,18 +30,7 @@ async function invite(by: TestBuyer | string, email: string, role: MemberRole) {
   return res.body.invitation as { id: string; email: string; role: MemberRole; expiresAt: string };
 }
 
-/** The token of the newest invitation e-mail to `email` (by the invitations' creation), read from its link. */
-async function linkToken(email: string): Promise<string> {
-  const mails = await ctx.prisma.mailOutbox.findMany({ where: { toAddress: email, kind: 'ORGANISATION_INVITE' } });
-  const tokens = mails.map((mail) => decodeURIComponent(/\/invitation#token=(\S+)/.exec(mail.body)?.[1] ?? ''));
-  const newest = await ctx.prisma.invitation.findFirstOrThrow({
-    where: { email },
-    orderBy: [{ createdAt: 'desc' }, { revokedAt: { sort: 'desc', nulls: 'first' } }],
-  });
-  const token = tokens.find((t) => sha256Hex(t) === newest.tokenHash);
-  expect(token).toBeDefined();
-  return token ?? '';
-}
+const linkToken = (email: string) => invitationLinkToken(ctx, email);
 
 /** A person who joined `organisation` with `role` through an invitation and a new account; their token acts for it. */
 async function joinedMember(organisation: TestBuyer, role: MemberRole): Promise<TestBuyer> {

@@ -445,6 +445,22 @@ describe('organisations', () => {
     expect(await founder.organisations.invitations()).toEqual([]);
     await expect(BuyerClient.acceptInvitation({ baseUrl }, { token })).rejects.toMatchObject({ status: 400, code: 'INVITATION_INVALID' });
   });
+
+  it('auditLog: every change, newest first, filtered and paged through', async () => {
+    const { client: founder } = await register('Audited Co');
+    const me = await founder.auth.me();
+    const project = await founder.projects.create({ name: 'First' });
+    await founder.projects.update(project.id, { name: 'Renamed' });
+    await founder.organisations.invite({ email: uniqueEmail('audited'), role: 'viewer' });
+    expect((await founder.organisations.auditLog({ limit: 1 }).toArray()).map((entry) => entry.action)).toEqual([
+      'createInvitation',
+      'updateProject',
+      'createProject',
+    ]);
+    const [renamed] = await founder.organisations.auditLog({ target: project.id, action: 'updateProject', from: new Date(Date.now() - 60_000) }).toArray();
+    expect(renamed).toMatchObject({ actor: { kind: 'member', email: me.email }, before: { name: 'First' }, after: { name: 'Renamed' } });
+    expect(await founder.organisations.auditLog({ targetType: 'webhook' }).toArray()).toEqual([]);
+  });
 });
 
 describe('webhooks: generated secrets, retry policies, test sends and secret rotation', () => {

@@ -14,3 +14,4 @@ export * from './exports.ts';
 export * from './errors.ts';
 export * from './accounts.ts';
 export * from './organisations.ts';
+export * from './audit.ts';

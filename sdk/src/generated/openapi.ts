@@ -292,6 +292,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change made to the organisation, by whom, from where, with the settings before and after (newest first) */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -1429,6 +1446,50 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             expiresAt: string;
+        };
+        AuditEntry: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            at: string;
+            actor: components["schemas"]["AuditActor"];
+            /** @description The caller's address (behind TRUST_PROXY, the client's) */
+            ip: string | null;
+            /**
+             * @description The operation (its operationId)
+             * @enum {string}
+             */
+            action: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "adjustBuyerCredits";
+            target: {
+                /** @enum {string} */
+                type: "organisation" | "member" | "invitation" | "apiKey" | "project" | "task" | "tasks" | "goldenTask" | "webhook" | "webhookDelivery" | "deposit";
+                /** @description Null for several resources at once (a batch of tasks) */
+                id: string | null;
+            };
+            /** @description The settings the change touched, as they were (null for a creation); never task content or secrets */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The settings as the change left them (null for a deletion) */
+            after: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditActor: {
+            /**
+             * @description `member`: a person of the organisation; `apiKey`: one of its keys; `admin`: the service's operator
+             * @enum {string}
+             */
+            kind: "member" | "apiKey" | "admin";
+            accountId: string | null;
+            /** @description The person's e-mail (null for a key) */
+            email: string | null;
+            apiKeyId: string | null;
+            apiKeyName: string | null;
+            /** @description The key's visible prefix, as the key list shows it */
+            apiKeyPrefix: string | null;
         };
         BuyerApiKeyWithSecret: {
             /** @description `key_…` */
@@ -4578,6 +4639,155 @@ export interface operations {
                     "x-request-id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description A member's account id or an API key's id: the changes they made */
+                actor?: string;
+                /** @description The operation (its operationId), e.g. `updateProject` */
+                action?: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "adjustBuyerCredits";
+                targetType?: "organisation" | "member" | "invitation" | "apiKey" | "project" | "task" | "tasks" | "goldenTask" | "webhook" | "webhookDelivery" | "deposit";
+                /** @description The changed resource's id (a project, task, key, member…) */
+                target?: string;
+                /** @description ISO 8601 timestamp: entries at or after it */
+                from?: string;
+                /** @description ISO 8601 timestamp: entries before it */
+                to?: string;
+                /** @description Page size: 1 to 100, default 20 (above 100 is read as 100) */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "aud_cm3q7wbj2000glk08w5x6y7z8",
+                     *           "at": "2026-03-15T16:02:11.047Z",
+                     *           "actor": {
+                     *             "kind": "member",
+                     *             "accountId": "cm3q7v8k20000lk08h2j4n6p8",
+                     *             "email": "ml-ops@acme-robotics.com",
+                     *             "apiKeyId": null,
+                     *             "apiKeyName": null,
+                     *             "apiKeyPrefix": null
+                     *           },
+                     *           "ip": "203.0.113.24",
+                     *           "action": "updateProject",
+                     *           "target": {
+                     *             "type": "project",
+                     *             "id": "cm3q7w0m10002lk08c5d6e7f8"
+                     *           },
+                     *           "before": {
+                     *             "targetConfidence": null
+                     *           },
+                     *           "after": {
+                     *             "targetConfidence": 0.97
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "aud_cm3q7wbj2000hlk08a9b0c1d2",
+                     *           "at": "2026-03-14T09:31:27.215Z",
+                     *           "actor": {
+                     *             "kind": "apiKey",
+                     *             "accountId": null,
+                     *             "email": null,
+                     *             "apiKeyId": "key_cm3q7wai1000flk08s1t2u3v4",
+                     *             "apiKeyName": "Production ingest",
+                     *             "apiKeyPrefix": "cnc_test_4fQx9"
+                     *           },
+                     *           "ip": "198.51.100.7",
+                     *           "action": "createTaskBatch",
+                     *           "target": {
+                     *             "type": "tasks",
+                     *             "id": null
+                     *           },
+                     *           "before": null,
+                     *           "after": {
+                     *             "created": 250,
+                     *             "totalCostCents": 5000,
+                     *             "projectIds": [
+                     *               "cm3q7w0m10002lk08c5d6e7f8"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        entries: components["schemas"]["AuditEntry"][];
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the cursor is not one this API produced (INVALID_CURSOR) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `audit:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

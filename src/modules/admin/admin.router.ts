@@ -4,7 +4,7 @@ import type { AuthService } from '../auth/auth.service.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import type { DevelopersService } from '../developers/developers.service.ts';
 import type { MailOutboxService } from '../email/mail-outbox.service.ts';
-import { defineEndpoint } from '../../lib/endpoint.ts';
+import { defineEndpoint, operatorActor } from '../../lib/endpoint.ts';
 import { emptyBody, idParams, cursorSchema, limitSchema, pageInfo } from '../../lib/schemas.ts';
 import { apiKeyResponse } from '../auth/auth.schemas.ts';
 import { toBuyerAccount } from '../auth/auth.presenters.ts';
@@ -151,7 +151,8 @@ export function adminEndpoints({
       body: creditAdjustmentBody,
       status: 201,
       response: ledgerEntrySchema,
-      handler: async ({ params, body }) => toLedgerEntry(await billing.adjustCredits(params.id, body.amountCents, body.reason)),
+      handler: async ({ principal, params, body, req }) =>
+        toLedgerEntry(await billing.adjustCredits(operatorActor(principal, params.id, req.ip, 'adjustBuyerCredits'), body.amountCents, body.reason)),
     }),
     defineEndpoint({
       method: 'get',

@@ -1,5 +1,6 @@
 import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Actor } from '../../lib/endpoint.ts';
 import { dayWindow } from '../../lib/day-window.ts';
 import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
@@ -20,10 +21,14 @@ export class BillingService {
    * An admin's manual credit (positive) or debit (negative); a debit may not exceed availableCents. A
    * debit that takes the balance from ≥ 500 to < 500 cents records budget.low, like a charge does.
    */
-  adjustCredits(buyerId: string, amountCents: number, reason: string): Promise<LedgerEntryRecord> {
+  /** The operator's adjustment, in the organisation's audit log with the operator as its actor. */
+  adjustCredits(actor: Actor, amountCents: number, reason: string): Promise<LedgerEntryRecord> {
     return this.db.transaction(async (repos) => {
-      const moved = await this.move(repos, { buyerId, type: 'ADJUSTMENT', amountCents, reason });
-      if (moved.ok) return moved.entry;
+      const moved = await this.move(repos, { buyerId: actor.organisationId, type: 'ADJUSTMENT', amountCents, reason });
+      if (moved.ok) {
+        await repos.auditLog.append(actor, { targetId: actor.organisationId, after: { amountCents, reason, ledgerEntryId: moved.entry.id } });
+        return moved.entry;
+      }
       if (moved.reason === 'NOT_FOUND') throw buyerNotFound();
       throw new InsufficientCreditsError(-amountCents, moved.availableCents);
     });

@@ -114,8 +114,10 @@ export class BuyerApiKeysRepository extends BuyerApiKeysRawRepository {
   }
 
   /** Revokes a live key of this buyer; false when there is none by that id (unknown, foreign or already revoked). */
-  async revoke(buyerId: string, id: string, now: Date): Promise<boolean> {
+  /** Revokes a live key: the key as it was, or null when there is no such live key. */
+  async revoke(buyerId: string, id: string, now: Date): Promise<BuyerApiKeyRecord | null> {
     const revoked = await this.db.buyerApiKey.updateMany({ where: { id, buyerId, revokedAt: null }, data: { revokedAt: now } });
-    return revoked.count === 1;
+    if (revoked.count === 0) return null;
+    return toRecord((await this.db.buyerApiKey.findUniqueOrThrow({ where: { id }, select })) as KeyRow);
   }
 }

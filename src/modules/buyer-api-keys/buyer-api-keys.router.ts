@@ -40,8 +40,8 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiK
       errors: {
         400: `VALIDATION_ERROR, INVALID_PROJECT (a projectId that is not one of the organisation's projects) or LIMIT_EXCEEDED (${MAX_LIVE_API_KEYS} live keys per buyer)`,
       },
-      handler: async ({ principal, body }) => {
-        const { key, secret } = await buyerApiKeys.create(principal, body);
+      handler: async ({ principal, actor, body }) => {
+        const { key, secret } = await buyerApiKeys.create(principal, actor, body);
         return { apiKey: { ...toApiKey(key), secret } };
       },
     }),
@@ -74,7 +74,7 @@ export function buyerApiKeyEndpoints({ buyerApiKeys }: { buyerApiKeys: BuyerApiK
       sessionOnly: true,
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => buyerApiKeys.revoke(principal.buyerId, params.id),
+      handler: ({ actor, params }) => buyerApiKeys.revoke(actor, params.id),
     }),
   ];
 }

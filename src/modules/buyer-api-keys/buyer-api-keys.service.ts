@@ -1,5 +1,6 @@
 import { MAX_LIVE_API_KEYS, type ApiKeyAccess } from '@concord/contract';
-import type { BuyerPrincipal } from '../../lib/endpoint.ts';
+import type { Actor, BuyerPrincipal } from '../../lib/endpoint.ts';
+import { pick } from '../audit/audit-change.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
@@ -27,6 +28,7 @@ export class BuyerApiKeysService {
    */
   async create(
     principal: BuyerPrincipal,
+    actor: Actor,
     input: { name: string; access: ApiKeyAccess; projectIds?: string[]; expiresAt?: string },
   ): Promise<{ key: KeyWithCreator; secret: string }> {
     const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt);
@@ -42,7 +44,9 @@ export class BuyerApiKeysService {
       const projects = await repos.projects.qualitySettings(principal.buyerId, projectIds);
       const foreign = projectIds.find((id) => !projects.has(id));
       if (foreign !== undefined) throw new BadRequestError('INVALID_PROJECT', `projectIds: ${foreign} is not one of your projects`);
-      return repos.buyerApiKeys.create(principal.buyerId, { ...row, ...scope }, MAX_LIVE_API_KEYS);
+      const created = await repos.buyerApiKeys.create(principal.buyerId, { ...row, ...scope }, MAX_LIVE_API_KEYS);
+      if (created) await repos.auditLog.append(actor, { targetId: created.id, after: keySettings(created) });
+      return created;
     });
     if (!key) throw new BadRequestError('LIMIT_EXCEEDED', `A buyer has at most ${MAX_LIVE_API_KEYS} API keys; revoke one first`);
     return { key: (await this.withCreators([key]))[0] as KeyWithCreator, secret };
@@ -58,8 +62,15 @@ export class BuyerApiKeysService {
   }
 
   /** Revocation holds at once in every process: authentication reads the key's row on every request. */
-  async revoke(buyerId: string, id: string): Promise<void> {
+  async revoke(actor: Actor, id: string): Promise<void> {
     if (!BUYER_API_KEY_ID_PATTERN.test(id)) throw apiKeyNotFound();
-    if (!(await this.db.repos.buyerApiKeys.revoke(buyerId, id, this.clock.now()))) throw apiKeyNotFound();
+    await this.db.transaction(async (repos) => {
+      const revoked = await repos.buyerApiKeys.revoke(actor.organisationId, id, this.clock.now());
+      if (!revoked) throw apiKeyNotFound();
+      await repos.auditLog.append(actor, { targetId: id, before: keySettings(revoked) });
+    });
   }
 }
+
+/** What the audit log keeps of a key: its name, visible prefix and scope (the secret is never stored anyway). */
+const keySettings = (key: BuyerApiKeyRecord) => pick(key, ['name', 'prefix', 'access', 'projectIds', 'expiresAt']);

@@ -50,7 +50,7 @@ export function depositEndpoints({ deposits }: { deposits: DepositsService }) {
       body: createBody,
       status: 201,
       response: depositSchema,
-      handler: async ({ principal, body }) => toDeposit(await deposits.create(principal.buyerId, body)),
+      handler: async ({ actor, body }) => toDeposit(await deposits.create(actor, body)),
     }),
     defineEndpoint({
       method: 'get',

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Actor } from '../../lib/endpoint.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -34,7 +35,8 @@ export class DepositsService {
     private readonly logger: Logger,
   ) {}
 
-  async create(buyerId: string, input: { amountCents: number; method: DepositMethod }): Promise<DepositRecord> {
+  async create(actor: Actor, input: { amountCents: number; method: DepositMethod }): Promise<DepositRecord> {
+    const buyerId = actor.organisationId;
     const id = newId();
     const checkoutId = newCheckoutId();
     const contact = await this.db.repos.accounts.findBuyerContact(buyerId);
@@ -45,16 +47,23 @@ export class DepositsService {
       method: input.method,
       buyerEmail: contact?.email ?? null,
     });
-    return this.db.repos.deposits.create({
-      id,
-      buyerId,
-      amountCents: input.amountCents,
-      bonusCents: depositBonusCents(input.amountCents),
-      method: input.method,
-      provider: this.provider.name,
-      providerRef: checkout.providerRef,
-      checkoutUrl: checkout.checkoutUrl,
-      checkoutDigest: checkoutDigest(checkoutId),
+    return this.db.transaction(async (repos) => {
+      const deposit = await repos.deposits.create({
+        id,
+        buyerId,
+        amountCents: input.amountCents,
+        bonusCents: depositBonusCents(input.amountCents),
+        method: input.method,
+        provider: this.provider.name,
+        providerRef: checkout.providerRef,
+        checkoutUrl: checkout.checkoutUrl,
+        checkoutDigest: checkoutDigest(checkoutId),
+      });
+      await repos.auditLog.append(actor, {
+        targetId: id,
+        after: { amountCents: deposit.amountCents, bonusCents: deposit.bonusCents, method: deposit.method, provider: deposit.provider },
+      });
+      return deposit;
     });
   }
 

@@ -74,7 +74,7 @@ export function goldenTaskEndpoints({ goldenTasks }: { goldenTasks: GoldenTasksS
       rawBody: goldenTaskInputSchema,
       status: 201,
       response: goldenTaskSchema,
-      handler: async ({ principal, req }) => toGoldenTask(await goldenTasks.create(principal.buyerId, req.body)),
+      handler: async ({ actor, req }) => toGoldenTask(await goldenTasks.create(actor, req.body)),
     }),
     defineEndpoint({
       method: 'get',
@@ -103,7 +103,7 @@ export function goldenTaskEndpoints({ goldenTasks }: { goldenTasks: GoldenTasksS
       permission: 'tasks:write',
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => goldenTasks.delete(principal.buyerId, params.id),
+      handler: ({ actor, params }) => goldenTasks.delete(actor, params.id),
     }),
   ];
 }

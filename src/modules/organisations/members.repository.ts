@@ -156,12 +156,14 @@ export class MembersRepository {
   }
 
   /** Revokes a pending invitation of the organisation; false when there is none by that id. */
-  async revokeInvitation(organisationId: string, id: string, now: Date): Promise<boolean> {
-    const revoked = await this.db.invitation.updateMany({
+  /** Revokes a pending invitation (under the organisation's lock, so nothing else changes it meanwhile): what it was for, or null. */
+  async revokeInvitation(organisationId: string, id: string, now: Date): Promise<{ email: string; role: MemberRole } | null> {
+    const pending = await this.db.invitation.findFirst({
       where: { id, buyerId: organisationId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
-      data: { revokedAt: now },
+      select: { email: true, role: true },
     });
-    return revoked.count === 1;
+    if (pending) await this.db.invitation.update({ where: { id }, data: { revokedAt: now } });
+    return pending;
   }
 
   /** The invitation a link's token names, whatever its state. */

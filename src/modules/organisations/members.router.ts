@@ -71,7 +71,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       body: updateMemberBody,
       response: memberSchema,
       errors: { 403: OWNERS_ONLY, 409: "FOUNDER_STAYS_OWNER: the organisation's founder stays an owner" },
-      handler: async ({ principal, params, body }) => presentMember(await members.changeRole(principal, params.accountId, body.role)),
+      handler: async ({ principal, actor, params, body }) => presentMember(await members.changeRole(principal, actor, params.accountId, body.role)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -86,7 +86,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       notFound: 'MEMBER_NOT_FOUND',
       status: 204,
       errors: { 403: OWNERS_ONLY, 409: "FOUNDER_STAYS_OWNER: the organisation's founder stays an owner" },
-      handler: ({ principal, params }) => members.remove(principal, params.accountId),
+      handler: ({ principal, actor, params }) => members.remove(principal, actor, params.accountId),
     }),
     defineEndpoint({
       method: 'post',
@@ -107,7 +107,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
         403: OWNERS_ONLY,
         409: 'ALREADY_MEMBER: an account with this address is a member already',
       },
-      handler: async ({ principal, body }) => ({ invitation: presentInvitation(await members.invite(principal, body)) }),
+      handler: async ({ principal, actor, body }) => ({ invitation: presentInvitation(await members.invite(principal, actor, body)) }),
     }),
     defineEndpoint({
       method: 'get',
@@ -134,7 +134,7 @@ export function memberEndpoints({ members }: { members: MembersService }) {
       params: idParams,
       notFound: 'INVITATION_NOT_FOUND',
       status: 204,
-      handler: ({ principal, params }) => members.revokeInvitation(principal, params.id),
+      handler: ({ principal, actor, params }) => members.revokeInvitation(principal, actor, params.id),
     }),
     defineEndpoint({
       method: 'post',
@@ -152,8 +152,8 @@ export function memberEndpoints({ members }: { members: MembersService }) {
         400: `INVITATION_INVALID (unknown, used, revoked or expired), VALIDATION_ERROR (a password is needed: no account uses the address yet), or LIMIT_EXCEEDED (the account belongs to ${MAX_ORGANISATIONS_PER_PERSON} organisations already)`,
         409: "EMAIL_TAKEN (the address belongs to a developer's or an admin's account) or ALREADY_MEMBER (the address's account joined meanwhile; the link stays unused)",
       },
-      handler: async ({ body }) => {
-        const outcome = await members.accept(body);
+      handler: async ({ body, req }) => {
+        const outcome = await members.accept(body, req.ip);
         return {
           accountCreated: outcome.accountCreated,
           organisation: presentMembership(outcome.organisation),

@@ -13,7 +13,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { lacksPermission, type BuyerPrincipal } from '../../lib/endpoint.ts';
+import { lacksPermission, type Actor, type BuyerPrincipal } from '../../lib/endpoint.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { newId, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/auth.service.ts';
@@ -60,7 +60,7 @@ export class MembersService {
     return this.db.repos.members.list(principal.buyerId);
   }
 
-  async changeRole(principal: BuyerPrincipal, accountId: string, role: MemberRole): Promise<MemberRecord> {
+  async changeRole(principal: BuyerPrincipal, actor: Actor, accountId: string, role: MemberRole): Promise<MemberRecord> {
     return this.db.transaction(async (repos) => {
       await repos.members.lockOrganisation(principal.buyerId);
       await requireNow(repos, principal, 'members:write');
@@ -70,11 +70,12 @@ export class MembersService {
       if (member.role === 'owner' || role === 'owner') await requireNow(repos, principal, 'organisation:own');
       if (member.founder) throw founderStaysOwner();
       await repos.members.setRole(principal.buyerId, accountId, role);
+      await repos.auditLog.append(actor, { targetId: accountId, before: { email: member.email, role: member.role }, after: { email: member.email, role } });
       return { ...member, role };
     });
   }
 
-  async remove(principal: BuyerPrincipal, accountId: string): Promise<void> {
+  async remove(principal: BuyerPrincipal, actor: Actor, accountId: string): Promise<void> {
     await this.db.transaction(async (repos) => {
       await repos.members.lockOrganisation(principal.buyerId);
       await requireNow(repos, principal, 'members:write');
@@ -83,6 +84,7 @@ export class MembersService {
       if (member.role === 'owner') await requireNow(repos, principal, 'organisation:own');
       if (member.founder) throw founderStaysOwner();
       await repos.members.remove(principal.buyerId, accountId);
+      await repos.auditLog.append(actor, { targetId: accountId, before: { email: member.email, role: member.role } });
     });
   }
 
@@ -90,7 +92,7 @@ export class MembersService {
    * Invites an address with a role: a one-use link by e-mail, valid INVITATION_LIFETIME_DAYS. Inviting an
    * address with a pending invitation replaces it (the older link stops working).
    */
-  async invite(principal: BuyerPrincipal, input: { email: string; role: MemberRole }): Promise<InvitationRecord> {
+  async invite(principal: BuyerPrincipal, actor: Actor, input: { email: string; role: MemberRole }): Promise<InvitationRecord> {
     const now = this.clock.now();
     const token = newToken();
     return this.db.transaction(async (repos) => {
@@ -125,6 +127,10 @@ export class MembersService {
           this.config.publicUrl,
         ),
       );
+      await repos.auditLog.append(actor, {
+        targetId: invitation.id,
+        after: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt },
+      });
       return invitation;
     });
   }
@@ -133,13 +139,14 @@ export class MembersService {
     return this.db.repos.members.pendingInvitations(principal.buyerId, this.clock.now());
   }
 
-  async revokeInvitation(principal: BuyerPrincipal, id: string): Promise<void> {
-    const revoked = await this.db.transaction(async (repos) => {
+  async revokeInvitation(principal: BuyerPrincipal, actor: Actor, id: string): Promise<void> {
+    await this.db.transaction(async (repos) => {
       await repos.members.lockOrganisation(principal.buyerId);
       await requireNow(repos, principal, 'members:write');
-      return repos.members.revokeInvitation(principal.buyerId, id, this.clock.now());
+      const revoked = await repos.members.revokeInvitation(principal.buyerId, id, this.clock.now());
+      if (!revoked) throw new NotFoundError('INVITATION_NOT_FOUND', `No pending invitation ${id} in this organisation`);
+      await repos.auditLog.append(actor, { targetId: id, before: revoked });
     });
-    if (!revoked) throw new NotFoundError('INVITATION_NOT_FOUND', `No pending invitation ${id} in this organisation`);
   }
 
   /**
@@ -149,7 +156,7 @@ export class MembersService {
    * token acts for the organisation. The link works once: a used, revoked or expired one is
    * INVITATION_INVALID, and a refused acceptance leaves it unused.
    */
-  async accept(input: AcceptInput): Promise<AcceptOutcome> {
+  async accept(input: AcceptInput, ip: string | undefined): Promise<AcceptOutcome> {
     const now = this.clock.now();
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
     const invalid = () => new BadRequestError('INVITATION_INVALID', 'This invitation link is unknown, already used, revoked or expired');
@@ -178,6 +185,15 @@ export class MembersService {
       if (!(await repos.members.add(invitation.organisationId, accountId, invitation.role, invitation.invitedBy, now)))
         throw new ConflictError('ALREADY_MEMBER', `${invitation.email} is a member of this organisation already`);
       await repos.members.recordAcceptance(invitation.id, accountId);
+      const actor: Actor = {
+        organisationId: invitation.organisationId,
+        kind: 'member',
+        accountId,
+        apiKeyId: null,
+        ip: ip ?? null,
+        action: 'acceptInvitation',
+      };
+      await repos.auditLog.append(actor, { targetId: accountId, after: { email: invitation.email, role: invitation.role, invitationId: invitation.id } });
       const organisation = await repos.members.organisation(accountId, invitation.organisationId);
       if (!organisation) throw new Error(`membership of ${accountId} in ${invitation.organisationId} missing right after it was added`);
       return { accountId, organisation, created: !existing };

@@ -56,11 +56,6 @@ export class ProjectsRawRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  /**
-   * The quality settings of those of these ids that are projects of this buyer, in one query (an id
-   * missing from the map is not the buyer's project). Raw SQL: task creation runs it in the raw-SQL (pg)
-   * transactions of idempotent requests.
-   */
   /** The default answer kinds of those of these ids that are projects of this buyer and set one. */
   async defaultAnswerKinds(buyerId: string, ids: string[]): Promise<Map<string, ProjectDefaultKind>> {
     if (ids.length === 0) return new Map();
@@ -70,6 +65,11 @@ export class ProjectsRawRepository {
     return new Map(rows.map((row) => [row.id, row.kind]));
   }
 
+  /**
+   * The quality settings of those of these ids that are projects of this buyer, in one query (an id
+   * missing from the map is not the buyer's project). Raw SQL: task creation runs it in the raw-SQL (pg)
+   * transactions of idempotent requests.
+   */
   async qualitySettings(buyerId: string, ids: string[]): Promise<Map<string, QualitySettings>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db.$queryRaw<Array<{ id: string; target_confidence: number | null; max_responses: number | null }>>`
@@ -110,6 +110,13 @@ export class ProjectsRepository extends ProjectsRawRepository {
     const project = await this.db.project.findFirst({ where: { id, buyerId }, select });
     if (!project) throw projectNotFound();
     return project as ProjectRecord;
+  }
+
+  /** The project, its row locked until the transaction ends: what a change reads as its `before`. */
+  async getLocked(buyerId: string, id: string): Promise<ProjectRecord> {
+    const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM projects WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
+    if (locked.length === 0) throw projectNotFound();
+    return this.get(buyerId, id);
   }
 
   async update(buyerId: string, id: string, changes: ProjectChanges): Promise<ProjectRecord> {

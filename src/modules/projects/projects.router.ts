@@ -27,7 +27,7 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       body: createProjectBody,
       status: 201,
       response: projectSchema,
-      handler: async ({ principal, body }) => toProject(await projects.create(principal.buyerId, body)),
+      handler: async ({ actor, body }) => toProject(await projects.create(actor, body)),
     }),
     defineEndpoint({
       method: 'get',
@@ -110,7 +110,7 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       params: idParams,
       body: updateProjectBody,
       response: projectSchema,
-      handler: async ({ principal, params, body }) => toProject(await projects.update(principal.buyerId, scopedProject(principal, params.id), body)),
+      handler: async ({ principal, actor, params, body }) => toProject(await projects.update(actor, scopedProject(principal, params.id), body)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -125,7 +125,7 @@ export function projectEndpoints({ projects }: { projects: ProjectsService }) {
       projectScoped: true,
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => projects.delete(principal.buyerId, scopedProject(principal, params.id)),
+      handler: ({ principal, actor, params }) => projects.delete(actor, scopedProject(principal, params.id)),
     }),
   ];
 }

@@ -3,7 +3,8 @@ import { ANSWER_KINDS, CONFIDENCE_BUCKETS, MAX_OPTIONS, type AnswerKind } from '
 import type { KindFigures } from '../tasks/task-stats.repository.ts';
 import type { StatusCounts } from '../tasks/tasks.repository.ts';
 import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';
-import type { ProjectScope } from '../../lib/endpoint.ts';
+import type { Actor, ProjectScope } from '../../lib/endpoint.ts';
+import { pick, settingsChange } from '../audit/audit-change.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { groupReports, readPairPrior, type GroupReport } from '../../consensus/kinds/pairwise-task.ts';
 import { describeAnnotator } from '../../consensus/kinds/pairwise.ts';
@@ -34,8 +35,12 @@ export interface ProjectDistribution {
 export class ProjectsService {
   constructor(private readonly db: Database) {}
 
-  create(buyerId: string, input: ProjectChanges & { name: string }): Promise<ProjectRecord> {
-    return this.db.repos.projects.create(buyerId, input);
+  create(actor: Actor, input: ProjectChanges & { name: string }): Promise<ProjectRecord> {
+    return this.db.transaction(async (repos) => {
+      const project = await repos.projects.create(actor.organisationId, input);
+      await repos.auditLog.append(actor, { targetId: project.id, after: projectSettings(project) });
+      return project;
+    });
   }
 
   /** A project-scoped key's list holds its projects only. */
@@ -94,14 +99,26 @@ export class ProjectsService {
   }
 
   /** Changing the quality settings leaves the project's existing tasks as they are (contract §5). */
-  update(buyerId: string, id: string, changes: ProjectChanges): Promise<ProjectRecord> {
-    return this.db.repos.projects.update(buyerId, id, changes);
+  update(actor: Actor, id: string, changes: ProjectChanges): Promise<ProjectRecord> {
+    return this.db.transaction(async (repos) => {
+      const before = await repos.projects.getLocked(actor.organisationId, id);
+      const after = await repos.projects.update(actor.organisationId, id, changes);
+      await repos.auditLog.append(actor, settingsChange(id, projectSettings(before), projectSettings(after)));
+      return after;
+    });
   }
 
-  delete(buyerId: string, id: string): Promise<void> {
-    return this.db.repos.projects.delete(buyerId, id);
+  delete(actor: Actor, id: string): Promise<void> {
+    return this.db.transaction(async (repos) => {
+      const before = await repos.projects.getLocked(actor.organisationId, id);
+      await repos.projects.delete(actor.organisationId, id);
+      await repos.auditLog.append(actor, { targetId: id, before: projectSettings(before) });
+    });
   }
 }
+
+/** What the audit log keeps of a project: its settings (a project holds no task content). */
+const projectSettings = (project: ProjectRecord) => pick(project, ['name', 'description', 'targetConfidence', 'maxResponses', 'defaultAnswerKind']);
 
 /** The charts by kind: completed tasks per kind, each rating scale's levels in order, each multi-select option's rate. */
 export function byKind(figures: KindFigures): Pick<ProjectDistribution, 'kinds' | 'ratingScales' | 'multiOptions'> {

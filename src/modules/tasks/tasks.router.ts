@@ -42,8 +42,8 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       status: 201,
       response: createTaskResponse,
       errors: { ...creationErrors, 400: 'MISSING_FIELDS, INVALID_TYPE, OPTIONS_REQUIRED (checked in that order, before any other rule), then INVALID_PROJECT' },
-      handler: async ({ principal, req, res }) =>
-        await sendOutcome(res, await tasks.create(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds)),
+      handler: async ({ principal, actor, req, res }) =>
+        await sendOutcome(res, await tasks.create(actor, req.body, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds)),
     }),
     defineEndpoint({
       method: 'post',
@@ -64,8 +64,8 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
         ...creationErrors,
         400: 'INVALID_TASK (taskIndex: the first invalid task, zero-based; details.code: its own code) or BATCH_TOO_LARGE (none, or more than 1 000)',
       },
-      handler: async ({ principal, req, res }) =>
-        await sendOutcome(res, await tasks.createBatch(principal.buyerId, req.body, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds)),
+      handler: async ({ principal, actor, req, res }) =>
+        await sendOutcome(res, await tasks.createBatch(actor, req.body, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds)),
     }),
     defineEndpoint({
       method: 'post',
@@ -87,9 +87,9 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
         400: 'MISSING_FILE or INVALID_CSV: nothing is created (invalid rows are listed in the 201 body instead)',
         413: 'FILE_TOO_LARGE: the file is over 5 MB',
       },
-      handler: async ({ principal, req, res }) => {
+      handler: async ({ principal, actor, req, res }) => {
         const file = req.file?.buffer ?? Buffer.alloc(0);
-        await sendOutcome(res, await tasks.importCsv(principal.buyerId, file, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds));
+        await sendOutcome(res, await tasks.importCsv(actor, file, parseIdempotencyKey(req.headers['idempotency-key']), principal.projectIds));
       },
     }),
     defineEndpoint({
@@ -155,7 +155,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       body: updateTaskBody,
       response: taskSchema,
       errors: { 400: 'TASK_NOT_PENDING or INVALID_PROJECT', 402: creationErrors[402], 409: 'TASK_IS_REVIEW: a text task’s review is decided with it' },
-      handler: async ({ principal, params, body }) => toTask(await tasks.update(principal.buyerId, params.id, body, principal.projectIds)),
+      handler: async ({ principal, actor, params, body }) => toTask(await tasks.update(actor, params.id, body, principal.projectIds)),
     }),
     defineEndpoint({
       method: 'delete',
@@ -170,7 +170,7 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       projectScoped: true,
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => tasks.delete(principal.buyerId, params.id, principal.projectIds),
+      handler: ({ principal, actor, params }) => tasks.delete(actor, params.id, principal.projectIds),
     }),
   ];
 }

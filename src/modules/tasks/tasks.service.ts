@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Database, RawRepositories } from '../../repositories.ts';
-import { inScope, outOfScope, type ProjectScope } from '../../lib/endpoint.ts';
+import { inScope, outOfScope, type Actor, type ProjectScope } from '../../lib/endpoint.ts';
+import { pick, settingsChange } from '../audit/audit-change.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, BadRequestError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -77,7 +78,8 @@ export class TasksService {
     private readonly config: Config,
   ) {}
 
-  async create(buyerId: string, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
+  async create(actor: Actor, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
+    const buyerId = actor.organisationId;
     const checked = async () => {
       const validation = validateTaskInput(await new ProjectKinds(this.db, buyerId).apply(raw), this.config.priceCents);
       if (!validation.ok) throw ruleError(validation.error);
@@ -92,8 +94,10 @@ export class TasksService {
       if (refused) throw new BadRequestError('INVALID_PROJECT', refused);
       const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf([task]));
       if (task.projectId && !projects.has(task.projectId)) throw invalidProject();
-      const [created] = await this.insertAndReserve(repos, buyerId, [withQuality(task, projects, this.config.consensusThreshold)]);
+      const settled = withQuality(task, projects, this.config.consensusThreshold);
+      const [created] = await this.insertAndReserve(repos, buyerId, [settled]);
       if (!created) throw new Error('task insert returned no row');
+      await repos.auditLog.append(actor, { targetId: created.taskId, after: { ...taskSettings(settled), costCents: created.costCents } });
       return {
         taskId: created.taskId,
         status: created.status,
@@ -105,7 +109,8 @@ export class TasksService {
   }
 
   /** JSON batch: all or nothing. The first invalid item names itself with INVALID_TASK and its index. */
-  async createBatch(buyerId: string, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
+  async createBatch(actor: Actor, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
+    const buyerId = actor.organisationId;
     const items = this.batchItems(raw);
     const checked = async () => {
       const kinds = new ProjectKinds(this.db, buyerId);
@@ -131,7 +136,9 @@ export class TasksService {
         buyerId,
         tasks.map((task) => withQuality(task, projects, this.config.consensusThreshold)),
       );
-      return { created: created.length, tasks: created, totalCostCents: sumCost(created) };
+      const result = { created: created.length, tasks: created, totalCostCents: sumCost(created) };
+      await repos.auditLog.append(actor, { targetId: null, after: batchSettings(result, tasks) });
+      return result;
     });
   }
 
@@ -140,11 +147,12 @@ export class TasksService {
    * transaction — or none of them when the balance cannot cover their budgets (402). Rows are inserted
    * in chunks while the rest of the file is still being parsed, so parsing and PostgreSQL overlap.
    */
-  importCsv(buyerId: string, file: Buffer, idempotencyKey?: string, scope: ProjectScope = null): Promise<Outcome<CsvImportResult>> {
-    return this.csvImports.run(() => this.runCsvImport(buyerId, file, idempotencyKey, scope));
+  importCsv(actor: Actor, file: Buffer, idempotencyKey?: string, scope: ProjectScope = null): Promise<Outcome<CsvImportResult>> {
+    return this.csvImports.run(() => this.runCsvImport(actor, file, idempotencyKey, scope));
   }
 
-  private runCsvImport(buyerId: string, file: Buffer, idempotencyKey: string | undefined, scope: ProjectScope): Promise<Outcome<CsvImportResult>> {
+  private runCsvImport(actor: Actor, file: Buffer, idempotencyKey: string | undefined, scope: ProjectScope): Promise<Outcome<CsvImportResult>> {
+    const buyerId = actor.organisationId;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks/batch/csv', scope), file), 201, async (repos) => {
       const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
       const kinds = new ProjectKinds(this.db, buyerId);
@@ -168,11 +176,16 @@ export class TasksService {
       }
       const result = await importer.finish();
       if (result.created.length > 0) await this.reserve(repos, buyerId, result.budgetCents);
+      const totalCostCents = sumCost(result.created);
+      await repos.auditLog.append(actor, {
+        targetId: null,
+        after: { created: result.created.length, skippedRows: result.errors.length, totalCostCents, projectIds: importer.projectIds() },
+      });
       return {
         created: result.created.length,
         tasks: result.created.map(({ taskId, type, status }) => ({ taskId, type, status })),
         errors: result.errors,
-        totalCostCents: sumCost(result.created),
+        totalCostCents,
       };
     });
   }
@@ -216,7 +229,8 @@ export class TasksService {
    * now: nobody has answered a PENDING task yet, so nothing has run on the old settings. A change of
    * maxCents or locale alone keeps them.
    */
-  async update(buyerId: string, id: string, changes: TaskChanges, scope: ProjectScope = null): Promise<TaskDetail> {
+  async update(actor: Actor, id: string, changes: TaskChanges, scope: ProjectScope = null): Promise<TaskDetail> {
+    const buyerId = actor.organisationId;
     if (changes.maxCents !== undefined && changes.maxCents < this.config.priceCents) {
       throw new BadRequestError('VALIDATION_ERROR', `maxCents must be at least the task price of ${this.config.priceCents} cents`, {
         issues: [{ path: 'maxCents', message: `must be at least ${this.config.priceCents}` }],
@@ -232,6 +246,7 @@ export class TasksService {
       checkTextChanges(task, changes, this.config.priceCents);
       const quality = await this.qualityAfter(repos, buyerId, task, changes);
       await repos.tasks.update(id, { ...changes, ...quality });
+      await repos.auditLog.append(actor, settingsChange(id, taskSettings(task), taskSettings({ ...task, ...changes, ...quality })));
       const delta = changes.maxCents === undefined ? 0 : changes.maxCents - task.maxCents;
       if (delta > 0) await this.reserve(repos, buyerId, delta);
       if (delta < 0) await repos.billing.release(buyerId, -delta);
@@ -254,14 +269,15 @@ export class TasksService {
   }
 
   /** Deletes a PENDING task and releases its reservation. */
-  async delete(buyerId: string, id: string, scope: ProjectScope = null): Promise<void> {
+  async delete(actor: Actor, id: string, scope: ProjectScope = null): Promise<void> {
     await this.db.transaction(async (repos) => {
-      const task = await repos.tasks.lockForBuyer(buyerId, id);
+      const task = await repos.tasks.lockForBuyer(actor.organisationId, id);
       if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
       await repos.tasks.delete(id);
-      await repos.billing.release(buyerId, task.maxCents);
+      await repos.billing.release(actor.organisationId, task.maxCents);
+      await repos.auditLog.append(actor, { targetId: id, before: { ...taskSettings(task), status: task.status } });
     });
   }
 
@@ -302,6 +318,18 @@ export class TasksService {
     return (await repos.tasks.medianCompletionMs(type, since)) ?? DEFAULT_ESTIMATE_MS;
   }
 }
+
+/** What the audit log keeps of a task: its settings, never its content, options or candidates. */
+const taskSettings = (
+  task: Pick<TaskRecord, 'type' | 'answerKind' | 'projectId' | 'locale' | 'maxCents' | 'validationsNeeded' | 'targetConfidence' | 'maxResponses'>,
+) => pick(task, ['type', 'answerKind', 'projectId', 'locale', 'maxCents', 'validationsNeeded', 'targetConfidence', 'maxResponses']);
+
+/** A batch's entry: how many tasks, what they cost at most, and the projects they went to (no task ids: up to 10 000). */
+const batchSettings = (result: { created: number; totalCostCents: number }, tasks: TaskInput[]) => ({
+  created: result.created,
+  totalCostCents: result.totalCostCents,
+  projectIds: projectIdsOf(tasks),
+});
 
 /**
  * Projects' default answer kinds (docs/answer-kinds.md), read once per project a request names: a task that
@@ -407,6 +435,11 @@ class CsvChunkInserter {
     private readonly priceCents: number,
     private readonly defaultTargetConfidence: number,
   ) {}
+
+  /** The projects the rows created so far went to. */
+  projectIds(): string[] {
+    return [...this.projects.keys()];
+  }
 
   reject(row: number, error: string, code: string): void {
     this.errors.push({ row, error, code });

@@ -318,6 +318,12 @@ export class WebhooksRepository extends WebhooksRawRepository {
     return this.db.webhookConfig.findFirst({ where: { id, buyerId }, select: configSelect });
   }
 
+  /** The configuration, its row locked until the transaction ends: what a change reads as its `before`. */
+  async lockConfig(buyerId: string, id: string): Promise<WebhookConfigRecord | null> {
+    const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM webhook_configs WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
+    return locked.length === 0 ? null : this.findConfig(buyerId, id);
+  }
+
   /**
    * Applies a PATCH. A new secret replaces the current one at once and ends any rotation's overlap;
    * re-activating clears what an automatic disabling left; a new retry policy restarts the failure clock.

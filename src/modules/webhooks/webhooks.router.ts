@@ -113,7 +113,7 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       status: 201,
       response: webhookSchema,
       errors: { 400: 'VALIDATION_ERROR or LIMIT_EXCEEDED (20 per buyer)' },
-      handler: async ({ principal, body }) => toWebhook(await webhooks.create(principal.buyerId, body)),
+      handler: async ({ actor, body }) => toWebhook(await webhooks.create(actor, body)),
     }),
     defineEndpoint({
       method: 'get',
@@ -158,7 +158,7 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       params: idParams,
       body: updateBody,
       response: webhookSchema,
-      handler: async ({ principal, params, body }) => toWebhook(await webhooks.update(principal.buyerId, params.id, body)),
+      handler: async ({ actor, params, body }) => toWebhook(await webhooks.update(actor, params.id, body)),
     }),
     defineEndpoint({
       method: 'post',
@@ -174,7 +174,7 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       body: rotateBody,
       response: webhookSchema,
       errors: { 400: 'VALIDATION_ERROR (also when the secret is the current one)' },
-      handler: async ({ principal, params, body }) => toWebhook(await webhooks.rotateSecret(principal.buyerId, params.id, body.secret)),
+      handler: async ({ actor, params, body }) => toWebhook(await webhooks.rotateSecret(actor, params.id, body.secret)),
     }),
     defineEndpoint({
       method: 'post',
@@ -193,7 +193,7 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       errors: {
         429: 'RATE_LIMITED: more than 10 test sends in a minute by this buyer (Retry-After, RateLimit and RateLimit-Policy headers as on the sensitive routes)',
       },
-      handler: ({ principal, params }) => webhooks.testSend(principal.buyerId, params.id),
+      handler: ({ actor, params }) => webhooks.testSend(actor, params.id),
     }),
     defineEndpoint({
       method: 'delete',
@@ -206,7 +206,7 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       permission: 'webhooks:write',
       params: idParams,
       status: 204,
-      handler: ({ principal, params }) => webhooks.delete(principal.buyerId, params.id),
+      handler: ({ actor, params }) => webhooks.delete(actor, params.id),
     }),
     defineEndpoint({
       method: 'get',
@@ -239,8 +239,8 @@ export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; 
       params: idParams,
       status: 202,
       response: z.object({ queued: z.literal(true) }),
-      handler: async ({ principal, params }) => {
-        await webhooks.redeliver(principal.buyerId, params.id);
+      handler: async ({ actor, params }) => {
+        await webhooks.redeliver(actor, params.id);
         return { queued: true };
       },
     }),

@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Actor } from '../../lib/endpoint.ts';
+import { pick, settingsChange } from '../audit/audit-change.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
 import { decodeCursor, pageRequest, toPage, type Page } from '../../lib/pagination.ts';
@@ -40,10 +42,14 @@ export class WebhooksService {
     private readonly config: Config,
   ) {}
 
-  async create(buyerId: string, input: { url: string; events: string[]; secret: string; retryPolicy?: RetryPolicy }): Promise<WebhookConfigRecord> {
+  async create(actor: Actor, input: { url: string; events: string[]; secret: string; retryPolicy?: RetryPolicy }): Promise<WebhookConfigRecord> {
     await this.assertReachableUrl(input.url);
     const config = { ...input, retryPolicy: input.retryPolicy ?? 'spec' };
-    const created = await this.db.transaction((repos) => repos.webhooks.createConfig(buyerId, config, MAX_WEBHOOK_CONFIGS));
+    const created = await this.db.transaction(async (repos) => {
+      const webhook = await repos.webhooks.createConfig(actor.organisationId, config, MAX_WEBHOOK_CONFIGS);
+      if (webhook) await repos.auditLog.append(actor, { targetId: webhook.id, after: webhookSettings(webhook) });
+      return webhook;
+    });
     if (!created) throw new BadRequestError('LIMIT_EXCEEDED', `A buyer has at most ${MAX_WEBHOOK_CONFIGS} webhook configurations`);
     return created;
   }
@@ -58,27 +64,35 @@ export class WebhooksService {
     return config;
   }
 
-  async update(buyerId: string, id: string, changes: ConfigChanges) {
+  async update(actor: Actor, id: string, changes: ConfigChanges) {
     if (changes.url) await this.assertReachableUrl(changes.url);
-    const updated = await this.db.repos.webhooks.updateConfig(buyerId, id, changes);
-    if (!updated) throw webhookNotFound();
-    return updated;
+    return this.db.transaction(async (repos) => {
+      const before = await repos.webhooks.lockConfig(actor.organisationId, id);
+      const updated = before && (await repos.webhooks.updateConfig(actor.organisationId, id, changes));
+      if (!before || !updated) throw webhookNotFound();
+      const secret = changes.secret === undefined ? {} : { secretReplaced: true };
+      await repos.auditLog.append(actor, settingsChange(id, webhookSettings(before), { ...webhookSettings(updated), ...secret }));
+      return updated;
+    });
   }
 
   /**
    * Replaces the secret; the one it replaces keeps signing the Standard Webhooks header for 24 h beside
    * it (ROTATION_OVERLAP_MS), so receivers can switch without missing a delivery.
    */
-  async rotateSecret(buyerId: string, id: string, secret: string): Promise<WebhookConfigRecord> {
+  async rotateSecret(actor: Actor, id: string, secret: string): Promise<WebhookConfigRecord> {
     const expiresAt = new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS);
-    const outcome = await this.db.repos.webhooks.rotateSecret(buyerId, id, secret, expiresAt);
-    if (outcome === 'not-found') throw webhookNotFound();
-    if (outcome === 'same') {
-      throw new BadRequestError('VALIDATION_ERROR', 'The new secret is the current one', {
-        issues: [{ path: 'secret', message: 'must differ from the current secret' }],
-      });
-    }
-    return this.get(buyerId, id);
+    await this.db.transaction(async (repos) => {
+      const outcome = await repos.webhooks.rotateSecret(actor.organisationId, id, secret, expiresAt);
+      if (outcome === 'not-found') throw webhookNotFound();
+      if (outcome === 'same') {
+        throw new BadRequestError('VALIDATION_ERROR', 'The new secret is the current one', {
+          issues: [{ path: 'secret', message: 'must differ from the current secret' }],
+        });
+      }
+      await repos.auditLog.append(actor, { targetId: id, after: { secretRotated: true, previousSecretExpiresAt: expiresAt } });
+    });
+    return this.get(actor.organisationId, id);
   }
 
   /**
@@ -87,7 +101,8 @@ export class WebhooksService {
    * records it as an event with one delivery, DELIVERED or FAILED: it is never retried, and it does not
    * touch the failure clock of the extended policy.
    */
-  async testSend(buyerId: string, id: string): Promise<TestSendResult> {
+  async testSend(actor: Actor, id: string): Promise<TestSendResult> {
+    const buyerId = actor.organisationId;
     const sentAt = this.clock.now();
     const config = await this.db.repos.webhooks.findSigningConfig(buyerId, id, sentAt);
     if (!config) throw webhookNotFound();
@@ -114,20 +129,23 @@ export class WebhooksService {
     const statusCode = outcome.statusCode === 0 ? null : outcome.statusCode;
     const error =
       outcome.kind === 'success' ? undefined : outcome.kind === 'retryable' ? outcome.error : statusCode === null ? 'invalid URL' : `HTTP ${statusCode}`;
-    const recorded = await this.db.repos.webhooks.recordTestSend({
-      eventId,
-      buyerId,
-      payload: body,
-      at: sentAt,
-      deliveryId,
-      configId: config.id,
-      delivered,
-      statusCode,
-      error: error ?? null,
-      finishedAt: this.clock.now(),
+    await this.db.transaction(async (repos) => {
+      const recorded = await repos.webhooks.recordTestSend({
+        eventId,
+        buyerId,
+        payload: body,
+        at: sentAt,
+        deliveryId,
+        configId: config.id,
+        delivered,
+        statusCode,
+        error: error ?? null,
+        finishedAt: this.clock.now(),
+      });
+      // Deleted while the ping was on its way.
+      if (!recorded) throw webhookNotFound();
+      await repos.auditLog.append(actor, { targetId: config.id, after: { eventId, delivered, statusCode } });
     });
-    // Deleted while the ping was on its way.
-    if (!recorded) throw webhookNotFound();
     return {
       eventId,
       delivered,
@@ -139,8 +157,12 @@ export class WebhooksService {
     };
   }
 
-  async delete(buyerId: string, id: string): Promise<void> {
-    if (!(await this.db.repos.webhooks.deleteConfig(buyerId, id))) throw webhookNotFound();
+  async delete(actor: Actor, id: string): Promise<void> {
+    await this.db.transaction(async (repos) => {
+      const before = await repos.webhooks.lockConfig(actor.organisationId, id);
+      if (!before || !(await repos.webhooks.deleteConfig(actor.organisationId, id))) throw webhookNotFound();
+      await repos.auditLog.append(actor, { targetId: id, before: webhookSettings(before) });
+    });
   }
 
   async deliveries(buyerId: string, configId: string, limit: number, cursor?: string): Promise<Page<DeliveryRecord, 'deliveries'>> {
@@ -150,10 +172,12 @@ export class WebhooksService {
   }
 
   /** Queues a delivery again; one being sent right now is on its way already, and is left as it is. */
-  async redeliver(buyerId: string, deliveryId: string): Promise<void> {
-    if ((await this.db.repos.webhooks.redeliver(buyerId, deliveryId, this.clock.now())) === 'not-found') {
-      throw new NotFoundError('DELIVERY_NOT_FOUND', 'Webhook delivery not found');
-    }
+  async redeliver(actor: Actor, deliveryId: string): Promise<void> {
+    await this.db.transaction(async (repos) => {
+      const outcome = await repos.webhooks.redeliver(actor.organisationId, deliveryId, this.clock.now());
+      if (outcome === 'not-found') throw new NotFoundError('DELIVERY_NOT_FOUND', 'Webhook delivery not found');
+      await repos.auditLog.append(actor, { targetId: deliveryId, after: { outcome } });
+    });
   }
 
   /** Outside development (unless WEBHOOK_ALLOW_PRIVATE_URLS), a URL must resolve to public addresses only. */
@@ -167,3 +191,6 @@ export class WebhooksService {
     }
   }
 }
+
+/** What the audit log keeps of a configuration: its settings (never a secret). */
+const webhookSettings = (config: WebhookConfigRecord) => pick(config, ['url', 'events', 'isActive', 'retryPolicy']);
