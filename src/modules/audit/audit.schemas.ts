@@ -30,7 +30,9 @@ export const auditEntrySchema = z
     at: timestamp,
     actor: z
       .object({
-        kind: z.enum(AUDIT_ACTOR_KINDS).meta({ description: "`member`: a person of the organisation; `apiKey`: one of its keys; `admin`: the service's operator" }),
+        kind: z
+          .enum(AUDIT_ACTOR_KINDS)
+          .meta({ description: "`member`: a person of the organisation; `apiKey`: one of its keys; `admin`: the service's operator" }),
         accountId: z.string().nullable(),
         email: z.string().nullable().meta({ description: "The person's e-mail (null for a key)" }),
         apiKeyId: z.string().nullable(),
