@@ -2,6 +2,7 @@
 // load, is killed with SIGKILL at random moments several times and restarted, and then every invariant
 // is checked against the database and what clients were told:
 //   - each buyer's balance equals the sum of its ledger, and its reservations the open tasks' budgets;
+//   - no spending cap (the first buyer's monthly cap, the second's project cap) is passed by a cent;
 //   - each annotator's earnings equal the sum of its EARNING rows;
 //   - no task has more answers than its maxResponses, or a counter that disagrees with its answers;
 //   - a COMPLETED task is charged exactly once and has one task.completed event; others are not charged;
@@ -39,6 +40,8 @@ const log = (message: string) => process.stderr.write(`[crash] ${message}\n`);
 const ANNOTATORS = 6;
 const BUYERS = 2;
 const BATCH = 40;
+/** The caps the ingest runs into late in a run: twenty batches' budgets (the first buyer's month, the second's project). */
+const CAP_CENTS = 20 * BATCH * 20;
 
 interface Acknowledged {
   tasks: Set<string>;
@@ -86,7 +89,7 @@ async function main() {
   try {
     // Setup through the API: buyers with a webhook each, a developer whose app answers.
     const admin = await api<{ token: string }>(base, 'POST', '/admin/login', ADMIN);
-    const buyers: Array<{ id: string; token: string }> = [];
+    const buyers: Array<{ id: string; token: string; projectId?: string }> = [];
     for (let i = 0; i < BUYERS; i++) {
       const email = `crash-${randomUUID()}@concord.test`;
       const reg = await api<{ token: string; buyer: { id: string } }>(base, 'POST', '/auth/register', {
@@ -103,7 +106,17 @@ async function main() {
         reg.body.token,
       );
       if (hook.status !== 201) throw new Error(`webhook config: ${JSON.stringify(hook.body)}`);
-      buyers.push({ id: reg.body.buyer.id, token: reg.body.token });
+      let projectId: string | undefined;
+      if (i === 0) {
+        const capped = await api(base, 'PUT', '/billing/caps/monthly', { capCents: CAP_CENTS }, reg.body.token);
+        if (capped.status !== 200) throw new Error(`monthly cap: ${JSON.stringify(capped.body)}`);
+      } else {
+        const project = await api<{ id: string }>(base, 'POST', '/projects', { name: 'Capped' }, reg.body.token);
+        projectId = project.body.id;
+        const capped = await api(base, 'PUT', `/projects/${projectId}/budget-cap`, { capCents: CAP_CENTS }, reg.body.token);
+        if (capped.status !== 200) throw new Error(`project cap: ${JSON.stringify(capped.body)}`);
+      }
+      buyers.push({ id: reg.body.buyer.id, token: reg.body.token, projectId });
     }
     const developer = await api<{ developer: { apiKey: string } }>(
       base,
@@ -134,6 +147,7 @@ async function main() {
           options: ['positive', 'negative'],
           maxCents: 20,
           validationsNeeded: 2,
+          ...(buyer.projectId ? { projectId: buyer.projectId } : {}),
         }));
         const res = await untilAnswered(() => json('POST', '/api/v1/tasks/batch', buyer.token, { tasks }, { 'idempotency-key': key }), isRunning);
         if (res?.status === 201) for (const task of res.body.tasks as Array<{ taskId: string }>) acknowledged.tasks.add(task.taskId);
@@ -250,6 +264,8 @@ async function checksThatMissCorruption(db: pg.Client, acknowledged: Acknowledge
        SELECT 'corrupt-' || t.id, t.buyer_id, 'TASK_CHARGE', 0, 0, t.id FROM tasks t WHERE t.status = 'COMPLETED' LIMIT 1`,
     ],
     ['an answer lost', `DELETE FROM task_responses WHERE id = (SELECT min(id) FROM task_responses)`],
+    ['a project cap passed', `UPDATE projects SET budget_cap_cents = 0 WHERE budget_cap_cents IS NOT NULL`],
+    ['a monthly cap passed', `UPDATE buyers SET monthly_cap_cents = 0 WHERE monthly_cap_cents IS NOT NULL`],
     ['a delivery left pending', `UPDATE webhook_deliveries SET status = 'PENDING' WHERE id = (SELECT min(id) FROM webhook_deliveries)`],
   ];
   const unseen: string[] = [];
@@ -266,6 +282,9 @@ async function checksThatMissCorruption(db: pg.Client, acknowledged: Acknowledge
   return unseen;
 }
 
+/** What a task commits against a spending cap (SpendingCapsRepository): its budget while open, its price once completed. */
+const COMMITTED = `CASE WHEN t.status IN ('PENDING', 'VALIDATING') THEN t.max_cents WHEN t.status = 'COMPLETED' THEN t.cost_cents ELSE 0 END`;
+
 /** Each query returns the rows that break one invariant, described in one line each. */
 async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, received: Set<string>): Promise<string[]> {
   const checks: Array<[string, string]> = [
@@ -279,6 +298,17 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
       `SELECT b.id || ': ' || b.reserved_cents || ' vs ' || coalesce(sum(t.max_cents), 0) AS v
        FROM buyers b LEFT JOIN tasks t ON t.buyer_id = b.id AND t.status IN ('PENDING', 'VALIDATING')
        GROUP BY b.id HAVING b.reserved_cents <> coalesce(sum(t.max_cents), 0)`,
+    ],
+    [
+      'a spending cap passed',
+      `SELECT 'project ' || p.id || ': ' || c.committed || ' committed, cap ' || p.budget_cap_cents AS v
+       FROM projects p CROSS JOIN LATERAL (SELECT coalesce(sum(${COMMITTED}), 0) AS committed FROM tasks t WHERE t.project_id = p.id) c
+       WHERE c.committed > p.budget_cap_cents
+       UNION ALL
+       SELECT 'organisation ' || b.id || ': ' || c.committed || ' committed, monthly cap ' || b.monthly_cap_cents
+       FROM buyers b CROSS JOIN LATERAL (SELECT coalesce(sum(${COMMITTED}), 0) AS committed FROM tasks t
+                                         WHERE t.buyer_id = b.id AND t.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') c
+       WHERE c.committed > b.monthly_cap_cents`,
     ],
     [
       'earnings ≠ ledger',

@@ -24,6 +24,7 @@ import { buyerApiKeyEndpoints } from './modules/buyer-api-keys/buyer-api-keys.ro
 import { goldenTaskEndpoints } from './modules/golden-tasks/golden-tasks.router.ts';
 import { memberEndpoints } from './modules/organisations/members.router.ts';
 import { auditEndpoints } from './modules/audit/audit.router.ts';
+import { spendingCapEndpoints } from './modules/billing/spending-caps.router.ts';
 import { organisationEndpoints } from './modules/organisations/organisations.router.ts';
 import { projectEndpoints } from './modules/projects/projects.router.ts';
 import { labelQualityEndpoints } from './modules/quality/label-quality.router.ts';
@@ -63,6 +64,7 @@ export function allEndpoints(services: Services): EndpointDefinition[] {
     ...labelQualityEndpoints(services),
     ...taskEndpoints(services),
     ...billingEndpoints(services),
+    ...spendingCapEndpoints(services),
     ...goldenTaskEndpoints(services),
     ...sdkEndpoints(services),
     ...webhookEndpoints(services),

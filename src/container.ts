@@ -28,6 +28,7 @@ import { MetaService } from './modules/meta/meta.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { MembersService } from './modules/organisations/members.service.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
+import { SpendingCapsService } from './modules/billing/spending-caps.service.ts';
 import { OrganisationsService } from './modules/organisations/organisations.service.ts';
 import { QualityRepository } from './modules/quality/quality.repository.ts';
 import { QualityService } from './modules/quality/quality.service.ts';
@@ -67,6 +68,7 @@ export function createServices(deps: ContainerDeps) {
   const paymentProvider = createPaymentProvider(deps.config, deps.jwtSecret, clock);
   const auth = new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys);
   const settlementEffects = new SettlementEffects(db, billing, clock, deps.logger);
+  const spendingCaps = new SpendingCapsService(db, clock, deps.config.publicUrl);
   return {
     db,
     clock,
@@ -74,6 +76,8 @@ export function createServices(deps: ContainerDeps) {
     auth,
     admin: new AdminService(db, clock),
     billing,
+    /** Projects' budget caps and the organisation's monthly cap; task creation enforces them. */
+    spendingCaps,
     /** Applies what decided tasks owe (charges, earnings, label counts) and numbers events; see its header. */
     settlementEffects,
     /** Buyer API keys: `cnc_live_…` with Stripe, `cnc_test_…` with the sandbox. */
@@ -85,7 +89,7 @@ export function createServices(deps: ContainerDeps) {
     /** The audit log's reading and its retention sweep; every change appends its entry itself. */
     audit: new AuditService(db),
     idempotency,
-    tasks: new TasksService(db, idempotency, clock, deps.config),
+    tasks: new TasksService(db, idempotency, clock, deps.config, spendingCaps),
     goldenTasks: new GoldenTasksService(db),
     annotation: new AnnotationService(db, settlementEffects, clock, deps.config, deps.logger, deps.random),
     annotators: new AnnotatorsService(db, clock, deps.config.reputationSnapshotMs),

@@ -13,6 +13,7 @@ import { PayoutsRepository } from './modules/annotation/payouts.repository.ts';
 import { AccountsRawRepository, AccountsRepository } from './modules/auth/accounts.repository.ts';
 import { RateLimitsRepository } from './modules/auth/rate-limits.repository.ts';
 import { BillingRawRepository, BillingRepository } from './modules/billing/billing.repository.ts';
+import { SpendingCapsRepository } from './modules/billing/spending-caps.repository.ts';
 import { SettlementEffectsRepository } from './modules/settlement/settlement.repository.ts';
 import { BuyerApiKeysRawRepository, BuyerApiKeysRepository } from './modules/buyer-api-keys/buyer-api-keys.repository.ts';
 import { DepositsRawRepository, DepositsRepository } from './modules/deposits/deposits.repository.ts';
@@ -49,6 +50,7 @@ export function createRepositories(db: DbClient) {
     projects: new ProjectsRepository(db),
     rateLimits: new RateLimitsRepository(db),
     settlementEffects: new SettlementEffectsRepository(db),
+    spendingCaps: new SpendingCapsRepository(db),
     tasks: new TasksRepository(db),
     taskStats: new TaskStatsRepository(db),
     webhooks: new WebhooksRepository(db),
@@ -81,6 +83,7 @@ export function createRawRepositories(db: RawExecutor) {
     projects: new ProjectsRawRepository(db),
     rateLimits: new RateLimitsRepository(db),
     settlementEffects: new SettlementEffectsRepository(db),
+    spendingCaps: new SpendingCapsRepository(db),
     tasks: new TasksRawRepository(db),
     taskStats: new TaskStatsRepository(db),
     webhooks: new WebhooksRawRepository(db),

@@ -23,6 +23,9 @@ import type {
   GoldenTaskInput,
   LedgerEntry,
   LoginInput,
+  MonthlyCap,
+  ProjectCap,
+  SpendingCaps,
   AcceptedInvitation,
   AcceptInvitationInput,
   AuditEntry,
@@ -256,6 +259,14 @@ export class ProjectsResource extends Resource {
   }
 
   /** Deletes a project without tasks (PROJECT_HAS_TASKS otherwise). */
+  /**
+   * Sets the project's budget cap in cents (null removes it): what its tasks may commit over its life. A
+   * creation or budget raise that would pass it is refused with 402 BUDGET_CAP_REACHED. Needs money:write.
+   */
+  setBudgetCap(projectId: string, capCents: number | null, options: RequestOptions = {}): Promise<ProjectCap> {
+    return this.http.json({ method: 'PUT', path: `/projects/${id(projectId)}/budget-cap`, body: { capCents }, options });
+  }
+
   async delete(projectId: string, options: RequestOptions = {}): Promise<void> {
     await this.http.send({ method: 'DELETE', path: `/projects/${id(projectId)}`, options });
   }
@@ -404,6 +415,16 @@ export class BillingResource extends Resource {
   /** Every money movement, newest first; each row's balanceAfterCents follows from the older one's. */
   ledger(params: PageParams = {}, options: RequestOptions = {}): PageList<LedgerEntry> {
     return this.paginate('entries', '/billing/ledger', { ...params }, options);
+  }
+
+  /** The monthly cap and the projects' budget caps, each with what is committed under it. */
+  caps(options: RequestOptions = {}): Promise<SpendingCaps> {
+    return this.http.json({ method: 'GET', path: '/billing/caps', options });
+  }
+
+  /** Sets the monthly cap in cents (null removes it): what the tasks created in a calendar month (UTC) may commit. */
+  setMonthlyCap(capCents: number | null, options: RequestOptions = {}): Promise<MonthlyCap> {
+    return this.http.json({ method: 'PUT', path: '/billing/caps/monthly', body: { capCents }, options });
   }
 
   /** Charges, deposits and adjustments per UTC day, over the last `days` days (30 unless set, at most 366). */

@@ -66,7 +66,10 @@ export class ConcordValidationError extends ConcordError {}
 /** 401: the credential is missing, wrong, expired or revoked (UNAUTHORIZED, INVALID_CREDENTIALS). */
 export class ConcordAuthenticationError extends ConcordError {}
 
-/** 402 INSUFFICIENT_CREDITS: `details` has `requiredCents` and `availableCents`. */
+/**
+ * 402: money refuses it. `code` INSUFFICIENT_CREDITS: `details` has `requiredCents` and `availableCents`;
+ * BUDGET_CAP_REACHED (a spending cap): `details` has `scope`, `projectId`, `capCents`, `committedCents`, `requiredCents`.
+ */
 export class ConcordInsufficientCreditsError extends ConcordError {}
 
 /** 403: a valid credential of the wrong kind for the route (FORBIDDEN, ANNOTATOR_SUSPENDED). */

@@ -48,7 +48,7 @@ export interface CreateOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface HttpRequest {
   method: HttpMethod;
@@ -159,7 +159,8 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
-    const retryable = request.method === 'GET' || request.idempotent === true;
+    // A PUT sets a value: sent twice, it leaves what it left once.
+    const retryable = request.method === 'GET' || request.method === 'PUT' || request.idempotent === true;
     const maxRetries = retryable ? Math.max(0, options.maxRetries ?? this.settings.maxRetries) : 0;
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const signal = options.signal;

@@ -149,6 +149,11 @@ export interface AuditLogParams extends PageParams {
 // Money.
 export type LedgerEntry = Schemas['LedgerEntry'];
 export type Spend = Schemas['Spend'];
+/** A project's budget cap and what its tasks commit (README, "Spending caps"). */
+export type ProjectCap = Schemas['ProjectCap'];
+/** The organisation's monthly cap and what this month's tasks commit. */
+export type MonthlyCap = Schemas['MonthlyCap'];
+export type SpendingCaps = ResponseOf<'/billing/caps', 'get'>;
 export type Deposit = Schemas['Deposit'];
 export type DepositInput = BodyOf<'/billing/deposits', 'post'>;
 

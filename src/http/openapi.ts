@@ -311,7 +311,7 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
     registry.registerWebhook({
       method: 'post',
       path: event,
-      operationId: `${event.replace(/\.(\w)/g, (_match, letter: string) => letter.toUpperCase())}Webhook`,
+      operationId: `${event.replace(/[._](\w)/g, (_match, letter: string) => letter.toUpperCase())}Webhook`,
       summary,
       description: ping
         ? 'Sent by a test send (POST /webhooks/configs/{id}/test) to that configuration only, active or not and whatever it subscribes to, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`, signed like every delivery and with its own event id. ' +

@@ -20,6 +20,7 @@ const api = (token: string, headers: Record<string, string> = {}) => ({
   get: (path: string) => request(ctx.app).get(`/api/v1${path}`).set(bearer(token)).set(headers),
   post: (path: string, body: object = {}) => request(ctx.app).post(`/api/v1${path}`).set(bearer(token)).set(headers).send(body),
   patch: (path: string, body: object) => request(ctx.app).patch(`/api/v1${path}`).set(bearer(token)).set(headers).send(body),
+  put: (path: string, body: object) => request(ctx.app).put(`/api/v1${path}`).set(bearer(token)).set(headers).send(body),
   delete: (path: string) => request(ctx.app).delete(`/api/v1${path}`).set(bearer(token)).set(headers),
 });
 
@@ -81,6 +82,11 @@ function scenario(owner: TestBuyer) {
     },
     createProject: async () => (state.project = expectOk(await as.post('/projects', { name: 'Sentiment' }), 201).id),
     updateProject: async () => expectOk(await as.patch(`/projects/${state.project}`, { targetConfidence: 0.97 }), 200).id,
+    setProjectBudgetCap: async () => expectOk(await as.put(`/projects/${state.project}/budget-cap`, { capCents: 100_000 }), 200).projectId,
+    setMonthlyCap: async () => {
+      expectOk(await as.put('/billing/caps/monthly', { capCents: 1_000_000 }), 200);
+      return owner.id;
+    },
     createTask: async () =>
       (state.task = expectOk(
         await as.post('/tasks', { type: 'BINARY_CHOICE', content: CONTENT, options: ['yes', 'no'], projectId: state.project }),
@@ -193,6 +199,8 @@ describe('what the audit log records', () => {
     expect(byAction('updateWebhookConfig')).toEqual(
       expect.objectContaining({ before: { events: ['task.completed'] }, after: { events: ['task.completed', 'task.failed'] } }),
     );
+    expect(byAction('setProjectBudgetCap')).toMatchObject({ before: { budgetCapCents: null }, after: { budgetCapCents: 100_000 } });
+    expect(byAction('setMonthlyCap')).toMatchObject({ target: { type: 'organisation', id: owner.id }, after: { monthlyCapCents: 1_000_000 } });
     expect(byAction('updateMember')).toMatchObject({ before: { role: 'member' }, after: { role: 'viewer' } });
     expect(byAction('acceptInvitation').actor.kind).toBe('member');
     // Settings only: no task content and no secret is ever copied.

@@ -639,6 +639,29 @@ describe('concord balance, top-up and export', () => {
     expect(text.stdout).toBe('Balance $123.45 · reserved by open tasks $0.00 · available $123.45\n');
   });
 
+  it('caps shows the spending caps; set-monthly and set-project set them (none removes one)', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(10_000);
+    expect((await concord(['caps', 'show'], home, as(buyer))).stdout).toBe(
+      `Monthly cap (${new Date().toISOString().slice(0, 7)}): no cap ($0.00 committed)\nNo project has a budget cap.\n`,
+    );
+    const project = await request(ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: 'Tickets' });
+    const set = await concord(['caps', 'set-project', project.body.id, '0.40'], home, as(buyer));
+    expect(set.stdout).toBe(`Project Tickets (${project.body.id}): $0.00 of $0.40 committed\n`);
+    expect(json(await concord(['caps', 'set-monthly', '25', '--json'], home, as(buyer)))).toMatchObject({ capCents: 2_500, committedCents: 0 });
+    const create = () =>
+      request(ctx.app)
+        .post('/api/v1/tasks')
+        .set(bearer(buyer.token))
+        .send({ type: 'BINARY_CHOICE', content: 'Spam?', options: ['y', 'n'], projectId: project.body.id });
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(201);
+    expect((await create()).body.code).toBe('BUDGET_CAP_REACHED');
+    expect((await concord(['caps', 'set-monthly', 'none'], home, as(buyer))).stdout).toMatch(/^Monthly cap \(\d{4}-\d{2}\): no cap \(\$0\.40 committed\)\n$/);
+    const usage = await concord(['caps', 'set-monthly', 'lots'], home, as(buyer));
+    expect(usage.code).toBe(2);
+  });
+
   it('top-up creates a deposit and prints its checkout URL; --open hands it to the browser opener; --wait waits for the payment', async () => {
     const home = await newHome();
     const buyer = await buyerWithKey(0);

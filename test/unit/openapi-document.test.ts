@@ -72,7 +72,7 @@ describe('operationIds', () => {
     });
     expect(new Set(ids).size).toBe(ids.length);
     const verbs =
-      /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|rotate|send|switch|accept|export|import)[A-Z]/;
+      /^(get|list|count|create|update|delete|revoke|register|login|change|regenerate|setup|adjust|approve|reject|reinstate|complete|request|receive|redeliver|rotate|send|switch|accept|export|import|set)[A-Z]/;
     for (const { key, operation, endpoint } of operations) {
       expect(operation.operationId, key).toMatch(verbs);
       expect(operation.operationId, key).toBe(endpoint?.operationId);

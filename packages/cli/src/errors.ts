@@ -20,7 +20,7 @@ export const EXIT = {
   AUTH: 3,
   /** The import finished, but some rows were refused (listed in the error report). */
   PARTIAL: 4,
-  /** The balance does not cover what the request would reserve (402 INSUFFICIENT_CREDITS). */
+  /** The balance does not cover what the request would reserve (402 INSUFFICIENT_CREDITS), or a spending cap refuses it (402 BUDGET_CAP_REACHED). */
   INSUFFICIENT_CREDITS: 5,
   /** Ctrl-C (SIGINT) in the middle of a command's work; not `webhooks listen`, which Ctrl-C ends with OK. */
   INTERRUPTED: 130,

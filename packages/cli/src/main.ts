@@ -3,6 +3,7 @@
 // exit code of errors.ts's EXIT table.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { balance, login, logout, topUp, type TopUpOptions } from './account.ts';
+import { setMonthlyCap, setProjectCap, showCaps } from './caps.ts';
 import type { GlobalOptions } from './config.ts';
 import { CliError, EXIT, toCliError } from './errors.ts';
 import { exportDataset, type ExportOptions } from './export.ts';
@@ -58,7 +59,7 @@ export function buildProgram(): Command {
       'after',
       `
 Exit codes: 0 ok · 1 API or network error (webhooks test: not delivered) · 2 usage error · 3 no credential or refused (401/403)
-            4 import finished with refused rows · 5 insufficient credits · 130 Ctrl-C (webhooks listen: 0) · 143 SIGTERM
+            4 import finished with refused rows · 5 insufficient credits or a spending cap (402) · 130 Ctrl-C (webhooks listen: 0) · 143 SIGTERM
 Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "The concord CLI".`,
     );
 
@@ -148,6 +149,27 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .action(
       run(async (amount: string, _options: unknown, command: Command) =>
         topUp(amount, globals(command) as unknown as TopUpOptions, output(globals(command)), USER_AGENT),
+      ),
+    );
+
+  const caps = program.command('caps').description('spending caps');
+  caps
+    .command('show')
+    .description("the monthly cap and the projects' budget caps, with what is committed under each")
+    .action(run(async (_options: unknown, command: Command) => showCaps(globals(command), output(globals(command)), USER_AGENT)));
+  caps
+    .command('set-monthly')
+    .argument('<amount>', 'in dollars (500 or 499.99), or none to remove it')
+    .description('set what the tasks created in a calendar month (UTC) may commit')
+    .action(run(async (amount: string, _options: unknown, command: Command) => setMonthlyCap(amount, globals(command), output(globals(command)), USER_AGENT)));
+  caps
+    .command('set-project')
+    .argument('<projectId>', 'the project')
+    .argument('<amount>', 'in dollars, or none to remove it')
+    .description("set what a project's tasks may commit over its whole life")
+    .action(
+      run(async (projectId: string, amount: string, _options: unknown, command: Command) =>
+        setProjectCap(projectId, amount, globals(command), output(globals(command)), USER_AGENT),
       ),
     );
 

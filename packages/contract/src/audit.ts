@@ -46,6 +46,8 @@ export const AUDITED_ACTIONS = {
   sendWebhookTest: 'webhook',
   redeliverWebhookDelivery: 'webhookDelivery',
   createDeposit: 'deposit',
+  setMonthlyCap: 'organisation',
+  setProjectBudgetCap: 'project',
   adjustBuyerCredits: 'organisation',
 } as const satisfies Record<string, AuditTargetType>;
 export type AuditAction = keyof typeof AUDITED_ACTIONS;

@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   INSUFFICIENT_CREDITS: 402,
+  /** A project's budget cap or the organisation's monthly cap would be passed. */
+  BUDGET_CAP_REACHED: 402,
   FORBIDDEN: 403,
   ANNOTATOR_SUSPENDED: 403,
   NOT_FOUND: 404,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ANSWER_KINDS, choicesSchema, optionConfidenceSchema, ratingResultSchema, TASK_TYPES } from './tasks.ts';
 
 /** The events a webhook configuration subscribes to. */
-export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low'] as const;
+export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low', 'budget.cap_reached'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** A test send's event (POST /webhooks/configs/:id/test): in the log, never subscribed to. */
 export const PING_EVENT = 'ping';
@@ -87,6 +87,22 @@ export const budgetLowPayload = z
       'A task charge or an administrator debit took the balance from ≥ 500 to below 500 cents: sent once per crossing; a top-up back to ≥ 500 re-arms it.',
   });
 
+export const budgetCapReachedPayload = z
+  .object({
+    event: z.literal('budget.cap_reached'),
+    scope: z.enum(['project', 'organisation']).meta({ description: "Which cap: a project's budget cap, or the organisation's monthly cap" }),
+    projectId: z.string().nullable().meta({ description: 'The project whose cap it is (null for the monthly cap)' }),
+    capCents: z.number().int(),
+    committedCents: z.number().int().meta({ description: 'Cents committed under the cap when it stopped work: reserved for open tasks plus charged' }),
+    requiredCents: z.number().int().meta({ description: 'What the refused creation (or budget raise) needed' }),
+    at: timestamp,
+  })
+  .meta({
+    id: 'BudgetCapReachedEvent',
+    description:
+      'A spending cap refused a task creation or a budget raise (402 BUDGET_CAP_REACHED): sent once per crossing; changing the cap (or, for the monthly cap, a new month) re-arms it.',
+  });
+
 export const pingPayload = z
   .object({
     event: z.literal('ping'),
@@ -103,12 +119,14 @@ export const EVENT_PAYLOADS = {
   'task.completed': taskCompletedPayload,
   'task.failed': taskFailedPayload,
   'budget.low': budgetLowPayload,
+  'budget.cap_reached': budgetCapReachedPayload,
   ping: pingPayload,
 } as const satisfies Record<LoggedEventType, z.ZodType>;
 
 export type TaskCompletedEvent = z.output<typeof taskCompletedPayload>;
 export type TaskFailedEvent = z.output<typeof taskFailedPayload>;
 export type BudgetLowEvent = z.output<typeof budgetLowPayload>;
+export type BudgetCapReachedEvent = z.output<typeof budgetCapReachedPayload>;
 /** A test send's event (POST /webhooks/configs/:id/test): signed like any delivery, never retried. */
 export type PingEvent = z.output<typeof pingPayload>;
 /** The payloads the service sends: the body of a webhook request, and `payload` in the event log. */

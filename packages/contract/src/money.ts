@@ -1,6 +1,7 @@
 // Money the dashboard previews and the service books (contract §6), in whole cents: a top-up's bounds and
 // the bonus it earns. The dashboard computes the bonus from the tiers GET /meta lists, so the preview is
 // what the service credits.
+import { z } from 'zod';
 
 /** A top-up is $5.00 to $100 000.00. */
 export const MIN_DEPOSIT_CENTS = 500;
@@ -35,3 +36,14 @@ export function depositBonusCents(amountCents: number, tiers: readonly DepositBo
   // Integer arithmetic first (amount × percent fits easily), so 5 % of 50 001 cents is 2 500, not 2 500.05.
   return tier ? Math.floor((amountCents * tier.percent) / 100) : 0;
 }
+
+/**
+ * Spending caps (docs/organisations.md): a project's budget cap (over its whole life) and the organisation's
+ * monthly cap (over the tasks created in a calendar month, UTC). What counts against a cap is what is
+ * committed: the budgets reserved for its open tasks plus what its decided tasks were charged.
+ */
+export const CAP_SCOPES = ['project', 'organisation'] as const;
+export type CapScope = (typeof CAP_SCOPES)[number];
+/** The largest cap one can set, in cents ($100 000 000). */
+export const MAX_CAP_CENTS = 10_000_000_000;
+export const capCentsSchema = z.number().int().min(0).max(MAX_CAP_CENTS).nullable();

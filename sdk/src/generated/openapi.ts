@@ -793,6 +793,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing/caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's monthly cap and its projects' budget caps, with what each has committed */
+        get: operations["getSpendingCaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/caps/monthly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set or remove the monthly cap: what the tasks created in one calendar month (UTC) may commit */
+        put: operations["setMonthlyCap"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/budget-cap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set or remove a project's budget cap: what its tasks may commit over its whole life */
+        put: operations["setProjectBudgetCap"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/golden-tasks": {
         parameters: {
             query?: never;
@@ -1201,6 +1252,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "budget.cap_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A spending cap refused work
+         * @description Sent to each active webhook configuration subscribed to `budget.cap_reached`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify the signature over the exact body bytes before trusting it: `webhook-signature` (Standard Webhooks, with its 5-minute replay window) when the secret is a `whsec_` one, else `x-service-signature`. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered. What a failure leads to is the configuration's `retryPolicy`: `spec` retries a timeout, a network error or a 5xx once, 30 s later, and no 4xx; `extended` makes up to 8 attempts over about a day and also retries 408 and 429.
+         */
+        post: operations["budgetCapReachedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1296,6 +1367,28 @@ export interface components {
             creditBalance: number;
             /** @description The threshold crossed: 500 */
             thresholdCents: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            at: string;
+        };
+        /** @description A spending cap refused a task creation or a budget raise (402 BUDGET_CAP_REACHED): sent once per crossing; changing the cap (or, for the monthly cap, a new month) re-arms it. */
+        BudgetCapReachedEvent: {
+            /** @enum {string} */
+            event: "budget.cap_reached";
+            /**
+             * @description Which cap: a project's budget cap, or the organisation's monthly cap
+             * @enum {string}
+             */
+            scope: "project" | "organisation";
+            /** @description The project whose cap it is (null for the monthly cap) */
+            projectId: string | null;
+            capCents: number;
+            /** @description Cents committed under the cap when it stopped work: reserved for open tasks plus charged */
+            committedCents: number;
+            /** @description What the refused creation (or budget raise) needed */
+            requiredCents: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -1461,7 +1554,7 @@ export interface components {
              * @description The operation (its operationId)
              * @enum {string}
              */
-            action: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "adjustBuyerCredits";
+            action: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "setMonthlyCap" | "setProjectBudgetCap" | "adjustBuyerCredits";
             target: {
                 /** @enum {string} */
                 type: "organisation" | "member" | "invitation" | "apiKey" | "project" | "task" | "tasks" | "goldenTask" | "webhook" | "webhookDelivery" | "deposit";
@@ -2164,6 +2257,22 @@ export interface components {
             totalDepositedCents: number;
             totalAdjustedCents: number;
         };
+        MonthlyCap: {
+            /** @description Null: no monthly cap */
+            capCents: number | null;
+            /** @description What the tasks created this month (UTC) commit now: budgets reserved for the open ones plus what the decided ones were charged */
+            committedCents: number;
+            /** @description The calendar month (UTC), YYYY-MM */
+            month: string;
+        };
+        ProjectCap: {
+            projectId: string;
+            name: string;
+            /** @description Null: no cap */
+            capCents: number | null;
+            /** @description What the project's tasks commit now, over its whole life */
+            committedCents: number;
+        };
         GoldenTask: {
             id: string;
             /** @enum {string} */
@@ -2252,7 +2361,7 @@ export interface components {
         WebhookConfig: {
             id: string;
             url: string;
-            events: ("task.completed" | "task.failed" | "budget.low")[];
+            events: ("task.completed" | "task.failed" | "budget.low" | "budget.cap_reached")[];
             isActive: boolean;
             /**
              * Format: date-time
@@ -2296,7 +2405,7 @@ export interface components {
         WebhookDelivery: {
             id: string;
             /** @enum {string} */
-            event: "task.completed" | "task.failed" | "budget.low" | "ping";
+            event: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             attempts: number;
@@ -2319,7 +2428,7 @@ export interface components {
              * @description The event name: a subscribed one, or `ping` (a test send, POST /webhooks/configs/:id/test)
              * @enum {string}
              */
-            type: "task.completed" | "task.failed" | "budget.low" | "ping";
+            type: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
             /** @description The payload's taskId (null for budget.low) */
             taskId: string | null;
             /** @description The JSON body that was sent to the webhooks */
@@ -2440,7 +2549,7 @@ export interface components {
          * @description The event's name, the same as the payload's `event`.
          * @example task.completed
          */
-        WebhookEvent: "task.completed" | "task.failed" | "budget.low" | "ping";
+        WebhookEvent: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
         /**
          * @description The delivery id, the same on a retry or a redelivery: de-duplicate on it (deliveries are at least once).
          * @example cm3q7w1xb0009lk08q4r5s6t7
@@ -4653,7 +4762,7 @@ export interface operations {
                 /** @description A member's account id or an API key's id: the changes they made */
                 actor?: string;
                 /** @description The operation (its operationId), e.g. `updateProject` */
-                action?: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "adjustBuyerCredits";
+                action?: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "setMonthlyCap" | "setProjectBudgetCap" | "adjustBuyerCredits";
                 targetType?: "organisation" | "member" | "invitation" | "apiKey" | "project" | "task" | "tasks" | "goldenTask" | "webhook" | "webhookDelivery" | "deposit";
                 /** @description The changed resource's id (a project, task, key, member…) */
                 target?: string;
@@ -9285,6 +9394,334 @@ export interface operations {
             };
         };
     };
+    getSpendingCaps: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "monthly": {
+                     *         "capCents": 2000000,
+                     *         "committedCents": 1254300,
+                     *         "month": "2026-03"
+                     *       },
+                     *       "projects": [
+                     *         {
+                     *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
+                     *           "name": "Support tickets",
+                     *           "capCents": 50000,
+                     *           "committedCents": 49990
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        monthly: components["schemas"]["MonthlyCap"];
+                        /** @description The projects with a budget cap, by name */
+                        projects: components["schemas"]["ProjectCap"][];
+                    };
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMonthlyCap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "capCents": 2000000
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cap in cents (0 to 10 000 000 000); null removes it */
+                    capCents: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "capCents": 2000000,
+                     *       "committedCents": 1254300,
+                     *       "month": "2026-03"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MonthlyCap"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setProjectBudgetCap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "capCents": 50000
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cap in cents (0 to 10 000 000 000); null removes it */
+                    capCents: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "projectId": "cm3q7w0m10002lk08c5d6e7f8",
+                     *       "name": "Support tickets",
+                     *       "capCents": 50000,
+                     *       "committedCents": 49990
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProjectCap"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `money:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PROJECT_NOT_FOUND: unknown, malformed or foreign id */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listGoldenTasks: {
         parameters: {
             query?: {
@@ -10517,7 +10954,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("task.completed" | "task.failed" | "budget.low")[];
+                    events: ("task.completed" | "task.failed" | "budget.low" | "budget.cap_reached")[];
                     /** @description 16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only. */
                     secret: string;
                     /**
@@ -10864,7 +11301,7 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
-                    events?: ("task.completed" | "task.failed" | "budget.low")[];
+                    events?: ("task.completed" | "task.failed" | "budget.low" | "budget.cap_reached")[];
                     isActive?: boolean;
                     /** @description 16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only. */
                     secret?: string;
@@ -11465,7 +11902,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The event name (`ping`: the test sends) */
-                type?: "task.completed" | "task.failed" | "budget.low" | "ping";
+                type?: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
                 /** @description ISO 8601 timestamp: events created at or after it (the log reaches back 30 days) */
                 since?: string;
                 /** @description Matches the payload's taskId */
@@ -12630,6 +13067,84 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["BudgetLowEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is DELIVERED (the response body is ignored) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried as the retryPolicy says (as are timeouts and network errors), then FAILED */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    budgetCapReachedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the configuration's secret. Recompute it over the unparsed body and compare in constant time before trusting the payload.
+                 * @example sha256=6f1ed002ab5595859014ebf0951522d9c3f5a1e2d4b6c8a0e2f4a6c8e0b2d4f6
+                 */
+                "x-service-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's name, the same as the payload's `event`.
+                 * @example task.completed
+                 */
+                "x-service-event": components["parameters"]["WebhookEvent"];
+                /**
+                 * @description The delivery id, the same on a retry or a redelivery: de-duplicate on it (deliveries are at least once).
+                 * @example cm3q7w1xb0009lk08q4r5s6t7
+                 */
+                "x-service-delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description Standard Webhooks: the event id (`evt_…`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example evt_cm3q7w4c50008lk08u7v8w9x0
+                 */
+                "webhook-id"?: components["parameters"]["StandardWebhookId"];
+                /**
+                 * @description Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example 1773480687
+                 */
+                "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "budget.cap_reached",
+                 *       "scope": "project",
+                 *       "projectId": "cm3q7w0m10002lk08c5d6e7f8",
+                 *       "capCents": 50000,
+                 *       "committedCents": 49990,
+                 *       "requiredCents": 20,
+                 *       "at": "2026-03-14T11:20:41.118Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BudgetCapReachedEvent"];
             };
         };
         responses: {

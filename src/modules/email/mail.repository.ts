@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
 export interface MailMessage {
-  kind: 'WELCOME' | 'DEVELOPER_INVITE' | 'ORGANISATION_INVITE' | 'BUDGET_LOW' | 'WEBHOOK_DISABLED';
+  kind: 'WELCOME' | 'DEVELOPER_INVITE' | 'ORGANISATION_INVITE' | 'BUDGET_LOW' | 'BUDGET_CAP_REACHED' | 'WEBHOOK_DISABLED';
   to: string;
   subject: string;
   body: string;

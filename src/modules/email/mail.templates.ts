@@ -91,6 +91,31 @@ export function budgetLowMail(to: string, companyName: string, creditBalanceCent
   };
 }
 
+/** A spending cap refused work (budget.cap_reached): to the members who may raise it. */
+export function budgetCapMail(
+  to: string,
+  companyName: string,
+  cap: { scope: 'project' | 'organisation'; projectName: string | null; capCents: number; committedCents: number },
+  publicUrl: string,
+): MailMessage {
+  const which = cap.scope === 'project' ? `The budget cap of project "${cap.projectName ?? ''}"` : "Your organisation's monthly spending cap";
+  return {
+    kind: 'BUDGET_CAP_REACHED',
+    to,
+    subject: cap.scope === 'project' ? `Project "${cap.projectName ?? ''}" reached its budget cap` : 'Your monthly spending cap is reached',
+    body: [
+      `Hello ${companyName},`,
+      '',
+      `${which} of ${(cap.capCents / 100).toFixed(2)} USD is reached: ${(cap.committedCents / 100).toFixed(2)} USD is committed`,
+      'to tasks (reserved for open ones and charged for decided ones), and new tasks that would pass it are refused.',
+      'Open tasks keep running. Raise or remove the cap on the Billing page to create more:',
+      `${publicUrl}/billing`,
+      '',
+      '— The Concord team',
+    ].join('\n'),
+  };
+}
+
 /** extended retry policy: a configuration that failed for 3 days was switched off (README, Webhooks). */
 export function webhookDisabledMail(
   to: string,

@@ -8,6 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Gate } from '../../lib/gate.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
+import { BudgetCapReachedError, commitmentOf, enforceCaps, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
 import {
@@ -76,7 +77,18 @@ export class TasksService {
     private readonly idempotency: IdempotencyService,
     private readonly clock: Clock,
     private readonly config: Config,
+    private readonly caps: Pick<SpendingCapsService, 'noticeReached'>,
   ) {}
+
+  /** A refusal by a spending cap tells the buyer (budget.cap_reached) once its transaction is rolled back. */
+  private async noticingCaps<T>(buyerId: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof BudgetCapReachedError) await this.caps.noticeReached(buyerId, error.breach);
+      throw error;
+    }
+  }
 
   async create(actor: Actor, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
     const buyerId = actor.organisationId;
@@ -88,7 +100,7 @@ export class TasksService {
     // With a key, checked inside the idempotent run: a repeat gets the stored response even if the
     // project's default kind changed since; without one, refused before anything starts.
     const early = idempotencyKey === undefined ? await checked() : undefined;
-    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks', scope), raw), 201, async (repos) => {
+    const run = this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks', scope), raw), 201, async (repos) => {
       const task = early ?? (await checked());
       const refused = outOfScope(scope, task.projectId);
       if (refused) throw new BadRequestError('INVALID_PROJECT', refused);
@@ -106,6 +118,7 @@ export class TasksService {
         estimatedCompletionMs: await this.estimateCompletionMs(repos, task.type),
       };
     });
+    return this.noticingCaps(buyerId, run);
   }
 
   /** JSON batch: all or nothing. The first invalid item names itself with INVALID_TASK and its index. */
@@ -123,7 +136,7 @@ export class TasksService {
     };
     // As for one task: with a key, checked inside the idempotent run.
     const early = idempotencyKey === undefined ? await checked() : undefined;
-    return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks/batch', scope), raw), 201, async (repos) => {
+    const run = this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks/batch', scope), raw), 201, async (repos) => {
       const tasks = early ?? (await checked());
       const outside = tasks.findIndex((task) => outOfScope(scope, task.projectId) !== null);
       if (outside >= 0) throw invalidTask(outside, { code: 'INVALID_PROJECT', message: outOfScope(scope, tasks[outside]?.projectId ?? null) ?? '' });
@@ -140,6 +153,7 @@ export class TasksService {
       await repos.auditLog.append(actor, { targetId: null, after: batchSettings(result, tasks) });
       return result;
     });
+    return this.noticingCaps(buyerId, run);
   }
 
   /**
@@ -148,7 +162,10 @@ export class TasksService {
    * in chunks while the rest of the file is still being parsed, so parsing and PostgreSQL overlap.
    */
   importCsv(actor: Actor, file: Buffer, idempotencyKey?: string, scope: ProjectScope = null): Promise<Outcome<CsvImportResult>> {
-    return this.csvImports.run(() => this.runCsvImport(actor, file, idempotencyKey, scope));
+    return this.noticingCaps(
+      actor.organisationId,
+      this.csvImports.run(() => this.runCsvImport(actor, file, idempotencyKey, scope)),
+    );
   }
 
   private runCsvImport(actor: Actor, file: Buffer, idempotencyKey: string | undefined, scope: ProjectScope): Promise<Outcome<CsvImportResult>> {
@@ -175,7 +192,10 @@ export class TasksService {
         else await importer.add(record.row, validation.task);
       }
       const result = await importer.finish();
-      if (result.created.length > 0) await this.reserve(repos, buyerId, result.budgetCents);
+      if (result.created.length > 0) {
+        await enforceCaps(repos, buyerId, result.commitment);
+        await this.reserve(repos, buyerId, result.commitment.totalCents);
+      }
       const totalCostCents = sumCost(result.created);
       await repos.auditLog.append(actor, {
         targetId: null,
@@ -236,7 +256,7 @@ export class TasksService {
         issues: [{ path: 'maxCents', message: `must be at least ${this.config.priceCents}` }],
       });
     }
-    await this.db.transaction(async (repos) => {
+    const work = this.db.transaction(async (repos) => {
       const task = await repos.tasks.lockForBuyer(buyerId, id);
       if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
@@ -248,9 +268,12 @@ export class TasksService {
       await repos.tasks.update(id, { ...changes, ...quality });
       await repos.auditLog.append(actor, settingsChange(id, taskSettings(task), taskSettings({ ...task, ...changes, ...quality })));
       const delta = changes.maxCents === undefined ? 0 : changes.maxCents - task.maxCents;
+      const added = commitmentAdded(task, changes);
+      if (added) await enforceCaps(repos, buyerId, added);
       if (delta > 0) await this.reserve(repos, buyerId, delta);
       if (delta < 0) await repos.billing.release(buyerId, -delta);
     });
+    await this.noticingCaps(buyerId, work);
     return this.get(buyerId, id, scope);
   }
 
@@ -304,7 +327,9 @@ export class TasksService {
   /** Inserts first and reserves last, so the buyer row is locked only for the end of the transaction. */
   private async insertAndReserve(repos: RawRepositories, buyerId: string, tasks: Array<TaskInput & TaskQuality>): Promise<CreatedTaskView[]> {
     const created = await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents);
-    await this.reserve(repos, buyerId, sumBudget(tasks));
+    const commitment = commitmentOf(tasks);
+    await enforceCaps(repos, buyerId, commitment);
+    await this.reserve(repos, buyerId, commitment.totalCents);
     return created.map(toCreatedView);
   }
 
@@ -408,7 +433,20 @@ function projectIdsOf(tasks: TaskInput[]): string[] {
 }
 
 const sumCost = (tasks: Array<{ costCents: number }>) => tasks.reduce((sum, task) => sum + task.costCents, 0);
-const sumBudget = (tasks: TaskInput[]) => tasks.reduce((sum, task) => sum + task.maxCents, 0);
+
+/**
+ * What a change of a PENDING task adds to the caps: a raised budget adds the difference to its project and
+ * its month; a move to another project adds the whole budget there. Null when it adds nothing.
+ */
+function commitmentAdded(task: TaskRecord, changes: TaskChanges): Commitment | null {
+  const maxCents = changes.maxCents ?? task.maxCents;
+  const raised = Math.max(maxCents - task.maxCents, 0);
+  const moved = changes.projectId !== undefined && changes.projectId !== task.projectId;
+  const projectId = moved ? (changes.projectId ?? null) : task.projectId;
+  const toProject = moved ? maxCents : raised;
+  if (raised === 0 && (projectId === null || toProject === 0)) return null;
+  return { byProject: new Map(projectId === null || toProject === 0 ? [] : [[projectId, toProject]]), totalCents: raised };
+}
 const toCreatedView = (task: CreatedTask): CreatedTaskView => ({ taskId: task.id, type: task.type, status: 'PENDING', costCents: task.costCents });
 
 /** Rows per INSERT during a CSV import. */
@@ -427,7 +465,8 @@ class CsvChunkInserter {
   private readonly lookedUp = new Set<string>();
   private pending: Array<{ row: number; task: TaskInput }> = [];
   private inFlight: Promise<void> = Promise.resolve();
-  private budgetCents = 0;
+  /** The budgets of the rows created so far with their projects: what the import commits. */
+  private readonly budgets: Array<{ projectId: string | null; maxCents: number }> = [];
 
   constructor(
     private readonly repos: RawRepositories,
@@ -450,11 +489,11 @@ class CsvChunkInserter {
     if (this.pending.length >= CSV_CHUNK) await this.flush();
   }
 
-  async finish(): Promise<{ created: CreatedTaskView[]; errors: CsvImportResult['errors']; budgetCents: number }> {
+  async finish(): Promise<{ created: CreatedTaskView[]; errors: CsvImportResult['errors']; commitment: Commitment }> {
     await this.flush();
     await this.inFlight;
     this.errors.sort((a, b) => a.row - b.row);
-    return { created: this.created, errors: this.errors, budgetCents: this.budgetCents };
+    return { created: this.created, errors: this.errors, commitment: commitmentOf(this.budgets) };
   }
 
   /** Waits for the previous chunk, then starts this one without waiting for it. */
@@ -485,6 +524,6 @@ class CsvChunkInserter {
     const tasks = accepted.map(({ task }) => withQuality(task, this.projects, this.defaultTargetConfidence));
     const created = await this.repos.tasks.insertMany(this.buyerId, tasks, this.priceCents);
     this.created.push(...created.map(toCreatedView));
-    this.budgetCents += sumBudget(tasks);
+    for (const { projectId, maxCents } of tasks) this.budgets.push({ projectId, maxCents });
   }
 }

@@ -13,7 +13,7 @@ export interface WebhookEventDoc {
 }
 
 /**
- * Every event a webhook URL can receive, with its payload and an example: the three a configuration
+ * Every event a webhook URL can receive, with its payload and an example: the four a configuration
  * subscribes to, and the `ping` of a test send.
  */
 export const WEBHOOK_EVENTS: Record<LoggedEventType, WebhookEventDoc> = {
@@ -47,6 +47,19 @@ export const WEBHOOK_EVENTS: Record<LoggedEventType, WebhookEventDoc> = {
     schema: EVENT_PAYLOADS['budget.low'],
     summary: 'The credit balance fell below 500 cents',
     example: { event: 'budget.low', creditBalance: 480, thresholdCents: 500, at: '2026-03-14T11:15:03.402Z' },
+  },
+  'budget.cap_reached': {
+    schema: EVENT_PAYLOADS['budget.cap_reached'],
+    summary: 'A spending cap refused work',
+    example: {
+      event: 'budget.cap_reached',
+      scope: 'project',
+      projectId: EXAMPLE.projectId,
+      capCents: 50_000,
+      committedCents: 49_990,
+      requiredCents: 20,
+      at: '2026-03-14T11:20:41.118Z',
+    },
   },
   ping: {
     schema: EVENT_PAYLOADS.ping,

@@ -30,6 +30,7 @@ interface DeliveryTableProps {
 
 function subject(row: WebhookDelivery, tasks: DeliveryTableProps['tasks']) {
   if (row.event === 'budget.low') return <span className="muted">Your balance</span>;
+  if (row.event === 'budget.cap_reached') return <span className="muted">A spending cap</span>;
   if (row.event === 'ping') return <span className="muted">Test event</span>;
   const taskId = tasks?.get(row.id);
   if (taskId) {

@@ -27,6 +27,7 @@ const EVENT_WORDS: Record<EventType, string> = {
   'task.completed': 'A task reached consensus and was charged.',
   'task.failed': 'A task ended without consensus (nothing charged).',
   'budget.low': `Your balance fell below ${formatCents(LOW_BALANCE_THRESHOLD_CENTS)}.`,
+  'budget.cap_reached': 'A spending cap (a project budget or the monthly cap) refused new tasks.',
 };
 export const EVENTS: readonly { value: EventType; description: string }[] = EVENT_TYPES.map((value) => ({ value, description: EVENT_WORDS[value] }));
 

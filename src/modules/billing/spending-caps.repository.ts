@@ -1,0 +1,126 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { RawExecutor } from '../../db/pg-executor.ts';
+import { toCents } from '../../db/client.ts';
+
+/**
+ * What a task commits against a cap: its budget while open (reserved), its price once completed (charged,
+ * or about to be by the settlement-effects applier), nothing once failed. It only ever shrinks after the
+ * task's creation, so only creations and budget raises can pass a cap, and they take the caps' row locks.
+ */
+const committedOf = (alias: 't' | 'r') =>
+  Prisma.raw(
+    `CASE WHEN ${alias}.status IN ('PENDING', 'VALIDATING') THEN ${alias}.max_cents WHEN ${alias}.status = 'COMPLETED' THEN ${alias}.cost_cents ELSE 0 END`,
+  );
+
+export interface ProjectCap {
+  projectId: string;
+  name: string;
+  /** Null once removed (a list holds capped projects only). */
+  capCents: number | null;
+  committedCents: number;
+}
+
+/** Raw SQL: task creation checks caps in its raw-SQL transaction; the routes of caps use it on Prisma's. */
+export class SpendingCapsRepository {
+  constructor(private readonly db: RawExecutor) {}
+
+  /**
+   * The caps of those of these projects that have one, their rows locked (in id order) until the
+   * transaction ends: concurrent creations in a capped project wait for each other here. FOR NO KEY UPDATE
+   * does not hold up the inserts that reference the project.
+   */
+  async lockProjectCaps(buyerId: string, projectIds: readonly string[]): Promise<Array<{ projectId: string; capCents: number }>> {
+    if (projectIds.length === 0) return [];
+    const rows = await this.db.$queryRaw<Array<{ id: string; cap: bigint }>>`
+      SELECT id, budget_cap_cents AS cap FROM projects
+      WHERE buyer_id = ${buyerId} AND id = ANY(${[...projectIds]}::text[]) AND budget_cap_cents IS NOT NULL
+      ORDER BY id FOR NO KEY UPDATE`;
+    return rows.map((row) => ({ projectId: row.id, capCents: toCents(row.cap) }));
+  }
+
+  /** What a project's tasks commit now (its own transaction's new tasks included). */
+  async projectCommitted(projectId: string): Promise<number> {
+    const rows = await this.db.$queryRaw<Array<{ committed: bigint }>>`
+      SELECT coalesce(sum(${committedOf('t')}), 0)::bigint AS committed FROM tasks t WHERE t.project_id = ${projectId}`;
+    return toCents(rows[0]?.committed ?? 0n);
+  }
+
+  async monthlyCap(buyerId: string): Promise<number | null> {
+    const rows = await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId}`;
+    const cap = rows[0]?.cap;
+    return cap === null || cap === undefined ? null : toCents(cap);
+  }
+
+  async projectName(projectId: string): Promise<string | null> {
+    const rows = await this.db.$queryRaw<Array<{ name: string }>>`SELECT name FROM projects WHERE id = ${projectId}`;
+    return rows[0]?.name ?? null;
+  }
+
+  /** The organisation's monthly cap (null: none), its row locked like a reservation locks it. */
+  async lockMonthlyCap(buyerId: string): Promise<number | null> {
+    const rows = await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId} FOR NO KEY UPDATE`;
+    const cap = rows[0]?.cap;
+    return cap === null || cap === undefined ? null : toCents(cap);
+  }
+
+  /**
+   * What the tasks the organisation created this calendar month (UTC) commit now. A text task's review task
+   * is counted with it, in its month: the review's budget is moved out of the text task's.
+   */
+  async monthCommitted(buyerId: string): Promise<number> {
+    const rows = await this.db.$queryRaw<Array<{ committed: bigint }>>`
+      SELECT coalesce(sum(${committedOf('t')} + coalesce(${committedOf('r')}, 0)), 0)::bigint AS committed
+      FROM tasks t LEFT JOIN tasks r ON r.id = t.id || '-review'
+      WHERE t.buyer_id = ${buyerId} AND t.review_of IS NULL
+        AND t.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+    return toCents(rows[0]?.committed ?? 0n);
+  }
+
+  /** The organisation's capped projects, by name, with what each commits now. */
+  async projectCaps(buyerId: string): Promise<ProjectCap[]> {
+    const rows = await this.db.$queryRaw<Array<{ id: string; name: string; cap: bigint; committed: bigint }>>`
+      SELECT p.id, p.name, p.budget_cap_cents AS cap,
+             (SELECT coalesce(sum(${committedOf('t')}), 0) FROM tasks t WHERE t.project_id = p.id)::bigint AS committed
+      FROM projects p WHERE p.buyer_id = ${buyerId} AND p.budget_cap_cents IS NOT NULL
+      ORDER BY p.name, p.id`;
+    return rows.map((row) => ({ projectId: row.id, name: row.name, capCents: toCents(row.cap), committedCents: toCents(row.committed) }));
+  }
+
+  /**
+   * Sets a project's cap (null: none) under its row lock, and re-arms budget.cap_reached. The cap it had and
+   * the project's name; null when the organisation has no such project.
+   */
+  async setProjectCap(buyerId: string, projectId: string, capCents: number | null): Promise<{ before: number | null; name: string } | null> {
+    const rows = await this.db.$queryRaw<Array<{ before: bigint | null; name: string }>>`
+      WITH old AS (SELECT id, budget_cap_cents FROM projects WHERE id = ${projectId} AND buyer_id = ${buyerId} FOR NO KEY UPDATE)
+      UPDATE projects p SET budget_cap_cents = ${capCents}::bigint, cap_reached_at = NULL, updated_at = now()
+      FROM old WHERE p.id = old.id
+      RETURNING old.budget_cap_cents AS before, p.name`;
+    const row = rows[0];
+    return row ? { before: row.before === null ? null : toCents(row.before), name: row.name } : null;
+  }
+
+  /** Sets the organisation's monthly cap (null: none) and re-arms budget.cap_reached; the cap it had. */
+  async setMonthlyCap(buyerId: string, capCents: number | null): Promise<number | null> {
+    const before = await this.lockMonthlyCap(buyerId);
+    await this.db.$executeRaw`UPDATE buyers SET monthly_cap_cents = ${capCents}::bigint, monthly_cap_reached_at = NULL WHERE id = ${buyerId}`;
+    return before;
+  }
+
+  /** Marks a project's cap as reached, once until it is set again: whether this call was the first. */
+  async markProjectCapReached(projectId: string, capCents: number): Promise<boolean> {
+    const updated = await this.db.$executeRaw`
+      UPDATE projects SET cap_reached_at = now()
+      WHERE id = ${projectId} AND cap_reached_at IS NULL AND budget_cap_cents = ${capCents}::bigint`;
+    return updated === 1;
+  }
+
+  /** Marks the monthly cap as reached, once per month until it is set again: whether this call was the first. */
+  async markMonthlyCapReached(buyerId: string, capCents: number): Promise<boolean> {
+    const updated = await this.db.$executeRaw`
+      UPDATE buyers SET monthly_cap_reached_at = now()
+      WHERE id = ${buyerId} AND monthly_cap_cents = ${capCents}::bigint
+        AND (monthly_cap_reached_at IS NULL OR monthly_cap_reached_at < date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+    return updated === 1;
+  }
+}
