@@ -1,8 +1,8 @@
 // Crash safety as a test: the server runs under answer, ingest, deposit and webhook
 // load, is killed with SIGKILL at random moments several times and restarted, and then every invariant
 // is checked against the database and what clients were told:
-//   - each buyer's balance equals the sum of its ledger, and its reservations the open tasks' budgets;
-//   - no spending cap (the first buyer's monthly cap, the second's project cap) is passed by a cent;
+//   - each buyer's balance equals the sum of its ledger, and its reservations the open (not held) tasks' budgets;
+//   - no spending cap (the first buyer's monthly cap, the second's holding project cap) is passed by a cent;
 //   - each annotator's earnings equal the sum of its EARNING rows;
 //   - no task has more answers than its maxResponses, or a counter that disagrees with its answers;
 //   - a COMPLETED task is charged exactly once and has one task.completed event; others are not charged;
@@ -113,7 +113,8 @@ async function main() {
       } else {
         const project = await api<{ id: string }>(base, 'POST', '/projects', { name: 'Capped' }, reg.body.token);
         projectId = project.body.id;
-        const capped = await api(base, 'PUT', `/projects/${projectId}/budget-cap`, { capCents: CAP_CENTS }, reg.body.token);
+        // Past its cap, the project holds new tasks (neither reserved nor served) rather than refusing them.
+        const capped = await api(base, 'PUT', `/projects/${projectId}/budget-cap`, { capCents: CAP_CENTS, capAction: 'hold' }, reg.body.token);
         if (capped.status !== 200) throw new Error(`project cap: ${JSON.stringify(capped.body)}`);
       }
       buyers.push({ id: reg.body.buyer.id, token: reg.body.token, projectId });
@@ -283,7 +284,7 @@ async function checksThatMissCorruption(db: pg.Client, acknowledged: Acknowledge
 }
 
 /** What a task commits against a spending cap (SpendingCapsRepository): its budget while open, its price once completed. */
-const COMMITTED = `CASE WHEN t.status IN ('PENDING', 'VALIDATING') THEN t.max_cents WHEN t.status = 'COMPLETED' THEN t.cost_cents ELSE 0 END`;
+const COMMITTED = `CASE WHEN t.status IN ('PENDING', 'VALIDATING') AND t.held_at IS NULL THEN t.max_cents WHEN t.status = 'COMPLETED' THEN t.cost_cents ELSE 0 END`;
 
 /** Each query returns the rows that break one invariant, described in one line each. */
 async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, received: Set<string>): Promise<string[]> {
@@ -296,7 +297,7 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
     [
       'reserved ≠ open budgets',
       `SELECT b.id || ': ' || b.reserved_cents || ' vs ' || coalesce(sum(t.max_cents), 0) AS v
-       FROM buyers b LEFT JOIN tasks t ON t.buyer_id = b.id AND t.status IN ('PENDING', 'VALIDATING')
+       FROM buyers b LEFT JOIN tasks t ON t.buyer_id = b.id AND t.status IN ('PENDING', 'VALIDATING') AND t.held_at IS NULL
        GROUP BY b.id HAVING b.reserved_cents <> coalesce(sum(t.max_cents), 0)`,
     ],
     [

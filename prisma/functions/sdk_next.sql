@@ -1,6 +1,6 @@
 -- GET /sdk/tasks/next in one statement. outcome: SERVED (the row describes the assignment and what it
 -- shows), NONE (nothing fits) or ANNOTATOR_SUSPENDED. A live assignment is returned again; otherwise the
--- oldest open task that fits the filters, that the annotator has not answered and whose answers plus live
+-- oldest open task not held by a budget cap (tasks_served_queue_idx) that fits the filters, that the annotator has not answered and whose answers plus live
 -- assignments are below its max_responses is claimed (FOR UPDATE SKIP LOCKED, recounted under the lock, so
 -- no caller or process can over-assign it). Among tasks of the oldest age, one whose live assignments are
 -- fewer than the answers it still lacks comes first. Golden substitution: a golden task of the claimed
@@ -65,7 +65,7 @@ BEGIN
       INTO v_first
     FROM tasks t
     CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
-    WHERE t.status IN ('PENDING', 'VALIDATING')
+    WHERE t.status IN ('PENDING', 'VALIDATING') AND t.held_at IS NULL
       AND t.total_responses + l.live < t.max_responses
       AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
       AND (t.review_of IS NULL OR NOT EXISTS (SELECT 1 FROM task_responses w WHERE w.task_id = t.review_of AND w.annotator_id = v_annotator.id))
@@ -81,7 +81,7 @@ BEGIN
       FROM tasks t
       CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
       WHERE t.created_at = v_first.created_at AND t.id > v_first.id
-        AND t.status IN ('PENDING', 'VALIDATING')
+        AND t.status IN ('PENDING', 'VALIDATING') AND t.held_at IS NULL
         AND l.live < GREATEST(t.validations_needed - t.total_responses, 1)
         AND t.total_responses + l.live < t.max_responses
         AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)

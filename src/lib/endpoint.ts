@@ -74,6 +74,9 @@ export interface Actor {
   action: AuditAction;
 }
 
+/** The client's address as people write it: an IPv4 address a dual-stack socket reports as IPv6 (`::ffff:…`) without the prefix. */
+export const clientAddress = (ip: string | undefined): string | null => (ip === undefined ? null : ip.replace(/^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i, '$1'));
+
 /** A buyer's change: the person or the key acting for the organisation. */
 export function buyerActor(principal: BuyerPrincipal, ip: string | undefined, action: AuditAction): Actor {
   const key = principal.apiKeyId ?? null;
@@ -82,14 +85,14 @@ export function buyerActor(principal: BuyerPrincipal, ip: string | undefined, ac
     kind: key ? 'apiKey' : 'member',
     accountId: key ? null : principal.accountId,
     apiKeyId: key,
-    ip: ip ?? null,
+    ip: clientAddress(ip),
     action,
   };
 }
 
 /** The service's operator changing an organisation (an admin's credit adjustment). */
 export function operatorActor(principal: UserPrincipal, organisationId: string, ip: string | undefined, action: AuditAction): Actor {
-  return { organisationId, kind: 'admin', accountId: principal.accountId, apiKeyId: null, ip: ip ?? null, action };
+  return { organisationId, kind: 'admin', accountId: principal.accountId, apiKeyId: null, ip: clientAddress(ip), action };
 }
 
 /** A developer app authenticated by its API key. */

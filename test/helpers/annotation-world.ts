@@ -21,7 +21,7 @@ export function useAnnotationWorld(options: TestContextOptions): AnnotationWorld
   });
   afterAll(() => world.ctx.close());
   beforeEach(async () => {
-    await world.ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
+    await world.ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED', heldAt: null } });
   });
   return world;
 }

@@ -205,7 +205,7 @@ describe('multi-select tasks', () => {
     ]);
 
     // A set for a single-choice task is refused too.
-    await world.ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
+    await world.ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED', heldAt: null } });
     const single = (await post(buyer, '/tasks', { type: 'BINARY_CHOICE', content: 'Spam?', options: ['yes', 'no'] })).body as { taskId: string };
     const other = unique('tagger');
     await client.next(other);

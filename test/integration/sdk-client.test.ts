@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 // The work queue is global: no test sees another's open tasks.
 beforeEach(async () => {
-  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
+  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED', heldAt: null } });
 });
 
 const register = (companyName: string) => BuyerClient.register({ baseUrl }, { email: uniqueEmail('sdk'), password: PASSWORD, companyName });

@@ -27,10 +27,10 @@ async function fundedBuyer(cents = 1_000_000): Promise<TestBuyer> {
   return buyer;
 }
 
-async function cappedProject(buyer: TestBuyer, capCents: number): Promise<string> {
+async function cappedProject(buyer: TestBuyer, capCents: number, capAction: 'refuse' | 'hold' = 'refuse'): Promise<string> {
   const project = await api(buyer.token).post('/projects', { name: `Capped ${capCents}` });
   expect(project.status).toBe(201);
-  const capped = await api(buyer.token).put(`/projects/${project.body.id}/budget-cap`, { capCents });
+  const capped = await api(buyer.token).put(`/projects/${project.body.id}/budget-cap`, { capCents, capAction });
   expect(capped.status).toBe(200);
   return project.body.id;
 }
@@ -109,8 +109,64 @@ describe("a project's budget cap", () => {
     expect(statuses.filter((s) => s === 'created')).toHaveLength(50);
     expect(statuses.filter((s) => s === 'BUDGET_CAP_REACHED')).toHaveLength(150);
     const caps = await api(buyer.token).get('/billing/caps');
-    expect(caps.body.projects).toEqual([{ projectId, name: 'Capped 1000', capCents: 1000, committedCents: 1000 }]);
+    expect(caps.body.projects).toEqual([{ projectId, name: 'Capped 1000', capCents: 1000, capAction: 'refuse', committedCents: 1000, heldTasks: 0 }]);
     expect(await reserved(buyer.id)).toBe(1000);
+  });
+});
+
+describe('a project that holds tasks past its cap', () => {
+  it('creates them PENDING and held (not reserved, not served), refuses to change them, and releases them in order when the cap is set again', async () => {
+    const buyer = await fundedBuyer();
+    const as = api(buyer.token);
+    const projectId = await cappedProject(buyer, 40, 'hold');
+    const batch = await as.post('/tasks/batch', { tasks: [1, 2, 3, 4].map((n) => task({ projectId, content: `Spam ${n}?` })) });
+    expect(batch.status).toBe(201);
+    expect(batch.body.tasks.map((t: { held?: true }) => t.held ?? false)).toEqual([false, false, true, true]);
+    const [, , third, fourth] = batch.body.tasks.map((t: { taskId: string }) => t.taskId) as string[];
+    expect(await reserved(buyer.id)).toBe(40);
+    expect((await as.get(`/tasks/${third}`)).body).toMatchObject({ status: 'PENDING', held: true });
+    // budget.cap_reached tells the buyer once, as a refusal does.
+    expect(await capEvents(buyer.id)).toHaveLength(1);
+    const single = await as.post('/tasks', task({ projectId }));
+    expect(single.body).toMatchObject({ status: 'PENDING', held: true });
+    // Never served while held: the queue skips them.
+    const app = sdk(world.ctx, world.developer.apiKey);
+    const served = new Set<string>();
+    for (const annotator of ['hold-a', 'hold-b']) {
+      for (let i = 0; i < 3; i++) {
+        const next = await app.next(annotator);
+        if (next.status === 200) served.add(next.body.task.id);
+      }
+    }
+    expect([...served].filter((id) => [third, fourth, single.body.taskId].includes(id))).toEqual([]);
+    expect((await as.patch(`/tasks/${third}`, { maxCents: 25 })).body.code).toBe('TASK_HELD');
+    // Setting the cap again releases what fits, oldest first, reserving it; the rest stays held.
+    const raised = await as.put(`/projects/${projectId}/budget-cap`, { capCents: 60, capAction: 'hold' });
+    expect(raised.body).toMatchObject({ capCents: 60, committedCents: 60, heldTasks: 2 });
+    expect((await as.get(`/tasks/${third}`)).body.held).toBeUndefined();
+    expect((await as.get(`/tasks/${fourth}`)).body.held).toBe(true);
+    expect(await reserved(buyer.id)).toBe(60);
+    // A held task deleted gives nothing back: it never reserved anything.
+    expect((await as.delete(`/tasks/${fourth}`)).status).toBe(204);
+    expect(await reserved(buyer.id)).toBe(60);
+    // Removing the cap releases the rest.
+    expect((await as.put(`/projects/${projectId}/budget-cap`, { capCents: null })).body).toMatchObject({ capCents: null, capAction: 'refuse', heldTasks: 0 });
+    expect(await reserved(buyer.id)).toBe(80);
+    const log = await as.get(`/audit-log?target=${projectId}&action=setProjectBudgetCap`);
+    expect(log.body.entries[0].after).toEqual({ budgetCapCents: null, capAction: 'refuse', releasedTasks: 1 });
+  });
+
+  it('releases held tasks only as far as the balance allows', async () => {
+    const buyer = await fundedBuyer(50);
+    const as = api(buyer.token);
+    const projectId = await cappedProject(buyer, 20, 'hold');
+    const batch = await as.post('/tasks/batch', { tasks: [task({ projectId }), task({ projectId }), task({ projectId })] });
+    expect(batch.body.tasks.filter((t: { held?: true }) => t.held)).toHaveLength(2);
+    expect((await as.put(`/projects/${projectId}/budget-cap`, { capCents: 1_000, capAction: 'hold' })).body).toMatchObject({
+      heldTasks: 1,
+      committedCents: 40,
+    });
+    expect(await reserved(buyer.id)).toBe(40);
   });
 });
 
@@ -171,7 +227,7 @@ describe('the cap routes', () => {
     const projectId = await cappedProject(buyer, 500);
     expect((await api(buyer.token).get('/billing/caps')).body).toEqual({
       monthly: { capCents: null, committedCents: 0, month: new Date().toISOString().slice(0, 7) },
-      projects: [{ projectId, name: 'Capped 500', capCents: 500, committedCents: 0 }],
+      projects: [{ projectId, name: 'Capped 500', capCents: 500, capAction: 'refuse', committedCents: 0, heldTasks: 0 }],
     });
     expect((await api(buyer.token).put(`/projects/${projectId}/budget-cap`, { capCents: null })).body.capCents).toBeNull();
     expect((await api(buyer.token).get('/billing/caps')).body.projects).toEqual([]);

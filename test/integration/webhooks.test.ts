@@ -31,7 +31,7 @@ beforeEach(async () => {
   offsetMs = 0;
   frozenAt = null;
   receiver = await startReceiver();
-  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED' } });
+  await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED', heldAt: null } });
 });
 afterEach(() => receiver.close());
 

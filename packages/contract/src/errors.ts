@@ -62,6 +62,8 @@ export const ERROR_STATUS = {
   NO_ASSIGNMENT: 409,
   PROJECT_HAS_TASKS: 409,
   TASK_IS_REVIEW: 409,
+  /** A task held by its project's budget cap: raise the cap to release it, or delete it. */
+  TASK_HELD: 409,
   /** The founder of an organisation (whose account it was created with) stays one of its owners. */
   FOUNDER_STAYS_OWNER: 409,
   ALREADY_MEMBER: 409,

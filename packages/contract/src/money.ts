@@ -47,3 +47,6 @@ export type CapScope = (typeof CAP_SCOPES)[number];
 /** The largest cap one can set, in cents ($100 000 000). */
 export const MAX_CAP_CENTS = 10_000_000_000;
 export const capCentsSchema = z.number().int().min(0).max(MAX_CAP_CENTS).nullable();
+/** What a task past its project's cap meets: refused (402 BUDGET_CAP_REACHED), or held until the cap is set again. */
+export const CAP_ACTIONS = ['refuse', 'hold'] as const;
+export type CapAction = (typeof CAP_ACTIONS)[number];

@@ -835,7 +835,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set or remove a project's budget cap: what its tasks may commit over its whole life */
+        /** Set or remove a project's budget cap (what its tasks may commit over its whole life) and what it does past it; releases held tasks that now fit */
         put: operations["setProjectBudgetCap"];
         post?: never;
         delete?: never;
@@ -2140,6 +2140,11 @@ export interface components {
             projectId: string | null;
             totalResponses: number;
             /**
+             * @description Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again
+             * @enum {boolean}
+             */
+            held?: true;
+            /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
              */
@@ -2210,6 +2215,11 @@ export interface components {
             projectId: string | null;
             totalResponses: number;
             /**
+             * @description Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again
+             * @enum {boolean}
+             */
+            held?: true;
+            /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
              */
@@ -2270,8 +2280,12 @@ export interface components {
             name: string;
             /** @description Null: no cap */
             capCents: number | null;
-            /** @description What the project's tasks commit now, over its whole life */
+            /** @enum {string} */
+            capAction: "refuse" | "hold";
+            /** @description What the project's tasks commit now, over its whole life (held tasks commit nothing) */
             committedCents: number;
+            /** @description Tasks held by the cap, waiting for it to be set again */
+            heldTasks: number;
         };
         GoldenTask: {
             id: string;
@@ -8239,6 +8253,11 @@ export interface operations {
                         /** @description What the task costs once decided: the price; for a text task twice the price, its writing and its review task */
                         costCents: number;
                         estimatedCompletionMs: number;
+                        /**
+                         * @description Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again
+                         * @enum {boolean}
+                         */
+                        held?: true;
                     };
                 };
             };
@@ -8438,6 +8457,11 @@ export interface operations {
                             status: "PENDING";
                             /** @description What the task costs once decided: the price; for a text task twice the price, its writing and its review task */
                             costCents: number;
+                            /**
+                             * @description Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again
+                             * @enum {boolean}
+                             */
+                            held?: true;
                         }[];
                         totalCostCents: number;
                     };
@@ -8601,6 +8625,11 @@ export interface operations {
                             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
                             /** @enum {string} */
                             status: "PENDING";
+                            /**
+                             * @description Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again
+                             * @enum {boolean}
+                             */
+                            held?: true;
                         }[];
                         errors: {
                             /** @description 1-based data record */
@@ -9433,7 +9462,9 @@ export interface operations {
                      *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
                      *           "name": "Support tickets",
                      *           "capCents": 50000,
-                     *           "committedCents": 49990
+                     *           "capAction": "hold",
+                     *           "committedCents": 49990,
+                     *           "heldTasks": 12
                      *         }
                      *       ]
                      *     }
@@ -9622,12 +9653,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "capCents": 50000
+                 *       "capCents": 50000,
+                 *       "capAction": "hold"
                  *     }
                  */
                 "application/json": {
                     /** @description The cap in cents (0 to 10 000 000 000); null removes it */
                     capCents: number | null;
+                    /**
+                     * @description What a task past the cap meets: `refuse` (402 BUDGET_CAP_REACHED, the default) or `hold` (created PENDING and held, neither reserved nor served, until the cap is set again)
+                     * @default refuse
+                     * @enum {string}
+                     */
+                    capAction?: "refuse" | "hold";
                 };
             };
         };
@@ -9644,7 +9682,9 @@ export interface operations {
                      *       "projectId": "cm3q7w0m10002lk08c5d6e7f8",
                      *       "name": "Support tickets",
                      *       "capCents": 50000,
-                     *       "committedCents": 49990
+                     *       "capAction": "hold",
+                     *       "committedCents": 49990,
+                     *       "heldTasks": 12
                      *     }
                      */
                     "application/json": components["schemas"]["ProjectCap"];

@@ -1,23 +1,31 @@
+import type { CapAction } from '@concord/contract';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { toCents } from '../../db/client.ts';
 
 /**
  * What a task commits against a cap: its budget while open (reserved), its price once completed (charged,
- * or about to be by the settlement-effects applier), nothing once failed. It only ever shrinks after the
- * task's creation, so only creations and budget raises can pass a cap, and they take the caps' row locks.
+ * or about to be by the settlement-effects applier), nothing once failed or while held. It only ever
+ * shrinks after the task's creation, so only creations, budget raises and releases of held tasks can pass
+ * a cap, and they take the caps' row locks.
  */
 const committedOf = (alias: 't' | 'r') =>
   Prisma.raw(
-    `CASE WHEN ${alias}.status IN ('PENDING', 'VALIDATING') THEN ${alias}.max_cents WHEN ${alias}.status = 'COMPLETED' THEN ${alias}.cost_cents ELSE 0 END`,
+    `CASE WHEN ${alias}.status IN ('PENDING', 'VALIDATING') AND ${alias}.held_at IS NULL THEN ${alias}.max_cents ` +
+      `WHEN ${alias}.status = 'COMPLETED' THEN ${alias}.cost_cents ELSE 0 END`,
   );
+
+export type { CapAction } from '@concord/contract';
 
 export interface ProjectCap {
   projectId: string;
   name: string;
   /** Null once removed (a list holds capped projects only). */
   capCents: number | null;
+  capAction: CapAction;
   committedCents: number;
+  /** Tasks held by the cap (capAction hold), waiting for it to be set again. */
+  heldTasks: number;
 }
 
 /** Raw SQL: task creation checks caps in its raw-SQL transaction; the routes of caps use it on Prisma's. */
@@ -29,13 +37,30 @@ export class SpendingCapsRepository {
    * transaction ends: concurrent creations in a capped project wait for each other here. FOR NO KEY UPDATE
    * does not hold up the inserts that reference the project.
    */
-  async lockProjectCaps(buyerId: string, projectIds: readonly string[]): Promise<Array<{ projectId: string; capCents: number }>> {
+  async lockProjectCaps(buyerId: string, projectIds: readonly string[]): Promise<Array<{ projectId: string; capCents: number; capAction: CapAction }>> {
     if (projectIds.length === 0) return [];
-    const rows = await this.db.$queryRaw<Array<{ id: string; cap: bigint }>>`
-      SELECT id, budget_cap_cents AS cap FROM projects
+    const rows = await this.db.$queryRaw<Array<{ id: string; cap: bigint; action: CapAction }>>`
+      SELECT id, budget_cap_cents AS cap, cap_action AS action FROM projects
       WHERE buyer_id = ${buyerId} AND id = ANY(${[...projectIds]}::text[]) AND budget_cap_cents IS NOT NULL
       ORDER BY id FOR NO KEY UPDATE`;
-    return rows.map((row) => ({ projectId: row.id, capCents: toCents(row.cap) }));
+    return rows.map((row) => ({ projectId: row.id, capCents: toCents(row.cap), capAction: row.action }));
+  }
+
+  /** Holds these new tasks: they stay PENDING, neither reserved nor served, until the cap is set again. */
+  async hold(taskIds: readonly string[]): Promise<void> {
+    if (taskIds.length > 0) await this.db.$executeRaw`UPDATE tasks SET held_at = now() WHERE id = ANY(${[...taskIds]}::text[]) AND status = 'PENDING'`;
+  }
+
+  /** A project's held tasks, oldest first, their rows locked: what setting its cap again may release. */
+  heldTasks(projectId: string): Promise<Array<{ id: string; maxCents: number; thisMonth: boolean }>> {
+    return this.db.$queryRaw`
+      SELECT id, max_cents AS "maxCents", created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS "thisMonth"
+      FROM tasks WHERE project_id = ${projectId} AND held_at IS NOT NULL
+      ORDER BY created_at, id FOR UPDATE`;
+  }
+
+  async release(taskIds: readonly string[]): Promise<void> {
+    if (taskIds.length > 0) await this.db.$executeRaw`UPDATE tasks SET held_at = NULL, updated_at = now() WHERE id = ANY(${[...taskIds]}::text[])`;
   }
 
   /** What a project's tasks commit now (its own transaction's new tasks included). */
@@ -76,28 +101,40 @@ export class SpendingCapsRepository {
     return toCents(rows[0]?.committed ?? 0n);
   }
 
-  /** The organisation's capped projects, by name, with what each commits now. */
-  async projectCaps(buyerId: string): Promise<ProjectCap[]> {
-    const rows = await this.db.$queryRaw<Array<{ id: string; name: string; cap: bigint; committed: bigint }>>`
-      SELECT p.id, p.name, p.budget_cap_cents AS cap,
-             (SELECT coalesce(sum(${committedOf('t')}), 0) FROM tasks t WHERE t.project_id = p.id)::bigint AS committed
-      FROM projects p WHERE p.buyer_id = ${buyerId} AND p.budget_cap_cents IS NOT NULL
+  /** The organisation's capped projects (or the one named, capped or not), by name, with what each commits now. */
+  async projectCaps(buyerId: string, projectId?: string): Promise<ProjectCap[]> {
+    const rows = await this.db.$queryRaw<Array<{ id: string; name: string; cap: bigint | null; action: CapAction; committed: bigint; held: number }>>`
+      SELECT p.id, p.name, p.budget_cap_cents AS cap, p.cap_action AS action,
+             (SELECT coalesce(sum(${committedOf('t')}), 0) FROM tasks t WHERE t.project_id = p.id)::bigint AS committed,
+             (SELECT count(*) FROM tasks h WHERE h.project_id = p.id AND h.held_at IS NOT NULL)::int AS held
+      FROM projects p WHERE p.buyer_id = ${buyerId} AND ${projectId === undefined ? Prisma.sql`p.budget_cap_cents IS NOT NULL` : Prisma.sql`p.id = ${projectId}`}
       ORDER BY p.name, p.id`;
-    return rows.map((row) => ({ projectId: row.id, name: row.name, capCents: toCents(row.cap), committedCents: toCents(row.committed) }));
+    return rows.map((row) => ({
+      projectId: row.id,
+      name: row.name,
+      capCents: row.cap === null ? null : toCents(row.cap),
+      capAction: row.action,
+      committedCents: toCents(row.committed),
+      heldTasks: row.held,
+    }));
   }
 
   /**
    * Sets a project's cap (null: none) under its row lock, and re-arms budget.cap_reached. The cap it had and
    * the project's name; null when the organisation has no such project.
    */
-  async setProjectCap(buyerId: string, projectId: string, capCents: number | null): Promise<{ before: number | null; name: string } | null> {
-    const rows = await this.db.$queryRaw<Array<{ before: bigint | null; name: string }>>`
-      WITH old AS (SELECT id, budget_cap_cents FROM projects WHERE id = ${projectId} AND buyer_id = ${buyerId} FOR NO KEY UPDATE)
-      UPDATE projects p SET budget_cap_cents = ${capCents}::bigint, cap_reached_at = NULL, updated_at = now()
+  async setProjectCap(
+    buyerId: string,
+    projectId: string,
+    cap: { capCents: number | null; capAction: CapAction },
+  ): Promise<{ before: { capCents: number | null; capAction: CapAction }; name: string } | null> {
+    const rows = await this.db.$queryRaw<Array<{ before: bigint | null; action: CapAction; name: string }>>`
+      WITH old AS (SELECT id, budget_cap_cents, cap_action FROM projects WHERE id = ${projectId} AND buyer_id = ${buyerId} FOR NO KEY UPDATE)
+      UPDATE projects p SET budget_cap_cents = ${cap.capCents}::bigint, cap_action = ${cap.capAction}, cap_reached_at = NULL, updated_at = now()
       FROM old WHERE p.id = old.id
-      RETURNING old.budget_cap_cents AS before, p.name`;
+      RETURNING old.budget_cap_cents AS before, old.cap_action AS action, p.name`;
     const row = rows[0];
-    return row ? { before: row.before === null ? null : toCents(row.before), name: row.name } : null;
+    return row ? { before: { capCents: row.before === null ? null : toCents(row.before), capAction: row.action }, name: row.name } : null;
   }
 
   /** Sets the organisation's monthly cap (null: none) and re-arms budget.cap_reached; the cap it had. */

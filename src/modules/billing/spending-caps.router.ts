@@ -3,11 +3,11 @@
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { EXAMPLE } from '../../lib/openapi-examples.ts';
 import { idParams } from '../../lib/schemas.ts';
-import { capsResponse, monthlyCapSchema, projectCapSchema, setCapBody } from './spending-caps.schemas.ts';
+import { capsResponse, monthlyCapSchema, projectCapSchema, setCapBody, setProjectCapBody } from './spending-caps.schemas.ts';
 import type { SpendingCapsService } from './spending-caps.service.ts';
 
 const month = { capCents: 2_000_000, committedCents: 1_254_300, month: EXAMPLE.createdAt.slice(0, 7) };
-const project = { projectId: EXAMPLE.projectId, name: 'Support tickets', capCents: 50_000, committedCents: 49_990 };
+const project = { projectId: EXAMPLE.projectId, name: 'Support tickets', capCents: 50_000, capAction: 'hold', committedCents: 49_990, heldTasks: 12 };
 
 export function spendingCapEndpoints({ spendingCaps }: { spendingCaps: SpendingCapsService }) {
   return [
@@ -41,15 +41,16 @@ export function spendingCapEndpoints({ spendingCaps }: { spendingCaps: SpendingC
       path: '/projects/:id/budget-cap',
       operationId: 'setProjectBudgetCap',
       notFound: 'PROJECT_NOT_FOUND',
-      examples: { request: { capCents: 50_000 }, response: project },
+      examples: { request: { capCents: 50_000, capAction: 'hold' }, response: project },
       tag: 'Billing',
-      summary: "Set or remove a project's budget cap: what its tasks may commit over its whole life",
+      summary:
+        "Set or remove a project's budget cap (what its tasks may commit over its whole life) and what it does past it; releases held tasks that now fit",
       access: 'buyer',
       permission: 'money:write',
       params: idParams,
-      body: setCapBody,
+      body: setProjectCapBody,
       response: projectCapSchema,
-      handler: ({ actor, params, body }) => spendingCaps.setProjectCap(actor, params.id, body.capCents),
+      handler: ({ actor, params, body }) => spendingCaps.setProjectCap(actor, params.id, body),
     }),
   ];
 }

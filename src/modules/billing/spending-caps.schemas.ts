@@ -1,8 +1,16 @@
-import { capCentsSchema } from '@concord/contract';
+import { CAP_ACTIONS, capCentsSchema } from '@concord/contract';
 import { z } from 'zod';
 
 export const setCapBody = z.strictObject({
   capCents: capCentsSchema.meta({ description: 'The cap in cents (0 to 10 000 000 000); null removes it' }),
+});
+
+export const setProjectCapBody = z.strictObject({
+  capCents: capCentsSchema.meta({ description: 'The cap in cents (0 to 10 000 000 000); null removes it' }),
+  capAction: z.enum(CAP_ACTIONS).default('refuse').meta({
+    description:
+      'What a task past the cap meets: `refuse` (402 BUDGET_CAP_REACHED, the default) or `hold` (created PENDING and held, neither reserved nor served, until the cap is set again)',
+  }),
 });
 
 export const monthlyCapSchema = z
@@ -21,7 +29,9 @@ export const projectCapSchema = z
     projectId: z.string(),
     name: z.string(),
     capCents: z.number().int().nullable().meta({ description: 'Null: no cap' }),
-    committedCents: z.number().int().meta({ description: "What the project's tasks commit now, over its whole life" }),
+    capAction: z.enum(CAP_ACTIONS),
+    committedCents: z.number().int().meta({ description: "What the project's tasks commit now, over its whole life (held tasks commit nothing)" }),
+    heldTasks: z.number().int().meta({ description: 'Tasks held by the cap, waiting for it to be set again' }),
   })
   .meta({ id: 'ProjectCap' });
 

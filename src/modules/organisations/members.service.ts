@@ -13,7 +13,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Database, Repositories } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { lacksPermission, type Actor, type BuyerPrincipal } from '../../lib/endpoint.ts';
+import { clientAddress, lacksPermission, type Actor, type BuyerPrincipal } from '../../lib/endpoint.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { newId, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/auth.service.ts';
@@ -190,7 +190,7 @@ export class MembersService {
         kind: 'member',
         accountId,
         apiKeyId: null,
-        ip: ip ?? null,
+        ip: clientAddress(ip),
         action: 'acceptInvitation',
       };
       await repos.auditLog.append(actor, { targetId: accountId, after: { email: invitation.email, role: invitation.role, invitationId: invitation.id } });

@@ -34,6 +34,7 @@ export const toTaskListItem = (task: TaskRecord) => ({
   costCents: task.costCents,
   projectId: task.projectId,
   totalResponses: task.totalResponses,
+  ...(task.heldAt ? { held: true as const } : {}),
   createdAt: task.createdAt.toISOString(),
   validatedAt: task.validatedAt?.toISOString() ?? null,
 });

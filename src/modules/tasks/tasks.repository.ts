@@ -51,6 +51,8 @@ export interface TaskRecord {
   /** What the result carries beyond the option, by kind (a rating's mean and interval); null for single choice. */
   resultDetails: ResultDetails | null;
   failureReason: string | null;
+  /** Set while the task is held by its project's budget cap (capAction hold): not reserved, not served. */
+  heldAt: Date | null;
   totalResponses: number;
   createdAt: Date;
   validatedAt: Date | null;
@@ -90,6 +92,7 @@ export interface TaskChanges {
 
 export interface CreatedTask {
   id: string;
+  projectId: string | null;
   type: TaskType;
   /** What the task costs once decided: the price, twice for a text task (its writing and its review task). */
   costCents: number;
@@ -120,6 +123,7 @@ const select = {
   confidence: true,
   resultDetails: true,
   failureReason: true,
+  heldAt: true,
   totalResponses: true,
   createdAt: true,
   validatedAt: true,
@@ -150,6 +154,7 @@ interface TaskRow {
   confidence: number | null;
   result_details: ResultDetails | null;
   failure_reason: string | null;
+  held_at: Date | null;
   total_responses: number;
   created_at: Date;
   validated_at: Date | null;
@@ -157,7 +162,7 @@ interface TaskRow {
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, total_responses, created_at, validated_at, ' +
+    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, held_at, total_responses, created_at, validated_at, ' +
     // A text task's review, through the unique index on review_of (only text tasks have one).
     "CASE WHEN answer_kind = 'text' THEN (SELECT r.id FROM tasks r WHERE r.review_of = tasks.id) END AS review_task_id",
 );
@@ -188,6 +193,7 @@ function fromRow(row: TaskRow): TaskRecord {
     confidence: row.confidence,
     resultDetails: row.result_details,
     failureReason: row.failure_reason,
+    heldAt: row.held_at,
     totalResponses: row.total_responses,
     createdAt: row.created_at,
     validatedAt: row.validated_at,
@@ -231,7 +237,13 @@ export class TasksRawRepository {
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
         validations_needed int, max_responses int, target_confidence double precision, answer_kind text, allow_empty boolean,
         candidates jsonb, pair_group text, max_length int)`;
-    return rows.map((row) => ({ id: row.id, type: row.type, costCents: kindPriceCents(row.answer_kind, costCents), maxCents: row.max_cents }));
+    return rows.map((row) => ({
+      id: row.id,
+      projectId: row.project_id,
+      type: row.type,
+      costCents: kindPriceCents(row.answer_kind, costCents),
+      maxCents: row.max_cents,
+    }));
   }
 
   /** Locks the task row for the rest of the transaction (answers, updates and deletes serialise on it). */

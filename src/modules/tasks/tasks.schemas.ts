@@ -62,6 +62,15 @@ export const taskCountsResponse = z
   })
   .meta({ id: 'TaskCounts' });
 
+/** Present (true) only on a task its project's budget cap holds. */
+const heldField = z
+  .literal(true)
+  .optional()
+  .meta({
+    description:
+      "Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again",
+  });
+
 const taskFields = {
   id: z.string(),
   type: z.enum(TASK_TYPES),
@@ -115,6 +124,7 @@ const taskFields = {
   costCents: z.number().int(),
   projectId: z.string().nullable(),
   totalResponses: z.number().int(),
+  held: heldField,
   createdAt: timestamp,
   validatedAt: timestamp.nullable(),
 };
@@ -163,9 +173,10 @@ export const createTaskResponse = z.object({
   type: z.enum(TASK_TYPES),
   costCents: createdCost,
   estimatedCompletionMs: z.number().int(),
+  held: heldField,
 });
 
-const createdItem = z.object({ taskId: z.string(), type: z.enum(TASK_TYPES), status: z.literal('PENDING'), costCents: createdCost });
+const createdItem = z.object({ taskId: z.string(), type: z.enum(TASK_TYPES), status: z.literal('PENDING'), costCents: createdCost, held: heldField });
 export const batchResponse = z.object({ created: z.number().int(), tasks: z.array(createdItem), totalCostCents: z.number().int() });
 export const csvResponse = z.object({
   created: z.number().int(),

@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Gate } from '../../lib/gate.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
-import { BudgetCapReachedError, commitmentOf, enforceCaps, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
+import { BudgetCapReachedError, commitmentOf, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
 import {
@@ -42,6 +42,7 @@ const taskNotPending = (status: string) => new BadRequestError('TASK_NOT_PENDING
 const taskIsReview = (textTaskId: string) =>
   new ConflictError('TASK_IS_REVIEW', `This is the review of text task ${textTaskId}: it is decided with it, and cannot be changed or deleted`);
 const invalidProject = () => new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
+const taskHeld = () => new ConflictError('TASK_HELD', "This task is held by its project's budget cap: set the cap again (raised) to release it, or delete it");
 
 /**
  * The request an Idempotency-Key is bound to: a project-scoped key's is its scope's too, so no key can be
@@ -54,6 +55,8 @@ export interface CreatedTaskView {
   type: TaskType;
   status: 'PENDING';
   costCents: number;
+  /** Held by its project's budget cap (capAction hold): not reserved, not served until the cap is set again. */
+  held?: true;
 }
 
 export interface CsvImportResult {
@@ -77,7 +80,7 @@ export class TasksService {
     private readonly idempotency: IdempotencyService,
     private readonly clock: Clock,
     private readonly config: Config,
-    private readonly caps: Pick<SpendingCapsService, 'noticeReached'>,
+    private readonly caps: Pick<SpendingCapsService, 'enforce' | 'noticeReached'>,
   ) {}
 
   /** A refusal by a spending cap tells the buyer (budget.cap_reached) once its transaction is rolled back. */
@@ -116,6 +119,7 @@ export class TasksService {
         type: created.type,
         costCents: created.costCents,
         estimatedCompletionMs: await this.estimateCompletionMs(repos, task.type),
+        ...(created.held ? { held: created.held } : {}),
       };
     });
     return this.noticingCaps(buyerId, run);
@@ -192,18 +196,15 @@ export class TasksService {
         else await importer.add(record.row, validation.task);
       }
       const result = await importer.finish();
-      if (result.created.length > 0) {
-        await enforceCaps(repos, buyerId, result.commitment);
-        await this.reserve(repos, buyerId, result.commitment.totalCents);
-      }
-      const totalCostCents = sumCost(result.created);
+      const created = result.created.length > 0 ? await this.commitAndReserve(repos, buyerId, result.created) : [];
+      const totalCostCents = sumCost(created);
       await repos.auditLog.append(actor, {
         targetId: null,
         after: { created: result.created.length, skippedRows: result.errors.length, totalCostCents, projectIds: importer.projectIds() },
       });
       return {
-        created: result.created.length,
-        tasks: result.created.map(({ taskId, type, status }) => ({ taskId, type, status })),
+        created: created.length,
+        tasks: created.map(({ taskId, type, status, held }) => ({ taskId, type, status, ...(held ? { held } : {}) })),
         errors: result.errors,
         totalCostCents,
       };
@@ -261,6 +262,7 @@ export class TasksService {
       if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
+      if (task.heldAt) throw taskHeld();
       const moved = changes.projectId === undefined ? null : outOfScope(scope, changes.projectId);
       if (moved) throw new BadRequestError('INVALID_PROJECT', moved);
       checkTextChanges(task, changes, this.config.priceCents);
@@ -269,7 +271,7 @@ export class TasksService {
       await repos.auditLog.append(actor, settingsChange(id, taskSettings(task), taskSettings({ ...task, ...changes, ...quality })));
       const delta = changes.maxCents === undefined ? 0 : changes.maxCents - task.maxCents;
       const added = commitmentAdded(task, changes);
-      if (added) await enforceCaps(repos, buyerId, added);
+      if (added) await this.caps.enforce(repos, buyerId, added);
       if (delta > 0) await this.reserve(repos, buyerId, delta);
       if (delta < 0) await repos.billing.release(buyerId, -delta);
     });
@@ -299,8 +301,9 @@ export class TasksService {
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
       if (task.status !== 'PENDING') throw taskNotPending(task.status);
       await repos.tasks.delete(id);
-      await repos.billing.release(actor.organisationId, task.maxCents);
-      await repos.auditLog.append(actor, { targetId: id, before: { ...taskSettings(task), status: task.status } });
+      // A held task was never reserved.
+      if (!task.heldAt) await repos.billing.release(actor.organisationId, task.maxCents);
+      await repos.auditLog.append(actor, { targetId: id, before: { ...taskSettings(task), status: task.status, ...(task.heldAt ? { held: true } : {}) } });
     });
   }
 
@@ -326,11 +329,15 @@ export class TasksService {
 
   /** Inserts first and reserves last, so the buyer row is locked only for the end of the transaction. */
   private async insertAndReserve(repos: RawRepositories, buyerId: string, tasks: Array<TaskInput & TaskQuality>): Promise<CreatedTaskView[]> {
-    const created = await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents);
-    const commitment = commitmentOf(tasks);
-    await enforceCaps(repos, buyerId, commitment);
-    await this.reserve(repos, buyerId, commitment.totalCents);
-    return created.map(toCreatedView);
+    return this.commitAndReserve(repos, buyerId, await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents));
+  }
+
+  /** New tasks past the spending caps: held where their project holds, else refused (402); the rest reserved. */
+  private async commitAndReserve(repos: RawRepositories, buyerId: string, created: CreatedTask[]): Promise<CreatedTaskView[]> {
+    const held = await this.caps.enforce(repos, buyerId, commitmentOf(created));
+    const cents = created.reduce((sum, task) => sum + (held.has(task.id) ? 0 : task.maxCents), 0);
+    if (cents > 0) await this.reserve(repos, buyerId, cents);
+    return created.map((task) => toCreatedView(task, held.has(task.id)));
   }
 
   private async reserve(repos: RawRepositories, buyerId: string, cents: number): Promise<void> {
@@ -447,7 +454,13 @@ function commitmentAdded(task: TaskRecord, changes: TaskChanges): Commitment | n
   if (raised === 0 && (projectId === null || toProject === 0)) return null;
   return { byProject: new Map(projectId === null || toProject === 0 ? [] : [[projectId, toProject]]), totalCents: raised };
 }
-const toCreatedView = (task: CreatedTask): CreatedTaskView => ({ taskId: task.id, type: task.type, status: 'PENDING', costCents: task.costCents });
+const toCreatedView = (task: CreatedTask, held = false): CreatedTaskView => ({
+  taskId: task.id,
+  type: task.type,
+  status: 'PENDING',
+  costCents: task.costCents,
+  ...(held ? { held: true as const } : {}),
+});
 
 /** Rows per INSERT during a CSV import. */
 const CSV_CHUNK = 2_500;
@@ -458,15 +471,13 @@ const CSV_CHUNK = 2_500;
  */
 class CsvChunkInserter {
   private readonly errors: CsvImportResult['errors'] = [];
-  private readonly created: CreatedTaskView[] = [];
+  private readonly created: CreatedTask[] = [];
   /** The settings of the buyer's projects that rows have named so far. */
   private readonly projects = new Map<string, QualitySettings>();
   /** Every project id looked up so far, the buyer's or not: each is read once per import. */
   private readonly lookedUp = new Set<string>();
   private pending: Array<{ row: number; task: TaskInput }> = [];
   private inFlight: Promise<void> = Promise.resolve();
-  /** The budgets of the rows created so far with their projects: what the import commits. */
-  private readonly budgets: Array<{ projectId: string | null; maxCents: number }> = [];
 
   constructor(
     private readonly repos: RawRepositories,
@@ -489,11 +500,11 @@ class CsvChunkInserter {
     if (this.pending.length >= CSV_CHUNK) await this.flush();
   }
 
-  async finish(): Promise<{ created: CreatedTaskView[]; errors: CsvImportResult['errors']; commitment: Commitment }> {
+  async finish(): Promise<{ created: CreatedTask[]; errors: CsvImportResult['errors'] }> {
     await this.flush();
     await this.inFlight;
     this.errors.sort((a, b) => a.row - b.row);
-    return { created: this.created, errors: this.errors, commitment: commitmentOf(this.budgets) };
+    return { created: this.created, errors: this.errors };
   }
 
   /** Waits for the previous chunk, then starts this one without waiting for it. */
@@ -523,7 +534,6 @@ class CsvChunkInserter {
     if (accepted.length === 0) return;
     const tasks = accepted.map(({ task }) => withQuality(task, this.projects, this.defaultTargetConfidence));
     const created = await this.repos.tasks.insertMany(this.buyerId, tasks, this.priceCents);
-    this.created.push(...created.map(toCreatedView));
-    for (const { projectId, maxCents } of tasks) this.budgets.push({ projectId, maxCents });
+    this.created.push(...created);
   }
 }
