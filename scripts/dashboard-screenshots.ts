@@ -308,6 +308,20 @@ const BUYER_SHOTS: Shot[] = [
   { name: 'account', path: '/account' },
   // The organisation's team: roles (the founder's fixed), two invitations pending, the invite form.
   { name: 'members', path: '/members' },
+  // Every change to the organisation, newest first: the seed's and addAuditHistory's, by the owner, an API
+  // key and Concord's operator.
+  { name: 'audit-log', path: '/audit-log' },
+  {
+    // Filtered to projects, the project change opened: its settings old → new.
+    name: 'audit-log-filtered',
+    path: '/audit-log',
+    prepare: async (page) => {
+      await page.getByLabel('Target type').selectOption({ label: 'Project' });
+      await page.waitForURL(/targetType=project/);
+      await settleOrGoOn(page);
+      await page.locator('.audit-entry', { hasText: 'Changed project' }).first().locator('summary').click();
+    },
+  },
   {
     // The buyer is an admin of a second organisation: the header's picker lists both, with the role in each.
     name: 'organisation-picker',
@@ -459,6 +473,42 @@ async function addGermanTasks(url: string, buyer: { email: string; password: str
   if ((await completed()) < 3) throw new Error('the German tasks did not complete');
 }
 
+/**
+ * Changes for the audit log beyond the seed's (its projects, batches, golden tasks, webhook, keys, deposits
+ * and invitations): an API key that creates a project and a batch in it, the owner tuning that project,
+ * an invitation sent and revoked, Concord's operator adding credit, and the key revoked (its entries keep
+ * its name).
+ */
+async function addAuditHistory(url: string, buyer: { email: string; password: string }, admin: { email: string; password: string }) {
+  const ok = async <T>(method: string, route: string, token: string | undefined, body?: unknown): Promise<T> => {
+    const answer = await call<T>(url, method, route, token, body);
+    if (answer.status >= 300) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const { token } = await ok<{ token: string }>('POST', '/auth/login', undefined, buyer);
+  const { apiKey } = await ok<{ apiKey: { id: string; secret: string } }>('POST', '/api-keys', token, { name: 'Deploy bot' });
+  const project = await ok<{ id: string }>('POST', '/projects', apiKey.secret, {
+    name: 'Contract clauses (pilot)',
+    description: 'Is each clause standard or does it need a lawyer?',
+  });
+  await ok('POST', '/tasks/batch', apiKey.secret, {
+    tasks: ['Either party may terminate with 30 days notice.', 'The supplier’s liability is unlimited.', 'Invoices are due within 14 days.'].map((content) => ({
+      type: 'BINARY_CHOICE',
+      content,
+      options: ['standard', 'needs review'],
+      projectId: project.id,
+      validationsNeeded: 3,
+    })),
+  });
+  await ok('PATCH', `/projects/${project.id}`, token, { targetConfidence: 0.97, maxResponses: 7, description: 'Standard clause, or one for legal review?' });
+  const { invitation } = await ok<{ invitation: { id: string } }>('POST', '/invitations', token, { email: 'auditor@kpmg.example', role: 'viewer' });
+  await ok('DELETE', `/invitations/${invitation.id}`, token);
+  const me = await ok<{ buyer: { id: string } }>('GET', '/auth/me', token);
+  const operator = await ok<{ token: string }>('POST', '/admin/login', undefined, admin);
+  await ok('POST', `/admin/buyers/${me.buyer.id}/credits`, operator.token, { amountCents: 5_000, reason: 'Goodwill credit for the 12 March outage' });
+  await ok('DELETE', `/api-keys/${apiKey.id}`, token);
+}
+
 /** Screenshots are taken even of a page that never settles: the picture then shows what went wrong. */
 const settleOrGoOn = (page: Page) => settle(page).catch(() => undefined);
 
@@ -483,6 +533,7 @@ async function main() {
     const only = process.argv.slice(2);
     const wanted = (name: string) => only.length === 0 || only.some((prefix) => name.startsWith(prefix));
     if (wanted('exports-split-empty')) await addGermanTasks(server.url, demo.buyer, demo.developerApiKey);
+    if (wanted('audit')) await addAuditHistory(server.url, demo.buyer, admin);
     const newcomer = { email: 'new@fieldwork.example', password: DEMO_PASSWORD };
     const registered = await call(server.url, 'POST', '/auth/register', undefined, { ...newcomer, companyName: 'Fieldwork Labs' });
     if (registered.status !== 201) throw new Error(`POST /auth/register: ${registered.status}`);

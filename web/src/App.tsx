@@ -29,6 +29,7 @@ import { AnnotatorsPage } from './admin/AnnotatorsPage';
 import { OutboxPage } from './admin/OutboxPage';
 import { InvitationPage } from './organisations/InvitationPage';
 import { MembersPage } from './organisations/MembersPage';
+import { AuditLogPage } from './audit/AuditLogPage';
 import { RequirePermission } from './organisations/Permitted';
 import { pagePermission } from './organisations/permissions';
 
@@ -84,6 +85,7 @@ const router = createBrowserRouter([
       page('billing', <BillingPage />),
       page('billing/deposits/:depositId', <DepositPage />),
       page('members', <MembersPage />),
+      page('audit-log', <AuditLogPage />),
       { path: 'account', element: <AccountPage /> },
       { path: 'overview', element: <Navigate to="/" replace /> },
       { path: '*', element: <NotFoundPage /> },

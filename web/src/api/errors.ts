@@ -1,7 +1,7 @@
 // The API's error codes as sentences a person can act on (contract §0's table): the one place the
 // dashboard words a code, for forms, import rows, batch items and page notes alike.
 import type { ErrorBody, ErrorCode } from '@concord/contract';
-import { deniedReason, isMemberRole, isPermission } from '../organisations/permissions';
+import { deniedReason, isMemberRole, isPermission, type MemberRole, type Permission } from '../organisations/permissions';
 import { formatCents } from '../ui/format';
 import { FIELD_WORDS, issueSentence } from './issueWords';
 
@@ -113,6 +113,8 @@ const SENTENCES: Partial<Record<ErrorCode | 'NETWORK', string>> = {
   INVALID_TYPE: 'Choose one of the five task types.',
   OPTIONS_REQUIRED: 'Give at least two distinct options.',
   INSUFFICIENT_CREDITS: 'The available balance is too low for this.',
+  BUDGET_CAP_REACHED: 'A spending cap refuses this: raise the cap on the Billing page, or lower what you create.',
+  TASK_HELD: "This task is held by its project's budget cap: raise the cap on the Billing page to release it, or delete it.",
   INVALID_TASK: 'One task of the batch is not valid.',
   BATCH_TOO_LARGE: 'A batch holds 1 to 1 000 tasks.',
   INVALID_CURSOR: 'That page link is no longer valid. Start from the first page.',
@@ -152,6 +154,16 @@ function forbiddenSentence(details: Record<string, unknown> | undefined): string
   return undefined;
 }
 
+/**
+ * The permission and role of a 403 that refused the caller's role (details {permission, role}): the role
+ * changed since the page was offered. Undefined for any other error.
+ */
+export function permissionRefusal(error: unknown): { permission: Permission; role: MemberRole } | undefined {
+  if (!(error instanceof ApiError) || error.status !== 403 || error.code !== 'FORBIDDEN') return undefined;
+  const { permission, role } = error.details ?? {};
+  return isPermission(permission) && isMemberRole(role) ? { permission, role } : undefined;
+}
+
 /** The sentence for an error: its code's sentence (with the figures it carries), else the API's message. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
@@ -162,6 +174,13 @@ export function describeError(error: unknown): string {
         return `This needs ${formatCents(required)} but only ${formatCents(available)} is available.`;
       }
       if (Number.isFinite(available)) return `${SENTENCES.INSUFFICIENT_CREDITS} Available: ${formatCents(available)}.`;
+    }
+    if (error.code === 'BUDGET_CAP_REACHED' && error.details) {
+      const { scope, capCents, committedCents, requiredCents } = error.details;
+      if ([capCents, committedCents, requiredCents].every((n) => typeof n === 'number')) {
+        const which = scope === 'organisation' ? 'The monthly spending cap' : "This project's budget cap";
+        return `${which} of ${formatCents(Number(capCents))} refuses this: ${formatCents(Number(committedCents))} is committed and this needs ${formatCents(Number(requiredCents))} more. Raise the cap on the Billing page.`;
+      }
     }
     if (error.code === 'VALIDATION_ERROR') {
       // Shown where no field of the form could take the messages: say which values, in plain words.

@@ -82,6 +82,15 @@ describe('describeError', () => {
     expect(describeError(new ApiError(418, { error: 'I am a teapot', code: 'TEAPOT' }))).toBe('I am a teapot');
     expect(describeCode('TEAPOT')).toBe('TEAPOT');
   });
+
+  it('says which spending cap refused, with its figures', () => {
+    const details = { scope: 'project', projectId: 'p1', capCents: 5_000, committedCents: 4_990, requiredCents: 20 };
+    expect(describeError(new ApiError(402, { error: 'x', code: 'BUDGET_CAP_REACHED', details }))).toBe(
+      "This project's budget cap of $50.00 refuses this: $49.90 is committed and this needs $0.20 more. Raise the cap on the Billing page.",
+    );
+    const monthly = { ...details, scope: 'organisation', projectId: null };
+    expect(describeError(new ApiError(402, { error: 'x', code: 'BUDGET_CAP_REACHED', details: monthly }))).toMatch(/^The monthly spending cap of \$50\.00/);
+  });
 });
 
 describe("plain words for zod's messages", () => {

@@ -1,9 +1,11 @@
 // What the caller's role lets them do, on the page: a page their role may not open says so instead of
-// a wall of 403s, and an action their role lacks is shown unavailable with the reason as its tooltip
-// (aria-disabled rather than disabled, so it stays focusable and the reason is read out; pressed, on a
-// phone where nothing hovers, it shows the reason beside it), or left out.
+// a wall of 403s (as does a page whose data the API refuses for a role changed meanwhile), and an action
+// their role lacks is shown unavailable with the reason as its tooltip (aria-disabled rather than
+// disabled, so it stays focusable and the reason is read out; pressed, on a phone where nothing hovers,
+// it shows the reason beside it), or left out.
 import { roleHas } from '@concord/contract';
-import { useState, type ComponentProps, type MouseEvent, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ComponentProps, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../ui/Button';
 import { EmptyState, Loading } from '../ui/Feedback';
@@ -19,10 +21,15 @@ export const usePermission = (permission: Permission): Allowance => allowance(us
 
 /** A page only roles with `permission` may open; anyone else is told which role it takes. */
 export function RequirePermission({ permission, children }: { permission: Permission; children: ReactNode }) {
-  const acting = useActingAs().data;
-  const role = acting?.role;
+  const role = useRole();
   if (role === undefined) return <Loading />;
   if (roleHas(role, permission)) return <>{children}</>;
+  return <RoleDenied role={role} permission={permission} />;
+}
+
+/** What a page a role may not open shows instead: the role, the permission it lacks, and who can give it. */
+export function RoleDenied({ role, permission }: { role: MemberRole; permission: Permission }) {
+  const acting = useActingAs().data;
   return (
     <>
       <PageHeader title="Not available to your role" />
@@ -36,6 +43,20 @@ export function RequirePermission({ permission, children }: { permission: Permis
       </Card>
     </>
   );
+}
+
+/**
+ * A page whose data the API refused for the caller's role (403 naming the permission and the role: it
+ * changed since the page opened): says so as RequirePermission does, and asks for the role again, so the
+ * navigation and every gate follow the new one.
+ */
+export function RoleRefusal({ refusal }: { refusal: { role: MemberRole; permission: Permission } }) {
+  const client = useQueryClient();
+  const { role, permission } = refusal;
+  useEffect(() => {
+    void client.invalidateQueries({ queryKey: ['me'] });
+  }, [client, role, permission]);
+  return <RoleDenied role={role} permission={permission} />;
 }
 
 /** Its children for roles with `permission`, else `fallback` (nothing by default). */

@@ -1,6 +1,6 @@
 // The members page's own checks and counts, and the API's organisation codes in words.
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeCode, describeError } from '../api/errors';
+import { ApiError, describeCode, describeError, permissionRefusal } from '../api/errors';
 import { mapFieldErrors } from '../api/fieldErrors';
 import { inviteProblem, seatsLine } from './members';
 import { tokenSubject } from './token';
@@ -45,6 +45,15 @@ describe('organisation error words', () => {
     expect(describeError(refusal(403, 'FORBIDDEN', { organisationId: 'org1' }))).toMatch(/not a member of this organisation \(any more\)/);
     expect(describeError(refusal(403, 'FORBIDDEN'))).toBe('This account is not allowed to do that.');
     expect(describeError(refusal(403, 'FORBIDDEN', { permission: 'nonsense', role: 'viewer' }))).toBe('This account is not allowed to do that.');
+  });
+
+  it('reads a role refusal (the role changed since the page opened) from a 403, and nothing else', () => {
+    expect(permissionRefusal(refusal(403, 'FORBIDDEN', { permission: 'audit:read', role: 'member' }))).toEqual({ permission: 'audit:read', role: 'member' });
+    expect(permissionRefusal(refusal(403, 'FORBIDDEN', { organisationId: 'org1' }))).toBeUndefined();
+    expect(permissionRefusal(refusal(403, 'FORBIDDEN', { permission: 'nonsense', role: 'member' }))).toBeUndefined();
+    expect(permissionRefusal(refusal(400, 'VALIDATION_ERROR', { permission: 'audit:read', role: 'member' }))).toBeUndefined();
+    expect(permissionRefusal(new Error('network'))).toBeUndefined();
+    expect(permissionRefusal(null)).toBeUndefined();
   });
 
   it('puts ALREADY_MEMBER next to the e-mail field of the invite form', () => {

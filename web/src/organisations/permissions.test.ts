@@ -37,6 +37,12 @@ describe('buyerNav', () => {
     expect(labels('member')).toEqual(['Overview', 'Tasks', 'Import', 'Projects', 'Golden tasks', 'Exports', 'Webhooks']);
   });
 
+  it('offers the audit log, after Members, to owners and admins only', () => {
+    expect(labels('owner').slice(-2)).toEqual(['Members', 'Audit log']);
+    expect(labels('admin')).toContain('Audit log');
+    for (const role of ['member', 'billing', 'viewer'] as const) expect(labels(role), role).not.toContain('Audit log');
+  });
+
   it('offers only the overview while the role is unknown', () => {
     expect(labels(undefined)).toEqual(['Overview']);
   });
@@ -56,6 +62,7 @@ describe('pagePermission', () => {
     expect(pagePermission('/projects/p1')).toBe('tasks:read');
     expect(pagePermission('/billing/deposits/d1')).toBe('money:read');
     expect(pagePermission('/members')).toBe('members:write');
+    expect(pagePermission('/audit-log')).toBe('audit:read');
     expect(pagePermission('import')).toBe('tasks:write');
     expect(pagePermission('/')).toBeUndefined();
     expect(pagePermission('/account')).toBeUndefined();

@@ -89,6 +89,7 @@ export const PAGE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'api-keys': 'keys:write',
   billing: 'money:read',
   members: 'members:write',
+  'audit-log': 'audit:read',
 };
 
 const firstSegment = (pathname: string) => pathname.split('/').find((part) => part !== '') ?? '';
@@ -114,6 +115,7 @@ export const BUYER_PAGES: readonly NavItem[] = [
   { to: '/api-keys', label: 'API keys' },
   { to: '/billing', label: 'Billing' },
   { to: '/members', label: 'Members' },
+  { to: '/audit-log', label: 'Audit log' },
 ];
 
 /** The pages a role may open, in the navigation's order (only the overview while the role is unknown). */
