@@ -25,6 +25,7 @@ import type {
   LoginInput,
   MonthlyCap,
   ProjectCap,
+  ProjectCapInput,
   SpendingCaps,
   AcceptedInvitation,
   AcceptInvitationInput,
@@ -260,11 +261,13 @@ export class ProjectsResource extends Resource {
 
   /** Deletes a project without tasks (PROJECT_HAS_TASKS otherwise). */
   /**
-   * Sets the project's budget cap in cents (null removes it): what its tasks may commit over its life. A
-   * creation or budget raise that would pass it is refused with 402 BUDGET_CAP_REACHED. Needs money:write.
+   * Sets the project's budget cap in cents (`capCents: null` removes it): what its tasks may commit over its
+   * life. Past it a creation is refused with 402 BUDGET_CAP_REACHED, or with `capAction: 'hold'` its tasks
+   * are created held (neither reserved nor served) until the cap is set again; setting it releases held
+   * tasks that now fit. Needs money:write.
    */
-  setBudgetCap(projectId: string, capCents: number | null, options: RequestOptions = {}): Promise<ProjectCap> {
-    return this.http.json({ method: 'PUT', path: `/projects/${id(projectId)}/budget-cap`, body: { capCents }, options });
+  setBudgetCap(projectId: string, cap: ProjectCapInput, options: RequestOptions = {}): Promise<ProjectCap> {
+    return this.http.json({ method: 'PUT', path: `/projects/${id(projectId)}/budget-cap`, body: { capAction: 'refuse', ...cap }, options });
   }
 
   async delete(projectId: string, options: RequestOptions = {}): Promise<void> {

@@ -5,7 +5,7 @@ import type { components, paths } from './generated/openapi.ts';
 import type { PageParams } from './pagination.ts';
 
 export type Schemas = components['schemas'];
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 type JsonContent<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -154,6 +154,7 @@ export type ProjectCap = Schemas['ProjectCap'];
 /** The organisation's monthly cap and what this month's tasks commit. */
 export type MonthlyCap = Schemas['MonthlyCap'];
 export type SpendingCaps = ResponseOf<'/billing/caps', 'get'>;
+export type ProjectCapInput = BodyOf<'/projects/{id}/budget-cap', 'put'>;
 export type Deposit = Schemas['Deposit'];
 export type DepositInput = BodyOf<'/billing/deposits', 'post'>;
 

@@ -648,6 +648,9 @@ describe('concord balance, top-up and export', () => {
     const project = await request(ctx.app).post('/api/v1/projects').set(bearer(buyer.token)).send({ name: 'Tickets' });
     const set = await concord(['caps', 'set-project', project.body.id, '0.40'], home, as(buyer));
     expect(set.stdout).toBe(`Project Tickets (${project.body.id}): $0.00 of $0.40 committed\n`);
+    const holding = await concord(['caps', 'set-project', project.body.id, '0.40', '--hold'], home, as(buyer));
+    expect(holding.stdout).toBe(`Project Tickets (${project.body.id}): $0.00 of $0.40 committed, holding past it (0 held)\n`);
+    await concord(['caps', 'set-project', project.body.id, '0.40'], home, as(buyer));
     expect(json(await concord(['caps', 'set-monthly', '25', '--json'], home, as(buyer)))).toMatchObject({ capCents: 2_500, committedCents: 0 });
     const create = () =>
       request(ctx.app)

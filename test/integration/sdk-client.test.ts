@@ -446,6 +446,33 @@ describe('organisations', () => {
     await expect(BuyerClient.acceptInvitation({ baseUrl }, { token })).rejects.toMatchObject({ status: 400, code: 'INVITATION_INVALID' });
   });
 
+  it('spending caps: billing.caps, billing.setMonthlyCap, projects.setBudgetCap; a held task says so', async () => {
+    const { client: buyer } = await register('Capped Co');
+    await fundBuyer(ctx, adminToken, (await buyer.auth.me()).id, 10_000);
+    const project = await buyer.projects.create({ name: 'Tickets' });
+    expect(await buyer.projects.setBudgetCap(project.id, { capCents: 20, capAction: 'hold' })).toEqual({
+      projectId: project.id,
+      name: 'Tickets',
+      capCents: 20,
+      capAction: 'hold',
+      committedCents: 0,
+      heldTasks: 0,
+    });
+    expect(await buyer.billing.setMonthlyCap(5_000)).toMatchObject({ capCents: 5_000, committedCents: 0 });
+    const first = await buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Spam?', options: ['y', 'n'], projectId: project.id });
+    const second = await buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Spam?', options: ['y', 'n'], projectId: project.id });
+    expect([first.held, second.held]).toEqual([undefined, true]);
+    expect((await buyer.tasks.get(second.taskId)).held).toBe(true);
+    expect(await buyer.billing.caps()).toMatchObject({ monthly: { capCents: 5_000, committedCents: 20 }, projects: [{ projectId: project.id, heldTasks: 1 }] });
+    expect(await buyer.projects.setBudgetCap(project.id, { capCents: null })).toMatchObject({ capCents: null, capAction: 'refuse', heldTasks: 0 });
+    await buyer.billing.setMonthlyCap(20);
+    await expect(buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Spam?', options: ['y', 'n'] })).rejects.toMatchObject({
+      status: 402,
+      code: 'BUDGET_CAP_REACHED',
+      details: { scope: 'organisation', capCents: 20, committedCents: 40, requiredCents: 20 },
+    });
+  });
+
   it('auditLog: every change, newest first, filtered and paged through', async () => {
     const { client: founder } = await register('Audited Co');
     const me = await founder.auth.me();

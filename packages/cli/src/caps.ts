@@ -12,7 +12,9 @@ const describeCap = (cap: number | null, committed: number) =>
   cap === null ? `no cap (${formatCents(committed)} committed)` : `${formatCents(committed)} of ${formatCents(cap)} committed`;
 
 const describeMonth = (monthly: MonthlyCap) => `Monthly cap (${monthly.month}): ${describeCap(monthly.capCents, monthly.committedCents)}`;
-const describeProject = (project: ProjectCap) => `Project ${project.name} (${project.projectId}): ${describeCap(project.capCents, project.committedCents)}`;
+const describeProject = (project: ProjectCap) =>
+  `Project ${project.name} (${project.projectId}): ${describeCap(project.capCents, project.committedCents)}` +
+  (project.capCents !== null && project.capAction === 'hold' ? `, holding past it (${project.heldTasks} held)` : '');
 
 export async function showCaps(options: GlobalOptions, output: Output, userAgent: string): Promise<void> {
   const caps: SpendingCaps = await buyerClient(await resolveConnection(options), userAgent).billing.caps();
@@ -26,8 +28,17 @@ export async function setMonthlyCap(amount: string, options: GlobalOptions, outp
   output.result(monthly, describeMonth(monthly));
 }
 
-export async function setProjectCap(projectId: string, amount: string, options: GlobalOptions, output: Output, userAgent: string): Promise<void> {
+export async function setProjectCap(
+  projectId: string,
+  amount: string,
+  options: GlobalOptions & { hold?: boolean },
+  output: Output,
+  userAgent: string,
+): Promise<void> {
   const capCents = parseCap(amount);
-  const project = await buyerClient(await resolveConnection(options), userAgent).projects.setBudgetCap(projectId, capCents);
+  const project = await buyerClient(await resolveConnection(options), userAgent).projects.setBudgetCap(projectId, {
+    capCents,
+    capAction: options.hold ? 'hold' : 'refuse',
+  });
   output.result(project, describeProject(project));
 }
