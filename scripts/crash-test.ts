@@ -308,7 +308,7 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
        UNION ALL
        SELECT 'organisation ' || b.id || ': ' || c.committed || ' committed, monthly cap ' || b.monthly_cap_cents
        FROM buyers b CROSS JOIN LATERAL (SELECT coalesce(sum(${COMMITTED}), 0) AS committed FROM tasks t
-                                         WHERE t.buyer_id = b.id AND t.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') c
+                                         WHERE t.buyer_id = b.id AND coalesce(t.released_at, t.created_at) >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') c
        WHERE c.committed > b.monthly_cap_cents`,
     ],
     [

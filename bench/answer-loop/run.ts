@@ -64,7 +64,7 @@ function chooseAnswer(task: Task): string | string[] {
 
 /** A fresh queue of TASKS open tasks for every loop: what an earlier loop left open is closed first. */
 async function freshQueue(db: pg.Client, base: string, token: string): Promise<void> {
-  await db.query(`UPDATE tasks SET status = 'FAILED' WHERE status IN ('PENDING', 'VALIDATING')`);
+  await db.query(`UPDATE tasks SET status = 'FAILED', held_at = NULL WHERE status IN ('PENDING', 'VALIDATING')`);
   await db.query('DELETE FROM assignments');
   // The earlier loop's dead row versions would otherwise slow this one's claims (bench/README.md), and
   // every table's statistics should describe a used database (see WARMUP_SECONDS).

@@ -259,16 +259,17 @@ export class ProjectsResource extends Resource {
     return this.http.json({ method: 'PATCH', path: `/projects/${id(projectId)}`, body: changes, options });
   }
 
-  /** Deletes a project without tasks (PROJECT_HAS_TASKS otherwise). */
   /**
    * Sets the project's budget cap in cents (`capCents: null` removes it): what its tasks may commit over its
    * life. Past it a creation is refused with 402 BUDGET_CAP_REACHED, or with `capAction: 'hold'` its tasks
-   * are created held (neither reserved nor served) until the cap is set again; setting it releases held
-   * tasks that now fit. Needs money:write.
+   * are created held (neither reserved nor served) until the cap is set again; `capAction` omitted keeps the
+   * project's. Setting it releases held tasks that now fit. Needs money:write.
    */
   setBudgetCap(projectId: string, cap: ProjectCapInput, options: RequestOptions = {}): Promise<ProjectCap> {
-    return this.http.json({ method: 'PUT', path: `/projects/${id(projectId)}/budget-cap`, body: { capAction: 'refuse', ...cap }, options });
+    return this.http.json({ method: 'PUT', path: `/projects/${id(projectId)}/budget-cap`, body: cap, options });
   }
+
+  /** Deletes a project without tasks (PROJECT_HAS_TASKS otherwise). */
 
   async delete(projectId: string, options: RequestOptions = {}): Promise<void> {
     await this.http.send({ method: 'DELETE', path: `/projects/${id(projectId)}`, options });

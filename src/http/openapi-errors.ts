@@ -3,7 +3,7 @@
 // gives every error status of every operation an example of each code it names; a test checks every
 // code named anywhere has one here and that each is a valid Error body.
 import { isErrorCode, type ErrorCode } from '@concord/contract';
-import { InsufficientCreditsError } from '../lib/errors.ts';
+import { BudgetCapReachedError, InsufficientCreditsError } from '../lib/errors.ts';
 import { notFoundMessage } from '../middleware/validate.ts';
 
 export interface ErrorExample {
@@ -14,6 +14,13 @@ export interface ErrorExample {
 }
 
 const insufficient = new InsufficientCreditsError(6_000, 4_180);
+const capped = new BudgetCapReachedError({
+  scope: 'project',
+  projectId: 'cm3q7w0m10002lk08c5d6e7f8',
+  capCents: 50_000,
+  committedCents: 49_990,
+  requiredCents: 400,
+});
 
 const EXAMPLES: Partial<Record<ErrorCode, Omit<ErrorExample, 'code'>>> = {
   VALIDATION_ERROR: {
@@ -37,6 +44,7 @@ const EXAMPLES: Partial<Record<ErrorCode, Omit<ErrorExample, 'code'>>> = {
   FOUNDER_STAYS_OWNER: { error: "The organisation's founder stays one of its owners: their account is the organisation's own" },
   ALREADY_MEMBER: { error: 'lena@acme-robotics.com is a member of this organisation already' },
   INSUFFICIENT_CREDITS: { error: insufficient.message, details: insufficient.details },
+  BUDGET_CAP_REACHED: { error: capped.message, details: capped.details },
   MISSING_FIELDS: { error: 'Missing required fields: options', details: { fields: ['options'] } },
   INVALID_TYPE: {
     error: 'Unknown task type "SENTIMENT"; expected one of SENTIMENT_ANALYSIS, IMAGE_CLASSIFICATION, BINARY_CHOICE, AI_RESPONSE_RATING, RELEVANCE_RATING',
@@ -50,6 +58,7 @@ const EXAMPLES: Partial<Record<ErrorCode, Omit<ErrorExample, 'code'>>> = {
   },
   BATCH_TOO_LARGE: { error: 'A batch holds 1 to 1000 tasks; this one has 1200' },
   TASK_NOT_PENDING: { error: 'Only PENDING tasks can be changed; this task is VALIDATING' },
+  TASK_HELD: { error: "This task is held by its project's budget cap: set the cap again (raised) to release it, or delete it" },
   TASK_IS_REVIEW: { error: 'This is the review of text task cm3q7w1x9000clk08t3x4t5k6: it is decided with it, and cannot be changed or deleted' },
   INVALID_CURSOR: { error: 'The cursor was not produced by this API' },
   MISSING_FILE: { error: 'Send the CSV as a multipart/form-data part named "file"' },

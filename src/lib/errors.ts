@@ -1,7 +1,7 @@
 // One error type with a stable code (one of the contract's ErrorCode). Everything a client may see goes
 // through AppError; anything else becomes a 500 INTERNAL with its message hidden (see
 // middleware/error-handler.ts).
-import type { ErrorCode } from '@concord/contract';
+import type { CapScope, ErrorCode } from '@concord/contract';
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -54,5 +54,27 @@ export class InsufficientCreditsError extends AppError {
       requiredCents,
       availableCents,
     });
+  }
+}
+
+/** A cap that a creation or a budget raise passes (refused) or would pass (held). */
+export interface CapBreach {
+  scope: CapScope;
+  projectId: string | null;
+  capCents: number;
+  /** Committed before the request. */
+  committedCents: number;
+  requiredCents: number;
+}
+
+export class BudgetCapReachedError extends AppError {
+  constructor(readonly breach: CapBreach) {
+    const which = breach.scope === 'project' ? `project ${breach.projectId}'s budget cap` : "the organisation's monthly cap";
+    super(
+      402,
+      'BUDGET_CAP_REACHED',
+      `This would pass ${which} of ${breach.capCents} cents: ${breach.committedCents} committed, ${breach.requiredCents} more required`,
+      { ...breach },
+    );
   }
 }

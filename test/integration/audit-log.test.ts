@@ -209,6 +209,19 @@ describe('what the audit log records', () => {
     expect(text).not.toContain(SECRET.slice(6, 30));
   });
 
+  it('keeps a webhook URL without the credentials or query string it may carry', async () => {
+    const owner = await createBuyer(ctx);
+    const hook = await api(owner.token).post('/webhooks/configs', {
+      url: 'http://ci:hunter2@127.0.0.1:9/hook?token=abc123#x',
+      events: ['task.failed'],
+      secret: SECRET,
+    });
+    expect(hook.status).toBe(201);
+    const [entry] = await entries(owner.token, `?target=${hook.body.id}`);
+    expect(entry?.after).toMatchObject({ url: 'http://127.0.0.1:9/hook' });
+    expect(JSON.stringify(entry)).not.toMatch(/hunter2|abc123/);
+  });
+
   it('names an API key as the actor when a key made the change', async () => {
     const owner = await fundedOrganisation();
     const key = expectOk(await api(owner.token).post('/api-keys', { name: 'Nightly import' }), 201).apiKey;

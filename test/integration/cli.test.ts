@@ -650,7 +650,8 @@ describe('concord balance, top-up and export', () => {
     expect(set.stdout).toBe(`Project Tickets (${project.body.id}): $0.00 of $0.40 committed\n`);
     const holding = await concord(['caps', 'set-project', project.body.id, '0.40', '--hold'], home, as(buyer));
     expect(holding.stdout).toBe(`Project Tickets (${project.body.id}): $0.00 of $0.40 committed, holding past it (0 held)\n`);
-    await concord(['caps', 'set-project', project.body.id, '0.40'], home, as(buyer));
+    expect((await concord(['caps', 'set-project', project.body.id, '0.40'], home, as(buyer))).stdout).toMatch(/holding past it/);
+    await concord(['caps', 'set-project', project.body.id, '0.40', '--refuse'], home, as(buyer));
     expect(json(await concord(['caps', 'set-monthly', '25', '--json'], home, as(buyer)))).toMatchObject({ capCents: 2_500, committedCents: 0 });
     const create = () =>
       request(ctx.app)

@@ -464,7 +464,11 @@ describe('organisations', () => {
     expect([first.held, second.held]).toEqual([undefined, true]);
     expect((await buyer.tasks.get(second.taskId)).held).toBe(true);
     expect(await buyer.billing.caps()).toMatchObject({ monthly: { capCents: 5_000, committedCents: 20 }, projects: [{ projectId: project.id, heldTasks: 1 }] });
-    expect(await buyer.projects.setBudgetCap(project.id, { capCents: null })).toMatchObject({ capCents: null, capAction: 'refuse', heldTasks: 0 });
+    expect(await buyer.projects.setBudgetCap(project.id, { capCents: null, capAction: 'refuse' })).toMatchObject({
+      capCents: null,
+      capAction: 'refuse',
+      heldTasks: 0,
+    });
     await buyer.billing.setMonthlyCap(20);
     await expect(buyer.tasks.create({ type: 'BINARY_CHOICE', content: 'Spam?', options: ['y', 'n'] })).rejects.toMatchObject({
       status: 402,

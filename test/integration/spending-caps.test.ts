@@ -140,20 +140,44 @@ describe('a project that holds tasks past its cap', () => {
     }
     expect([...served].filter((id) => [third, fourth, single.body.taskId].includes(id))).toEqual([]);
     expect((await as.patch(`/tasks/${third}`, { maxCents: 25 })).body.code).toBe('TASK_HELD');
-    // Setting the cap again releases what fits, oldest first, reserving it; the rest stays held.
+    // Setting the cap again releases what fits, oldest first (tasks created together in id order), reserving
+    // it; the rest stays held — the single task, created after the batch, among them.
     const raised = await as.put(`/projects/${projectId}/budget-cap`, { capCents: 60, capAction: 'hold' });
     expect(raised.body).toMatchObject({ capCents: 60, committedCents: 60, heldTasks: 2 });
-    expect((await as.get(`/tasks/${third}`)).body.held).toBeUndefined();
-    expect((await as.get(`/tasks/${fourth}`)).body.held).toBe(true);
+    const heldNow = async (id: string) => (await as.get(`/tasks/${id}`)).body.held === true;
+    const stillHeld = [third, fourth].find((id) => id !== [third, fourth].sort()[0]) as string;
+    expect(await heldNow([third, fourth].sort()[0] as string)).toBe(false);
+    expect(await heldNow(stillHeld)).toBe(true);
+    expect(await heldNow(single.body.taskId)).toBe(true);
     expect(await reserved(buyer.id)).toBe(60);
     // A held task deleted gives nothing back: it never reserved anything.
-    expect((await as.delete(`/tasks/${fourth}`)).status).toBe(204);
+    expect((await as.delete(`/tasks/${stillHeld}`)).status).toBe(204);
     expect(await reserved(buyer.id)).toBe(60);
     // Removing the cap releases the rest.
-    expect((await as.put(`/projects/${projectId}/budget-cap`, { capCents: null })).body).toMatchObject({ capCents: null, capAction: 'refuse', heldTasks: 0 });
+    expect((await as.put(`/projects/${projectId}/budget-cap`, { capCents: null })).body).toMatchObject({ capCents: null, capAction: 'hold', heldTasks: 0 });
     expect(await reserved(buyer.id)).toBe(80);
     const log = await as.get(`/audit-log?target=${projectId}&action=setProjectBudgetCap`);
-    expect(log.body.entries[0].after).toEqual({ budgetCapCents: null, capAction: 'refuse', releasedTasks: 1 });
+    expect(log.body.entries[0].after).toEqual({ budgetCapCents: null, capAction: 'hold', releasedTasks: 1 });
+  });
+
+  it('keeps new tasks behind held ones even when room opens up, and counts a released task in the month it is released', async () => {
+    const buyer = await fundedBuyer();
+    const as = api(buyer.token);
+    const projectId = await cappedProject(buyer, 20, 'hold');
+    const batch = await as.post('/tasks/batch', { tasks: [task({ projectId }), task({ projectId })] });
+    const [first, held] = batch.body.tasks.map((t: { taskId: string }) => t.taskId) as string[];
+    expect((await as.delete(`/tasks/${first}`)).status).toBe(204);
+    // Room under the cap again, but a held task waits: the new one queues behind it.
+    expect((await as.post('/tasks', task({ projectId }))).body.held).toBe(true);
+    // Held since last month, the task commits to this month's cap when released.
+    const lastMonth = new Date();
+    lastMonth.setUTCDate(0);
+    await world.ctx.prisma.task.update({ where: { id: held }, data: { createdAt: lastMonth } });
+    expect((await as.put('/billing/caps/monthly', { capCents: 20 })).status).toBe(200);
+    const raised = await as.put(`/projects/${projectId}/budget-cap`, { capCents: 1_000 });
+    expect(raised.body).toMatchObject({ capAction: 'hold', heldTasks: 1, committedCents: 20 });
+    expect((await as.get('/billing/caps')).body.monthly).toMatchObject({ capCents: 20, committedCents: 20 });
+    expect((await as.get(`/tasks/${held}`)).body.held).toBeUndefined();
   });
 
   it('releases held tasks only as far as the balance allows', async () => {

@@ -61,3 +61,12 @@ describe('tasksToHold', () => {
     expect(commitment.totalCents).toBe(85);
   });
 });
+
+describe('the retention the database enforces', () => {
+  it('is AUDIT_RETENTION_DAYS, the figure the sweep and the docs use', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { AUDIT_RETENTION_DAYS } = await import('@concord/contract');
+    const trigger = await readFile(new URL('../../prisma/functions/audit_log_append_only.sql', import.meta.url), 'utf8');
+    expect(trigger).toContain(`interval '${AUDIT_RETENTION_DAYS} days'`);
+  });
+});

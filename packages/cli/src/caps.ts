@@ -31,14 +31,14 @@ export async function setMonthlyCap(amount: string, options: GlobalOptions, outp
 export async function setProjectCap(
   projectId: string,
   amount: string,
-  options: GlobalOptions & { hold?: boolean },
+  options: GlobalOptions & { hold?: boolean; refuse?: boolean },
   output: Output,
   userAgent: string,
 ): Promise<void> {
   const capCents = parseCap(amount);
   const project = await buyerClient(await resolveConnection(options), userAgent).projects.setBudgetCap(projectId, {
     capCents,
-    capAction: options.hold ? 'hold' : 'refuse',
+    ...(options.hold ? { capAction: 'hold' as const } : options.refuse ? { capAction: 'refuse' as const } : {}),
   });
   output.result(project, describeProject(project));
 }

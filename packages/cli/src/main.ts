@@ -167,7 +167,8 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .argument('<projectId>', 'the project')
     .argument('<amount>', 'in dollars, or none to remove it')
     .description("set what a project's tasks may commit over its whole life")
-    .option('--hold', 'hold new tasks past the cap (neither reserved nor served) instead of refusing them')
+    .addOption(new Option('--hold', 'past the cap, hold new tasks (neither reserved nor served) instead of refusing them').conflicts('refuse'))
+    .option('--refuse', "past the cap, refuse new tasks (402); without --hold or --refuse the project's choice stays")
     .action(
       run(async (projectId: string, amount: string, _options: unknown, command: Command) =>
         setProjectCap(projectId, amount, globals(command), output(globals(command)), USER_AGENT),

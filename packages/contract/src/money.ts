@@ -50,3 +50,5 @@ export const capCentsSchema = z.number().int().min(0).max(MAX_CAP_CENTS).nullabl
 /** What a task past its project's cap meets: refused (402 BUDGET_CAP_REACHED), or held until the cap is set again. */
 export const CAP_ACTIONS = ['refuse', 'hold'] as const;
 export type CapAction = (typeof CAP_ACTIONS)[number];
+/** GET /billing/caps lists at most this many capped projects, by name (a bounded report, not a paged list). */
+export const MAX_LISTED_CAPS = 1_000;

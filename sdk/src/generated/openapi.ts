@@ -8281,7 +8281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents) */
+            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents); BUDGET_CAP_REACHED: a project budget cap or the monthly cap would be passed (details.scope, projectId, capCents, committedCents, requiredCents) */
             402: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -8487,7 +8487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents) */
+            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents); BUDGET_CAP_REACHED: a project budget cap or the monthly cap would be passed (details.scope, projectId, capCents, committedCents, requiredCents) */
             402: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -8661,7 +8661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents) */
+            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents); BUDGET_CAP_REACHED: a project budget cap or the monthly cap would be passed (details.scope, projectId, capCents, committedCents, requiredCents) */
             402: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9147,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents) */
+            /** @description INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents); BUDGET_CAP_REACHED: a project budget cap or the monthly cap would be passed (details.scope, projectId, capCents, committedCents, requiredCents) */
             402: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9177,7 +9177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TASK_IS_REVIEW: a text task’s review is decided with it */
+            /** @description TASK_IS_REVIEW: a text task’s review is decided with it; TASK_HELD: a task its project’s budget cap holds cannot be changed */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -9471,7 +9471,7 @@ export interface operations {
                      */
                     "application/json": {
                         monthly: components["schemas"]["MonthlyCap"];
-                        /** @description The projects with a budget cap, by name */
+                        /** @description The projects with a budget cap, by name (the first 1000) */
                         projects: components["schemas"]["ProjectCap"][];
                     };
                 };
@@ -9661,8 +9661,7 @@ export interface operations {
                     /** @description The cap in cents (0 to 10 000 000 000); null removes it */
                     capCents: number | null;
                     /**
-                     * @description What a task past the cap meets: `refuse` (402 BUDGET_CAP_REACHED, the default) or `hold` (created PENDING and held, neither reserved nor served, until the cap is set again)
-                     * @default refuse
+                     * @description What a task past the cap meets: `refuse` (402 BUDGET_CAP_REACHED; a new project's) or `hold` (created PENDING and held, neither reserved nor served, until the cap is set again). Omitted: the project's stays
                      * @enum {string}
                      */
                     capAction?: "refuse" | "hold";

@@ -19,9 +19,9 @@ export class BillingService {
 
   /**
    * An admin's manual credit (positive) or debit (negative); a debit may not exceed availableCents. A
-   * debit that takes the balance from ≥ 500 to < 500 cents records budget.low, like a charge does.
+   * debit that takes the balance from ≥ 500 to < 500 cents records budget.low, like a charge does. It is in
+   * the organisation's audit log with the operator as its actor.
    */
-  /** The operator's adjustment, in the organisation's audit log with the operator as its actor. */
   adjustCredits(actor: Actor, amountCents: number, reason: string): Promise<LedgerEntryRecord> {
     return this.db.transaction(async (repos) => {
       const moved = await this.move(repos, { buyerId: actor.organisationId, type: 'ADJUSTMENT', amountCents, reason });

@@ -1,4 +1,4 @@
-import type { CapAction } from '@concord/contract';
+import { MAX_LISTED_CAPS, type CapAction } from '@concord/contract';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { toCents } from '../../db/client.ts';
@@ -33,17 +33,30 @@ export class SpendingCapsRepository {
   constructor(private readonly db: RawExecutor) {}
 
   /**
-   * The caps of those of these projects that have one, their rows locked (in id order) until the
-   * transaction ends: concurrent creations in a capped project wait for each other here. FOR NO KEY UPDATE
-   * does not hold up the inserts that reference the project.
+   * These projects' caps, their rows locked (in id order) until the transaction ends, capped or not: a cap
+   * set by a concurrent request is then read as it committed, never skipped, and concurrent creations in a
+   * project wait for each other here. FOR NO KEY UPDATE does not hold up the inserts that reference the
+   * project. `hasHeld`: the project holds tasks already (new ones then queue behind them).
    */
-  async lockProjectCaps(buyerId: string, projectIds: readonly string[]): Promise<Array<{ projectId: string; capCents: number; capAction: CapAction }>> {
+  async lockProjectCaps(
+    buyerId: string,
+    projectIds: readonly string[],
+  ): Promise<Array<{ projectId: string; capCents: number | null; capAction: CapAction; hasHeld: boolean }>> {
     if (projectIds.length === 0) return [];
-    const rows = await this.db.$queryRaw<Array<{ id: string; cap: bigint; action: CapAction }>>`
+    const rows = await this.db.$queryRaw<Array<{ id: string; cap: bigint | null; action: CapAction }>>`
       SELECT id, budget_cap_cents AS cap, cap_action AS action FROM projects
-      WHERE buyer_id = ${buyerId} AND id = ANY(${[...projectIds]}::text[]) AND budget_cap_cents IS NOT NULL
+      WHERE buyer_id = ${buyerId} AND id = ANY(${[...projectIds]}::text[])
       ORDER BY id FOR NO KEY UPDATE`;
-    return rows.map((row) => ({ projectId: row.id, capCents: toCents(row.cap), capAction: row.action }));
+    const held = await this.db.$queryRaw<Array<{ id: string }>>`
+      SELECT p.id FROM unnest(${rows.map((row) => row.id)}::text[]) AS p(id)
+      WHERE EXISTS (SELECT 1 FROM tasks h WHERE h.project_id = p.id AND h.held_at IS NOT NULL)`;
+    const holding = new Set(held.map((row) => row.id));
+    return rows.map((row) => ({
+      projectId: row.id,
+      capCents: row.cap === null ? null : toCents(row.cap),
+      capAction: row.action,
+      hasHeld: holding.has(row.id),
+    }));
   }
 
   /** Holds these new tasks: they stay PENDING, neither reserved nor served, until the cap is set again. */
@@ -52,15 +65,16 @@ export class SpendingCapsRepository {
   }
 
   /** A project's held tasks, oldest first, their rows locked: what setting its cap again may release. */
-  heldTasks(projectId: string): Promise<Array<{ id: string; maxCents: number; thisMonth: boolean }>> {
+  heldTasks(projectId: string): Promise<Array<{ id: string; maxCents: number }>> {
     return this.db.$queryRaw`
-      SELECT id, max_cents AS "maxCents", created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS "thisMonth"
-      FROM tasks WHERE project_id = ${projectId} AND held_at IS NOT NULL
+      SELECT id, max_cents AS "maxCents" FROM tasks WHERE project_id = ${projectId} AND held_at IS NOT NULL
       ORDER BY created_at, id FOR UPDATE`;
   }
 
+  /** Released, a held task's budget is committed now: in this month, for the monthly cap. */
   async release(taskIds: readonly string[]): Promise<void> {
-    if (taskIds.length > 0) await this.db.$executeRaw`UPDATE tasks SET held_at = NULL, updated_at = now() WHERE id = ANY(${[...taskIds]}::text[])`;
+    if (taskIds.length > 0)
+      await this.db.$executeRaw`UPDATE tasks SET held_at = NULL, released_at = now(), updated_at = now() WHERE id = ANY(${[...taskIds]}::text[])`;
   }
 
   /** What a project's tasks commit now (its own transaction's new tasks included). */
@@ -70,34 +84,32 @@ export class SpendingCapsRepository {
     return toCents(rows[0]?.committed ?? 0n);
   }
 
-  async monthlyCap(buyerId: string): Promise<number | null> {
-    const rows = await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId}`;
-    const cap = rows[0]?.cap;
-    return cap === null || cap === undefined ? null : toCents(cap);
-  }
-
   async projectName(projectId: string): Promise<string | null> {
     const rows = await this.db.$queryRaw<Array<{ name: string }>>`SELECT name FROM projects WHERE id = ${projectId}`;
     return rows[0]?.name ?? null;
   }
 
-  /** The organisation's monthly cap (null: none), its row locked like a reservation locks it. */
-  async lockMonthlyCap(buyerId: string): Promise<number | null> {
-    const rows = await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId} FOR NO KEY UPDATE`;
+  /** The organisation's monthly cap (null: none); with `lock`, its row locked as a reservation locks it. */
+  async monthlyCap(buyerId: string, lock = false): Promise<number | null> {
+    const rows = lock
+      ? await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId} FOR NO KEY UPDATE`
+      : await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId}`;
     const cap = rows[0]?.cap;
     return cap === null || cap === undefined ? null : toCents(cap);
   }
 
   /**
-   * What the tasks the organisation created this calendar month (UTC) commit now. A text task's review task
-   * is counted with it, in its month: the review's budget is moved out of the text task's.
+   * What the tasks the organisation committed in `month` (a calendar month, UTC) commit now:
+   * those created in it, and those released in it from a project's hold. A text task's review task is
+   * counted with it, in its month: the review's budget is moved out of the text task's.
    */
-  async monthCommitted(buyerId: string): Promise<number> {
+  async monthCommitted(buyerId: string, month: { start: Date; end: Date }): Promise<number> {
     const rows = await this.db.$queryRaw<Array<{ committed: bigint }>>`
       SELECT coalesce(sum(${committedOf('t')} + coalesce(${committedOf('r')}, 0)), 0)::bigint AS committed
       FROM tasks t LEFT JOIN tasks r ON r.id = t.id || '-review'
       WHERE t.buyer_id = ${buyerId} AND t.review_of IS NULL
-        AND t.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+        AND ((t.released_at IS NULL AND t.created_at >= ${month.start} AND t.created_at < ${month.end})
+             OR (t.released_at >= ${month.start} AND t.released_at < ${month.end}))`;
     return toCents(rows[0]?.committed ?? 0n);
   }
 
@@ -108,7 +120,7 @@ export class SpendingCapsRepository {
              (SELECT coalesce(sum(${committedOf('t')}), 0) FROM tasks t WHERE t.project_id = p.id)::bigint AS committed,
              (SELECT count(*) FROM tasks h WHERE h.project_id = p.id AND h.held_at IS NOT NULL)::int AS held
       FROM projects p WHERE p.buyer_id = ${buyerId} AND ${projectId === undefined ? Prisma.sql`p.budget_cap_cents IS NOT NULL` : Prisma.sql`p.id = ${projectId}`}
-      ORDER BY p.name, p.id`;
+      ORDER BY p.name, p.id LIMIT ${MAX_LISTED_CAPS}`;
     return rows.map((row) => ({
       projectId: row.id,
       name: row.name,
@@ -126,20 +138,23 @@ export class SpendingCapsRepository {
   async setProjectCap(
     buyerId: string,
     projectId: string,
-    cap: { capCents: number | null; capAction: CapAction },
-  ): Promise<{ before: { capCents: number | null; capAction: CapAction }; name: string } | null> {
-    const rows = await this.db.$queryRaw<Array<{ before: bigint | null; action: CapAction; name: string }>>`
+    cap: { capCents: number | null; capAction?: CapAction | undefined },
+  ): Promise<{ before: { capCents: number | null; capAction: CapAction }; capAction: CapAction; name: string } | null> {
+    const rows = await this.db.$queryRaw<Array<{ before: bigint | null; action: CapAction; capAction: CapAction; name: string }>>`
       WITH old AS (SELECT id, budget_cap_cents, cap_action FROM projects WHERE id = ${projectId} AND buyer_id = ${buyerId} FOR NO KEY UPDATE)
-      UPDATE projects p SET budget_cap_cents = ${cap.capCents}::bigint, cap_action = ${cap.capAction}, cap_reached_at = NULL, updated_at = now()
+      UPDATE projects p SET budget_cap_cents = ${cap.capCents}::bigint, cap_action = coalesce(${cap.capAction ?? null}, p.cap_action),
+                            cap_reached_at = NULL, updated_at = now()
       FROM old WHERE p.id = old.id
-      RETURNING old.budget_cap_cents AS before, old.cap_action AS action, p.name`;
+      RETURNING old.budget_cap_cents AS before, old.cap_action AS action, p.cap_action AS "capAction", p.name`;
     const row = rows[0];
-    return row ? { before: { capCents: row.before === null ? null : toCents(row.before), capAction: row.action }, name: row.name } : null;
+    return row
+      ? { before: { capCents: row.before === null ? null : toCents(row.before), capAction: row.action }, capAction: row.capAction, name: row.name }
+      : null;
   }
 
   /** Sets the organisation's monthly cap (null: none) and re-arms budget.cap_reached; the cap it had. */
   async setMonthlyCap(buyerId: string, capCents: number | null): Promise<number | null> {
-    const before = await this.lockMonthlyCap(buyerId);
+    const before = await this.monthlyCap(buyerId, true);
     await this.db.$executeRaw`UPDATE buyers SET monthly_cap_cents = ${capCents}::bigint, monthly_cap_reached_at = NULL WHERE id = ${buyerId}`;
     return before;
   }

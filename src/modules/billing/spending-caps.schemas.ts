@@ -1,4 +1,4 @@
-import { CAP_ACTIONS, capCentsSchema } from '@concord/contract';
+import { CAP_ACTIONS, capCentsSchema, MAX_LISTED_CAPS } from '@concord/contract';
 import { z } from 'zod';
 
 export const setCapBody = z.strictObject({
@@ -7,9 +7,9 @@ export const setCapBody = z.strictObject({
 
 export const setProjectCapBody = z.strictObject({
   capCents: capCentsSchema.meta({ description: 'The cap in cents (0 to 10 000 000 000); null removes it' }),
-  capAction: z.enum(CAP_ACTIONS).default('refuse').meta({
+  capAction: z.enum(CAP_ACTIONS).optional().meta({
     description:
-      'What a task past the cap meets: `refuse` (402 BUDGET_CAP_REACHED, the default) or `hold` (created PENDING and held, neither reserved nor served, until the cap is set again)',
+      "What a task past the cap meets: `refuse` (402 BUDGET_CAP_REACHED; a new project's) or `hold` (created PENDING and held, neither reserved nor served, until the cap is set again). Omitted: the project's stays",
   }),
 });
 
@@ -37,5 +37,8 @@ export const projectCapSchema = z
 
 export const capsResponse = z.object({
   monthly: monthlyCapSchema,
-  projects: z.array(projectCapSchema).meta({ description: 'The projects with a budget cap, by name' }),
+  projects: z
+    .array(projectCapSchema)
+    .max(MAX_LISTED_CAPS)
+    .meta({ description: `The projects with a budget cap, by name (the first ${MAX_LISTED_CAPS})` }),
 });

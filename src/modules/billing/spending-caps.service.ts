@@ -2,35 +2,12 @@
 // is checked where money is committed — in the transaction that creates tasks or raises a budget, after
 // the new commitment is written and before the reservation — under the caps' row locks, so concurrent
 // creations are ordered and none can pass a cap by a cent. Decisions only lower what tasks commit.
-import type { CapScope } from '@concord/contract';
 import type { Database, RawRepositories } from '../../repositories.ts';
 import type { Actor } from '../../lib/endpoint.ts';
-import { AppError, NotFoundError } from '../../lib/errors.ts';
+import { BudgetCapReachedError, NotFoundError, type CapBreach } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { budgetCapMail } from '../email/mail.templates.ts';
 import type { CapAction, ProjectCap } from './spending-caps.repository.ts';
-
-/** A cap that a creation or a budget raise passes (refused) or would pass (held). */
-export interface CapBreach {
-  scope: CapScope;
-  projectId: string | null;
-  capCents: number;
-  /** Committed before the request. */
-  committedCents: number;
-  requiredCents: number;
-}
-
-export class BudgetCapReachedError extends AppError {
-  constructor(readonly breach: CapBreach) {
-    const which = breach.scope === 'project' ? `project ${breach.projectId}'s budget cap` : "the organisation's monthly cap";
-    super(
-      402,
-      'BUDGET_CAP_REACHED',
-      `This would pass ${which} of ${breach.capCents} cents: ${breach.committedCents} committed, ${breach.requiredCents} more required`,
-      { ...breach },
-    );
-  }
-}
 
 /** One new task as the caps see it. */
 export interface NewTaskBudget {
@@ -47,6 +24,13 @@ export interface Commitment {
   byProject: ReadonlyMap<string, number>;
   totalCents: number;
   tasks?: readonly NewTaskBudget[];
+  /** When the budget a raise adds to was committed (the task's creation or release): whose month's cap it counts against; absent: now. */
+  committedAt?: Date;
+}
+
+/** The calendar month (UTC) around `at`: what the monthly cap covers. */
+export function utcMonth(at: Date): { start: Date; end: Date } {
+  return { start: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)), end: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)) };
 }
 
 /** The commitment of new tasks (their budgets), per project. */
@@ -94,22 +78,26 @@ export class SpendingCapsService {
    */
   async enforce(repos: RawRepositories, buyerId: string, added: Commitment): Promise<Set<string>> {
     const held = new Set<string>();
-    for (const { projectId, capCents, capAction } of await repos.spendingCaps.lockProjectCaps(buyerId, [...added.byProject.keys()])) {
+    for (const { projectId, capCents, capAction, hasHeld } of await repos.spendingCaps.lockProjectCaps(buyerId, [...added.byProject.keys()])) {
+      if (capCents === null) continue;
+      const holds = capAction === 'hold' && added.tasks !== undefined;
       const committed = await repos.spendingCaps.projectCommitted(projectId);
-      if (committed <= capCents) continue;
+      // A project that holds tasks already keeps new ones behind them, room or not: its queue keeps its order.
+      if (committed <= capCents && !(holds && hasHeld)) continue;
       const required = added.byProject.get(projectId) ?? 0;
       const breach: CapBreach = { scope: 'project', projectId, capCents, committedCents: committed - required, requiredCents: required };
-      if (capAction !== 'hold' || !added.tasks) throw new BudgetCapReachedError(breach);
-      const holding = tasksToHold(added.tasks, projectId, capCents - breach.committedCents);
+      if (!holds || !added.tasks) throw new BudgetCapReachedError(breach);
+      const holding = tasksToHold(added.tasks, projectId, hasHeld ? 0 : capCents - breach.committedCents);
       await repos.spendingCaps.hold(holding);
       for (const id of holding) held.add(id);
       await this.announce(repos, buyerId, breach);
     }
-    const monthly = await repos.spendingCaps.lockMonthlyCap(buyerId);
-    if (monthly === null) return held;
-    const committed = await repos.spendingCaps.monthCommitted(buyerId);
-    const heldCents = (added.tasks ?? []).filter((task) => held.has(task.id)).reduce((sum, task) => sum + task.maxCents, 0);
+    const heldCents = (added.tasks ?? []).reduce((sum, task) => sum + (held.has(task.id) ? task.maxCents : 0), 0);
     const required = added.totalCents - heldCents;
+    if (required === 0) return held;
+    const monthly = await repos.spendingCaps.monthlyCap(buyerId, true);
+    if (monthly === null) return held;
+    const committed = await repos.spendingCaps.monthCommitted(buyerId, utcMonth(added.committedAt ?? this.clock.now()));
     if (committed > monthly)
       throw new BudgetCapReachedError({
         scope: 'organisation',
@@ -123,8 +111,13 @@ export class SpendingCapsService {
 
   async overview(buyerId: string): Promise<CapsOverview> {
     const caps = this.db.repos.spendingCaps;
-    const [capCents, committedCents, projects] = await Promise.all([caps.monthlyCap(buyerId), caps.monthCommitted(buyerId), caps.projectCaps(buyerId)]);
-    return { monthly: { capCents, committedCents, month: this.clock.now().toISOString().slice(0, 7) }, projects };
+    const now = this.clock.now();
+    const [capCents, committedCents, projects] = await Promise.all([
+      caps.monthlyCap(buyerId),
+      caps.monthCommitted(buyerId, utcMonth(now)),
+      caps.projectCaps(buyerId),
+    ]);
+    return { monthly: { capCents, committedCents, month: now.toISOString().slice(0, 7) }, projects };
   }
 
   async setMonthlyCap(actor: Actor, capCents: number | null): Promise<CapsOverview['monthly']> {
@@ -139,7 +132,7 @@ export class SpendingCapsService {
    * Sets a project's cap and what it does past it, then releases its held tasks in creation order as far
    * as this cap, the monthly cap and the available balance allow (reserving their budgets).
    */
-  async setProjectCap(actor: Actor, projectId: string, cap: { capCents: number | null; capAction: CapAction }): Promise<ProjectCap> {
+  async setProjectCap(actor: Actor, projectId: string, cap: { capCents: number | null; capAction?: CapAction | undefined }): Promise<ProjectCap> {
     await this.db.transaction(async (repos) => {
       const set = await repos.spendingCaps.setProjectCap(actor.organisationId, projectId, cap);
       if (!set) throw new NotFoundError('PROJECT_NOT_FOUND', 'Project not found');
@@ -147,7 +140,7 @@ export class SpendingCapsService {
       await repos.auditLog.append(actor, {
         targetId: projectId,
         before: { budgetCapCents: set.before.capCents, capAction: set.before.capAction },
-        after: { budgetCapCents: cap.capCents, capAction: cap.capAction, ...(released > 0 ? { releasedTasks: released } : {}) },
+        after: { budgetCapCents: cap.capCents, capAction: set.capAction, ...(released > 0 ? { releasedTasks: released } : {}) },
       });
     });
     const [project] = (await this.db.repos.spendingCaps.projectCaps(actor.organisationId, projectId)) as [ProjectCap];
@@ -159,16 +152,16 @@ export class SpendingCapsService {
     const held = await repos.spendingCaps.heldTasks(projectId);
     if (held.length === 0) return 0;
     let projectRoom = capCents === null ? Infinity : capCents - (await repos.spendingCaps.projectCommitted(projectId));
-    const monthly = await repos.spendingCaps.lockMonthlyCap(buyerId);
-    let monthRoom = monthly === null ? Infinity : monthly - (await repos.spendingCaps.monthCommitted(buyerId));
+    // Released, a task commits in this month, whenever it was created.
+    const monthly = await repos.spendingCaps.monthlyCap(buyerId, true);
+    let monthRoom = monthly === null ? Infinity : monthly - (await repos.spendingCaps.monthCommitted(buyerId, utcMonth(this.clock.now())));
     let available = (await repos.billing.getBalance(buyerId))?.availableCents ?? 0;
     const released: string[] = [];
     let cents = 0;
     for (const task of held) {
-      const monthNeeds = task.thisMonth ? task.maxCents : 0;
-      if (task.maxCents > projectRoom || monthNeeds > monthRoom || task.maxCents > available) break;
+      if (task.maxCents > Math.min(projectRoom, monthRoom, available)) break;
       projectRoom -= task.maxCents;
-      monthRoom -= monthNeeds;
+      monthRoom -= task.maxCents;
       available -= task.maxCents;
       cents += task.maxCents;
       released.push(task.id);

@@ -113,8 +113,7 @@ export class BuyerApiKeysRepository extends BuyerApiKeysRawRepository {
     return new Map(accounts.map((account) => [account.id, account.email]));
   }
 
-  /** Revokes a live key of this buyer; false when there is none by that id (unknown, foreign or already revoked). */
-  /** Revokes a live key: the key as it was, or null when there is no such live key. */
+  /** Revokes a live key of this buyer: the key as it was, or null when there is none by that id (unknown, foreign or already revoked). */
   async revoke(buyerId: string, id: string, now: Date): Promise<BuyerApiKeyRecord | null> {
     const revoked = await this.db.buyerApiKey.updateMany({ where: { id, buyerId, revokedAt: null }, data: { revokedAt: now } });
     if (revoked.count === 0) return null;

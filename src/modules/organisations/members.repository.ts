@@ -155,8 +155,10 @@ export class MembersRepository {
     });
   }
 
-  /** Revokes a pending invitation of the organisation; false when there is none by that id. */
-  /** Revokes a pending invitation (under the organisation's lock, so nothing else changes it meanwhile): what it was for, or null. */
+  /**
+   * Revokes a pending invitation of the organisation (under its lock, so nothing else changes it meanwhile):
+   * what it was for, or null when there is none by that id.
+   */
   async revokeInvitation(organisationId: string, id: string, now: Date): Promise<{ email: string; role: MemberRole } | null> {
     const pending = await this.db.invitation.findFirst({
       where: { id, buyerId: organisationId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },

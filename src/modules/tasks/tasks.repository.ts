@@ -53,6 +53,8 @@ export interface TaskRecord {
   failureReason: string | null;
   /** Set while the task is held by its project's budget cap (capAction hold): not reserved, not served. */
   heldAt: Date | null;
+  /** When a held task was released: its budget counts in that month for the monthly cap. */
+  releasedAt: Date | null;
   totalResponses: number;
   createdAt: Date;
   validatedAt: Date | null;
@@ -124,6 +126,7 @@ const select = {
   resultDetails: true,
   failureReason: true,
   heldAt: true,
+  releasedAt: true,
   totalResponses: true,
   createdAt: true,
   validatedAt: true,
@@ -155,6 +158,7 @@ interface TaskRow {
   result_details: ResultDetails | null;
   failure_reason: string | null;
   held_at: Date | null;
+  released_at: Date | null;
   total_responses: number;
   created_at: Date;
   validated_at: Date | null;
@@ -162,7 +166,7 @@ interface TaskRow {
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, held_at, total_responses, created_at, validated_at, ' +
+    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, held_at, released_at, total_responses, created_at, validated_at, ' +
     // A text task's review, through the unique index on review_of (only text tasks have one).
     "CASE WHEN answer_kind = 'text' THEN (SELECT r.id FROM tasks r WHERE r.review_of = tasks.id) END AS review_task_id",
 );
@@ -194,6 +198,7 @@ function fromRow(row: TaskRow): TaskRecord {
     resultDetails: row.result_details,
     failureReason: row.failure_reason,
     heldAt: row.held_at,
+    releasedAt: row.released_at,
     totalResponses: row.total_responses,
     createdAt: row.created_at,
     validatedAt: row.validated_at,

@@ -22,7 +22,9 @@ import {
 import { taskExamples } from './tasks.examples.ts';
 
 const creationErrors = {
-  402: 'INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents)',
+  402:
+    'INSUFFICIENT_CREDITS: the available balance does not cover the budgets (details.requiredCents, details.availableCents); ' +
+    'BUDGET_CAP_REACHED: a project budget cap or the monthly cap would be passed (details.scope, projectId, capCents, committedCents, requiredCents)',
 };
 
 export function taskEndpoints({ tasks }: { tasks: TasksService }) {
@@ -154,7 +156,11 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
       params: idParams,
       body: updateTaskBody,
       response: taskSchema,
-      errors: { 400: 'TASK_NOT_PENDING or INVALID_PROJECT', 402: creationErrors[402], 409: 'TASK_IS_REVIEW: a text task’s review is decided with it' },
+      errors: {
+        400: 'TASK_NOT_PENDING or INVALID_PROJECT',
+        402: creationErrors[402],
+        409: 'TASK_IS_REVIEW: a text task’s review is decided with it; TASK_HELD: a task its project’s budget cap holds cannot be changed',
+      },
       handler: async ({ principal, actor, params, body }) => toTask(await tasks.update(actor, params.id, body, principal.projectIds)),
     }),
     defineEndpoint({

@@ -63,13 +63,9 @@ export const taskCountsResponse = z
   .meta({ id: 'TaskCounts' });
 
 /** Present (true) only on a task its project's budget cap holds. */
-const heldField = z
-  .literal(true)
-  .optional()
-  .meta({
-    description:
-      "Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again",
-  });
+const heldField = z.literal(true).optional().meta({
+  description: "Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again",
+});
 
 const taskFields = {
   id: z.string(),

@@ -3,12 +3,12 @@ import type { Database, RawRepositories } from '../../repositories.ts';
 import { inScope, outOfScope, type Actor, type ProjectScope } from '../../lib/endpoint.ts';
 import { pick, settingsChange } from '../audit/audit-change.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, BadRequestError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
+import { AppError, BadRequestError, BudgetCapReachedError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Gate } from '../../lib/gate.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
-import { BudgetCapReachedError, commitmentOf, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
+import { commitmentOf, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
 import {
@@ -61,7 +61,7 @@ export interface CreatedTaskView {
 
 export interface CsvImportResult {
   created: number;
-  tasks: Array<{ taskId: string; type: TaskType; status: 'PENDING' }>;
+  tasks: Array<{ taskId: string; type: TaskType; status: 'PENDING'; held?: true }>;
   errors: Array<{ row: number; error: string; code: string }>;
   totalCostCents: number;
 }
@@ -258,6 +258,13 @@ export class TasksService {
       });
     }
     const work = this.db.transaction(async (repos) => {
+      // A change that may add to a project's cap locks its projects before the task, the order creations and
+      // a project's deletion take them in (project, then its tasks): the other order deadlocks with a deletion.
+      if (changes.maxCents !== undefined || changes.projectId !== undefined) {
+        const seen = await repos.tasks.findForBuyer(buyerId, id);
+        const projects = [seen?.projectId, changes.projectId].filter((projectId): projectId is string => typeof projectId === 'string');
+        await repos.spendingCaps.lockProjectCaps(buyerId, projects);
+      }
       const task = await repos.tasks.lockForBuyer(buyerId, id);
       if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
@@ -452,7 +459,12 @@ function commitmentAdded(task: TaskRecord, changes: TaskChanges): Commitment | n
   const projectId = moved ? (changes.projectId ?? null) : task.projectId;
   const toProject = moved ? maxCents : raised;
   if (raised === 0 && (projectId === null || toProject === 0)) return null;
-  return { byProject: new Map(projectId === null || toProject === 0 ? [] : [[projectId, toProject]]), totalCents: raised };
+  return {
+    byProject: new Map(projectId === null || toProject === 0 ? [] : [[projectId, toProject]]),
+    totalCents: raised,
+    // The raise counts in the month the task's budget was committed in.
+    committedAt: task.releasedAt ?? task.createdAt,
+  };
 }
 const toCreatedView = (task: CreatedTask, held = false): CreatedTaskView => ({
   taskId: task.id,

@@ -2,9 +2,9 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DbClient } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type Cursor, type PageRequest } from '../../lib/pagination.ts';
-import type { RetryPolicy } from '@concord/contract';
+import type { EventType, RetryPolicy } from '@concord/contract';
 
-export type WebhookEvent = 'task.completed' | 'task.failed' | 'budget.low';
+export type WebhookEvent = EventType;
 
 export interface WebhookConfigRecord {
   id: string;

@@ -192,5 +192,17 @@ export class WebhooksService {
   }
 }
 
-/** What the audit log keeps of a configuration: its settings (never a secret). */
-const webhookSettings = (config: WebhookConfigRecord) => pick(config, ['url', 'events', 'isActive', 'retryPolicy']);
+/**
+ * What the audit log keeps of a configuration: its settings, never a secret — nor what a URL may carry like
+ * one (user and password, the query string), which a log nobody can delete would keep for 400 days.
+ */
+const webhookSettings = (config: WebhookConfigRecord) => ({ ...pick(config, ['events', 'isActive', 'retryPolicy']), url: auditedUrl(config.url) });
+
+function auditedUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.toString();
+}
