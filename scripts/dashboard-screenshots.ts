@@ -27,6 +27,8 @@ interface Shot {
    * full-page picture in which the dialog and its backdrop cover only the first screen.
    */
   dialog?: boolean;
+  /** The picture is of this element alone (one section of a long page), found by its CSS selector. */
+  element?: string;
 }
 
 /**
@@ -56,6 +58,9 @@ async function openTaskDrawer(page: Page, { project, row }: { project?: string |
 
 /** The demo's completed text task (the customer reply), by its instruction and the kind its row names. */
 const TEXT_TASK_ROW = { project: 'Support replies', row: /one-sentence reply.*Written answer/ };
+
+/** The project whose budget cap holds the tasks past it (addSpendingCaps). */
+const HOLDING_PROJECT = 'Call centre intents';
 
 /** The project of that name, opened from the project list. */
 const openProject = (name: string) => async (page: Page) => {
@@ -305,6 +310,22 @@ const BUYER_SHOTS: Shot[] = [
     },
   },
   { name: 'billing', path: '/billing' },
+  // The spending caps (addSpendingCaps): this month's committed against the monthly cap, a project that
+  // refuses near its cap, one that holds at its cap with tasks held, and the form that caps another project.
+  { name: 'billing-caps', path: '/billing', element: '#spending-caps' },
+  {
+    // The holding project's tasks: those past its cap are badged HELD instead of PENDING.
+    name: 'tasks-held',
+    path: '/tasks',
+    prepare: async (page) => {
+      await page.getByLabel('Filter by project').selectOption({ label: HOLDING_PROJECT });
+      await page.waitForURL(/projectId=/);
+    },
+  },
+  // A held task's drawer: why it waits, and why it cannot be changed, instead of the form.
+  taskDrawer('tasks-held-drawer', '/tasks', { project: HOLDING_PROJECT, row: 'HELD' }),
+  // The holding project's page: its cap reached, the tasks it holds, the form that changes it.
+  { name: 'project-cap', path: '/projects', prepare: openProject(HOLDING_PROJECT) },
   { name: 'account', path: '/account' },
   // The organisation's team: roles (the founder's fixed), two invitations pending, the invite form.
   { name: 'members', path: '/members' },
@@ -509,6 +530,56 @@ async function addAuditHistory(url: string, buyer: { email: string; password: st
   await ok('DELETE', `/api-keys/${apiKey.id}`, token);
 }
 
+/**
+ * Spending caps beyond the seed's (it sets none): a holding project capped at three tasks' budgets with
+ * eight tasks sent (three reserved, five held), a refusing cap on Product reviews at about 85 % of what it
+ * commits, and a monthly cap of about 1.6 times this month's commitment — each figure read from
+ * GET /billing/caps, so the bars show an open, a near and a reached cap whatever the seed committed.
+ */
+async function addSpendingCaps(url: string, buyer: { email: string; password: string }) {
+  const ok = async <T>(method: string, route: string, token: string | undefined, body?: unknown): Promise<T> => {
+    const answer = await call<T>(url, method, route, token, body);
+    if (answer.status >= 300) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const { token } = await ok<{ token: string }>('POST', '/auth/login', undefined, buyer);
+  const { priceCents } = await ok<{ priceCents: number }>('GET', '/meta', undefined);
+  const project = await ok<{ id: string }>('POST', '/projects', token, {
+    name: HOLDING_PROJECT,
+    description: 'What each caller asks for, from the support line’s transcripts',
+  });
+  await ok('PUT', `/projects/${project.id}/budget-cap`, token, { capCents: 3 * priceCents, capAction: 'hold' });
+  const created = await ok<{ tasks: { held?: true }[] }>('POST', '/tasks/batch', token, {
+    tasks: [
+      'I was charged twice for my March invoice, can you fix it?',
+      'How do I change the e-mail address on my account?',
+      'The parcel never arrived and the tracking stopped on Monday.',
+      'Please cancel my subscription at the end of the month.',
+      'Can I get a refund for the annual plan I bought yesterday?',
+      'The app crashes when I open the settings page.',
+      'I want to upgrade to the team plan for five people.',
+      'Your courier left the box in the rain and it is soaked.',
+    ].map((content) => ({
+      type: 'BINARY_CHOICE',
+      content: `“${content}” Does the caller ask for money back?`,
+      options: ['yes', 'no'],
+      maxCents: priceCents,
+      validationsNeeded: 3,
+      projectId: project.id,
+    })),
+  });
+  if (created.tasks.filter((task) => task.held).length !== 5) throw new Error(`expected 5 held tasks, got ${JSON.stringify(created.tasks)}`);
+  const caps = await ok<{ monthly: { committedCents: number }; projects: unknown[] }>('GET', '/billing/caps', token);
+  const projects = await ok<{ projects: { id: string; name: string }[] }>('GET', '/projects?limit=100', token);
+  const reviews = projects.projects.find((candidate) => candidate.name === 'Product reviews');
+  if (!reviews) throw new Error('the demo has no Product reviews project');
+  // The project's commitment, read back from its cap: set high first, then at ~85 % full.
+  const probe = await ok<{ committedCents: number }>('PUT', `/projects/${reviews.id}/budget-cap`, token, { capCents: 10_000_000, capAction: 'refuse' });
+  const roundUp = (cents: number, step: number) => Math.max(step, Math.ceil(cents / step) * step);
+  await ok('PUT', `/projects/${reviews.id}/budget-cap`, token, { capCents: roundUp(probe.committedCents / 0.85, 100), capAction: 'refuse' });
+  await ok('PUT', '/billing/caps/monthly', token, { capCents: roundUp(caps.monthly.committedCents * 1.6, 5_000) });
+}
+
 /** Screenshots are taken even of a page that never settles: the picture then shows what went wrong. */
 const settleOrGoOn = (page: Page) => settle(page).catch(() => undefined);
 
@@ -534,6 +605,7 @@ async function main() {
     const wanted = (name: string) => only.length === 0 || only.some((prefix) => name.startsWith(prefix));
     if (wanted('exports-split-empty')) await addGermanTasks(server.url, demo.buyer, demo.developerApiKey);
     if (wanted('audit')) await addAuditHistory(server.url, demo.buyer, admin);
+    if (['billing-caps', 'tasks-held', 'project-cap'].some(wanted)) await addSpendingCaps(server.url, demo.buyer);
     const newcomer = { email: 'new@fieldwork.example', password: DEMO_PASSWORD };
     const registered = await call(server.url, 'POST', '/auth/register', undefined, { ...newcomer, companyName: 'Fieldwork Labs' });
     if (registered.status !== 201) throw new Error(`POST /auth/register: ${registered.status}`);
@@ -577,7 +649,21 @@ async function main() {
             await settleOrGoOn(page);
           }
           const file = path.join(OUT, `${shot.name}-${label}.png`);
-          if (shot.dialog) {
+          if (shot.element) {
+            // The element's stretch of the whole page, a margin around it: an element's own picture would be
+            // taken scrolled, with the sticky header drawn over it.
+            await page.evaluate('window.scrollTo(0, 0)');
+            const box = await page.locator(shot.element).boundingBox();
+            if (!box) throw new Error(`${shot.name}: ${shot.element} is not on the page`);
+            const margin = 12;
+            const x = Math.max(0, box.x - margin);
+            const y = Math.max(0, box.y - margin);
+            await page.screenshot({
+              path: file,
+              fullPage: true,
+              clip: { x, y, width: Math.min(viewport.width - x, box.width + 2 * margin), height: box.height + 2 * margin },
+            });
+          } else if (shot.dialog) {
             const height = (await page.evaluate(`document.querySelector('dialog[open]').scrollHeight`)) as number;
             await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height + 48) });
             await page.screenshot({ path: file });

@@ -143,6 +143,7 @@ describe('the OpenAPI document', () => {
     }
     expect(reports.sort()).toEqual([
       '/admin/stats/daily',
+      '/billing/caps',
       '/billing/spend',
       '/invitations',
       '/members',

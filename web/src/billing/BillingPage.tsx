@@ -1,5 +1,6 @@
-// Billing: the balance, a top-up that sends the buyer to the payment provider's checkout, the deposits
-// (a pending one can be continued) and the ledger of every money movement, both cursor-paginated.
+// Billing: the balance, a top-up that sends the buyer to the payment provider's checkout, the spending caps
+// (SpendingCaps.tsx), the deposits (a pending one can be continued) and the ledger of every money
+// movement, both cursor-paginated.
 import { useEffect, useState } from 'react';
 import { useIdempotencyKey } from '../api/idempotency';
 import { useMeta } from '../api/meta';
@@ -13,6 +14,7 @@ import { DepositsTable } from './DepositsTable';
 import { LedgerTable } from './LedgerTable';
 import { useCreateDeposit, useDeposits, useLedger } from './queries';
 import { TopUpForm, type DepositMethod } from './TopUpForm';
+import { SpendingCaps } from './SpendingCaps';
 import { Permitted, RoleNote } from '../organisations/Permitted';
 import './billing.css';
 
@@ -62,7 +64,7 @@ export function BillingPage() {
 
   return (
     <>
-      <PageHeader title="Billing" description="Add credits, follow your deposits and see every movement of your balance." />
+      <PageHeader title="Billing" description="Add credits, cap what your tasks may commit, follow your deposits and see every movement of your balance." />
       <ErrorNote error={balance.error} />
       <BalanceStats buyer={balance.data} lowBalanceThresholdCents={meta.data?.lowBalanceThresholdCents} />
 
@@ -82,6 +84,8 @@ export function BillingPage() {
           </p>
         ) : null}
       </Card>
+
+      <SpendingCaps />
 
       <Card title="Deposits">
         {deposits.data ? (

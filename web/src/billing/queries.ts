@@ -1,9 +1,10 @@
-// Billing's server state: deposits, the ledger and spending per day (the balance is balance.ts, the
-// bonus tiers GET /meta's, api/meta.ts). Keys start with 'billing', so one invalidation of ['billing']
-// after a deposit is decided refreshes every money view.
+// Billing's server state: deposits, the ledger, spending per day and the spending caps (the balance is
+// balance.ts, the bonus tiers GET /meta's, api/meta.ts). Keys start with 'billing', so one invalidation of
+// ['billing'] after a deposit is decided, or after tasks are created, refreshes every money view.
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../api/client';
+import { api, call, type Schemas } from '../api/client';
+import type { CapAction } from './caps';
 
 export const billingKeys = {
   all: ['billing'] as const,
@@ -13,6 +14,8 @@ export const billingKeys = {
   /** Under the ledger's prefix, so whatever refreshes the ledger refreshes it too. */
   ledgerStarted: ['billing', 'ledger', 'started'] as const,
   spend: (days: number) => ['billing', 'spend', days] as const,
+  /** GET /billing/caps: the monthly cap and the capped projects (the event stream refreshes it, events/invalidation.ts). */
+  caps: ['billing', 'caps'] as const,
 };
 
 export const DEPOSITS_PAGE_SIZE = 10;
@@ -91,4 +94,54 @@ export function useRefreshAfterDeposit() {
       ]),
     [queryClient],
   );
+}
+
+export type MonthlyCap = Schemas['MonthlyCap'];
+export type ProjectCap = Schemas['ProjectCap'];
+export type SpendingCaps = { monthly: MonthlyCap; projects: ProjectCap[] };
+
+/**
+ * The organisation's monthly cap and its capped projects with what each has committed (money:read). One
+ * query for the Billing page and the project page; `enabled`: false for a role that may not read money.
+ */
+export function useSpendingCaps({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: billingKeys.caps,
+    enabled,
+    queryFn: (): Promise<SpendingCaps> => call(api.GET('/billing/caps')),
+  });
+}
+
+/** PUT /billing/caps/monthly (money:write): null removes the cap. */
+export function useSetMonthlyCap() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (capCents: number | null) => call(api.PUT('/billing/caps/monthly', { body: { capCents } })),
+    onSuccess: (monthly) => {
+      client.setQueryData<SpendingCaps>(billingKeys.caps, (caps) => (caps ? { ...caps, monthly } : caps));
+      void client.invalidateQueries({ queryKey: billingKeys.caps });
+    },
+  });
+}
+
+export interface ProjectCapInput {
+  projectId: string;
+  capCents: number | null;
+  /** Always sent: the API takes a missing one as 'refuse'. */
+  capAction: CapAction;
+}
+
+/**
+ * PUT /projects/:id/budget-cap (money:write). Setting a cap releases the project's held tasks that now
+ * fit, reserving their budgets: the tasks, the balance and the project's figures move with it.
+ */
+export function useSetProjectCap() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ projectId, capCents, capAction }: ProjectCapInput) =>
+      call(api.PUT('/projects/{id}/budget-cap', { params: { path: { id: projectId } }, body: { capCents, capAction } })),
+    onSuccess: () => {
+      for (const queryKey of [billingKeys.caps, ['tasks'], ['me'], ['projects']]) void client.invalidateQueries({ queryKey });
+    },
+  });
 }

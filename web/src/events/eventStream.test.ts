@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sseComment, sseEvent, sseRetry } from '@concord/contract';
 import { EventStreamReader } from './eventStream';
-import { queriesChangedBy } from './invalidation';
+import { queriesChangedBy, STREAMED_QUERIES } from './invalidation';
 
 const completed = {
   id: 'evt_c1',
@@ -56,5 +56,13 @@ describe('queriesChangedBy', () => {
     expect(queriesChangedBy({ type: 'task.failed', taskId: 't2' })).not.toContainEqual(['billing', 'ledger']);
     expect(queriesChangedBy({ type: 'budget.low', taskId: null })).toEqual(expect.arrayContaining([['overview'], ['me'], ['billing', 'ledger']]));
     expect(queriesChangedBy({ type: 'ping', taskId: null })).toEqual([['overview'], ['webhooks']]);
+  });
+
+  it('refreshes the spending caps and the overview on budget.cap_reached, and the caps when a task is decided', () => {
+    expect(queriesChangedBy({ type: 'budget.cap_reached', taskId: null })).toEqual(expect.arrayContaining([['overview'], ['billing', 'caps']]));
+    expect(queriesChangedBy({ type: 'budget.cap_reached', taskId: null })).not.toContainEqual(['me']);
+    expect(queriesChangedBy({ type: 'task.completed', taskId: 't1' })).toContainEqual(['billing', 'caps']);
+    expect(queriesChangedBy({ type: 'task.failed', taskId: 't2' })).toContainEqual(['billing', 'caps']);
+    expect(STREAMED_QUERIES).toContainEqual(['billing', 'caps']);
   });
 });

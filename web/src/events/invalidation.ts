@@ -10,8 +10,10 @@ const TASK_VIEWS: QueryKey[] = [
   // A decided pair moves its group's ranking and win rates.
   ['projects', 'pairwise'],
 ];
+/** The spending caps (billing/queries.ts's billingKeys.caps): what a task commits moves when it is decided. */
+const CAPS: QueryKey = ['billing', 'caps'];
 /** Everything the stream keeps fresh: refreshed whole when it (re)opens, since events may have been missed. */
-export const STREAMED_QUERIES: QueryKey[] = [...TASK_VIEWS, ['tasks', 'detail'], ['overview'], ['me'], ['billing', 'ledger'], ['webhooks']];
+export const STREAMED_QUERIES: QueryKey[] = [...TASK_VIEWS, ['tasks', 'detail'], ['overview'], ['me'], ['billing', 'ledger'], CAPS, ['webhooks']];
 
 /** The queries an event changes (by key prefix). */
 export function queriesChangedBy(event: Pick<StreamedEvent, 'type' | 'taskId'>): QueryKey[] {
@@ -19,13 +21,16 @@ export function queriesChangedBy(event: Pick<StreamedEvent, 'type' | 'taskId'>):
   const always: QueryKey[] = [['overview'], ['webhooks']];
   switch (event.type) {
     case 'task.completed':
-      // The charge: the balance and a ledger row.
-      return [...always, ...TASK_VIEWS, ['tasks', 'detail', event.taskId], ['me'], ['billing', 'ledger']];
+      // The charge: the balance, a ledger row, and what the task commits under its caps (its price now, not its budget).
+      return [...always, ...TASK_VIEWS, ['tasks', 'detail', event.taskId], ['me'], ['billing', 'ledger'], CAPS];
     case 'task.failed':
-      // The released reserve: the balance.
-      return [...always, ...TASK_VIEWS, ['tasks', 'detail', event.taskId], ['me']];
+      // The released reserve: the balance, and the caps (a failed task commits nothing).
+      return [...always, ...TASK_VIEWS, ['tasks', 'detail', event.taskId], ['me'], CAPS];
     case 'budget.low':
       return [...always, ['me'], ['billing', 'ledger']];
+    case 'budget.cap_reached':
+      // A cap refused work, or a holding project held some: the caps' figures and held counts, and the overview (always).
+      return [...always, CAPS];
     default:
       return always;
   }

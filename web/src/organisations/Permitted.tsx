@@ -138,7 +138,8 @@ export function GatedLink({ permission, to, className, children }: { permission:
 /** Said where a form would be, for a role that may not send it. */
 export function RoleNote({ permission }: { permission: Permission }) {
   const can = usePermission(permission);
-  if (can.allowed) return null;
+  // Nothing while the role is still unknown (no reason to give yet).
+  if (can.allowed || can.reason === '') return null;
   return (
     <p className="role-note" role="note">
       {can.reason}

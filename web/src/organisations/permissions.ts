@@ -25,7 +25,7 @@ export const ROLE_SUMMARIES: Readonly<Record<MemberRole, string>> = {
   owner: 'Everything, including making, changing and removing owners.',
   admin: 'Everything but owners: tasks, webhooks, money, API keys and members.',
   member: 'Tasks, projects, golden tasks, imports, exports and webhooks; no money, API keys or members.',
-  billing: 'The balance, ledger, deposits and top-ups; no task content.',
+  billing: 'The balance, ledger, deposits, top-ups and spending caps; no task content.',
   viewer: 'Reads tasks, projects, reports, webhooks and money; changes nothing.',
 };
 
@@ -34,8 +34,8 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
   'tasks:read': 'seeing tasks, projects, golden tasks, events and exports',
   'tasks:write': 'creating, importing, changing and deleting tasks, projects and golden tasks',
   'webhooks:write': 'adding, changing and deleting webhooks',
-  'money:read': 'seeing the ledger, spending and deposits',
-  'money:write': 'adding credits',
+  'money:read': 'seeing the ledger, spending, deposits and spending caps',
+  'money:write': 'adding credits and setting spending caps',
   'keys:write': 'managing API keys',
   'members:write': 'inviting, changing and removing members',
   'audit:read': 'reading the audit log',

@@ -1,12 +1,21 @@
-// The last events of the account (task.completed, task.failed, budget.low) with what became of their
-// webhook deliveries, newest first. A task is named by the start of its content and opens in the drawer.
+// The last events of the account (task.completed, task.failed, budget.low, budget.cap_reached) with what
+// became of their webhook deliveries, newest first. A task is named by the start of its content and opens
+// in the drawer; a cap reached names its cap (a project's by its name, linked) and what was committed.
+import { Link } from 'react-router';
+import { capReachedWords } from '../billing/caps';
+import { useProjectChoices } from '../projects/queries';
 import { TaskRef } from '../tasks/TaskRef';
 import { formatResult } from '../tasks/taskFormat';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { RecentEvent } from './queries';
 
-const TYPE_BADGES: Record<string, string> = { 'task.completed': 'badge-success', 'task.failed': 'badge-danger', 'budget.low': 'ov-badge-warning' };
+const TYPE_BADGES: Record<string, string> = {
+  'task.completed': 'badge-success',
+  'task.failed': 'badge-danger',
+  'budget.low': 'ov-badge-warning',
+  'budget.cap_reached': 'badge-danger',
+};
 
 type Delivery = RecentEvent['deliveries'][number];
 
@@ -53,8 +62,25 @@ function subject(event: RecentEvent) {
       </>
     );
   }
+  if (event.type === 'budget.cap_reached') return <CapReached payload={payload} />;
   if (typeof payload.creditBalance === 'number') return <span>Balance {formatCents(payload.creditBalance)}</span>;
   return <span className="ov-muted">—</span>;
+}
+
+/** budget.cap_reached: which cap (a project's named from the project list, and linked), and what was committed. */
+function CapReached({ payload }: { payload: Record<string, unknown> }) {
+  const projects = useProjectChoices();
+  const projectId = payload.scope === 'project' && typeof payload.projectId === 'string' ? payload.projectId : null;
+  const name = projectId ? projects.data?.find((project) => project.id === projectId)?.name : undefined;
+  const words = capReachedWords(payload, name);
+  return projectId && name ? (
+    <span>
+      <Link to={`/projects/${projectId}`}>{name}</Link>
+      {words.slice(name.length)}
+    </span>
+  ) : (
+    <span>{words}</span>
+  );
 }
 
 const columns: Column<RecentEvent>[] = [

@@ -3,8 +3,8 @@
 // kinds it has completed tasks of (how many of each where it mixes them; each rating scale in its order;
 // each multi-select option's rate; pairwise results in words, and its groups' rankings and win rates and
 // the annotators' position bias); rename/describe it or change its default answer kind and quality
-// settings (Details shows what its new tasks run with), delete it (only when it has no tasks), and jump
-// to its tasks or an export of it.
+// settings (Details shows what its new tasks run with), see and set its budget cap (ProjectBudgetCap.tsx),
+// delete it (only when it has no tasks), and jump to its tasks or an export of it.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -25,6 +25,7 @@ import { DefaultKindFact, DefaultKindField } from './DefaultKind';
 import { KindMix, MultiOptions, RatingScales } from './KindCharts';
 import { labelsNote, labelWords, mixesKinds } from './distributionByKind';
 import { QualityFacts, QualityFields } from './QualitySettings';
+import { ProjectBudgetCap } from './ProjectBudgetCap';
 import {
   useDeleteProject,
   useProject,
@@ -112,6 +113,7 @@ export function ProjectPage() {
       {hasPairwiseData(pairwise.data) || (pairwise.error && !pairwise.data) ? (
         <Card title="Pairwise comparisons">{pairwise.data ? <PairwiseReport report={pairwise.data} /> : <ErrorNote error={pairwise.error} />}</Card>
       ) : null}
+      <ProjectBudgetCap project={data} />
       <div className="grid-2">
         <Card title="Settings">
           <Permitted permission="tasks:write" fallback={<RoleNote permission="tasks:write" />}>

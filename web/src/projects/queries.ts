@@ -59,10 +59,11 @@ export function useProjectPairwise(id: string, enabled = true) {
   });
 }
 
-/** Every project (the API pages them, 100 at a time), for selects on other pages. */
-export function useProjectChoices() {
+/** Every project (the API pages them, 100 at a time), for selects on other pages; `enabled`: false for a role that may not read them. */
+export function useProjectChoices({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: ['projects', 'choices'],
+    enabled,
     queryFn: async () => {
       const all: Project[] = [];
       let cursor: string | undefined;

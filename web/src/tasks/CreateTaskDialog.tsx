@@ -47,6 +47,7 @@ import {
   type PairFieldErrors,
 } from './taskForm';
 import { textPriceWords } from './text';
+import { CapRefusalHelp } from './Held';
 import { ANSWER_KINDS, answerKindLabel, answerKindOf, LOCALES, TASK_TYPES, type AnswerKind } from './vocabulary';
 
 interface CreateTaskDialogProps {
@@ -266,6 +267,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
           <Link to="/billing">Add credits on the Billing page</Link>, or lower the budget.
         </p>
       ) : null}
+      <CapRefusalHelp error={create.error} instead="lower the budget or choose another project" />
       <div className="actions">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={create.isPending}>

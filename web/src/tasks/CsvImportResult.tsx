@@ -11,6 +11,8 @@ import { formatCents, formatCount } from '../ui/format';
 import { recordFields, type CsvParseResult, type CsvRecord } from './csv';
 import type { CsvImportResult as ImportAnswer } from './queries';
 import { excerpt } from './taskFormat';
+import { CapRefusalHelp } from './Held';
+import { heldCount, heldCreatedWords } from './held';
 
 export function CsvUploadError({ error }: { error: unknown }) {
   const code = error instanceof ApiError ? error.code : '';
@@ -24,6 +26,8 @@ export function CsvUploadError({ error }: { error: unknown }) {
           Nothing was created. <Link to="/billing">Add credits</Link>, or lower the rows' <code>maxCents</code>.
         </p>
       ) : null}
+      {code === 'BUDGET_CAP_REACHED' ? <p>Nothing was created: a refused import is refused whole.</p> : null}
+      <CapRefusalHelp error={error} instead="import fewer rows or lower their maxCents" />
     </div>
   );
 }
@@ -42,6 +46,7 @@ function contentOf(parsed: CsvParseResult | null, record: CsvRecord | null): str
 /** `replayed`: the service answered with an earlier import of the same file (nothing was created now). */
 export function CsvImportResult({ result, parsed, replayed = false }: { result: ImportAnswer; parsed: CsvParseResult | null; replayed?: boolean }) {
   const failed = result.errors.length;
+  const held = heldCreatedWords(heldCount(result.tasks), result.created);
   return (
     <section aria-label="Import result">
       <div className="import-summary">
@@ -52,7 +57,7 @@ export function CsvImportResult({ result, parsed, replayed = false }: { result: 
       {result.created > 0 ? (
         <Notice tone={replayed ? 'info' : 'success'}>
           {formatCount(result.created)} {result.created === 1 ? 'task was' : 'tasks were'} created{replayed ? ' by that first import' : ''}.{' '}
-          <Link to="/tasks">See them on the Tasks page</Link>.
+          <Link to="/tasks">See them on the Tasks page</Link>.{held ? ` ${held}` : ''}
         </Notice>
       ) : (
         <Notice tone="warning">No task was created: every row has an error. Fix the rows below and upload the file again.</Notice>

@@ -1,6 +1,7 @@
 // Changing a PENDING task from its drawer (what PATCH /tasks/:id allows: budget, answers needed, locale,
 // project; a text task keeps twice the price and two answers at least) and deleting it, which releases
-// its reserved budget.
+// its reserved budget. A task held by its project's budget cap cannot be changed (TASK_HELD): it says so
+// instead, and can still be deleted (nothing was reserved for it).
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -14,8 +15,15 @@ import { useDeleteTask, useUpdateTask, type ProjectOption, type TaskChanges } fr
 import { MAX_VALIDATIONS_NEEDED, type TaskField } from '@concord/contract';
 import { floorCentsFor, minAnswersFor, readBudgetAndAnswers, taskFormErrors } from './taskForm';
 import { LOCALES, type Locale, type Task } from './vocabulary';
+import { CapRefusalHelp, HeldCannotChange } from './Held';
 
+/** A held task cannot be changed (409 TASK_HELD): it is told so instead of a form. */
 export function EditTaskForm({ task, projects }: { task: Task; projects: ProjectOption[] }) {
+  if (task.held) return <HeldCannotChange />;
+  return <ChangeTaskForm task={task} projects={projects} />;
+}
+
+function ChangeTaskForm({ task, projects }: { task: Task; projects: ProjectOption[] }) {
   const update = useUpdateTask();
   const answerKind = task.answerKind ?? 'single';
   const floorCents = floorCentsFor(useMeta().data?.priceCents, answerKind);
@@ -108,6 +116,7 @@ export function EditTaskForm({ task, projects }: { task: Task; projects: Project
           <Link to="/billing">Add credits on the Billing page</Link>, or keep a lower budget.
         </p>
       ) : null}
+      <CapRefusalHelp error={update.error} instead="keep a lower budget or another project" />
       {notPending ? (
         <p className="error-note" role="alert">
           An annotator answered this task in the meantime, so it can no longer be changed.
@@ -130,11 +139,21 @@ export function DeleteTask({ task, onDeleted }: { task: Task; onDeleted: () => v
   const remove = useDeleteTask();
   return (
     <div className="task-delete">
-      <p className="task-muted">Deleting releases the {formatCents(task.maxCents)} reserved for it.</p>
+      <p className="task-muted">
+        {task.held
+          ? 'Nothing is reserved for it while it is held: deleting it releases nothing.'
+          : `Deleting releases the ${formatCents(task.maxCents)} reserved for it.`}
+      </p>
       <ConfirmButton
         label="Delete task"
         title="Delete this task?"
-        message={<p>The task is removed for good and its reserved budget of {formatCents(task.maxCents)} goes back to your available balance.</p>}
+        message={
+          <p>
+            {task.held
+              ? 'The task is removed for good. It is held by its project’s budget cap, so nothing was reserved for it.'
+              : `The task is removed for good and its reserved budget of ${formatCents(task.maxCents)} goes back to your available balance.`}
+          </p>
+        }
         confirmLabel="Yes, delete it"
         onConfirm={async () => {
           await remove.mutateAsync(task.id);

@@ -19,6 +19,8 @@ import { locateJsonError } from './jsonPosition';
 import { useCreateBatch, type BatchResult, type ImportOutcome } from './queries';
 import { TaskRef } from './TaskRef';
 import { floorCentsFor } from './taskForm';
+import { CapRefusalHelp } from './Held';
+import { heldCount, heldCreatedWords } from './held';
 
 /**
  * An example batch. Budgets are given: the service's default budget (20 cents) is refused wherever the
@@ -205,6 +207,8 @@ function BatchError({ error, tasks }: { error: unknown; tasks: unknown[] }) {
           Nothing was created. <Link to="/billing">Add credits</Link>, or lower the tasks' maxCents.
         </p>
       ) : null}
+      {error instanceof ApiError && error.code === 'BUDGET_CAP_REACHED' ? <p className="import-batch-error-detail">Nothing was created.</p> : null}
+      <CapRefusalHelp error={error} instead="send fewer tasks or lower their maxCents" />
     </div>
   );
 }
@@ -219,6 +223,7 @@ interface BatchCreatedProps {
 function BatchCreated({ outcome, busy, onCreateAgain }: BatchCreatedProps) {
   const { result } = outcome;
   const shown = result.tasks.slice(0, 5);
+  const held = heldCreatedWords(heldCount(result.tasks), result.created);
   const firstAt = outcome.replayed ? importedAt(outcome.idempotencyKey) : undefined;
   return (
     <Notice tone={outcome.replayed ? 'info' : 'success'}>
@@ -238,6 +243,7 @@ function BatchCreated({ outcome, busy, onCreateAgain }: BatchCreatedProps) {
           complete. <Link to="/tasks">See them on the Tasks page</Link>.
         </>
       )}
+      {held ? <p className="import-held">{held}</p> : null}
       <ul className="import-created-list">
         {shown.map((task) => (
           <li key={task.taskId}>

@@ -68,7 +68,9 @@ export function Responses({ task }: { task: Task }) {
     <section aria-labelledby="task-answers-heading" className="task-section">
       <h3 id="task-answers-heading">Answers received</h3>
       {task.responses.length === 0 ? (
-        <p className="task-muted">No answers yet. Annotators receive the oldest open tasks first.</p>
+        <p className="task-muted">
+          {task.held ? 'No answers: annotators are not served a held task.' : 'No answers yet. Annotators receive the oldest open tasks first.'}
+        </p>
       ) : (
         <ScrollArea label="Answers received">
           <table>

@@ -1,6 +1,6 @@
 // What GET /tasks/:id says about one task in the drawer: its status and type above, then result,
 // confidence, failure reason, money, answer counts and times; a text task's review (a link, or when it
-// opens) and its two prices, and a review task's text task.
+// opens) and its two prices, and a review task's text task; a task held by its project's budget cap says so.
 import { Link } from 'react-router';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Notice } from '../ui/Feedback';
@@ -11,6 +11,8 @@ import { formatConfidence, formatResult, ratingSentence } from './taskFormat';
 import { writtenAnswers } from './text';
 import { ReviewFacts, ReviewOfFacts, useReviewResult } from './TextTask';
 import { answerKindLabel, typeLabel, type Task } from './vocabulary';
+import { HeldBadge } from './Held';
+import { HELD_EXPLANATION } from './held';
 
 export function TaskSummary({ task, projects }: { task: Task; projects: ProjectOption[] }) {
   const project = task.projectId ? projects.find((p) => p.id === task.projectId) : undefined;
@@ -21,6 +23,7 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
       {/* The status is said here once, as a badge; live, like the facts below, while annotators answer. */}
       <div className="task-detail-head" aria-live="polite">
         <StatusBadge status={task.status} />
+        {task.held ? <HeldBadge full /> : null}
         <span>{typeLabel(task.type)}</span>
         {!settled ? (
           <span className="task-live" aria-hidden="true">
@@ -28,6 +31,7 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
           </span>
         ) : null}
       </div>
+      {task.held ? <Notice>{HELD_EXPLANATION}</Notice> : null}
       {task.status === 'FAILED' ? (
         <Notice tone="warning">
           {task.failureReason === 'NO_CONSENSUS'
@@ -84,7 +88,8 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         </dd>
         <dt>Budget</dt>
         <dd>
-          {formatCents(task.maxCents)} <span className="task-muted">{settled ? '(released)' : '(reserved from your balance)'}</span>
+          {formatCents(task.maxCents)}{' '}
+          <span className="task-muted">{settled ? '(released)' : task.held ? '(not reserved while the task is held)' : '(reserved from your balance)'}</span>
           {/* open_text_review moves the review's price from the text task's reserve to the review's. */}
           {text && task.reviewTaskId ? <span className="task-muted"> · the other {formatCents(task.costCents)} moved to its review task</span> : null}
         </dd>

@@ -1,11 +1,13 @@
 // The task list: one page of 25, a row per task; the content excerpt is the row's button (and a click
 // anywhere on the row does the same), so a keyboard reaches every task with Tab. A row whose content alone
 // does not say what it is gets a second line: a pair's two candidates, a text task's kind and writing, a
-// review task's text task.
+// review task's text task. A task held by its project's budget cap (PENDING, waiting for the cap) is
+// badged HELD, in words "pending, held by the budget cap" for a screen reader and on hover.
 import type { ReactNode } from 'react';
 import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
+import { HeldBadge } from './Held';
 import { excerpt, formatConfidence, formatResult } from './taskFormat';
 import { textTaskState } from './text';
 import { answerKindLabel, shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
@@ -90,14 +92,12 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                   </button>
                   {/* Phones show one column: status, result and confidence under the content (display: none elsewhere). */}
                   <span className="task-phone-meta">
-                    <StatusBadge status={task.status} />
+                    {task.held ? <HeldBadge /> : <StatusBadge status={task.status} />}
                     {result !== null ? <span>{result}</span> : null}
                     {task.confidence !== null ? <span>{formatConfidence(task.confidence)}</span> : null}
                   </span>
                 </td>
-                <td className="wide">
-                  <StatusBadge status={task.status} />
-                </td>
+                <td className="wide">{task.held ? <HeldBadge /> : <StatusBadge status={task.status} />}</td>
                 {task.answerKind === 'text' ? (
                   // A written result: two lines of it in quotes, the whole text (up to a paragraph) on hover.
                   <td className="wide" title={task.result !== null ? `Written answer: ${excerpt(task.result, 600)}` : undefined}>

@@ -22,6 +22,7 @@ import { PAGE_SIZE, useProjectOptions, useTaskCounts, useTasks, type CreateTaskR
 import { changeTaskListParams, CLEARED_FILTERS, filtersKey, hasFilter, readTaskFilters, type TaskFilters, type TaskListChanges } from './taskFilters';
 import { ANSWER_KIND_NAMES, LOCALES, STATUSES, TASK_TYPES, type TaskStatus } from './vocabulary';
 import { formatDuration } from './taskFormat';
+import { heldCreatedWords } from './held';
 import './tasks.css';
 
 export function TasksPage() {
@@ -57,7 +58,14 @@ export function TasksPage() {
           </>
         }
       />
-      {created ? (
+      {created?.held ? (
+        <Notice>
+          Task created. {heldCreatedWords(1, 1)}{' '}
+          <button type="button" className="link-button" onClick={() => change({ task: created.taskId })}>
+            View the new task
+          </button>
+        </Notice>
+      ) : created ? (
         <Notice tone="success">
           Task created and its budget reserved. Estimated time to a result: about {formatDuration(created.estimatedCompletionMs)}.{' '}
           <button type="button" className="link-button" onClick={() => change({ task: created.taskId })}>

@@ -77,7 +77,9 @@ export function WrittenAnswers({ task }: { task: Task }) {
         Written answers <span className="task-muted">({answers.length === 0 ? 'none yet' : `${answers.length} of ${task.validationsNeeded}`})</span>
       </h3>
       {answers.length === 0 ? (
-        <p className="task-muted">No answer written yet. Annotators receive the oldest open tasks first.</p>
+        <p className="task-muted">
+          {task.held ? 'No answer written: annotators are not served a held task.' : 'No answer written yet. Annotators receive the oldest open tasks first.'}
+        </p>
       ) : (
         <ol className="task-written">
           {answers.map((answer) => (

@@ -102,6 +102,8 @@ interface ConfirmButtonProps {
   confirmLabel: string;
   onConfirm: () => Promise<unknown>;
   variant?: 'danger' | 'primary' | 'secondary';
+  /** The trigger's look when it should not shout (a row's action among others): by default danger for a danger action, else secondary. */
+  triggerVariant?: 'danger' | 'secondary';
   disabled?: boolean;
   /** Why the action is not possible now: the trigger is disabled and this is shown beside it. */
   disabledReason?: ReactNode;
@@ -116,6 +118,7 @@ export function ConfirmButton({
   confirmLabel,
   onConfirm,
   variant = 'danger',
+  triggerVariant = variant === 'danger' ? 'danger' : 'secondary',
   disabled,
   disabledReason,
 }: ConfirmButtonProps) {
@@ -142,7 +145,7 @@ export function ConfirmButton({
   return (
     <>
       <Button
-        variant={variant === 'danger' ? 'danger' : 'secondary'}
+        variant={triggerVariant}
         onClick={() => setOpen(true)}
         disabled={disabled || Boolean(disabledReason)}
         aria-label={accessibleLabel}

@@ -13,9 +13,10 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Card({ title, children, actions }: { title?: string; children: ReactNode; actions?: ReactNode }) {
+/** `id`: for a link to the card (/billing#spending-caps). */
+export function Card({ title, children, actions, id }: { title?: string; children: ReactNode; actions?: ReactNode; id?: string }) {
   return (
-    <section className="card" aria-label={title}>
+    <section className="card" aria-label={title} id={id}>
       {title || actions ? (
         <header className="card-header">
           {title ? <h2>{title}</h2> : null}
