@@ -217,12 +217,14 @@ async function main() {
     const violations = await checkInvariants(db, acknowledged, receiver.deliveries);
     const blind = await checksThatMissCorruption(db, acknowledged, receiver.deliveries);
     for (const name of blind) violations.push(`the check did not see a deliberate corruption: ${name}`);
-    const counts = await db.query<{ tasks: string; completed: string; failed: string; answers: string; events: string }>(
+    const counts = await db.query<{ tasks: string; completed: string; failed: string; answers: string; events: string; held: string; capped: string }>(
       `SELECT (SELECT count(*) FROM tasks) AS tasks,
               (SELECT count(*) FROM tasks WHERE status = 'COMPLETED') AS completed,
               (SELECT count(*) FROM tasks WHERE status = 'FAILED') AS failed,
               (SELECT count(*) FROM task_responses) AS answers,
-              (SELECT count(*) FROM events) AS events`,
+              (SELECT count(*) FROM events) AS events,
+              (SELECT count(*) FROM tasks WHERE held_at IS NOT NULL) AS held,
+              (SELECT count(*) FROM events WHERE type = 'budget.cap_reached') AS capped`,
     );
     const c = counts.rows[0];
     const line = {
@@ -235,6 +237,9 @@ async function main() {
       failed: Number(c?.failed),
       answers: Number(c?.answers),
       events: Number(c?.events),
+      // Whether the run reached its caps: tasks the holding project held, caps that announced budget.cap_reached.
+      heldTasks: Number(c?.held),
+      capsReached: Number(c?.capped),
       deliveriesReceived: receiver.deliveries.size,
       acknowledgedTasks: acknowledged.tasks.size,
       acknowledgedAnswers: acknowledged.answers.size,
