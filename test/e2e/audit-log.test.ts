@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, call } from './support/api.ts';
-import { DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
+import { actFor, DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
 
 const OWNER = { email: 'owner@halcyon-labs.example', password: 'owner password 1', companyName: 'Halcyon Labs' };
@@ -85,15 +85,7 @@ describe('the audit log in the dashboard', () => {
    */
   async function logInToHalcyon(page: Page, person: { email: string; password: string }) {
     await logIn(page, server.url, '/login', person);
-    if (person !== OWNER) {
-      const picker = page.getByRole('button', { name: /Switch organisation/ });
-      await picker.waitFor();
-      if (!(await picker.innerText()).includes('Halcyon Labs')) {
-        await picker.click();
-        await page.locator('.org-menu-item', { hasText: 'Halcyon Labs' }).click();
-      }
-      await page.getByRole('button', { name: /^Organisation: Halcyon Labs / }).waitFor();
-    }
+    if (person !== OWNER) await actFor(page, 'Halcyon Labs');
     await settle(page);
   }
 

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, call } from './support/api.ts';
-import { launchBrowser, logIn, openPage, settle, unexpectedProblems } from './support/browser.ts';
+import { actFor, launchBrowser, logIn, openPage, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
 
 const OWNER = { email: 'owner@acme-labs.example', password: 'owner password 1', companyName: 'Acme Labs' };
@@ -104,12 +104,7 @@ describe('organisations in the dashboard', () => {
     const { page, context, problems } = await openPage(browser);
     await logIn(page, server.url, '/login', viewer);
     // A person with several organisations acts for one at a time: Acme Labs, through the header's picker.
-    const picker = page.getByRole('button', { name: /Switch organisation/ });
-    await picker.waitFor();
-    if (!(await picker.innerText()).includes('Acme Labs')) {
-      await picker.click();
-      await page.locator('.org-menu-item', { hasText: 'Acme Labs' }).click();
-    }
+    await actFor(page, 'Acme Labs');
     await page.getByRole('button', { name: /^Organisation: Acme Labs viewer/ }).waitFor();
     await settle(page);
 

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, call } from './support/api.ts';
-import { DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
+import { actFor, DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
 
 const OWNER = { email: 'owner@lumen-data.example', password: 'owner password 1', companyName: 'Lumen Data' };
@@ -76,15 +76,7 @@ describe('spending caps in the dashboard', () => {
   /** Logs in and acts for Lumen Data (a newcomer invited there also has an organisation of their own). */
   async function logInToLumen(page: Page, person: { email: string; password: string }) {
     await logIn(page, server.url, '/login', person);
-    if (person !== OWNER) {
-      const picker = page.getByRole('button', { name: /Switch organisation/ });
-      await picker.waitFor();
-      if (!(await picker.innerText()).includes('Lumen Data')) {
-        await picker.click();
-        await page.locator('.org-menu-item', { hasText: 'Lumen Data' }).click();
-      }
-      await page.getByRole('button', { name: /^Organisation: Lumen Data / }).waitFor();
-    }
+    if (person !== OWNER) await actFor(page, 'Lumen Data');
     await settle(page);
   }
 

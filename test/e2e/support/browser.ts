@@ -81,6 +81,20 @@ export async function logIn(page: Page, url: string, loginPath: string, account:
   await page.waitForURL((target) => !target.pathname.endsWith('/login'));
 }
 
+/**
+ * Makes the logged-in person act for `organisation` through the header's picker (a person invited there
+ * also has an organisation of their own) and waits until the header names it.
+ */
+export async function actFor(page: Page, organisation: string): Promise<void> {
+  const picker = page.getByRole('button', { name: /Switch organisation/ });
+  await picker.waitFor();
+  if (!(await picker.innerText()).includes(organisation)) {
+    await picker.click();
+    await page.locator('.org-menu-item', { hasText: organisation }).click();
+  }
+  await page.getByRole('button', { name: new RegExp(`^Organisation: ${organisation} `) }).waitFor();
+}
+
 /** A request a page holds open for as long as it is shown: the buyer's event stream. */
 const longLived = (url: string) => new URL(url).pathname === '/api/v1/events/stream';
 const inFlight = new WeakMap<Page, Set<Request>>();
