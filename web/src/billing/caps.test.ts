@@ -113,6 +113,9 @@ describe('the words about caps', () => {
     expect(capReachedWords({ scope: 'project', projectId: 'p1', capCents: 50_000, committedCents: 49_990 }, 'Support replies')).toBe(
       'Support replies: budget cap of $500.00 reached ($499.90 committed)',
     );
+    expect(capReachedWords({ scope: 'project', projectId: 'p1', capCents: 60, committedCents: 0, requiredCents: 160 }, 'Intents')).toBe(
+      'Intents: budget cap of $0.60 reached ($0.00 committed, $1.60 more asked for)',
+    );
     expect(capReachedWords({ scope: 'project', projectId: 'p1' })).toBe('A project’s budget cap reached');
   });
 });

@@ -146,6 +146,7 @@ export function projectCapSaved(after: ProjectCapFigures, heldBefore: number): s
 export function capReachedWords(payload: Record<string, unknown>, projectName?: string): string {
   const cap = typeof payload.capCents === 'number' ? payload.capCents : null;
   const committed = typeof payload.committedCents === 'number' ? payload.committedCents : null;
+  const required = typeof payload.requiredCents === 'number' ? payload.requiredCents : null;
   const which =
     payload.scope === 'organisation'
       ? 'Monthly cap'
@@ -155,6 +156,7 @@ export function capReachedWords(payload: Record<string, unknown>, projectName?: 
           ? 'A project’s budget cap'
           : 'A cap';
   const figures = cap !== null ? ` of ${formatCents(cap)}` : '';
-  const under = committed !== null ? ` (${formatCents(committed)} committed)` : '';
+  // committedCents is what was committed before the request the cap stopped; requiredCents what it asked for.
+  const under = committed !== null ? ` (${formatCents(committed)} committed${required !== null ? `, ${formatCents(required)} more asked for` : ''})` : '';
   return `${which}${figures} reached${under}`;
 }
