@@ -43,20 +43,12 @@ export class SpendingCapsRepository {
     projectIds: readonly string[],
   ): Promise<Array<{ projectId: string; capCents: number | null; capAction: CapAction; hasHeld: boolean }>> {
     if (projectIds.length === 0) return [];
-    const rows = await this.db.$queryRaw<Array<{ id: string; cap: bigint | null; action: CapAction }>>`
-      SELECT id, budget_cap_cents AS cap, cap_action AS action FROM projects
-      WHERE buyer_id = ${buyerId} AND id = ANY(${[...projectIds]}::text[])
-      ORDER BY id FOR NO KEY UPDATE`;
-    const held = await this.db.$queryRaw<Array<{ id: string }>>`
-      SELECT p.id FROM unnest(${rows.map((row) => row.id)}::text[]) AS p(id)
-      WHERE EXISTS (SELECT 1 FROM tasks h WHERE h.project_id = p.id AND h.held_at IS NOT NULL)`;
-    const holding = new Set(held.map((row) => row.id));
-    return rows.map((row) => ({
-      projectId: row.id,
-      capCents: row.cap === null ? null : toCents(row.cap),
-      capAction: row.action,
-      hasHeld: holding.has(row.id),
-    }));
+    const rows = await this.db.$queryRaw<Array<{ id: string; cap: bigint | null; action: CapAction; held: boolean }>>`
+      SELECT p.id, p.budget_cap_cents AS cap, p.cap_action AS action,
+             EXISTS (SELECT 1 FROM tasks h WHERE h.project_id = p.id AND h.held_at IS NOT NULL) AS held
+      FROM projects p WHERE p.buyer_id = ${buyerId} AND p.id = ANY(${[...projectIds]}::text[])
+      ORDER BY p.id FOR NO KEY UPDATE OF p`;
+    return rows.map((row) => ({ projectId: row.id, capCents: row.cap === null ? null : toCents(row.cap), capAction: row.action, hasHeld: row.held }));
   }
 
   /** Holds these new tasks: they stay PENDING, neither reserved nor served, until the cap is set again. */
@@ -91,9 +83,8 @@ export class SpendingCapsRepository {
 
   /** The organisation's monthly cap (null: none); with `lock`, its row locked as a reservation locks it. */
   async monthlyCap(buyerId: string, lock = false): Promise<number | null> {
-    const rows = lock
-      ? await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId} FOR NO KEY UPDATE`
-      : await this.db.$queryRaw<Array<{ cap: bigint | null }>>`SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId}`;
+    const rows = await this.db.$queryRaw<Array<{ cap: bigint | null }>>`
+      SELECT monthly_cap_cents AS cap FROM buyers WHERE id = ${buyerId} ${lock ? Prisma.sql`FOR NO KEY UPDATE` : Prisma.empty}`;
     const cap = rows[0]?.cap;
     return cap === null || cap === undefined ? null : toCents(cap);
   }

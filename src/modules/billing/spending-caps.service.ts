@@ -80,14 +80,15 @@ export class SpendingCapsService {
     const held = new Set<string>();
     for (const { projectId, capCents, capAction, hasHeld } of await repos.spendingCaps.lockProjectCaps(buyerId, [...added.byProject.keys()])) {
       if (capCents === null) continue;
-      const holds = capAction === 'hold' && added.tasks !== undefined;
+      // Only new tasks can be held; a budget raise or a move past a holding project's cap is refused.
+      const holdable = capAction === 'hold' ? added.tasks : undefined;
       const committed = await repos.spendingCaps.projectCommitted(projectId);
       // A project that holds tasks already keeps new ones behind them, room or not: its queue keeps its order.
-      if (committed <= capCents && !(holds && hasHeld)) continue;
+      if (committed <= capCents && !(holdable && hasHeld)) continue;
       const required = added.byProject.get(projectId) ?? 0;
       const breach: CapBreach = { scope: 'project', projectId, capCents, committedCents: committed - required, requiredCents: required };
-      if (!holds || !added.tasks) throw new BudgetCapReachedError(breach);
-      const holding = tasksToHold(added.tasks, projectId, hasHeld ? 0 : capCents - breach.committedCents);
+      if (!holdable) throw new BudgetCapReachedError(breach);
+      const holding = tasksToHold(holdable, projectId, hasHeld ? 0 : capCents - breach.committedCents);
       await repos.spendingCaps.hold(holding);
       for (const id of holding) held.add(id);
       await this.announce(repos, buyerId, breach);

@@ -112,9 +112,12 @@ export class ProjectsRepository extends ProjectsRawRepository {
     return project as ProjectRecord;
   }
 
-  /** The project, its row locked until the transaction ends: what a change reads as its `before`. */
+  /**
+   * The project, its row locked until the transaction ends: what a change reads as its `before`. FOR NO KEY
+   * UPDATE, the lock the change's own UPDATE takes: it does not hold up the task inserts that reference it.
+   */
   async getLocked(buyerId: string, id: string): Promise<ProjectRecord> {
-    const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM projects WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
+    const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM projects WHERE id = ${id} AND buyer_id = ${buyerId} FOR NO KEY UPDATE`;
     if (locked.length === 0) throw projectNotFound();
     return this.get(buyerId, id);
   }

@@ -200,7 +200,7 @@ export class TasksService {
       const totalCostCents = sumCost(created);
       await repos.auditLog.append(actor, {
         targetId: null,
-        after: { created: result.created.length, skippedRows: result.errors.length, totalCostCents, projectIds: importer.projectIds() },
+        after: { created: created.length, skippedRows: result.errors.length, totalCostCents, projectIds: projectIdsOf(result.created) },
       });
       return {
         created: created.length,
@@ -442,7 +442,7 @@ function withQuality(task: TaskInput, projects: ReadonlyMap<string, QualitySetti
   return { ...task, ...taskQualityFor(task.validationsNeeded, project, defaultTargetConfidence, task.answerKind) };
 }
 
-function projectIdsOf(tasks: TaskInput[]): string[] {
+function projectIdsOf(tasks: ReadonlyArray<{ projectId: string | null }>): string[] {
   return [...new Set(tasks.flatMap((task) => (task.projectId ? [task.projectId] : [])))];
 }
 
@@ -497,11 +497,6 @@ class CsvChunkInserter {
     private readonly priceCents: number,
     private readonly defaultTargetConfidence: number,
   ) {}
-
-  /** The projects the rows created so far went to. */
-  projectIds(): string[] {
-    return [...this.projects.keys()];
-  }
 
   reject(row: number, error: string, code: string): void {
     this.errors.push({ row, error, code });

@@ -318,9 +318,12 @@ export class WebhooksRepository extends WebhooksRawRepository {
     return this.db.webhookConfig.findFirst({ where: { id, buyerId }, select: configSelect });
   }
 
-  /** The configuration, its row locked until the transaction ends: what a change reads as its `before`. */
+  /**
+   * The configuration, its row locked until the transaction ends: what a change reads as its `before`. FOR NO
+   * KEY UPDATE, the lock the change's own UPDATE takes: it does not hold up the deliveries that decisions insert.
+   */
   async lockConfig(buyerId: string, id: string): Promise<WebhookConfigRecord | null> {
-    const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM webhook_configs WHERE id = ${id} AND buyer_id = ${buyerId} FOR UPDATE`;
+    const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM webhook_configs WHERE id = ${id} AND buyer_id = ${buyerId} FOR NO KEY UPDATE`;
     return locked.length === 0 ? null : this.findConfig(buyerId, id);
   }
 
