@@ -40,6 +40,7 @@ import { EventsService } from './modules/events/events.service.ts';
 import { ExportsRepository } from './modules/exports/exports.repository.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
+import { DeadlinesService } from './modules/tasks/deadlines.service.ts';
 import { DeliveryWorker } from './modules/webhooks/delivery.worker.ts';
 import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
 
@@ -90,6 +91,8 @@ export function createServices(deps: ContainerDeps) {
     audit: new AuditService(db),
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config, spendingCaps),
+    /** The expiry job (server.ts runs it every DEADLINE_SWEEP_MS) and the at-risk list. */
+    deadlines: new DeadlinesService(db, settlementEffects, clock),
     goldenTasks: new GoldenTasksService(db),
     annotation: new AnnotationService(db, settlementEffects, clock, deps.config, deps.logger, deps.random),
     annotators: new AnnotatorsService(db, clock, deps.config.reputationSnapshotMs),

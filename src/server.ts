@@ -30,6 +30,12 @@ v8.setFlagsFromString('--heap-growing-percent=50');
 const SHUTDOWN_GRACE_MS = 25_000;
 /** Expired Idempotency-Keys are swept hourly (a key past 24 h is also taken over on its next use). */
 const EXPIRED_SWEEP_MS = 60 * 60 * 1000;
+/**
+ * How often open tasks past their deadline are closed. Answers past a deadline are refused at once
+ * (sdk_answer), and next stops serving the task: this only decides how soon its event and released
+ * reservation follow.
+ */
+const DEADLINE_SWEEP_MS = 5_000;
 
 /** Outside production a missing JWT_SECRET is generated once and kept, so tokens survive restarts. */
 async function resolveJwtSecret(config: Config): Promise<string> {
@@ -105,6 +111,7 @@ async function main(): Promise<void> {
     run: () => services.settlementEffects.settled(SETTLEMENT_SWEEP_MS),
     logger,
   });
+  const expiry = startPeriodic({ name: 'tasks.expiry', intervalMs: DEADLINE_SWEEP_MS, run: () => services.deadlines.expireDue(), logger });
   // The label model's scopes are re-fitted when their answers have grown (CONTRACT §5). Shutdown aborts
   // a fit in progress: it writes nothing, and the scope stays due for the next start.
   const refitAbort = new AbortController();
@@ -121,6 +128,7 @@ async function main(): Promise<void> {
     await services.deliveryWorker.stop();
     await services.mailWorker.stop();
     await sweeper.stop();
+    await expiry.stop();
     await refitter.stop();
     await services.settlementEffects.stop();
     await applier.stop();

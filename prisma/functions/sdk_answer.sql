@@ -1,6 +1,6 @@
 -- POST /sdk/tasks/:id/complete for a regular task (docs/hot-path.md walks one answer through it).
 -- Check order: ANNOTATOR_SUSPENDED, NOT_A_TASK (no such regular task: the caller tries golden tasks),
--- ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED, INVALID_ANSWER. Then, without a settlement (p_plan NULL):
+-- ALREADY_ANSWERED, NO_ASSIGNMENT, TASK_CLOSED (decided, or past its deadline), INVALID_ANSWER. Then, without a settlement (p_plan NULL):
 -- ANSWERED when the answer cannot decide the task yet (fewer than validations_needed answers with it:
 -- stored, slot released, task and annotator counted), else DECIDE and nothing written: `participants`
 -- are the task's answers in arrival order with this one last, each with its annotator's soft counts in
@@ -51,8 +51,9 @@ BEGIN
     ELSIF v_swapped IS NULL THEN
       v_outcome := 'NO_ASSIGNMENT';
     -- A text task whose written answers are all in is being reviewed: it takes no more (its review chooses
-    -- between exactly those).
-    ELSIF v_task.status IN ('COMPLETED', 'FAILED') OR (v_task.answer_kind = 'text' AND v_task.total_responses >= v_task.max_responses) THEN
+    -- between exactly those). A task past its deadline takes none either, before the expiry job closes it.
+    ELSIF v_task.status IN ('COMPLETED', 'FAILED') OR (v_task.answer_kind = 'text' AND v_task.total_responses >= v_task.max_responses)
+          OR v_task.deadline <= p_now THEN
       v_outcome := 'TASK_CLOSED';
     ELSIF v_task.answer_kind = 'text' THEN
       v_answer := CASE WHEN p_choices IS NULL THEN written_answer(p_answer, v_task.max_length) END;

@@ -1,9 +1,14 @@
 -- GET /sdk/tasks/next in one statement. outcome: SERVED (the row describes the assignment and what it
 -- shows), NONE (nothing fits) or ANNOTATOR_SUSPENDED. A live assignment is returned again; otherwise the
--- oldest open task not held by a budget cap (tasks_served_queue_idx) that fits the filters, that the annotator has not answered and whose answers plus live
--- assignments are below its max_responses is claimed (FOR UPDATE SKIP LOCKED, recounted under the lock, so
--- no caller or process can over-assign it). Among tasks of the oldest age, one whose live assignments are
--- fewer than the answers it still lacks comes first. Golden substitution: a golden task of the claimed
+-- oldest open task not held by a budget cap and not past its deadline (tasks_served_queue_idx) that fits the
+-- filters, that the annotator has not answered and whose answers plus live assignments are below its
+-- max_responses is claimed (FOR UPDATE SKIP LOCKED, recounted under the lock, so no caller or process can
+-- over-assign it). Among tasks of the oldest age, one whose live assignments are fewer than the answers it
+-- still lacks comes first. Priority orders a buyer's own tasks only: the oldest task says whose turn it is
+-- (buyers stay interleaved by age, whatever their priorities), and when that buyer has open tasks of a
+-- priority other than 0 (tasks_prioritised_idx), the turn goes to the first of its tasks in its own order,
+-- task_queue_at (tasks_buyer_queue_idx), that fits and is short of assignees, if that one comes before the
+-- oldest. Golden substitution: a golden task of the claimed
 -- task's buyer, type, locale and answer kind that the annotator has not answered, when p_golden_roll < p_golden_first_rate
 -- while they have answered none (never certain: throwaway annotator ids would list the golden tasks), else
 -- when p_golden_roll < p_golden_rate. A pairwise assignment shows B first when p_order_roll < 0.5 (kept
@@ -28,6 +33,8 @@ DECLARE
   v_live assignments;
   v_first record;
   v_task record;
+  v_ahead record;
+  v_reordered boolean;
   v_golden record;
   v_golden_id text;
   v_free boolean;
@@ -43,7 +50,7 @@ BEGIN
   -- The same live assignment on repeat, while its target still takes answers.
   SELECT a.* INTO v_live FROM assignments a LEFT JOIN tasks t ON t.id = a.task_id
   WHERE a.annotator_id = v_annotator.id AND a.expires_at > p_now
-    AND (a.golden_task_id IS NOT NULL OR t.status IN ('PENDING', 'VALIDATING'));
+    AND (a.golden_task_id IS NOT NULL OR (t.status IN ('PENDING', 'VALIDATING') AND (t.deadline IS NULL OR t.deadline > p_now)));
   IF FOUND THEN
     IF v_live.task_id IS NOT NULL THEN
       RETURN QUERY SELECT 'SERVED', v_live.id, v_live.expires_at, t.id, t.buyer_id, t.type::text, t.content, t.options, t.locale,
@@ -61,11 +68,12 @@ BEGIN
   FOR attempt IN 1..8 LOOP
     -- The oldest open matching task with a free slot that the annotator has not answered.
     SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates, t.max_length, t.created_at,
-           l.live < GREATEST(t.validations_needed - t.total_responses, 1) AS short
+           t.priority, l.live < GREATEST(t.validations_needed - t.total_responses, 1) AS short
       INTO v_first
     FROM tasks t
     CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
     WHERE t.status IN ('PENDING', 'VALIDATING') AND t.held_at IS NULL
+      AND (t.deadline IS NULL OR t.deadline > p_now)
       AND t.total_responses + l.live < t.max_responses
       AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
       AND (t.review_of IS NULL OR NOT EXISTS (SELECT 1 FROM task_responses w WHERE w.task_id = t.review_of AND w.annotator_id = v_annotator.id))
@@ -75,13 +83,38 @@ BEGIN
     FOR UPDATE OF t SKIP LOCKED;
     IF NOT FOUND THEN EXIT; END IF;
     v_task := v_first;
+    -- The buyer whose turn it is orders its own tasks by priority.
+    v_reordered := false;
+    IF EXISTS (SELECT 1 FROM tasks p WHERE p.buyer_id = v_first.buyer_id AND p.priority <> 0
+               AND p.status IN ('PENDING', 'VALIDATING') AND p.held_at IS NULL) THEN
+      SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates, t.max_length INTO v_ahead
+      FROM tasks t
+      CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
+      WHERE t.buyer_id = v_first.buyer_id
+        AND task_queue_at(t.created_at, t.priority) < task_queue_at(v_first.created_at, v_first.priority)
+        AND t.status IN ('PENDING', 'VALIDATING') AND t.held_at IS NULL
+        AND (t.deadline IS NULL OR t.deadline > p_now)
+        AND l.live < GREATEST(t.validations_needed - t.total_responses, 1)
+        AND t.total_responses + l.live < t.max_responses
+        AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)
+        AND (t.review_of IS NULL OR NOT EXISTS (SELECT 1 FROM task_responses w WHERE w.task_id = t.review_of AND w.annotator_id = v_annotator.id))
+        AND (p_locale IS NULL OR t.locale = p_locale)
+        AND (p_types IS NULL OR t.type::text = ANY (p_types))
+      ORDER BY t.buyer_id, task_queue_at(t.created_at, t.priority), t.id LIMIT 1
+      FOR UPDATE OF t SKIP LOCKED;
+      IF FOUND THEN
+        v_task := v_ahead;
+        v_reordered := true;
+      END IF;
+    END IF;
     -- It has enough assignees already: a task of the same age that is short of them comes first.
-    IF NOT v_first.short THEN
+    IF NOT v_reordered AND NOT v_first.short THEN
       SELECT t.id, t.buyer_id, t.type, t.content, t.options, t.locale, t.answer_kind, t.candidates, t.max_length INTO v_task
       FROM tasks t
       CROSS JOIN LATERAL (SELECT count(*) AS live FROM assignments a WHERE a.task_id = t.id AND a.expires_at > p_now) l
       WHERE t.created_at = v_first.created_at AND t.id > v_first.id
         AND t.status IN ('PENDING', 'VALIDATING') AND t.held_at IS NULL
+        AND (t.deadline IS NULL OR t.deadline > p_now)
         AND l.live < GREATEST(t.validations_needed - t.total_responses, 1)
         AND t.total_responses + l.live < t.max_responses
         AND NOT EXISTS (SELECT 1 FROM task_responses r WHERE r.task_id = t.id AND r.annotator_id = v_annotator.id)

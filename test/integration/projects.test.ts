@@ -49,6 +49,7 @@ describe('projects', () => {
       targetConfidence: null,
       maxResponses: null,
       defaultAnswerKind: null,
+      defaultDeadlineHours: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -59,6 +59,8 @@ describe('POST /tasks', () => {
       costCents: 20,
       projectId: null,
       totalResponses: 0,
+      deadline: null,
+      priority: 0,
       createdAt: expect.any(String),
       validatedAt: null,
       validationsNeeded: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFits, inOptionOrder, pairAnswerOf, TaskCsvRows, validateGoldenTaskInput, validateTaskInput } from '@concord/contract';
+import { answerFits, deadlineProblem, inOptionOrder, pairAnswerOf, TaskCsvRows, validateGoldenTaskInput, validateTaskInput } from '@concord/contract';
 
 const valid = { type: 'BINARY_CHOICE', content: 'Is this a cat?', options: ['yes', 'no'] };
 const codeOf = (raw: unknown) => {
@@ -16,7 +16,7 @@ describe('validateTaskInput', () => {
   it('applies the defaults', () => {
     expect(validateTaskInput(valid, 20)).toEqual({
       ok: true,
-      task: { ...valid, locale: 'en', maxCents: 20, projectId: null, validationsNeeded: 3, answerKind: 'single' },
+      task: { ...valid, locale: 'en', maxCents: 20, projectId: null, validationsNeeded: 3, answerKind: 'single', priority: 0 },
     });
   });
 
@@ -154,5 +154,39 @@ describe('validateTaskInput', () => {
 
   it('refuses what is not an object', () => {
     for (const raw of [null, 'task', [valid], 42]) expect(codeOf(raw)).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('deadlines and priority', () => {
+  const now = new Date('2026-11-28T12:00:00.000Z');
+
+  it('takes a deadline a minute to 366 days ahead, in any zone', () => {
+    expect(deadlineProblem('2026-11-28T12:01:00.000Z', now)).toBeNull();
+    expect(deadlineProblem('2026-11-28T13:01:00+01:00', now)).toBeNull();
+    expect(deadlineProblem('2026-11-28T12:00:59.999Z', now)).toBe('must be at least a minute ahead');
+    expect(deadlineProblem('2027-11-29T12:00:00.001Z', now)).toBe('must be at most 366 days ahead');
+    expect(deadlineProblem('soon', now)).toBe('must be an ISO 8601 date and time with a zone');
+  });
+
+  it('checks both at validation, against the time it is given', () => {
+    expect(validateTaskInput({ ...valid, deadline: '2026-11-28T12:30:00Z', priority: -10 }, 20, now)).toMatchObject({
+      ok: true,
+      task: { deadline: '2026-11-28T12:30:00Z', priority: -10 },
+    });
+    expect(pathOf({ ...valid, deadline: '2026-11-28T12:30:00' })).toEqual(['deadline']);
+    expect(validateTaskInput({ ...valid, deadline: '2026-11-28T12:00:30Z' }, 20, now)).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: { issues: [{ path: 'deadline', message: 'must be at least a minute ahead' }] } },
+    });
+    for (const priority of [11, -11, 0.5]) expect(pathOf({ ...valid, priority })).toEqual(['priority']);
+  });
+
+  it('reads both from CSV columns', () => {
+    const rows = new TaskCsvRows();
+    rows.read(['type', 'content', 'options', 'deadline', 'priority']);
+    expect(rows.read(['BINARY_CHOICE', 'Spam?', 'yes|no', '2026-11-28T12:30:00Z', '-4'])).toMatchObject({
+      ok: true,
+      task: { deadline: '2026-11-28T12:30:00Z', priority: -4 },
+    });
   });
 });

@@ -20,6 +20,8 @@ export const CSV_OPTIONAL_COLUMNS = [
   'allowTie',
   'group',
   'maxLength',
+  'deadline',
+  'priority',
 ] as const;
 /** The columns of a pairwise row's two candidates (its options cell stays empty), read as the task's `candidates`. */
 const CANDIDATE_COLUMNS = { candidateA: 'A', candidateB: 'B' } as const;
@@ -28,7 +30,7 @@ export const CSV_COLUMNS: readonly string[] = [...CSV_REQUIRED_COLUMNS, ...CSV_O
 /** What separates a task's options inside its `options` cell. */
 export const CSV_OPTION_SEPARATOR = '|';
 const KNOWN_COLUMNS: ReadonlySet<string> = new Set(CSV_COLUMNS);
-const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(['maxCents', 'validationsNeeded', 'maxLength']);
+const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(['maxCents', 'validationsNeeded', 'maxLength', 'priority']);
 
 /** How csv-parse reads an import; taskCsvOptions adds how the file's bytes become text. */
 export const TASK_CSV_OPTIONS = {

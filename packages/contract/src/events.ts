@@ -66,13 +66,19 @@ export const taskFailedPayload = z
     event: z.literal('task.failed'),
     taskId: z.string(),
     type: z.enum(TASK_TYPES),
-    reason: z.string().meta({ description: 'Why it failed: NO_CONSENSUS (maxResponses answers without reaching the target confidence)' }),
+    reason: z.string().meta({
+      description:
+        'Why it failed: NO_CONSENSUS (maxResponses answers without reaching the target confidence) or EXPIRED (its deadline passed while it was open)',
+    }),
     totalResponses: z.number().int(),
     failedAt: timestamp,
     reviewOf: reviewOfSchema,
     reviewTaskId: reviewTaskIdSchema,
   })
-  .meta({ id: 'TaskFailedEvent', description: 'Not enough concordant answers: the task is not billed and its reservation is released.' });
+  .meta({
+    id: 'TaskFailedEvent',
+    description: 'Not enough concordant answers, or its deadline passed: the task is not billed and its reservation is released.',
+  });
 
 export const budgetLowPayload = z
   .object({

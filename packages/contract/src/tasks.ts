@@ -27,6 +27,8 @@ export const TASK_FIELDS = [
   'allowTie',
   'group',
   'maxLength',
+  'deadline',
+  'priority',
 ] as const;
 export type TaskField = (typeof TASK_FIELDS)[number];
 
@@ -159,6 +161,46 @@ export const optionsSchema = z
   .refine((options) => new Set(options).size === options.length, { error: 'options must be distinct' });
 
 export const maxCentsSchema = z.number().int().min(DEFAULT_MAX_CENTS).max(MAX_MAX_CENTS);
+
+/**
+ * Priority orders a buyer's own open tasks in `next` (docs/organisations.md): a task of priority p is
+ * served as if it were created 10·p minutes earlier, among the buyer's tasks only, so nothing waits more
+ * than 10 minutes per point behind newer work and other buyers' turns do not change.
+ */
+export const MIN_PRIORITY = -10;
+export const MAX_PRIORITY = 10;
+export const DEFAULT_PRIORITY = 0;
+export const PRIORITY_MINUTES_PER_POINT = 10;
+export const prioritySchema = z
+  .number()
+  .int()
+  .min(MIN_PRIORITY)
+  .max(MAX_PRIORITY)
+  .meta({
+    description:
+      `Orders the buyer's own tasks in next (${MIN_PRIORITY} to ${MAX_PRIORITY}, ${DEFAULT_PRIORITY} by default): served as if created ` +
+      `${PRIORITY_MINUTES_PER_POINT} minutes earlier per point, among the buyer's tasks only`,
+  });
+/** A deadline is at least a minute ahead (the expiry job runs every few seconds) and at most a year. */
+export const MIN_DEADLINE_LEAD_MS = 60_000;
+export const MAX_DEADLINE_LEAD_DAYS = 366;
+/** A project's default deadline, in hours after a task's creation: 1 hour to a year. */
+export const MAX_DEFAULT_DEADLINE_HOURS = 8_760;
+export const deadlineSchema = z.iso.datetime({ offset: true }).meta({
+  description:
+    'When the task stops taking answers: an open task past it ends FAILED with failureReason EXPIRED, not charged, its reservation released ' +
+    `(ISO 8601 with a zone; at least a minute and at most ${MAX_DEADLINE_LEAD_DAYS} days ahead)`,
+});
+export const defaultDeadlineHoursSchema = z.number().int().min(1).max(MAX_DEFAULT_DEADLINE_HOURS);
+
+/** What is wrong with a deadline (ISO 8601) at `now`, or null: it must be a minute to a year ahead. */
+export function deadlineProblem(deadline: string, now: Date): string | null {
+  const lead = Date.parse(deadline) - now.getTime();
+  if (Number.isNaN(lead)) return 'must be an ISO 8601 date and time with a zone';
+  if (lead < MIN_DEADLINE_LEAD_MS) return 'must be at least a minute ahead';
+  if (lead > MAX_DEADLINE_LEAD_DAYS * 86_400_000) return `must be at most ${MAX_DEADLINE_LEAD_DAYS} days ahead`;
+  return null;
+}
 export const validationsNeededSchema = z.number().int().min(MIN_VALIDATIONS_NEEDED).max(MAX_VALIDATIONS_NEEDED);
 export const localeSchema = z.enum(LOCALES);
 export const projectIdSchema = z.string().min(1).max(MAX_PROJECT_ID_LENGTH);
@@ -260,6 +302,8 @@ export const taskInputSchema = z
     allowTie: allowTieSchema,
     group: groupSchema,
     maxLength: maxLengthSchema,
+    deadline: deadlineSchema.optional(),
+    priority: prioritySchema.default(DEFAULT_PRIORITY),
   })
   .superRefine(checkKind)
   .meta({ id: 'TaskInput' });
@@ -323,9 +367,11 @@ function validateStaged<S extends z.ZodType>(raw: unknown, schema: S): Validatio
  * Validates one task; `priceCents` is the lowest acceptable budget (a task must afford its price), and a
  * task that names no budget gets the larger of the default and the price (PRICE_CENTS may exceed 20).
  */
-export function validateTaskInput(raw: unknown, basePriceCents: number): TaskValidation {
+export function validateTaskInput(raw: unknown, basePriceCents: number, now: Date = new Date()): TaskValidation {
   const staged = validateStaged(raw, taskInputSchema);
   if (!staged.ok) return staged;
+  const late = staged.task.deadline === undefined ? null : deadlineProblem(staged.task.deadline, now);
+  if (late) return invalid([{ path: 'deadline', message: late }]);
   const result: TaskValidation = { ok: true, task: withKindOptions(staged.task) };
   const priceCents = kindPriceCents(result.task.answerKind, basePriceCents);
   const budgetGiven = typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).maxCents !== undefined;

@@ -723,6 +723,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tasks/at-risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open tasks whose deadline is nearer than their project’s median completion time, soonest deadline first */
+        get: operations["listTasksAtRisk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/counts": {
         parameters: {
             query?: never;
@@ -1339,14 +1356,14 @@ export interface components {
         };
         /** @description Multi-select tasks only: the options of the set, in the task's option order */
         Choices: string[];
-        /** @description Not enough concordant answers: the task is not billed and its reservation is released. */
+        /** @description Not enough concordant answers, or its deadline passed: the task is not billed and its reservation is released. */
         TaskFailedEvent: {
             /** @enum {string} */
             event: "task.failed";
             taskId: string;
             /** @enum {string} */
             type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
-            /** @description Why it failed: NO_CONSENSUS (maxResponses answers without reaching the target confidence) */
+            /** @description Why it failed: NO_CONSENSUS (maxResponses answers without reaching the target confidence) or EXPIRED (its deadline passed while it was open) */
             reason: string;
             totalResponses: number;
             /**
@@ -1818,6 +1835,8 @@ export interface components {
              * @enum {string|null}
              */
             defaultAnswerKind: "single" | "rating" | "multi" | null;
+            /** @description The deadline its tasks get when they name none, in whole hours after their creation (1–8760); null: none. Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+            defaultDeadlineHours: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -1842,6 +1861,8 @@ export interface components {
              * @enum {string|null}
              */
             defaultAnswerKind: "single" | "rating" | "multi" | null;
+            /** @description The deadline its tasks get when they name none, in whole hours after their creation (1–8760); null: none. Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+            defaultDeadlineHours: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -2080,6 +2101,16 @@ export interface components {
             group?: string;
             /** @description Text tasks only: the longest written answer, in characters once trimmed (1–10000; 2000 when absent) */
             maxLength?: number;
+            /**
+             * Format: date-time
+             * @description When the task stops taking answers: an open task past it ends FAILED with failureReason EXPIRED, not charged, its reservation released (ISO 8601 with a zone; at least a minute and at most 366 days ahead)
+             */
+            deadline?: string;
+            /**
+             * @description Orders the buyer's own tasks in next (-10 to 10, 0 by default): served as if created 10 minutes earlier per point, among the buyer's tasks only
+             * @default 0
+             */
+            priority?: number;
         };
         /** @description Pairwise tasks only: the two texts compared; the result says which is better (A, B or tie) */
         PairCandidates: {
@@ -2146,6 +2177,13 @@ export interface components {
             held?: true;
             /**
              * Format: date-time
+             * @description When an open task stops taking answers and ends FAILED with failureReason EXPIRED (not charged); null: no deadline
+             */
+            deadline: string | null;
+            /** @description Orders the buyer's own tasks in next (−10 … 10; 0 by default) */
+            priority: number;
+            /**
+             * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             createdAt: string;
@@ -2154,6 +2192,87 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             validatedAt: string | null;
+        };
+        TasksAtRisk: {
+            tasks: {
+                id: string;
+                /** @enum {string} */
+                type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+                /**
+                 * @description What an annotator answers: rating (one of the ordered levels), multi (a set of the options), pairwise (which of two candidates is better) or text (a written answer, chosen by its review task); absent for single choice (one option)
+                 * @enum {string}
+                 */
+                answerKind?: "single" | "rating" | "multi" | "pairwise" | "text";
+                candidates?: components["schemas"]["PairCandidates"];
+                /** @description Pairwise tasks only: whether a tie is an answer and a result */
+                allowTie?: boolean;
+                /** @description Pairwise tasks only: the group whose candidates are ranked together in exports, or null */
+                group?: string | null;
+                /** @description Text tasks only: the longest written answer, in characters */
+                maxLength?: number;
+                /** @description Text tasks only: the review task that chooses between the written answers, once they are all in; null before */
+                reviewTaskId?: string | null;
+                /** @description A review task only: the text task whose written answers it chooses between (options "Answer 1", "Answer 2", … in the order written) */
+                reviewOf?: string;
+                /** @description Multi-select tasks only: whether the empty set is an answer and a result */
+                allowEmpty?: boolean;
+                /** @description Multi-select tasks only: the result as a list; null while open */
+                choices?: string[] | null;
+                /** @description Multi-select tasks only: per option, the probability that its decision is right; null while open. confidence is the least of them */
+                optionConfidence?: {
+                    [key: string]: number;
+                } | null;
+                content: string;
+                /** @description The answers (a pairwise task's are A, B and, with allowTie, tie) */
+                options: string[];
+                /** @enum {string} */
+                status: "PENDING" | "VALIDATING" | "COMPLETED" | "FAILED";
+                /** @description The option chosen (a rating: the level; a multi-select task: the options of the set joined by |, also in choices; a pairwise task: A, B or tie; a text task: the written answer its review chose); null while open */
+                result: string | null;
+                /** @description The probability that the result is right: the label model's posterior of its top option, read through the confidence map fitted on the scope's golden tasks (the posterior itself while there are none; docs/label-quality.md); null while the task is open */
+                confidence: number | null;
+                /** @description Rating tasks only: the posterior mean and 90 % interval of the decided level; null while the task is open */
+                rating?: {
+                    /** @description The posterior mean level (0 = the lowest), 4 decimals */
+                    mean: number;
+                    /** @description The central 90 % interval of the posterior: the lowest and highest level index it holds */
+                    interval: number[];
+                } | null;
+                /** @enum {string} */
+                locale: "fr" | "en" | "de" | "zh" | "es" | "ar";
+                maxCents: number;
+                costCents: number;
+                projectId: string | null;
+                totalResponses: number;
+                /**
+                 * @description Present (true) when the project's budget cap holds the task (capAction hold): PENDING, neither reserved nor served until the cap is set again
+                 * @enum {boolean}
+                 */
+                held?: true;
+                /**
+                 * Format: date-time
+                 * @description When an open task stops taking answers and ends FAILED with failureReason EXPIRED (not charged); null: no deadline
+                 */
+                deadline: string | null;
+                /** @description Orders the buyer's own tasks in next (−10 … 10; 0 by default) */
+                priority: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp with milliseconds
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp with milliseconds
+                 */
+                validatedAt: string | null;
+                /** @description The median creation-to-completion time of its project’s latest completed tasks (tasks without a project: of the buyer’s without one), which its deadline is nearer than */
+                medianCompletionMs: number;
+                /** @description false when the project has no completed task yet: the deadline was compared with 300 000 ms (estimatedCompletionMs’s default) */
+                medianKnown: boolean;
+            }[];
+            /** @description More tasks are at risk than limit: the soonest deadlines come first */
+            hasMore: boolean;
         };
         TaskCounts: {
             counts: {
@@ -2221,6 +2340,13 @@ export interface components {
             held?: true;
             /**
              * Format: date-time
+             * @description When an open task stops taking answers and ends FAILED with failureReason EXPIRED (not charged); null: no deadline
+             */
+            deadline: string | null;
+            /** @description Orders the buyer's own tasks in next (−10 … 10; 0 by default) */
+            priority: number;
+            /**
+             * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             createdAt: string;
@@ -2234,6 +2360,7 @@ export interface components {
             maxResponses: number;
             /** @description The confidence at which the task completes (0.5–0.999): its project's targetConfidence when the task was created, else the service's CONSENSUS_THRESHOLD (0.95 by default) */
             targetConfidence: number;
+            /** @description Why a FAILED task failed: NO_CONSENSUS (maxResponses answers without reaching targetConfidence) or EXPIRED (its deadline passed) */
             failureReason: string | null;
             responses: {
                 /** @description One option (a multi-select answer: its options joined by |; a pairwise answer: A, B or tie, mapped back from the order shown) */
@@ -6886,6 +7013,7 @@ export interface operations {
                      *           "targetConfidence": 0.97,
                      *           "maxResponses": 12,
                      *           "defaultAnswerKind": null,
+                     *           "defaultDeadlineHours": null,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "updatedAt": "2026-03-14T09:26:53.589Z"
                      *         }
@@ -6988,6 +7116,8 @@ export interface operations {
                      * @enum {string|null}
                      */
                     defaultAnswerKind?: "single" | "rating" | "multi" | null;
+                    /** @description The deadline its tasks get when they name none, in whole hours after their creation (1–8760); null: none. Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+                    defaultDeadlineHours?: number | null;
                 };
             };
         };
@@ -7008,6 +7138,7 @@ export interface operations {
                      *       "targetConfidence": 0.97,
                      *       "maxResponses": 12,
                      *       "defaultAnswerKind": null,
+                     *       "defaultDeadlineHours": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "updatedAt": "2026-03-14T09:26:53.589Z"
                      *     }
@@ -7124,6 +7255,7 @@ export interface operations {
                      *       "targetConfidence": 0.97,
                      *       "maxResponses": 12,
                      *       "defaultAnswerKind": null,
+                     *       "defaultDeadlineHours": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "updatedAt": "2026-03-14T09:26:53.589Z",
                      *       "stats": {
@@ -7344,6 +7476,8 @@ export interface operations {
                      * @enum {string|null}
                      */
                     defaultAnswerKind?: "single" | "rating" | "multi" | null;
+                    /** @description The deadline its tasks get when they name none, in whole hours after their creation (1–8760); null: none. Tasks copy it when they are created: a later change applies to tasks created afterwards. */
+                    defaultDeadlineHours?: number | null;
                 };
             };
         };
@@ -7363,6 +7497,7 @@ export interface operations {
                      *       "targetConfidence": null,
                      *       "maxResponses": 12,
                      *       "defaultAnswerKind": null,
+                     *       "defaultDeadlineHours": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "updatedAt": "2026-03-15T16:02:11.047Z"
                      *     }
@@ -8064,6 +8199,8 @@ export interface operations {
                      *           "costCents": 20,
                      *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
                      *           "totalResponses": 4,
+                     *           "deadline": null,
+                     *           "priority": 0,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "validatedAt": "2026-03-14T09:31:27.215Z",
                      *           "answerKind": "multi",
@@ -8098,6 +8235,8 @@ export interface operations {
                      *           "costCents": 20,
                      *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
                      *           "totalResponses": 4,
+                     *           "deadline": null,
+                     *           "priority": 0,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "validatedAt": "2026-03-14T09:31:27.215Z",
                      *           "answerKind": "rating",
@@ -8126,6 +8265,8 @@ export interface operations {
                      *           "costCents": 20,
                      *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
                      *           "totalResponses": 3,
+                     *           "deadline": null,
+                     *           "priority": 0,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "validatedAt": "2026-03-14T09:31:27.215Z"
                      *         }
@@ -8723,6 +8864,114 @@ export interface operations {
             };
         };
     };
+    listTasksAtRisk: {
+        parameters: {
+            query?: {
+                /** @description Only this project’s tasks */
+                projectId?: string;
+                /** @description Page size: 1 to 100, default 20 (above 100 is read as 100) */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tasks": [
+                     *         {
+                     *           "id": "cm3q7w1x90006lk08t2u3v4w5",
+                     *           "type": "SENTIMENT_ANALYSIS",
+                     *           "content": "The battery lasts two full days and the charger is tiny. Best purchase this year.",
+                     *           "options": [
+                     *             "positive",
+                     *             "negative",
+                     *             "neutral"
+                     *           ],
+                     *           "status": "VALIDATING",
+                     *           "result": null,
+                     *           "confidence": null,
+                     *           "locale": "en",
+                     *           "maxCents": 40,
+                     *           "costCents": 20,
+                     *           "projectId": "cm3q7w0m10002lk08c5d6e7f8",
+                     *           "totalResponses": 2,
+                     *           "deadline": "2026-03-14T09:30:00.000Z",
+                     *           "priority": 5,
+                     *           "createdAt": "2026-03-14T09:26:53.589Z",
+                     *           "validatedAt": null,
+                     *           "medianCompletionMs": 412000,
+                     *           "medianKnown": true
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TasksAtRisk"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:read` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     countTasks: {
         parameters: {
             query?: {
@@ -8861,6 +9110,8 @@ export interface operations {
                      *       "costCents": 20,
                      *       "projectId": "cm3q7w0m10002lk08c5d6e7f8",
                      *       "totalResponses": 3,
+                     *       "deadline": null,
+                     *       "priority": 0,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "validatedAt": "2026-03-14T09:31:27.215Z",
                      *       "validationsNeeded": 3,
@@ -9086,6 +9337,13 @@ export interface operations {
                     locale?: "fr" | "en" | "de" | "zh" | "es" | "ar";
                     /** @description Changing it recomputes the task's maxResponses and targetConfidence from its project (or the defaults), as at creation */
                     projectId?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description A new deadline (a minute to a year ahead), or null for none; changes an open task (PENDING or VALIDATING), and a text task’s review with it
+                     */
+                    deadline?: string | null;
+                    /** @description A new priority (−10 … 10); changes an open task (PENDING or VALIDATING), and a text task’s review with it */
+                    priority?: number;
                 };
             };
         };
@@ -9115,6 +9373,8 @@ export interface operations {
                      *       "costCents": 20,
                      *       "projectId": "cm3q7w0m10002lk08c5d6e7f8",
                      *       "totalResponses": 0,
+                     *       "deadline": null,
+                     *       "priority": 0,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "validatedAt": null,
                      *       "validationsNeeded": 5,

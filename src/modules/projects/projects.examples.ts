@@ -10,6 +10,7 @@ const project = {
   targetConfidence: 0.97,
   maxResponses: 12,
   defaultAnswerKind: null,
+  defaultDeadlineHours: null,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
 };

@@ -25,6 +25,7 @@ export interface ProjectChanges {
   targetConfidence?: number | null;
   maxResponses?: number | null;
   defaultAnswerKind?: ProjectDefaultKind | null;
+  defaultDeadlineHours?: number | null;
 }
 
 const select = {
@@ -34,6 +35,7 @@ const select = {
   targetConfidence: true,
   maxResponses: true,
   defaultAnswerKind: true,
+  defaultDeadlineHours: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -72,9 +74,16 @@ export class ProjectsRawRepository {
    */
   async qualitySettings(buyerId: string, ids: string[]): Promise<Map<string, QualitySettings>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.$queryRaw<Array<{ id: string; target_confidence: number | null; max_responses: number | null }>>`
-      SELECT id, target_confidence, max_responses FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
-    return new Map(rows.map((row) => [row.id, { targetConfidence: row.target_confidence, maxResponses: row.max_responses }]));
+    const rows = await this.db.$queryRaw<
+      Array<{ id: string; target_confidence: number | null; max_responses: number | null; default_deadline_hours: number | null }>
+    >`
+      SELECT id, target_confidence, max_responses, default_deadline_hours FROM projects WHERE buyer_id = ${buyerId} AND id = ANY(${ids}::text[])`;
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        { targetConfidence: row.target_confidence, maxResponses: row.max_responses, defaultDeadlineHours: row.default_deadline_hours },
+      ]),
+    );
   }
 }
 
@@ -93,6 +102,7 @@ export class ProjectsRepository extends ProjectsRawRepository {
         targetConfidence: input.targetConfidence ?? null,
         maxResponses: input.maxResponses ?? null,
         defaultAnswerKind: input.defaultAnswerKind ?? null,
+        defaultDeadlineHours: input.defaultDeadlineHours ?? null,
       },
       select,
     }) as Promise<ProjectRecord>;

@@ -4,6 +4,8 @@ import {
   ANSWER_KINDS,
   type AnswerKind,
   CONFIDENCE_BUCKETS,
+  defaultDeadlineHoursSchema,
+  MAX_DEFAULT_DEADLINE_HOURS,
   MAX_OPTIONS,
   MAX_RESPONSES_MAX,
   MAX_RESPONSES_MIN,
@@ -34,12 +36,18 @@ const defaultAnswerKindDescription =
   'The answer kind its tasks take when they name none: single, rating or multi (the kinds whose tasks carry options); null: single choice';
 const defaultAnswerKind = z.enum(PROJECT_DEFAULT_KINDS).nullable().meta({ description: defaultAnswerKindDescription });
 
+const defaultDeadlineHours = defaultDeadlineHoursSchema.nullable().meta({
+  description:
+    `The deadline its tasks get when they name none, in whole hours after their creation (1–${MAX_DEFAULT_DEADLINE_HOURS}); null: none. ` + copiedAtCreation,
+});
+
 export const createProjectBody = z.strictObject({
   name,
   description: description.nullish(),
   targetConfidence: targetConfidence.optional(),
   maxResponses: maxResponses.optional(),
   defaultAnswerKind: defaultAnswerKind.optional(),
+  defaultDeadlineHours: defaultDeadlineHours.optional(),
 });
 export const updateProjectBody = z.strictObject({
   name: name.optional(),
@@ -47,6 +55,7 @@ export const updateProjectBody = z.strictObject({
   targetConfidence: targetConfidence.optional(),
   maxResponses: maxResponses.optional(),
   defaultAnswerKind: defaultAnswerKind.optional(),
+  defaultDeadlineHours: defaultDeadlineHours.optional(),
 });
 
 export const projectSchema = z
@@ -57,6 +66,7 @@ export const projectSchema = z
     targetConfidence: z.number().nullable().meta({ description: targetConfidenceDescription }),
     maxResponses: z.number().int().nullable().meta({ description: maxResponsesDescription }),
     defaultAnswerKind,
+    defaultDeadlineHours,
     createdAt: timestamp,
     updatedAt: timestamp,
   })

@@ -118,7 +118,8 @@ export class ProjectsService {
 }
 
 /** What the audit log keeps of a project: its settings (a project holds no task content). */
-const projectSettings = (project: ProjectRecord) => pick(project, ['name', 'description', 'targetConfidence', 'maxResponses', 'defaultAnswerKind']);
+const projectSettings = (project: ProjectRecord) =>
+  pick(project, ['name', 'description', 'targetConfidence', 'maxResponses', 'defaultAnswerKind', 'defaultDeadlineHours']);
 
 /** The charts by kind: completed tasks per kind, each rating scale's levels in order, each multi-select option's rate. */
 export function byKind(figures: KindFigures): Pick<ProjectDistribution, 'kinds' | 'ratingScales' | 'multiOptions'> {

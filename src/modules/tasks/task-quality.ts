@@ -9,6 +9,8 @@ import { defaultMaxResponses } from '../../consensus/stop-rule.ts';
 export interface QualitySettings {
   targetConfidence: number | null;
   maxResponses: number | null;
+  /** The deadline of its tasks that name none, in hours after their creation; null: none. */
+  defaultDeadlineHours: number | null;
 }
 
 /** What a task runs with, copied when it is created and kept when its project changes later. */
@@ -25,7 +27,7 @@ export interface TaskQuality {
  */
 export function taskQualityFor(
   validationsNeeded: number,
-  project: QualitySettings | null,
+  project: Pick<QualitySettings, 'targetConfidence' | 'maxResponses'> | null,
   defaultTargetConfidence: number,
   answerKind: AnswerKind = 'single',
 ): TaskQuality {

@@ -20,6 +20,8 @@ export const taskListItemExample = {
   costCents: 20,
   projectId: EXAMPLE.projectId,
   totalResponses: 3,
+  deadline: null,
+  priority: 0,
   createdAt: EXAMPLE.createdAt,
   validatedAt: EXAMPLE.later,
 };
@@ -139,5 +141,25 @@ export const taskExamples: Record<string, EndpointExamples> = {
   updateTask: {
     request: { maxCents: 60, validationsNeeded: 5 },
     response: pendingTaskExample,
+  },
+  listTasksAtRisk: {
+    response: {
+      tasks: [
+        {
+          ...taskListItemExample,
+          id: EXAMPLE.pendingTaskId,
+          status: 'VALIDATING',
+          result: null,
+          confidence: null,
+          totalResponses: 2,
+          deadline: '2026-03-14T09:30:00.000Z',
+          priority: 5,
+          validatedAt: null,
+          medianCompletionMs: 412_000,
+          medianKnown: true,
+        },
+      ],
+      hasMore: false,
+    },
   },
 };

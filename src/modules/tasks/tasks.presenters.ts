@@ -35,6 +35,8 @@ export const toTaskListItem = (task: TaskRecord) => ({
   projectId: task.projectId,
   totalResponses: task.totalResponses,
   ...(task.heldAt ? { held: true as const } : {}),
+  deadline: task.deadline?.toISOString() ?? null,
+  priority: task.priority,
   createdAt: task.createdAt.toISOString(),
   validatedAt: task.validatedAt?.toISOString() ?? null,
 });

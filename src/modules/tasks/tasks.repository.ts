@@ -55,6 +55,10 @@ export interface TaskRecord {
   heldAt: Date | null;
   /** When a held task was released: its budget counts in that month for the monthly cap. */
   releasedAt: Date | null;
+  /** When it stops taking answers and ends FAILED with failureReason EXPIRED, if still open; null: never. */
+  deadline: Date | null;
+  /** −10 … 10: orders the buyer's own tasks in next. */
+  priority: number;
   totalResponses: number;
   createdAt: Date;
   validatedAt: Date | null;
@@ -90,7 +94,13 @@ export interface TaskChanges {
   validationsNeeded?: number;
   locale?: string;
   projectId?: string | null;
+  /** An open task's deadline and priority (the others need a PENDING task). */
+  deadline?: Date | null;
+  priority?: number;
 }
+
+/** A task to insert: valid, with its quality settings and its deadline (its own, or its project's default) resolved. */
+export type NewTask = TaskInput & TaskQuality & { deadlineAt: Date | null };
 
 export interface CreatedTask {
   id: string;
@@ -127,6 +137,8 @@ const select = {
   failureReason: true,
   heldAt: true,
   releasedAt: true,
+  deadline: true,
+  priority: true,
   totalResponses: true,
   createdAt: true,
   validatedAt: true,
@@ -159,14 +171,19 @@ interface TaskRow {
   failure_reason: string | null;
   held_at: Date | null;
   released_at: Date | null;
+  deadline: Date | null;
+  priority: number;
   total_responses: number;
   created_at: Date;
   validated_at: Date | null;
 }
 
+/** How many of a buyer's latest completed tasks the at-risk list's medians are taken from. */
+const AT_RISK_SAMPLE = 2_000;
+
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, held_at, released_at, total_responses, created_at, validated_at, ' +
+    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, held_at, released_at, deadline, priority, total_responses, created_at, validated_at, ' +
     // A text task's review, through the unique index on review_of (only text tasks have one).
     "CASE WHEN answer_kind = 'text' THEN (SELECT r.id FROM tasks r WHERE r.review_of = tasks.id) END AS review_task_id",
 );
@@ -199,6 +216,8 @@ function fromRow(row: TaskRow): TaskRecord {
     failureReason: row.failure_reason,
     heldAt: row.held_at,
     releasedAt: row.released_at,
+    deadline: row.deadline,
+    priority: row.priority,
     totalResponses: row.total_responses,
     createdAt: row.created_at,
     validatedAt: row.validated_at,
@@ -214,7 +233,7 @@ export class TasksRawRepository {
    * jsonb_to_recordset turns them back into typed columns (options become text[]). Each task comes with
    * its quality settings already resolved (tasks.service's taskQualityFor).
    */
-  async insertMany(buyerId: string, tasks: Array<TaskInput & TaskQuality>, costCents: number): Promise<CreatedTask[]> {
+  async insertMany(buyerId: string, tasks: NewTask[], costCents: number): Promise<CreatedTask[]> {
     const rows = tasks.map((task) => ({
       id: newId(),
       project_id: task.projectId,
@@ -231,17 +250,20 @@ export class TasksRawRepository {
       candidates: task.candidates ?? null,
       pair_group: task.group ?? null,
       max_length: task.answerKind === 'text' ? (task.maxLength ?? DEFAULT_TEXT_MAX_LENGTH) : null,
+      deadline: task.deadlineAt?.toISOString() ?? null,
+      priority: task.priority,
     }));
     await this.db.$executeRaw`
       INSERT INTO tasks (id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents,
-                         validations_needed, max_responses, target_confidence, answer_kind, allow_empty, candidates, pair_group, max_length)
+                         validations_needed, max_responses, target_confidence, answer_kind, allow_empty, candidates, pair_group, max_length,
+                         deadline, priority)
       SELECT r.id, ${buyerId}, r.project_id, r.type::"TaskType", r.content, r.options, r.locale, r.max_cents,
              ${costCents}, r.validations_needed, r.max_responses, r.target_confidence, r.answer_kind, r.allow_empty,
-             r.candidates, r.pair_group, r.max_length
+             r.candidates, r.pair_group, r.max_length, r.deadline, r.priority
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
         id text, project_id text, type text, content text, options text[], locale text, max_cents int,
         validations_needed int, max_responses int, target_confidence double precision, answer_kind text, allow_empty boolean,
-        candidates jsonb, pair_group text, max_length int)`;
+        candidates jsonb, pair_group text, max_length int, deadline timestamptz, priority smallint)`;
     return rows.map((row) => ({
       id: row.id,
       projectId: row.project_id,
@@ -277,6 +299,52 @@ export class TasksRawRepository {
       SELECT ${TASK_COLUMNS} FROM tasks WHERE ${Prisma.join(conditions, ' AND ')}
       ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
     return rows.map(fromRow);
+  }
+
+  /**
+   * Closes up to `slots.length` open tasks past their deadline (expire_tasks.sql: FAILED, EXPIRED, the
+   * reservation released by a settlement effect, a task.failed event per task using its slot's ids).
+   */
+  async expireDue(now: Date, slots: Array<{ id: string; deliveryIds: string[] }>): Promise<Array<{ taskId: string; buyerId: string }>> {
+    const rows = await this.db.$queryRaw<Array<{ task_id: string; buyer_id: string }>>`
+      SELECT task_id, buyer_id FROM expire_tasks(${now}::timestamptz, ${JSON.stringify(slots)}::jsonb)`;
+    return rows.map((row) => ({ taskId: row.task_id, buyerId: row.buyer_id }));
+  }
+
+  /**
+   * A buyer's open tasks with a deadline nearer than the median creation-to-completion time of their
+   * project (tasks without a project: of the buyer's tasks without one), soonest deadline first, `limit + 1`
+   * rows. The medians come from the buyer's last AT_RISK_SAMPLE completed tasks (review tasks left out: a
+   * text task's completion includes its review); a project without any is compared with `defaultMs`.
+   */
+  async atRisk(
+    buyerId: string,
+    filters: { projectId?: string; projectIds?: readonly string[] },
+    now: Date,
+    defaultMs: number,
+    limit: number,
+  ): Promise<Array<TaskRecord & { medianCompletionMs: number; medianKnown: boolean }>> {
+    const conditions = [Prisma.sql`buyer_id = ${buyerId}`, Prisma.sql`deadline IS NOT NULL`, Prisma.sql`status IN ('PENDING', 'VALIDATING')`];
+    if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
+    if (filters.projectIds) conditions.push(Prisma.sql`project_id = ANY(${[...filters.projectIds]}::text[])`);
+    const rows = await this.db.$queryRaw<Array<TaskRow & { median_ms: number | null }>>`
+      WITH recent AS (
+        SELECT project_id, EXTRACT(EPOCH FROM validated_at - created_at) * 1000 AS ms FROM tasks
+        WHERE buyer_id = ${buyerId} AND status = 'COMPLETED' AND review_of IS NULL
+        ORDER BY validated_at DESC LIMIT ${AT_RISK_SAMPLE}
+      ), medians AS (
+        SELECT project_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS median_ms FROM recent GROUP BY project_id
+      )
+      SELECT ${TASK_COLUMNS}, (SELECT m.median_ms FROM medians m WHERE m.project_id IS NOT DISTINCT FROM tasks.project_id) AS median_ms
+      FROM tasks WHERE ${Prisma.join(conditions, ' AND ')}
+        AND deadline < ${now}::timestamptz + make_interval(secs => coalesce(
+          (SELECT m.median_ms FROM medians m WHERE m.project_id IS NOT DISTINCT FROM tasks.project_id), ${defaultMs}) / 1000.0)
+      ORDER BY deadline, id LIMIT ${limit + 1}`;
+    return rows.map((row) => ({
+      ...fromRow(row),
+      medianCompletionMs: Math.round(Number(row.median_ms ?? defaultMs)),
+      medianKnown: row.median_ms !== null,
+    }));
   }
 
   /** Median creation-to-validation time of the tasks of a type validated since `since`, if any. */

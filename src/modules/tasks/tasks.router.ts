@@ -1,4 +1,5 @@
 import type { TasksService } from './tasks.service.ts';
+import type { DeadlinesService } from './deadlines.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { sendOutcome } from '../idempotency/idempotent-response.ts';
 import { idParams } from '../../lib/schemas.ts';
@@ -6,6 +7,8 @@ import { singleFileUpload } from '../../middleware/upload.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency.service.ts';
 import { toTask, toTaskListItem } from './tasks.presenters.ts';
 import {
+  atRiskQuery,
+  atRiskResponse,
   batchBody,
   batchResponse,
   countTasksQuery,
@@ -27,7 +30,7 @@ const creationErrors = {
     'BUDGET_CAP_REACHED: a project budget cap or the monthly cap would be passed (details.scope, projectId, capCents, committedCents, requiredCents)',
 };
 
-export function taskEndpoints({ tasks }: { tasks: TasksService }) {
+export function taskEndpoints({ tasks, deadlines }: { tasks: TasksService; deadlines: DeadlinesService }) {
   return [
     defineEndpoint({
       method: 'post',
@@ -110,6 +113,27 @@ export function taskEndpoints({ tasks }: { tasks: TasksService }) {
         const { limit, cursor, ...filters } = query;
         const page = await tasks.list(principal.buyerId, filters, limit, cursor, principal.projectIds);
         return { ...page, tasks: page.tasks.map(toTaskListItem) };
+      },
+    }),
+    // Before GET /tasks/:id, which would otherwise take `at-risk` for a task id.
+    defineEndpoint({
+      method: 'get',
+      path: '/tasks/at-risk',
+      operationId: 'listTasksAtRisk',
+      examples: taskExamples.listTasksAtRisk,
+      tag: 'Tasks',
+      summary: 'Open tasks whose deadline is nearer than their project’s median completion time, soonest deadline first',
+      access: 'buyer',
+      permission: 'tasks:read',
+      projectScoped: true,
+      query: atRiskQuery,
+      response: atRiskResponse,
+      handler: async ({ principal, query }) => {
+        const page = await deadlines.atRisk(principal.buyerId, query, principal.projectIds);
+        return {
+          ...page,
+          tasks: page.tasks.map((task) => ({ ...toTaskListItem(task), medianCompletionMs: task.medianCompletionMs, medianKnown: task.medianKnown })),
+        };
       },
     }),
     // Before GET /tasks/:id, which would otherwise take `counts` for a task id.

@@ -15,6 +15,8 @@ import {
   ratingResultSchema,
   taskInputSchema,
   validationsNeededSchema,
+  deadlineSchema,
+  prioritySchema,
 } from '@concord/contract';
 
 export const createTaskBody = taskInputSchema;
@@ -34,7 +36,18 @@ export const updateTaskBody = z.strictObject({
   validationsNeeded: validationsNeededSchema.optional().meta({ description: recomputesQuality }),
   locale: localeSchema.optional(),
   projectId: projectIdSchema.nullable().optional().meta({ description: recomputesQuality }),
+  deadline: deadlineSchema
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        'A new deadline (a minute to a year ahead), or null for none; changes an open task (PENDING or VALIDATING), and a text task’s review with it',
+    }),
+  priority: prioritySchema
+    .optional()
+    .meta({ description: 'A new priority (−10 … 10); changes an open task (PENDING or VALIDATING), and a text task’s review with it' }),
 });
+export type TaskUpdate = z.output<typeof updateTaskBody>;
 
 export const listTasksQuery = z.strictObject({
   status: z.enum(TASK_STATUSES).optional(),
@@ -121,6 +134,10 @@ const taskFields = {
   projectId: z.string().nullable(),
   totalResponses: z.number().int(),
   held: heldField,
+  deadline: timestamp.nullable().meta({
+    description: 'When an open task stops taking answers and ends FAILED with failureReason EXPIRED (not charged); null: no deadline',
+  }),
+  priority: z.number().int().meta({ description: "Orders the buyer's own tasks in next (−10 … 10; 0 by default)" }),
   createdAt: timestamp,
   validatedAt: timestamp.nullable(),
 };
@@ -143,7 +160,12 @@ export const taskSchema = z
         "The confidence at which the task completes (0.5–0.999): its project's targetConfidence when the task was created, " +
         "else the service's CONSENSUS_THRESHOLD (0.95 by default)",
     }),
-    failureReason: z.string().nullable(),
+    failureReason: z
+      .string()
+      .nullable()
+      .meta({
+        description: 'Why a FAILED task failed: NO_CONSENSUS (maxResponses answers without reaching targetConfidence) or EXPIRED (its deadline passed)',
+      }),
     responses: z.array(
       z.object({
         answer: z.string().meta({
@@ -181,3 +203,26 @@ export const csvResponse = z.object({
   totalCostCents: z.number().int(),
 });
 export const listTasksResponse = z.object({ tasks: z.array(taskListItemSchema), ...pageInfo });
+
+export const atRiskQuery = z.strictObject({
+  projectId: z.string().max(64).optional().meta({ description: 'Only this project’s tasks' }),
+  limit: limitSchema,
+});
+export const atRiskResponse = z
+  .object({
+    tasks: z.array(
+      taskListItemSchema.extend({
+        medianCompletionMs: z.number().int().meta({
+          description:
+            'The median creation-to-completion time of its project’s latest completed tasks (tasks without a project: of the buyer’s without one), which its deadline is nearer than',
+        }),
+        medianKnown: z
+          .boolean()
+          .meta({
+            description: 'false when the project has no completed task yet: the deadline was compared with 300 000 ms (estimatedCompletionMs’s default)',
+          }),
+      }),
+    ),
+    hasMore: z.boolean().meta({ description: 'More tasks are at risk than limit: the soonest deadlines come first' }),
+  })
+  .meta({ id: 'TasksAtRisk' });

@@ -8,10 +8,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Gate } from '../../lib/gate.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
+import type { TaskUpdate } from './tasks.schemas.ts';
 import { commitmentOf, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
 import { readTaskCsv } from './task-csv.ts';
 import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
 import {
+  deadlineProblem,
   kindPriceCents,
   MAX_BATCH_TASKS,
   MIN_TEXT_ANSWERS,
@@ -21,7 +23,7 @@ import {
   type TaskRuleError,
   type TaskType,
 } from '@concord/contract';
-import type { CreatedTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
+import type { CreatedTask, NewTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
 
 /**
  * CSV imports a process runs at once; the next ones wait their turn. Each holds its file, its rows and the
@@ -34,11 +36,15 @@ const CSV_IMPORTS_AT_ONCE = 1;
 const CSV_YIELD_EVERY_MS = 5;
 
 /** contract: estimatedCompletionMs when a type has no completed task in the last 24 hours. */
-const DEFAULT_ESTIMATE_MS = 300_000;
+export const DEFAULT_ESTIMATE_MS = 300_000;
 const ESTIMATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const taskNotPending = (status: string) => new BadRequestError('TASK_NOT_PENDING', `Only PENDING tasks can be changed; this task is ${status}`);
+const taskNotOpen = (status: string) =>
+  new BadRequestError('TASK_NOT_PENDING', `Only an open (PENDING or VALIDATING) task's deadline and priority can be changed; this task is ${status}`);
+/** The changes a task takes only while nobody has answered it (PENDING); deadline and priority apply while it is open. */
+const PENDING_ONLY_CHANGES = ['maxCents', 'validationsNeeded', 'locale', 'projectId'] as const;
 const taskIsReview = (textTaskId: string) =>
   new ConflictError('TASK_IS_REVIEW', `This is the review of text task ${textTaskId}: it is decided with it, and cannot be changed or deleted`);
 const invalidProject = () => new BadRequestError('INVALID_PROJECT', 'projectId is not one of your projects');
@@ -96,7 +102,7 @@ export class TasksService {
   async create(actor: Actor, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
     const buyerId = actor.organisationId;
     const checked = async () => {
-      const validation = validateTaskInput(await new ProjectKinds(this.db, buyerId).apply(raw), this.config.priceCents);
+      const validation = validateTaskInput(await new ProjectKinds(this.db, buyerId).apply(raw), this.config.priceCents, this.clock.now());
       if (!validation.ok) throw ruleError(validation.error);
       return validation.task;
     };
@@ -109,10 +115,13 @@ export class TasksService {
       if (refused) throw new BadRequestError('INVALID_PROJECT', refused);
       const projects = await repos.projects.qualitySettings(buyerId, projectIdsOf([task]));
       if (task.projectId && !projects.has(task.projectId)) throw invalidProject();
-      const settled = withQuality(task, projects, this.config.consensusThreshold);
+      const settled = withQuality(task, projects, this.config.consensusThreshold, this.clock.now());
       const [created] = await this.insertAndReserve(repos, buyerId, [settled]);
       if (!created) throw new Error('task insert returned no row');
-      await repos.auditLog.append(actor, { targetId: created.taskId, after: { ...taskSettings(settled), costCents: created.costCents } });
+      await repos.auditLog.append(actor, {
+        targetId: created.taskId,
+        after: { ...taskSettings({ ...settled, deadline: settled.deadlineAt }), costCents: created.costCents },
+      });
       return {
         taskId: created.taskId,
         status: created.status,
@@ -133,7 +142,7 @@ export class TasksService {
       const kinds = new ProjectKinds(this.db, buyerId);
       await kinds.load(items);
       return items.map((item, index) => {
-        const validation = validateTaskInput(kinds.applyLoaded(item), this.config.priceCents);
+        const validation = validateTaskInput(kinds.applyLoaded(item), this.config.priceCents, this.clock.now());
         if (!validation.ok) throw invalidTask(index, validation.error);
         return validation.task;
       });
@@ -151,7 +160,7 @@ export class TasksService {
       const created = await this.insertAndReserve(
         repos,
         buyerId,
-        tasks.map((task) => withQuality(task, projects, this.config.consensusThreshold)),
+        tasks.map((task) => withQuality(task, projects, this.config.consensusThreshold, this.clock.now())),
       );
       const result = { created: created.length, tasks: created, totalCostCents: sumCost(created) };
       await repos.auditLog.append(actor, { targetId: null, after: batchSettings(result, tasks) });
@@ -175,7 +184,7 @@ export class TasksService {
   private runCsvImport(actor: Actor, file: Buffer, idempotencyKey: string | undefined, scope: ProjectScope): Promise<Outcome<CsvImportResult>> {
     const buyerId = actor.organisationId;
     return this.idempotency.run(buyerId, idempotencyKey, requestFingerprint(fingerprintRoute('POST /tasks/batch/csv', scope), file), 201, async (repos) => {
-      const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold);
+      const importer = new CsvChunkInserter(repos, buyerId, this.config.priceCents, this.config.consensusThreshold, this.clock.now());
       const kinds = new ProjectKinds(this.db, buyerId);
       let since = performance.now();
       for await (const record of readTaskCsv(file)) {
@@ -189,7 +198,7 @@ export class TasksService {
           importer.reject(record.row, record.error, 'VALIDATION_ERROR');
           continue;
         }
-        const validation = validateTaskInput(await kinds.apply(record.task), this.config.priceCents);
+        const validation = validateTaskInput(await kinds.apply(record.task), this.config.priceCents, this.clock.now());
         const refused = validation.ok ? outOfScope(scope, validation.task.projectId) : null;
         if (!validation.ok) importer.reject(record.row, validation.error.message, validation.error.code);
         else if (refused) importer.reject(record.row, refused, 'INVALID_PROJECT');
@@ -250,8 +259,14 @@ export class TasksService {
    * now: nobody has answered a PENDING task yet, so nothing has run on the old settings. A change of
    * maxCents or locale alone keeps them.
    */
-  async update(actor: Actor, id: string, changes: TaskChanges, scope: ProjectScope = null): Promise<TaskDetail> {
+  async update(actor: Actor, id: string, body: TaskUpdate, scope: ProjectScope = null): Promise<TaskDetail> {
     const buyerId = actor.organisationId;
+    const late = typeof body.deadline === 'string' ? deadlineProblem(body.deadline, this.clock.now()) : null;
+    if (late) throw new BadRequestError('VALIDATION_ERROR', `deadline ${late}`, { issues: [{ path: 'deadline', message: late }] });
+    const { deadline, ...rest } = body;
+    const changes: TaskChanges = { ...rest, ...(deadline === undefined ? {} : { deadline: deadline === null ? null : new Date(deadline) }) };
+    // Only an open task's schedule (deadline, priority) may change once answers have come in.
+    const pendingOnly = PENDING_ONLY_CHANGES.some((field) => changes[field] !== undefined);
     if (changes.maxCents !== undefined && changes.maxCents < this.config.priceCents) {
       throw new BadRequestError('VALIDATION_ERROR', `maxCents must be at least the task price of ${this.config.priceCents} cents`, {
         issues: [{ path: 'maxCents', message: `must be at least ${this.config.priceCents}` }],
@@ -268,13 +283,18 @@ export class TasksService {
       const task = await repos.tasks.lockForBuyer(buyerId, id);
       if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
       if (task.reviewOf) throw taskIsReview(task.reviewOf);
-      if (task.status !== 'PENDING') throw taskNotPending(task.status);
-      if (task.heldAt) throw taskHeld();
+      if (pendingOnly && task.status !== 'PENDING') throw taskNotPending(task.status);
+      if (task.status !== 'PENDING' && task.status !== 'VALIDATING') throw taskNotOpen(task.status);
+      if (pendingOnly && task.heldAt) throw taskHeld();
       const moved = changes.projectId === undefined ? null : outOfScope(scope, changes.projectId);
       if (moved) throw new BadRequestError('INVALID_PROJECT', moved);
       checkTextChanges(task, changes, this.config.priceCents);
       const quality = await this.qualityAfter(repos, buyerId, task, changes);
       await repos.tasks.update(id, { ...changes, ...quality });
+      // A text task's review has its deadline and priority (open_text_review copies them when it opens).
+      if (task.reviewTaskId && (changes.deadline !== undefined || changes.priority !== undefined)) {
+        await repos.tasks.update(task.reviewTaskId, pick(changes, ['deadline', 'priority']));
+      }
       await repos.auditLog.append(actor, settingsChange(id, taskSettings(task), taskSettings({ ...task, ...changes, ...quality })));
       const delta = changes.maxCents === undefined ? 0 : changes.maxCents - task.maxCents;
       const added = commitmentAdded(task, changes);
@@ -335,7 +355,7 @@ export class TasksService {
   }
 
   /** Inserts first and reserves last, so the buyer row is locked only for the end of the transaction. */
-  private async insertAndReserve(repos: RawRepositories, buyerId: string, tasks: Array<TaskInput & TaskQuality>): Promise<CreatedTaskView[]> {
+  private async insertAndReserve(repos: RawRepositories, buyerId: string, tasks: NewTask[]): Promise<CreatedTaskView[]> {
     return this.commitAndReserve(repos, buyerId, await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents));
   }
 
@@ -360,8 +380,11 @@ export class TasksService {
 
 /** What the audit log keeps of a task: its settings, never its content, options or candidates. */
 const taskSettings = (
-  task: Pick<TaskRecord, 'type' | 'answerKind' | 'projectId' | 'locale' | 'maxCents' | 'validationsNeeded' | 'targetConfidence' | 'maxResponses'>,
-) => pick(task, ['type', 'answerKind', 'projectId', 'locale', 'maxCents', 'validationsNeeded', 'targetConfidence', 'maxResponses']);
+  task: Pick<
+    TaskRecord,
+    'type' | 'answerKind' | 'projectId' | 'locale' | 'maxCents' | 'validationsNeeded' | 'targetConfidence' | 'maxResponses' | 'deadline' | 'priority'
+  >,
+) => pick(task, ['type', 'answerKind', 'projectId', 'locale', 'maxCents', 'validationsNeeded', 'targetConfidence', 'maxResponses', 'deadline', 'priority']);
 
 /** A batch's entry: how many tasks, what they cost at most, and the projects they went to (no task ids: up to 10 000). */
 const batchSettings = (result: { created: number; totalCostCents: number }, tasks: TaskInput[]) => ({
@@ -435,11 +458,14 @@ function invalidTask(index: number, error: { code: string; message: string; deta
 
 /**
  * A new task with the quality settings it keeps (contract §5): its project's where set, else the
- * defaults. `projects` holds the settings of the buyer's projects the tasks name.
+ * defaults; and its deadline: its own, else its project's default hours after `now`, else none.
+ * `projects` holds the settings of the buyer's projects the tasks name.
  */
-function withQuality(task: TaskInput, projects: ReadonlyMap<string, QualitySettings>, defaultTargetConfidence: number): TaskInput & TaskQuality {
+function withQuality(task: TaskInput, projects: ReadonlyMap<string, QualitySettings>, defaultTargetConfidence: number, now: Date): NewTask {
   const project = task.projectId ? (projects.get(task.projectId) ?? null) : null;
-  return { ...task, ...taskQualityFor(task.validationsNeeded, project, defaultTargetConfidence, task.answerKind) };
+  const hours = project?.defaultDeadlineHours ?? null;
+  const deadlineAt = task.deadline !== undefined ? new Date(task.deadline) : hours === null ? null : new Date(now.getTime() + hours * 3_600_000);
+  return { ...task, ...taskQualityFor(task.validationsNeeded, project, defaultTargetConfidence, task.answerKind), deadlineAt };
 }
 
 function projectIdsOf(tasks: ReadonlyArray<{ projectId: string | null }>): string[] {
@@ -496,6 +522,7 @@ class CsvChunkInserter {
     private readonly buyerId: string,
     private readonly priceCents: number,
     private readonly defaultTargetConfidence: number,
+    private readonly now: Date,
   ) {}
 
   reject(row: number, error: string, code: string): void {
@@ -539,7 +566,7 @@ class CsvChunkInserter {
       return false;
     });
     if (accepted.length === 0) return;
-    const tasks = accepted.map(({ task }) => withQuality(task, this.projects, this.defaultTargetConfidence));
+    const tasks = accepted.map(({ task }) => withQuality(task, this.projects, this.defaultTargetConfidence, this.now));
     const created = await this.repos.tasks.insertMany(this.buyerId, tasks, this.priceCents);
     this.created.push(...created);
   }

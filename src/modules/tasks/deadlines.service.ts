@@ -1,0 +1,58 @@
+// Deadlines (docs/organisations.md, "Deadlines and priority"): the expiry job that closes open tasks past
+// their deadline, and the list of open tasks at risk of missing theirs. A deadline itself is a task field,
+// set at creation (its own, or its project's defaultDeadlineHours) and changed by PATCH /tasks/:id; the
+// answer path refuses answers past it (sdk_answer: TASK_CLOSED) and next stops serving the task.
+import type { Clock } from '../../lib/clock.ts';
+import { newEventId, newId } from '../../lib/ids.ts';
+import type { ProjectScope } from '../../lib/endpoint.ts';
+import type { Database } from '../../repositories.ts';
+import type { SettlementEffects } from '../settlement/applier.ts';
+import { MAX_WEBHOOK_CONFIGS } from '@concord/contract';
+import type { TaskRecord } from './tasks.repository.ts';
+import { DEFAULT_ESTIMATE_MS } from './tasks.service.ts';
+
+/** Tasks one expiry statement closes: each is a row lock, an effect row and an event. */
+const EXPIRY_BATCH = 200;
+
+export interface AtRiskTask extends TaskRecord {
+  /** The median creation-to-completion time the deadline was compared with. */
+  medianCompletionMs: number;
+  /** False when the project has no completed task to take a median from (DEFAULT_ESTIMATE_MS, estimatedCompletionMs's default, was used). */
+  medianKnown: boolean;
+}
+
+export class DeadlinesService {
+  constructor(
+    private readonly db: Database,
+    private readonly effects: Pick<SettlementEffects, 'nudge'>,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Closes every open task past its deadline, a batch per statement (autocommitted: each batch's tasks end
+   * with their effects and events, or not at all); rows an answer holds at that moment wait for the next
+   * run. Returns how many it closed. The settlement-effects applier releases their reservations.
+   */
+  async expireDue(): Promise<number> {
+    let closed = 0;
+    for (;;) {
+      const slots = Array.from({ length: EXPIRY_BATCH }, () => ({ id: newEventId(), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) }));
+      const expired = await this.db.rawRepos.tasks.expireDue(this.clock.now(), slots);
+      closed += expired.length;
+      if (expired.length > 0) this.effects.nudge();
+      if (expired.length < EXPIRY_BATCH) return closed;
+    }
+  }
+
+  /** Open tasks whose deadline is nearer than their project's median completion time, soonest first. */
+  async atRisk(buyerId: string, query: { projectId?: string | undefined; limit: number }, scope: ProjectScope = null) {
+    const rows = await this.db.rawRepos.tasks.atRisk(
+      buyerId,
+      { ...(query.projectId ? { projectId: query.projectId } : {}), ...(scope ? { projectIds: [...scope] } : {}) },
+      this.clock.now(),
+      DEFAULT_ESTIMATE_MS,
+      query.limit,
+    );
+    return { tasks: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+  }
+}
