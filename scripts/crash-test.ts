@@ -142,6 +142,8 @@ async function main() {
     const ingest = buyers.map(async (buyer, b) => {
       for (let n = 0; running; n++) {
         const key = `crash-${b}-${n}`;
+        // Every third batch has deadlines (which the time warp below brings forward) and priorities.
+        const scheduled = n % 3 === 0 ? { deadline: new Date(Date.now() + 10 * 60_000).toISOString() } : {};
         const tasks = Array.from({ length: BATCH }, (_, i) => ({
           type: 'SENTIMENT_ANALYSIS',
           content: `item ${b}-${n}-${i}`,
@@ -149,6 +151,8 @@ async function main() {
           maxCents: 20,
           validationsNeeded: 2,
           ...(buyer.projectId ? { projectId: buyer.projectId } : {}),
+          ...scheduled,
+          ...(n % 3 === 0 ? { priority: (i % 7) - 3 } : {}),
         }));
         const res = await untilAnswered(() => json('POST', '/api/v1/tasks/batch', buyer.token, { tasks }, { 'idempotency-key': key }), isRunning);
         if (res?.status === 201) for (const task of res.body.tasks as Array<{ taskId: string }>) acknowledged.tasks.add(task.taskId);
@@ -190,6 +194,21 @@ async function main() {
       }
     });
 
+    // The time warp: the API takes deadlines at least a minute ahead, longer than a life lasts here; so a
+    // few open tasks at a time have theirs brought forward to within two seconds, and the servers' expiry job
+    // ends them while answers, decisions and kills go on.
+    const warp = (async () => {
+      while (running) {
+        await db
+          .query(
+            `UPDATE tasks SET deadline = now() + random() * interval '2 seconds'
+             WHERE id IN (SELECT id FROM tasks WHERE deadline > now() + interval '1 minute' AND status IN ('PENDING', 'VALIDATING') ORDER BY random() LIMIT 4)`,
+          )
+          .catch(() => undefined);
+        await sleep(700);
+      }
+    })();
+
     // The killer: SIGKILL at a random moment 1.5–4 s into each life, restart on the same port.
     for (let kill = 1; kill <= KILLS; kill++) {
       await sleep(1_500 + random() * 2_500);
@@ -202,7 +221,7 @@ async function main() {
     }
     await sleep(2_000);
     running = false;
-    await Promise.all([...ingest, ...deposits, ...answering]);
+    await Promise.all([...ingest, ...deposits, ...answering, warp]);
 
     // Let the last life deliver what the outbox holds, then stop it gracefully.
     const drainDeadline = Date.now() + 60_000;
@@ -217,10 +236,20 @@ async function main() {
     const violations = await checkInvariants(db, acknowledged, receiver.deliveries);
     const blind = await checksThatMissCorruption(db, acknowledged, receiver.deliveries);
     for (const name of blind) violations.push(`the check did not see a deliberate corruption: ${name}`);
-    const counts = await db.query<{ tasks: string; completed: string; failed: string; answers: string; events: string; held: string; capped: string }>(
+    const counts = await db.query<{
+      tasks: string;
+      completed: string;
+      failed: string;
+      expired: string;
+      answers: string;
+      events: string;
+      held: string;
+      capped: string;
+    }>(
       `SELECT (SELECT count(*) FROM tasks) AS tasks,
               (SELECT count(*) FROM tasks WHERE status = 'COMPLETED') AS completed,
               (SELECT count(*) FROM tasks WHERE status = 'FAILED') AS failed,
+              (SELECT count(*) FROM tasks WHERE failure_reason = 'EXPIRED') AS expired,
               (SELECT count(*) FROM task_responses) AS answers,
               (SELECT count(*) FROM events) AS events,
               (SELECT count(*) FROM tasks WHERE held_at IS NOT NULL) AS held,
@@ -235,6 +264,8 @@ async function main() {
       tasks: Number(c?.tasks),
       completed: Number(c?.completed),
       failed: Number(c?.failed),
+      // Of the failed, those whose deadline passed (the expiry job's, across the kills).
+      expired: Number(c?.expired),
       answers: Number(c?.answers),
       events: Number(c?.events),
       // Whether the run reached its caps: tasks the holding project held, caps that announced budget.cap_reached.
@@ -272,6 +303,7 @@ async function checksThatMissCorruption(db: pg.Client, acknowledged: Acknowledge
     ['an answer lost', `DELETE FROM task_responses WHERE id = (SELECT min(id) FROM task_responses)`],
     ['a project cap passed', `UPDATE projects SET budget_cap_cents = 0 WHERE budget_cap_cents IS NOT NULL`],
     ['a monthly cap passed', `UPDATE buyers SET monthly_cap_cents = 0 WHERE monthly_cap_cents IS NOT NULL`],
+    ['an expiry before its deadline', `UPDATE tasks SET deadline = failed_at + interval '1 second' WHERE failure_reason = 'EXPIRED'`],
     ['a delivery left pending', `UPDATE webhook_deliveries SET status = 'PENDING' WHERE id = (SELECT min(id) FROM webhook_deliveries)`],
   ];
   const unseen: string[] = [];
@@ -315,6 +347,11 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
        FROM buyers b CROSS JOIN LATERAL (SELECT coalesce(sum(${COMMITTED}), 0) AS committed FROM tasks t
                                          WHERE t.buyer_id = b.id AND coalesce(t.released_at, t.created_at) >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') c
        WHERE c.committed > b.monthly_cap_cents`,
+    ],
+    [
+      'expired before its deadline',
+      `SELECT t.id || ': failed ' || t.failed_at || ', deadline ' || coalesce(t.deadline::text, 'none') AS v
+       FROM tasks t WHERE t.failure_reason = 'EXPIRED' AND (t.deadline IS NULL OR t.failed_at < t.deadline)`,
     ],
     [
       'earnings ≠ ledger',

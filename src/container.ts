@@ -91,7 +91,7 @@ export function createServices(deps: ContainerDeps) {
     audit: new AuditService(db),
     idempotency,
     tasks: new TasksService(db, idempotency, clock, deps.config, spendingCaps),
-    /** The expiry job (server.ts runs it every DEADLINE_SWEEP_MS) and the at-risk list. */
+    /** The expiry job (server.ts runs it every DEADLINE_SWEEP_MS, a second) and the at-risk list. */
     deadlines: new DeadlinesService(db, settlementEffects, clock),
     goldenTasks: new GoldenTasksService(db),
     annotation: new AnnotationService(db, settlementEffects, clock, deps.config, deps.logger, deps.random),

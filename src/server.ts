@@ -31,11 +31,11 @@ const SHUTDOWN_GRACE_MS = 25_000;
 /** Expired Idempotency-Keys are swept hourly (a key past 24 h is also taken over on its next use). */
 const EXPIRED_SWEEP_MS = 60 * 60 * 1000;
 /**
- * How often open tasks past their deadline are closed. Answers past a deadline are refused at once
- * (sdk_answer), and next stops serving the task: this only decides how soon its event and released
- * reservation follow.
+ * How often open tasks past their deadline are closed (one probe of a small partial index when none is
+ * due). Answers past a deadline are refused at once (sdk_answer), and next stops serving the task: this
+ * only decides how soon its event and released reservation follow.
  */
-const DEADLINE_SWEEP_MS = 5_000;
+const DEADLINE_SWEEP_MS = 1_000;
 
 /** Outside production a missing JWT_SECRET is generated once and kept, so tokens survive restarts. */
 async function resolveJwtSecret(config: Config): Promise<string> {

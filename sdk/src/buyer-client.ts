@@ -52,6 +52,8 @@ import type {
   TaskBatchCreated,
   TaskCountFilters,
   TaskCounts,
+  TaskAtRisk,
+  AtRiskParams,
   TaskCreated,
   TaskInput,
   TaskListItem,
@@ -223,7 +225,10 @@ export class TasksResource extends Resource {
     return this.http.json({ method: 'GET', path: `/tasks/${id(taskId)}`, options });
   }
 
-  /** Changes a PENDING task (TASK_NOT_PENDING otherwise); a higher maxCents reserves the difference. */
+  /**
+   * Changes a task: its deadline (null removes it) and priority while it is open, its other fields while it
+   * is PENDING (TASK_NOT_PENDING otherwise); a higher maxCents reserves the difference.
+   */
   update(taskId: string, changes: TaskUpdate, options: RequestOptions = {}): Promise<Task> {
     return this.http.json({ method: 'PATCH', path: `/tasks/${id(taskId)}`, body: changes, options });
   }
@@ -236,6 +241,14 @@ export class TasksResource extends Resource {
   /** The buyer's tasks, newest first: `for await` walks them all, `.page()` reads one page. */
   list(params: TaskListParams = {}, options: RequestOptions = {}): PageList<TaskListItem> {
     return this.paginate('tasks', '/tasks', { ...params }, options);
+  }
+
+  /**
+   * Open tasks whose deadline is nearer than their project's median completion time, soonest deadline
+   * first: `for await` walks them all, `.page()` reads one page.
+   */
+  atRisk(params: AtRiskParams = {}, options: RequestOptions = {}): PageList<TaskAtRisk> {
+    return this.paginate('tasks', '/tasks/at-risk', { ...params }, options);
   }
 
   /** How many of the buyer's tasks are in each status. */

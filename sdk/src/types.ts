@@ -78,6 +78,11 @@ export type TaskCreated = ResponseOf<'/tasks', 'post'>;
 export type TaskBatchCreated = ResponseOf<'/tasks/batch', 'post'>;
 export type CsvImport = ResponseOf<'/tasks/batch/csv', 'post'>;
 export type TaskCounts = Schemas['TaskCounts'];
+/** An open task likely to miss its deadline (GET /tasks/at-risk), with the median completion time it was compared with. */
+export type TaskAtRisk = Schemas['TasksAtRisk']['tasks'][number];
+export interface AtRiskParams extends PageParams {
+  projectId?: string;
+}
 export interface TaskFilters {
   status?: TaskStatus;
   type?: TaskType;

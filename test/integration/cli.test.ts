@@ -666,6 +666,33 @@ describe('concord balance, top-up and export', () => {
     expect(usage.code).toBe(2);
   });
 
+  it('tasks at-risk lists tasks likely to miss their deadline; tasks schedule changes a deadline or a priority', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(10_000);
+    expect((await concord(['tasks', 'at-risk'], home, as(buyer))).stdout).toBe('No open task is at risk of missing its deadline.\n');
+    const created = await request(ctx.app)
+      .post('/api/v1/tasks')
+      .set(bearer(buyer.token))
+      .send({ type: 'BINARY_CHOICE', content: 'Spam?', options: ['y', 'n'], deadline: new Date(Date.now() + 3 * 60_000).toISOString() });
+    const taskId: string = created.body.taskId;
+    const listed = await concord(['tasks', 'at-risk'], home, as(buyer));
+    expect(listed.stdout).toMatch(new RegExp(`^${taskId}  PENDING  deadline in [23] min, median completion 5 min \\(no task completed yet: the default\\)\n$`));
+    expect(json(await concord(['tasks', 'at-risk', '--json', '--limit', '5'], home, as(buyer)))).toMatchObject({ hasMore: false, tasks: [{ id: taskId }] });
+
+    const later = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const scheduled = await concord(['tasks', 'schedule', taskId, '--deadline', later, '--priority', '-4'], home, as(buyer));
+    expect(scheduled.stdout).toBe(`Task ${taskId} (PENDING): deadline ${later}, priority -4\n`);
+    expect((await concord(['tasks', 'at-risk'], home, as(buyer))).stdout).toBe('No open task is at risk of missing its deadline.\n');
+    expect((await concord(['tasks', 'schedule', taskId, '--deadline', 'none'], home, as(buyer))).stdout).toBe(
+      `Task ${taskId} (PENDING): no deadline, priority -4\n`,
+    );
+    // The contract's rules, before anything is sent.
+    for (const args of [['--deadline', new Date(Date.now() + 10_000).toISOString()], ['--priority', '11'], ['--priority', 'high'], []]) {
+      const refused = await concord(['tasks', 'schedule', taskId, ...args], home, as(buyer));
+      expect(refused.code, args.join(' ')).toBe(2);
+    }
+  });
+
   it('top-up creates a deposit and prints its checkout URL; --open hands it to the browser opener; --wait waits for the payment', async () => {
     const home = await newHome();
     const buyer = await buyerWithKey(0);

@@ -264,6 +264,9 @@ describe('GET /tasks/at-risk', () => {
     expect((await as.get(`/tasks/at-risk?projectId=${project}`)).body.tasks.map((t: { id: string }) => t.id)).toEqual([soon]);
     const page = await as.get('/tasks/at-risk?limit=1');
     expect(page.body).toMatchObject({ hasMore: true, tasks: [{ id: loose }] });
+    const rest = await as.get(`/tasks/at-risk?limit=1&cursor=${page.body.nextCursor}`);
+    expect(rest.body).toMatchObject({ hasMore: false, nextCursor: null, tasks: [{ id: soon }] });
+    expect((await as.get('/tasks/at-risk?cursor=nonsense')).body.code).toBe('INVALID_CURSOR');
     expect((await as.get('/tasks/at-risk?status=PENDING')).body.code).toBe('VALIDATION_ERROR');
     // Another organisation sees none of them.
     expect((await api((await fundedBuyer()).token).get('/tasks/at-risk')).body.tasks).toEqual([]);

@@ -4,6 +4,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { balance, login, logout, topUp, type TopUpOptions } from './account.ts';
 import { setMonthlyCap, setProjectCap, showCaps } from './caps.ts';
+import { scheduleTask, showAtRisk } from './deadlines.ts';
 import type { GlobalOptions } from './config.ts';
 import { CliError, EXIT, toCliError } from './errors.ts';
 import { exportDataset, type ExportOptions } from './export.ts';
@@ -115,6 +116,19 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .option('--interval <seconds>', 'seconds between reads when polling', positive('--interval'), 2)
     .option('--no-stream', 'poll instead of following the event stream')
     .action(run(async (_options: unknown, command: Command) => watchTasks(globals(command) as unknown as WatchOptions, output(globals(command)), USER_AGENT)));
+  tasks
+    .command('at-risk')
+    .description("open tasks whose deadline is nearer than their project's median completion time, soonest first")
+    .option('--project <id>', "only this project's tasks")
+    .option('--limit <n>', 'how many (1–100, 20 by default)', positive('--limit'))
+    .action(run(async (_options: unknown, command: Command) => showAtRisk(globals(command), output(globals(command)), USER_AGENT)));
+  tasks
+    .command('schedule')
+    .argument('<taskId>', 'an open task (PENDING or VALIDATING)')
+    .description("change an open task's deadline or priority")
+    .option('--deadline <time>', 'ISO 8601 with a zone, a minute to 366 days ahead (2026-12-01T18:00:00Z), or none to remove it')
+    .option('--priority <n>', '-10 to 10: orders your own tasks in next, ten minutes of age per point')
+    .action(run(async (taskId: string, _options: unknown, command: Command) => scheduleTask(taskId, globals(command), output(globals(command)), USER_AGENT)));
 
   program
     .command('export')

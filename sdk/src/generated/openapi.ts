@@ -2271,7 +2271,7 @@ export interface components {
                 /** @description false when the project has no completed task yet: the deadline was compared with 300 000 ms (estimatedCompletionMs’s default) */
                 medianKnown: boolean;
             }[];
-            /** @description More tasks are at risk than limit: the soonest deadlines come first */
+            nextCursor: string | null;
             hasMore: boolean;
         };
         TaskCounts: {
@@ -8871,6 +8871,7 @@ export interface operations {
                 projectId?: string;
                 /** @description Page size: 1 to 100, default 20 (above 100 is read as 100) */
                 limit?: number;
+                cursor?: string;
             };
             header?: {
                 /**
@@ -8924,13 +8925,14 @@ export interface operations {
                      *           "medianKnown": true
                      *         }
                      *       ],
+                     *       "nextCursor": null,
                      *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["TasksAtRisk"];
                 };
             };
-            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason) */
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the cursor is not one this API produced (INVALID_CURSOR) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];

@@ -5,6 +5,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import { newEventId, newId } from '../../lib/ids.ts';
 import type { ProjectScope } from '../../lib/endpoint.ts';
+import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
 import type { Database } from '../../repositories.ts';
 import type { SettlementEffects } from '../settlement/applier.ts';
 import { MAX_WEBHOOK_CONFIGS } from '@concord/contract';
@@ -45,14 +46,22 @@ export class DeadlinesService {
   }
 
   /** Open tasks whose deadline is nearer than their project's median completion time, soonest first. */
-  async atRisk(buyerId: string, query: { projectId?: string | undefined; limit: number }, scope: ProjectScope = null) {
+  async atRisk(
+    buyerId: string,
+    query: { projectId?: string | undefined; limit: number; cursor?: string | undefined },
+    scope: ProjectScope = null,
+  ): Promise<Page<AtRiskTask, 'tasks'>> {
     const rows = await this.db.rawRepos.tasks.atRisk(
       buyerId,
       { ...(query.projectId ? { projectId: query.projectId } : {}), ...(scope ? { projectIds: [...scope] } : {}) },
       this.clock.now(),
       DEFAULT_ESTIMATE_MS,
       query.limit,
+      query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     );
-    return { tasks: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    const tasks = rows.slice(0, query.limit);
+    const last = tasks.at(-1);
+    const hasMore = rows.length > query.limit;
+    return { tasks, hasMore, nextCursor: hasMore && last?.deadline ? encodeCursor({ createdAt: last.deadline, id: last.id }) : null };
   }
 }

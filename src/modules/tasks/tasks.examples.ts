@@ -159,6 +159,7 @@ export const taskExamples: Record<string, EndpointExamples> = {
           medianKnown: true,
         },
       ],
+      nextCursor: null,
       hasMore: false,
     },
   },

@@ -315,7 +315,8 @@ export class TasksRawRepository {
    * A buyer's open tasks with a deadline nearer than the median creation-to-completion time of their
    * project (tasks without a project: of the buyer's tasks without one), soonest deadline first, `limit + 1`
    * rows. The medians come from the buyer's last AT_RISK_SAMPLE completed tasks (review tasks left out: a
-   * text task's completion includes its review); a project without any is compared with `defaultMs`.
+   * text task's completion includes its review); a project without any is compared with `defaultMs`. The
+   * keyset cursor is on (deadline, id).
    */
   async atRisk(
     buyerId: string,
@@ -323,10 +324,13 @@ export class TasksRawRepository {
     now: Date,
     defaultMs: number,
     limit: number,
+    after?: Cursor,
   ): Promise<Array<TaskRecord & { medianCompletionMs: number; medianKnown: boolean }>> {
     const conditions = [Prisma.sql`buyer_id = ${buyerId}`, Prisma.sql`deadline IS NOT NULL`, Prisma.sql`status IN ('PENDING', 'VALIDATING')`];
     if (filters.projectId) conditions.push(Prisma.sql`project_id = ${filters.projectId}`);
     if (filters.projectIds) conditions.push(Prisma.sql`project_id = ANY(${[...filters.projectIds]}::text[])`);
+    // The cursor's time is the last row's deadline: the list is soonest deadline first.
+    if (after) conditions.push(Prisma.sql`(deadline, id) > (${after.createdAt}::timestamptz, ${after.id})`);
     const rows = await this.db.$queryRaw<Array<TaskRow & { median_ms: number | null }>>`
       WITH recent AS (
         SELECT project_id, EXTRACT(EPOCH FROM validated_at - created_at) * 1000 AS ms FROM tasks

@@ -36,13 +36,9 @@ export const updateTaskBody = z.strictObject({
   validationsNeeded: validationsNeededSchema.optional().meta({ description: recomputesQuality }),
   locale: localeSchema.optional(),
   projectId: projectIdSchema.nullable().optional().meta({ description: recomputesQuality }),
-  deadline: deadlineSchema
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        'A new deadline (a minute to a year ahead), or null for none; changes an open task (PENDING or VALIDATING), and a text task’s review with it',
-    }),
+  deadline: deadlineSchema.nullable().optional().meta({
+    description: 'A new deadline (a minute to a year ahead), or null for none; changes an open task (PENDING or VALIDATING), and a text task’s review with it',
+  }),
   priority: prioritySchema
     .optional()
     .meta({ description: 'A new priority (−10 … 10); changes an open task (PENDING or VALIDATING), and a text task’s review with it' }),
@@ -160,12 +156,9 @@ export const taskSchema = z
         "The confidence at which the task completes (0.5–0.999): its project's targetConfidence when the task was created, " +
         "else the service's CONSENSUS_THRESHOLD (0.95 by default)",
     }),
-    failureReason: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'Why a FAILED task failed: NO_CONSENSUS (maxResponses answers without reaching targetConfidence) or EXPIRED (its deadline passed)',
-      }),
+    failureReason: z.string().nullable().meta({
+      description: 'Why a FAILED task failed: NO_CONSENSUS (maxResponses answers without reaching targetConfidence) or EXPIRED (its deadline passed)',
+    }),
     responses: z.array(
       z.object({
         answer: z.string().meta({
@@ -207,6 +200,7 @@ export const listTasksResponse = z.object({ tasks: z.array(taskListItemSchema), 
 export const atRiskQuery = z.strictObject({
   projectId: z.string().max(64).optional().meta({ description: 'Only this project’s tasks' }),
   limit: limitSchema,
+  cursor: cursorSchema,
 });
 export const atRiskResponse = z
   .object({
@@ -216,13 +210,11 @@ export const atRiskResponse = z
           description:
             'The median creation-to-completion time of its project’s latest completed tasks (tasks without a project: of the buyer’s without one), which its deadline is nearer than',
         }),
-        medianKnown: z
-          .boolean()
-          .meta({
-            description: 'false when the project has no completed task yet: the deadline was compared with 300 000 ms (estimatedCompletionMs’s default)',
-          }),
+        medianKnown: z.boolean().meta({
+          description: 'false when the project has no completed task yet: the deadline was compared with 300 000 ms (estimatedCompletionMs’s default)',
+        }),
       }),
     ),
-    hasMore: z.boolean().meta({ description: 'More tasks are at risk than limit: the soonest deadlines come first' }),
+    ...pageInfo,
   })
   .meta({ id: 'TasksAtRisk' });

@@ -87,6 +87,8 @@ export const TASK_FIELD_WORDS: Record<string, string> = {
   allowTie: 'allowTie',
   group: 'the group',
   maxLength: 'the longest answer (maxLength)',
+  deadline: 'the deadline',
+  priority: 'the priority',
 };
 
 /** The words of every field the dashboard's forms send, for sentences with no field next to them. */
@@ -101,6 +103,7 @@ export const FIELD_WORDS: Record<string, string> = {
   description: 'the description',
   targetConfidence: 'the target confidence',
   maxResponses: 'the most answers per task',
+  defaultDeadlineHours: 'the default deadline (hours)',
   url: 'the URL',
   events: 'the events',
   secret: 'the secret',

@@ -45,6 +45,7 @@ describe('queriesChangedBy', () => {
         ['overview'],
         ['tasks', 'list'],
         ['tasks', 'counts'],
+        ['tasks', 'at-risk'],
         ['tasks', 'detail', 't1'],
         ['projects', 'detail'],
         ['projects', 'pairwise'],

@@ -5,6 +5,8 @@ import type { StreamedEvent } from './eventStream';
 const TASK_VIEWS: QueryKey[] = [
   ['tasks', 'list'],
   ['tasks', 'counts'],
+  // A decided or expired task leaves the tasks at risk of missing their deadline.
+  ['tasks', 'at-risk'],
   ['projects', 'detail'],
   ['projects', 'distribution'],
   // A decided pair moves its group's ranking and win rates.

@@ -1,14 +1,17 @@
-// The buyer's home: balance, tasks by status, spending over 30 days and the latest events, all live.
+// The buyer's home: balance, tasks by status, the open tasks at risk of missing their deadline (once
+// there are tasks), spending over 30 days and the latest events, all live.
 // The queries start together on mount and each part draws as soon as its own data is there: the stat
 // cards never wait for the (slower) spend chart. Each role sees what it may read (billing no tasks, a
 // member no money) and is offered only what it may do.
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useMeta } from '../api/meta';
 import { useBalance, isLowBalance } from '../billing/balance';
 import { BalanceStats } from '../billing/BalanceStats';
 import { useLedgerStarted } from '../billing/queries';
 import { usePermission } from '../organisations/Permitted';
-import { useTaskCounts } from '../tasks/queries';
+import { useProjectOptions, useTaskCounts } from '../tasks/queries';
+import { AtRiskTasks } from '../tasks/AtRiskTasks';
 import { Card, PageHeader } from '../ui/Page';
 import { EmptyState, ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { formatCents, formatCount } from '../ui/format';
@@ -110,6 +113,8 @@ export function OverviewPage() {
         </Card>
       ) : null}
 
+      {readsTasks && (counts.data?.total ?? 0) > 0 ? <OverviewAtRisk /> : null}
+
       {readsMoney ? (
         <Card title={`Money in and out, last ${SPEND_DAYS} days`}>
           <div className={spend.data && spendIsEmpty(spend.data) ? undefined : 'ov-chart-slot'}>
@@ -156,4 +161,11 @@ export function OverviewPage() {
       ) : null}
     </>
   );
+}
+
+/** The tasks at risk, each with its project's name, a row a link to it on the task list. */
+function OverviewAtRisk() {
+  const projects = useProjectOptions();
+  const projectNames = useMemo(() => new Map((projects.data ?? []).map((project) => [project.id, project.name])), [projects.data]);
+  return <AtRiskTasks firstLimit={5} projectNames={projectNames} />;
 }

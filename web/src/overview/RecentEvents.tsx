@@ -1,11 +1,12 @@
 // The last events of the account (task.completed, task.failed, budget.low, budget.cap_reached) with what
 // became of their webhook deliveries, newest first. A task is named by the start of its content and opens
-// in the drawer; a cap reached names its cap (a project's by its name, linked) and what was committed.
+// in the drawer, a failed one with why (no consensus, or expired); a cap reached names its cap (a project's by its name, linked) and what was committed.
 import { Link } from 'react-router';
 import { capReachedWords } from '../billing/caps';
 import { useProjectChoices } from '../projects/queries';
 import { TaskRef } from '../tasks/TaskRef';
 import { formatResult } from '../tasks/taskFormat';
+import { failureReasonLabel } from '../tasks/vocabulary';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
 import type { RecentEvent } from './queries';
@@ -59,6 +60,8 @@ function subject(event: RecentEvent) {
         {typeof payload.result === 'string' ? (
           <span className="ov-muted"> → {formatResult(payload.result, typeof payload.answerKind === 'string' ? payload.answerKind : undefined)}</span>
         ) : null}
+        {/* Why a task failed: "Expired" (its deadline passed) or "No consensus". */}
+        {event.type === 'task.failed' && typeof payload.reason === 'string' ? <span className="ov-muted"> → {failureReasonLabel(payload.reason)}</span> : null}
       </>
     );
   }

@@ -2,8 +2,9 @@
 // how confident the consensus was (both polled with back-off while the page is open), the charts of the
 // kinds it has completed tasks of (how many of each where it mixes them; each rating scale in its order;
 // each multi-select option's rate; pairwise results in words, and its groups' rankings and win rates and
-// the annotators' position bias); rename/describe it or change its default answer kind and quality
-// settings (Details shows what its new tasks run with), see and set its budget cap (ProjectBudgetCap.tsx),
+// the annotators' position bias); its open tasks at risk of missing their deadline (AtRiskTasks);
+// rename/describe it or change its default answer kind, default deadline and quality settings (Details
+// shows what its new tasks run with), see and set its budget cap (ProjectBudgetCap.tsx),
 // delete it (only when it has no tasks), and jump to its tasks or an export of it.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -22,6 +23,8 @@ import { LabelQuality } from './LabelQuality';
 import { PairwiseReport } from './PairwiseReport';
 import { hasPairwiseData } from './pairwiseReport';
 import { DefaultKindFact, DefaultKindField } from './DefaultKind';
+import { DefaultDeadlineFact, DefaultDeadlineField } from './DefaultDeadline';
+import { AtRiskTasks } from '../tasks/AtRiskTasks';
 import { KindMix, MultiOptions, RatingScales } from './KindCharts';
 import { labelsNote, labelWords, mixesKinds } from './distributionByKind';
 import { QualityFacts, QualityFields } from './QualitySettings';
@@ -97,6 +100,7 @@ export function ProjectPage() {
       </p>
       <ProjectStats project={data} />
       {distribution.data && mixesKinds(distribution.data.kinds) ? <KindMix kinds={distribution.data.kinds} /> : null}
+      <AtRiskTasks projectId={data.id} firstLimit={10} />
       <div className="grid-2 project-charts">
         <Card title="Labels">
           <DistributionLabels query={distribution} />
@@ -129,6 +133,7 @@ export function ProjectPage() {
             <dt>Last changed</dt>
             <dd>{formatDateTime(data.updatedAt)}</dd>
             <DefaultKindFact kind={data.defaultAnswerKind} />
+            <DefaultDeadlineFact hours={data.defaultDeadlineHours} />
             <QualityFacts project={data} />
           </dl>
           <Permitted permission="tasks:write">
@@ -288,6 +293,7 @@ function ProjectSettingsForm({ project }: { project: ProjectWithStats }) {
         error={errors.description}
       />
       <DefaultKindField kind={project.defaultAnswerKind} error={errors.defaultAnswerKind} />
+      <DefaultDeadlineField hours={project.defaultDeadlineHours} error={errors.defaultDeadlineHours} />
       <QualityFields project={project} errors={errors} />
       <ErrorNote error={apiErrors.general} />
       {saved ? <Notice tone="success">Changes saved.</Notice> : null}

@@ -13,6 +13,7 @@ import { Pager, useCursorStack } from '../ui/pagination';
 import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '@concord/contract';
 import { projectFormErrors, readProjectFields } from './projectForm';
 import { DefaultKindField } from './DefaultKind';
+import { DefaultDeadlineField } from './DefaultDeadline';
 import { QualityFields } from './QualitySettings';
 import { useCreateProject, useProjects, type Project } from './queries';
 import { Permitted, RoleNote } from '../organisations/Permitted';
@@ -129,6 +130,7 @@ function NewProjectForm({ onCreated }: { onCreated: (project: Project) => void }
         error={errors.description}
       />
       <DefaultKindField error={errors.defaultAnswerKind} />
+      <DefaultDeadlineField error={errors.defaultDeadlineHours} />
       <QualityFields errors={errors} />
       <ErrorNote error={apiErrors.general} />
       <Button type="submit" variant="primary" busy={create.isPending}>

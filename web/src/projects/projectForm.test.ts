@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors';
 import {
+  DEFAULT_DEADLINE_RULE,
   DEFAULT_KIND_RULE,
+  defaultDeadlineWords,
+  hoursWords,
+  readDefaultDeadlineHours,
   MAX_RESPONSES_RULE,
   TARGET_CONFIDENCE_RULE,
   defaultKindValue,
@@ -97,5 +101,43 @@ describe('projectFormErrors', () => {
       details: { issues: [{ path: 'maxResponses', message: 'Too big: expected number to be <=50' }] },
     });
     expect(projectFormErrors(refused)).toEqual({ fields: { maxResponses: MAX_RESPONSES_RULE }, general: null });
+  });
+});
+
+describe('the default deadline', () => {
+  it('reads empty as none (null) and whole hours from 1 to 8 760 as they are', () => {
+    expect(readDefaultDeadlineHours(' ')).toEqual({ value: null });
+    expect(readDefaultDeadlineHours('1')).toEqual({ value: 1 });
+    expect(readDefaultDeadlineHours(' 48 ')).toEqual({ value: 48 });
+    expect(readDefaultDeadlineHours('8760')).toEqual({ value: 8760 });
+  });
+
+  it.each(['0', '8761', '1.5', '-3', '2 days', '24h'])('refuses %s with the rule of the field', (typed) => {
+    expect(readDefaultDeadlineHours(typed)).toEqual({ value: null, error: DEFAULT_DEADLINE_RULE });
+  });
+
+  it('is sent with the other fields when the form has it (empty: null, none), and left alone when it has not', () => {
+    expect(readProjectFields(form({ name: 'Moderation', defaultDeadlineHours: '24' })).values.defaultDeadlineHours).toBe(24);
+    expect(readProjectFields(form({ name: 'Moderation', defaultDeadlineHours: '' })).values).toHaveProperty('defaultDeadlineHours', null);
+    expect(readProjectFields(form({ name: 'Moderation' })).values).not.toHaveProperty('defaultDeadlineHours');
+    expect(readProjectFields(form({ name: 'Moderation', defaultDeadlineHours: '9000' })).errors).toEqual({ defaultDeadlineHours: DEFAULT_DEADLINE_RULE });
+  });
+
+  it('says what it means for the project’s new tasks', () => {
+    expect(hoursWords(1)).toBe('1 hour');
+    expect(hoursWords(36)).toBe('36 hours');
+    expect(hoursWords(48)).toBe('48 hours (2 days)');
+    expect(hoursWords(8760)).toBe('8 760 hours (365 days)');
+    expect(defaultDeadlineWords(24)).toBe('24 hours (1 day) after a task is created, for tasks that name no deadline');
+    expect(defaultDeadlineWords(null)).toBe('None: a task has a deadline only when it names one');
+  });
+
+  it('puts the service’s refusal next to its field', () => {
+    const refused = new ApiError(400, {
+      error: 'Invalid request',
+      code: 'VALIDATION_ERROR',
+      details: { issues: [{ path: 'defaultDeadlineHours', message: 'Too big: expected number to be <=8760' }] },
+    });
+    expect(projectFormErrors(refused)).toEqual({ fields: { defaultDeadlineHours: DEFAULT_DEADLINE_RULE }, general: null });
   });
 });

@@ -1,9 +1,11 @@
-// A project's name, description, default answer kind and quality settings as the API accepts them (name
-// 1–200 characters, description at most 5 000, empty meaning none; the default kind single choice, rating
-// or multi-select, single choice sent as null; targetConfidence a decimal 0.5–0.999 and maxResponses a
-// whole number 2–50, empty meaning the service's default), checked before the create and settings forms
-// send them.
+// A project's name, description, default answer kind, default deadline and quality settings as the API
+// accepts them (name 1–200 characters, description at most 5 000, empty meaning none; the default kind
+// single choice, rating or multi-select, single choice sent as null; the default deadline a whole number
+// of hours 1–8 760, empty meaning none; targetConfidence a decimal 0.5–0.999 and maxResponses a whole
+// number 2–50, empty meaning the service's default), checked before the create and settings forms send them.
 import {
+  defaultDeadlineHoursSchema,
+  MAX_DEFAULT_DEADLINE_HOURS,
   MAX_RESPONSES_MAX,
   MAX_RESPONSES_MIN,
   maxResponsesSchema,
@@ -16,6 +18,7 @@ import {
   type ProjectDefaultKind,
 } from '@concord/contract';
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
+import { formatCount } from '../ui/format';
 import { tooLong } from '../ui/limits';
 
 export const TARGET_CONFIDENCE_RULE = `Give a decimal from ${TARGET_CONFIDENCE_MIN} to ${TARGET_CONFIDENCE_MAX}, or leave it empty for the service default.`;
@@ -23,7 +26,10 @@ export const MAX_RESPONSES_RULE = `Give a whole number of answers from ${MAX_RES
 
 export const DEFAULT_KIND_RULE = 'Choose single choice, rating or multi-select: pairwise and written answers cannot be a default.';
 
-export type ProjectField = 'name' | 'description' | 'defaultAnswerKind' | 'targetConfidence' | 'maxResponses';
+const hoursFigure = (hours: number) => formatCount(hours).replace(/,/g, ' ');
+export const DEFAULT_DEADLINE_RULE = `Give a whole number of hours from 1 to ${hoursFigure(MAX_DEFAULT_DEADLINE_HOURS)} (a year), or leave it empty for no default deadline.`;
+
+export type ProjectField = 'name' | 'description' | 'defaultAnswerKind' | 'defaultDeadlineHours' | 'targetConfidence' | 'maxResponses';
 
 export interface ProjectFields {
   name: string;
@@ -34,7 +40,29 @@ export interface ProjectFields {
   maxResponses: number | null;
   /** The kind the project's tasks take when they name none; null: single choice. Left out by a form without the field. */
   defaultAnswerKind?: Exclude<ProjectDefaultKind, 'single'> | null;
+  /** The deadline its tasks get when they name none, in hours after their creation; null: none. Left out by a form without the field. */
+  defaultDeadlineHours?: number | null;
 }
+
+/** The default deadline as typed: empty is none (null), else a whole number of hours the contract's schema accepts. */
+export function readDefaultDeadlineHours(typed: string): { value: number | null; error?: string } {
+  const text = typed.trim();
+  if (text === '') return { value: null };
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  return defaultDeadlineHoursSchema.safeParse(n).success ? { value: n } : { value: null, error: DEFAULT_DEADLINE_RULE };
+}
+
+/** "1 hour", "36 hours", "48 hours (2 days)". */
+export function hoursWords(hours: number): string {
+  const whole = `${hoursFigure(hours)} hour${hours === 1 ? '' : 's'}`;
+  if (hours < 24 || hours % 24 !== 0) return whole;
+  const days = hours / 24;
+  return `${whole} (${hoursFigure(days)} day${days === 1 ? '' : 's'})`;
+}
+
+/** What a project's default deadline means for its new tasks, on its page. */
+export const defaultDeadlineWords = (hours: number | null): string =>
+  hours === null ? 'None: a task has a deadline only when it names one' : `${hoursWords(hours)} after a task is created, for tasks that name no deadline`;
 
 /**
  * The default answer kind as the select holds it: rating or multi-select, anything else (the empty value,
@@ -88,8 +116,17 @@ export function readProjectFields(form: FormData): { values: ProjectFields; erro
   else if (nameTooLong) errors.name = nameTooLong;
   if (descriptionTooLong) errors.description = descriptionTooLong;
   const kind = form.get('defaultAnswerKind');
+  const hoursTyped = form.get('defaultDeadlineHours');
+  const hours = hoursTyped === null ? null : readDefaultDeadlineHours(String(hoursTyped));
+  if (hours?.error) errors.defaultDeadlineHours = hours.error;
   return {
-    values: { name, description: description || null, ...(kind === null ? {} : { defaultAnswerKind: readDefaultKind(String(kind)) }), ...quality.values },
+    values: {
+      name,
+      description: description || null,
+      ...(kind === null ? {} : { defaultAnswerKind: readDefaultKind(String(kind)) }),
+      ...(hours === null ? {} : { defaultDeadlineHours: hours.value }),
+      ...quality.values,
+    },
     errors,
   };
 }
@@ -97,6 +134,11 @@ export function readProjectFields(form: FormData): { values: ProjectFields; erro
 /** The API's refusal of a project form, next to its fields. */
 export const projectFormErrors = (error: unknown): FormErrors<ProjectField> =>
   mapFieldErrors(error, {
-    fields: ['name', 'description', 'defaultAnswerKind', 'targetConfidence', 'maxResponses'],
-    rules: { defaultAnswerKind: DEFAULT_KIND_RULE, targetConfidence: TARGET_CONFIDENCE_RULE, maxResponses: MAX_RESPONSES_RULE },
+    fields: ['name', 'description', 'defaultAnswerKind', 'defaultDeadlineHours', 'targetConfidence', 'maxResponses'],
+    rules: {
+      defaultAnswerKind: DEFAULT_KIND_RULE,
+      defaultDeadlineHours: DEFAULT_DEADLINE_RULE,
+      targetConfidence: TARGET_CONFIDENCE_RULE,
+      maxResponses: MAX_RESPONSES_RULE,
+    },
   });

@@ -4,9 +4,11 @@
 // the kind chosen until the person types one. A pairwise task asks for its prompt, two candidates,
 // whether a tie is allowed and a group instead of options; a text task for its instruction and the
 // longest answer. The kind starts as the chosen project's default until the person picks one, and is
-// always sent (a task naming none would take the project's default). Before sending, the contract's own
-// rules (validateTaskInput) check the task, so what the service would refuse is said next to its field at
-// once. One Idempotency-Key per distinct form content, so a retry after a lost answer creates nothing twice.
+// always sent (a task naming none would take the project's default). An optional deadline is typed in the
+// person's own time and sent as ISO 8601 with its zone (empty: none, or the project's default deadline,
+// which the form names), with a priority from −10 to 10. Before sending, the contract's own rules
+// (validateTaskInput, deadlineProblem) check the task, so what the service would refuse is said next to
+// its field at once. One Idempotency-Key per distinct form content, so a retry after a lost answer creates nothing twice.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/errors';
@@ -21,6 +23,7 @@ import { tooLong } from '../ui/limits';
 import { useCreateTask, type CreateTaskResult, type ProjectOption } from './queries';
 import {
   DEFAULT_MAX_CENTS,
+  DEFAULT_PRIORITY,
   DEFAULT_TEXT_MAX_LENGTH,
   DEFAULT_VALIDATIONS_NEEDED,
   MAX_CANDIDATE_LENGTH,
@@ -47,6 +50,9 @@ import {
   type PairFieldErrors,
 } from './taskForm';
 import { textPriceWords } from './text';
+import { readDeadline, readPriority } from './deadlines';
+import { ScheduleFields } from './TaskSchedule';
+import { hoursWords } from '../projects/projectForm';
 import { CapRefusalHelp } from './Held';
 import { ANSWER_KINDS, answerKindLabel, answerKindOf, LOCALES, TASK_TYPES, type AnswerKind } from './vocabulary';
 
@@ -123,6 +129,7 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
   const pairwise = kind === 'pairwise';
   const written = kind === 'text';
   const content = CONTENT_WORDS[kind];
+  const projectDeadlineHours = projects.find((p) => p.id === projectId)?.defaultDeadlineHours ?? null;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -135,11 +142,15 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
       ? readPairFields({ candidateA: text('candidateA'), candidateB: text('candidateB'), allowTie: form.get('allowTie') === 'on', group: text('group') })
       : null;
     const maxLength = written ? readMaxLength(text('maxLength')) : null;
+    const deadline = readDeadline(text('deadline'), new Date());
+    const priority = readPriority(text('priority'), { required: false });
     const problems = {
       ...numbers.errors,
       ...(contentTooLong ? { content: contentTooLong } : {}),
       ...pair?.errors,
       ...(maxLength?.error ? { maxLength: maxLength.error } : {}),
+      ...(deadline.error ? { deadline: deadline.error } : {}),
+      ...(priority.error ? { priority: priority.error } : {}),
     };
     const input = taskInputOf(kind, {
       type: text('type'),
@@ -152,6 +163,8 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
       allowEmpty: form.get('allowEmpty') === 'on',
       pair: pair?.value,
       maxLength: maxLength?.value,
+      deadline: deadline.value,
+      priority: priority.value,
     });
     // The form's own sentences first; what they leave, the contract's rules as the service words them.
     const refused = Object.keys(problems).length > 0 ? problems : (localTaskErrors(input, priceCents, kind) ?? {});
@@ -261,6 +274,11 @@ function CreateTaskForm({ onCancel, onCreated, projects, defaultProjectId, price
           options={[{ value: '', label: 'No project' }, ...projects.map((p) => ({ value: p.id, label: p.name }))]}
         />
       </div>
+      <ScheduleFields
+        priority={DEFAULT_PRIORITY}
+        errors={errors}
+        emptyDeadline={projectDeadlineHours ? `the project’s default, ${hoursWords(projectDeadlineHours)} after creation` : undefined}
+      />
       <ErrorNote error={apiErrors.general} />
       {create.error instanceof ApiError && create.error.code === 'INSUFFICIENT_CREDITS' ? (
         <p className="task-form-help">

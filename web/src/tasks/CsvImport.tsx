@@ -12,12 +12,13 @@ import { TextField } from '../ui/Field';
 import { Card } from '../ui/Page';
 import { formatBytes, saveBlob } from '../ui/files';
 import { formatCount, formatDateTime } from '../ui/format';
-import { checkCsvHeader, CSV_MAX_BYTES } from '@concord/contract';
+import { checkCsvHeader, CSV_MAX_BYTES, MAX_DEADLINE_LEAD_DAYS, MAX_PRIORITY, MIN_PRIORITY } from '@concord/contract';
 import { exampleCsv, parseCsv, type CsvParseResult } from './csv';
 import { CsvImportResult, CsvUploadError } from './CsvImportResult';
 import { CsvLocalChecks, CsvPreview } from './CsvPreview';
 import { UploadCancelled, useUploadCsv, type UploadProgress } from './queries';
 import { floorCentsFor } from './taskForm';
+import { signed } from './deadlines';
 import { UploadProgressBar } from './UploadProgressBar';
 
 /** The service's limit for one file (multer's, 5 × 1 024 × 1 024 bytes). */
@@ -96,13 +97,15 @@ export function CsvImport() {
     >
       <p className="import-columns">
         Header columns: <code>type</code>, <code>content</code>, <code>options</code> (separated by <code>|</code>) are required; <code>locale</code>,{' '}
-        <code>maxCents</code> (budget in cents), <code>projectId</code>, <code>validationsNeeded</code>, <code>answerKind</code> and <code>allowEmpty</code> are
-        optional (an empty cell takes the default). A pairwise row sets <code>answerKind</code> to <code>pairwise</code>, leaves <code>options</code> empty and
-        gives <code>candidateA</code>, <code>candidateB</code>, and optionally <code>allowTie</code> (true or false) and <code>group</code>. A written answer
-        sets <code>answerKind</code> to <code>text</code>, leaves <code>options</code> empty, gives its instruction as <code>content</code> and optionally{' '}
-        <code>maxLength</code> (the longest answer in characters, 2 000 when empty); it costs twice the task price. UTF-8, comma-separated, fields with commas
-        or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with their error. The example CSV has a row of
-        each answer kind: single choice, rating (its options the scale, lowest first), multi-select, pairwise and written answer.
+        <code>maxCents</code> (budget in cents), <code>projectId</code>, <code>validationsNeeded</code>, <code>answerKind</code>, <code>allowEmpty</code>,{' '}
+        <code>deadline</code> (ISO 8601 with a zone, a minute to {MAX_DEADLINE_LEAD_DAYS} days ahead) and <code>priority</code> ({signed(MIN_PRIORITY)} to{' '}
+        {signed(MAX_PRIORITY)}) are optional (an empty cell takes the default). A pairwise row sets <code>answerKind</code> to <code>pairwise</code>, leaves{' '}
+        <code>options</code> empty and gives <code>candidateA</code>, <code>candidateB</code>, and optionally <code>allowTie</code> (true or false) and{' '}
+        <code>group</code>. A written answer sets <code>answerKind</code> to <code>text</code>, leaves <code>options</code> empty, gives its instruction as{' '}
+        <code>content</code> and optionally <code>maxLength</code> (the longest answer in characters, 2 000 when empty); it costs twice the task price. UTF-8,
+        comma-separated, fields with commas or line breaks in double quotes, at most 5 MB. Valid rows are created together; invalid rows are listed with their
+        error. The example CSV has a row of each answer kind: single choice, rating (its options the scale, lowest first), multi-select, pairwise and written
+        answer.
       </p>
       <div className="import-dropzone">
         <TextField

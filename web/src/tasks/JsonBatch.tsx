@@ -134,8 +134,9 @@ export function JsonBatch() {
           <p id={hintId} className="field-hint">
             {'{"tasks": [ … ]}'} or a bare array; each task as for Create task: type, content, options, and optionally locale, maxCents (cents), projectId,
             validationsNeeded, answerKind (a pairwise task gives {'"candidates": {"A": …, "B": …}'}, allowTie and group instead of options; a written answer,
-            "answerKind": "text", no options and optionally maxLength, at twice the price). 1 to 1 000 tasks, created all together or not at all. The same tasks
-            sent again within 24 hours, even after a reload, create nothing new: the service answers with the first result.
+            "answerKind": "text", no options and optionally maxLength, at twice the price), deadline (ISO 8601 with a zone) and priority (−10 to 10). 1 to 1 000
+            tasks, created all together or not at all. The same tasks sent again within 24 hours, even after a reload, create nothing new: the service answers
+            with the first result.
           </p>
           {problem ? (
             <p id={errorId} className="field-error" role="alert">

@@ -1,9 +1,10 @@
 // The task drawer: everything GET /tasks/:id says about one task — content (a pairwise task's prompt and
 // its two candidates; a text task's instruction and its written answers), options with the answers each
 // received, the answers in arrival order (answer and time spent; the API never names annotators), result,
-// confidence, status, failure reason, money, answer counts and times — live until the task settles; for a
-// PENDING task, the changes PATCH allows and a confirmed delete that releases the budget (never for a
-// review task, which is decided with its text task). A text task and its review link to each other: the
+// confidence, status, failure reason, money, answer counts, deadline, priority and times — live until the
+// task settles; for an open task, its deadline and priority to change (TaskSchedule); for a PENDING task,
+// the other changes PATCH allows and a confirmed delete that releases the budget (never for a review task,
+// which is decided, and scheduled, with its text task). A text task and its review link to each other: the
 // link opens the other one here.
 import { useEffect, useRef } from 'react';
 import { Dialog } from '../ui/Dialog';
@@ -13,6 +14,7 @@ import { useTask, type ProjectOption } from './queries';
 import { OptionsTally, Responses } from './TaskAnswers';
 import { PairCandidates } from './TaskPair';
 import { TaskSummary } from './TaskSummary';
+import { TaskSchedule } from './TaskSchedule';
 import { WrittenAnswers } from './TextTask';
 import { Permitted } from '../organisations/Permitted';
 
@@ -60,6 +62,12 @@ function TaskDetailBody({ task, onDeleted, projects }: { task: ReturnType<typeof
     <div className="task-detail">
       <TaskSummary task={data} projects={projects} />
       {task.isError ? <ErrorNote error={task.error} /> : null}
+      {/* Beside the facts that show them: what a task at risk of missing its deadline is opened for. */}
+      {(data.status === 'PENDING' || data.status === 'VALIDATING') && !data.reviewOf ? (
+        <Permitted permission="tasks:write">
+          <TaskSchedule task={data} />
+        </Permitted>
+      ) : null}
       <section aria-labelledby="task-content-heading" className="task-section">
         <h3 id="task-content-heading">{data.reviewOf ? 'What reviewers read' : (CONTENT_HEADINGS[data.answerKind ?? 'single'] ?? 'Content')}</h3>
         <pre className="task-content">{data.content}</pre>
@@ -73,14 +81,14 @@ function TaskDetailBody({ task, onDeleted, projects }: { task: ReturnType<typeof
           <Responses task={data} />
         </>
       )}
-      {data.status === 'PENDING' && data.reviewOf ? (
-        <p className="task-muted task-section">A review task is opened, priced and decided with its text task: it cannot be changed or deleted.</p>
+      {(data.status === 'PENDING' || data.status === 'VALIDATING') && data.reviewOf ? (
+        <p className="task-muted task-section">A review task is opened, priced, scheduled and decided with its text task: it cannot be changed or deleted.</p>
       ) : null}
       {data.status === 'PENDING' && !data.reviewOf ? (
         <Permitted permission="tasks:write">
           <section aria-labelledby="task-edit-heading" className="task-section">
             <h3 id="task-edit-heading">Change this task</h3>
-            <p className="task-muted">Only a task nobody has answered yet can be changed or deleted.</p>
+            <p className="task-muted">Only a task nobody has answered yet can have these changed, or be deleted.</p>
             <EditTaskForm key={data.id} task={data} projects={projects} />
             <DeleteTask task={data} onDeleted={onDeleted} />
           </section>

@@ -1,5 +1,6 @@
 // What GET /tasks/:id says about one task in the drawer: its status and type above, then result,
-// confidence, failure reason, money, answer counts and times; a text task's review (a link, or when it
+// confidence, failure reason (in words: no consensus, or expired), money, answer counts, its deadline
+// (and how far it is) and priority, and times; a text task's review (a link, or when it
 // opens) and its two prices, and a review task's text task; a task held by its project's budget cap says so.
 import { Link } from 'react-router';
 import { StatusBadge } from '../ui/StatusBadge';
@@ -10,7 +11,8 @@ import type { ProjectOption } from './queries';
 import { formatConfidence, formatResult, ratingSentence } from './taskFormat';
 import { writtenAnswers } from './text';
 import { ReviewFacts, ReviewOfFacts, useReviewResult } from './TextTask';
-import { answerKindLabel, typeLabel, type Task } from './vocabulary';
+import { answerKindLabel, failureReasonWords, typeLabel, type Task } from './vocabulary';
+import { ScheduleFacts } from './TaskSchedule';
 import { HeldBadge } from './Held';
 import { HELD_EXPLANATION } from './held';
 
@@ -36,7 +38,9 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <Notice tone="warning">
           {task.failureReason === 'NO_CONSENSUS'
             ? `The annotators did not agree after ${task.totalResponses} answers (NO_CONSENSUS). Nothing was charged and the budget was released.`
-            : `This task failed${task.failureReason ? ` (${task.failureReason})` : ''}. Nothing was charged.`}
+            : task.failureReason === 'EXPIRED'
+              ? `${failureReasonWords('EXPIRED')} (EXPIRED). Nothing was charged and the budget was released.`
+              : `This task failed${task.failureReason ? ` (${task.failureReason})` : ''}. Nothing was charged.`}
         </Notice>
       ) : null}
       <dl className="facts task-facts" aria-live="polite">
@@ -79,7 +83,7 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <dt>Confidence</dt>
         <dd>{formatConfidence(task.confidence)}</dd>
         <dt>Failure reason</dt>
-        <dd>{task.failureReason ?? '—'}</dd>
+        <dd>{failureReasonWords(task.failureReason)}</dd>
         <dt>Answers</dt>
         <dd>
           {text
@@ -101,6 +105,7 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
             {task.status === 'COMPLETED' ? '(charged)' : task.status === 'FAILED' ? '(not charged)' : '(charged when it completes)'}
           </span>
         </dd>
+        <ScheduleFacts task={task} />
         <dt>Locale</dt>
         <dd>{task.locale}</dd>
         <dt>Project</dt>

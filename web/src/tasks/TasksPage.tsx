@@ -2,7 +2,8 @@
 // filters, the page (?cursor=&page=, the cursors before it in the history entry, so Back and a reload
 // keep the page) and the open task kept in the URL (the parameters of links.ts:
 // ?status=&type=&answerKind=&projectId=&locale=&task=, read and written by taskFilters.ts) so a link
-// reproduces the view, live counts by status that filter when clicked, a drawer with the task's details,
+// reproduces the view, live counts by status that filter when clicked, the open tasks at risk of missing
+// their deadline (of the filtered project, when one is; AtRiskTasks), a drawer with the task's details,
 // and a form to create one. Everything polls with back-off, so a task turning COMPLETED shows by itself.
 import { useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
@@ -18,6 +19,7 @@ import { formatCount } from '../ui/format';
 import { CreateTaskDialog } from './CreateTaskDialog';
 import { TaskDrawer } from './TaskDrawer';
 import { TaskTable } from './TaskTable';
+import { AtRiskTasks } from './AtRiskTasks';
 import { PAGE_SIZE, useProjectOptions, useTaskCounts, useTasks, type CreateTaskResult, type ProjectOption } from './queries';
 import { changeTaskListParams, CLEARED_FILTERS, filtersKey, hasFilter, readTaskFilters, type TaskFilters, type TaskListChanges } from './taskFilters';
 import { ANSWER_KIND_NAMES, LOCALES, STATUSES, TASK_TYPES, type TaskStatus } from './vocabulary';
@@ -73,6 +75,16 @@ export function TasksPage() {
           </button>
         </Notice>
       ) : null}
+      <AtRiskTasks
+        // Another project filtered is another list, from its first rows.
+        key={filters.projectId ?? 'all'}
+        projectId={filters.projectId}
+        firstLimit={10}
+        onOpen={(task) => change({ task })}
+        openTaskId={openTaskId}
+        projectNames={projectNames}
+        compactEmpty
+      />
       <StatusCounts filters={filters} active={filters.status} onSelect={(status) => change({ status })} />
       <TaskFilterBar filters={filters} projects={projectList} onChange={change} onClear={anyFilter ? () => change(CLEARED_FILTERS) : undefined} />
       {projects.isError ? <ErrorNote error={projects.error} /> : null}

@@ -76,6 +76,14 @@ describe('exampleCsv', () => {
     const unused = header.filter((column) => column !== 'projectId' && !used.has(column.startsWith('candidate') ? 'candidates' : column));
     expect(unused).toEqual([]);
   });
+
+  it('gives one row a deadline 30 days ahead, on the hour, in UTC, and two rows a priority', () => {
+    const records = parse(exampleCsv(20, new Date('2026-03-14T09:26:53.589Z')), taskCsvOptions(true)) as string[][];
+    const [header = [], ...rows] = records;
+    const column = (name: string) => rows.map((row) => row[header.indexOf(name)] ?? '').filter((cell) => cell !== '');
+    expect(column('deadline')).toEqual(['2026-04-13T10:00:00.000Z']);
+    expect(column('priority')).toEqual(['5', '-2']);
+  });
 });
 
 describe('previewRows', () => {

@@ -133,14 +133,19 @@ const EXAMPLE_COLUMNS = [...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS] as co
 
 type ExampleRow = Partial<Record<(typeof EXAMPLE_COLUMNS)[number], string>>;
 
+/** How far ahead the example's deadline is: well inside the service's 366 days, and long enough to import it later. */
+const EXAMPLE_DEADLINE_DAYS = 30;
+
 /**
  * A ready-to-import example file: every column, a row of each answer kind, quoting, a multi-line field and
  * defaults left empty. Every row names its budget (the service's default of 20 cents is refused wherever
  * the task price is higher): the lowest it accepts (`floorCents`, the task price), and twice that on the
- * relevance row and on the written answer, which costs twice the price (its review is paid too).
+ * relevance row and on the written answer, which costs twice the price (its review is paid too). One row
+ * has a deadline, 30 days after `now` (on the hour, ISO 8601 in UTC), and two a priority.
  */
-export function exampleCsv(floorCents = 20): string {
+export function exampleCsv(floorCents = 20, now: Date = new Date()): string {
   const floor = String(floorCents);
+  const deadline = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000 + EXAMPLE_DEADLINE_DAYS * 86_400_000).toISOString();
   const rows: ExampleRow[] = [
     {
       type: 'SENTIMENT_ANALYSIS',
@@ -149,9 +154,18 @@ export function exampleCsv(floorCents = 20): string {
       locale: 'en',
       maxCents: floor,
       validationsNeeded: '3',
+      deadline,
+      priority: '5',
     },
     { type: 'SENTIMENT_ANALYSIS', content: 'Le produit est arrivé cassé, "très" déçu.', options: 'positive|negative|neutral', locale: 'fr', maxCents: floor },
-    { type: 'BINARY_CHOICE', content: 'Is this e-mail spam? "You won a cruise, click here"', options: 'yes|no', maxCents: floor, validationsNeeded: '5' },
+    {
+      type: 'BINARY_CHOICE',
+      content: 'Is this e-mail spam? "You won a cruise, click here"',
+      options: 'yes|no',
+      maxCents: floor,
+      validationsNeeded: '5',
+      priority: '-2',
+    },
     {
       type: 'RELEVANCE_RATING',
       content: 'Query: waterproof hiking boots\nResult: Trail runner GTX, Gore-Tex lined',

@@ -1,6 +1,6 @@
 // The tasks area's server state: TanStack Query hooks over GET/POST/PATCH/DELETE /tasks…, the live
 // counts (the one hook the tasks page, the overview and the export form share, under ['tasks', 'counts']),
-// and the CSV upload (XMLHttpRequest, for its upload progress). Every mutation that creates, changes or
+// the open tasks at risk of missing their deadline (['tasks', 'at-risk']), and the CSV upload (XMLHttpRequest, for its upload progress). Every mutation that creates, changes or
 // deletes tasks invalidates ['tasks'] and the balance (['billing'], ['me']), since a task reserves its
 // budget, and ['projects'], whose stats count tasks.
 import { useMemo } from 'react';
@@ -21,7 +21,17 @@ export interface TaskCounts {
 }
 
 export type TaskInput = Schemas['TaskInput'];
-export type TaskChanges = { maxCents?: number; validationsNeeded?: number; locale?: Locale; projectId?: string | null };
+/** What PATCH /tasks/:id changes: the first four while the task is PENDING, its deadline (null: none) and priority while it is open. */
+export type TaskChanges = {
+  maxCents?: number;
+  validationsNeeded?: number;
+  locale?: Locale;
+  projectId?: string | null;
+  deadline?: string | null;
+  priority?: number;
+};
+export type TasksAtRisk = Schemas['TasksAtRisk'];
+export type TaskAtRisk = TasksAtRisk['tasks'][number];
 export type CreateTaskResult = paths['/tasks']['post']['responses'][201]['content']['application/json'];
 export type BatchResult = paths['/tasks/batch']['post']['responses'][201]['content']['application/json'];
 export type CsvImportResult = paths['/tasks/batch/csv']['post']['responses'][201]['content']['application/json'];
@@ -68,6 +78,23 @@ export function useTask(id: string | null) {
 }
 
 /**
+ * Open tasks whose deadline is nearer than their project's median completion time, soonest first
+ * (GET /tasks/at-risk, tasks:read), the `limit` nearest; of one project with `projectId`. Time alone moves
+ * a task into the list, so it is polled (slowly while the event stream is up, which refreshes it when a
+ * task is decided or expires); `enabled`: false for a role that may not read tasks.
+ */
+export function useTasksAtRisk({ projectId, limit, enabled = true }: { projectId?: string | undefined; limit: number; enabled?: boolean }) {
+  const query = { limit, ...(projectId ? { projectId } : {}) };
+  return useQuery({
+    queryKey: ['tasks', 'at-risk', query],
+    queryFn: (): Promise<TasksAtRisk> => call(api.GET('/tasks/at-risk', { params: { query } })),
+    enabled,
+    refetchInterval: streamedInterval,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
  * What names a task where only its id is known (an event, a ledger row, a webhook delivery): its type and
  * content, which never change, so each task is asked once per session (and not polled like the drawer's).
  */
@@ -85,12 +112,23 @@ export interface ProjectOption {
   name: string;
   /** The kind its tasks take when they name none (null: single choice): Create task preselects it. */
   defaultAnswerKind?: ProjectDefaultKind | null;
+  /** The hours after creation its tasks' deadline falls when they name none (null: none): Create task says so. */
+  defaultDeadlineHours?: number | null;
 }
 
-/** The buyer's projects as {id, name, defaultAnswerKind} for filters, forms and the project column (the projects area's list). */
+/** The buyer's projects as {id, name, defaultAnswerKind, defaultDeadlineHours} for filters, forms and the project column (the projects area's list). */
 export function useProjectOptions() {
   const choices = useProjectChoices();
-  const data = useMemo(() => choices.data?.map((p): ProjectOption => ({ id: p.id, name: p.name, defaultAnswerKind: p.defaultAnswerKind })), [choices.data]);
+  const data = useMemo(
+    () =>
+      choices.data?.map((p): ProjectOption => ({
+        id: p.id,
+        name: p.name,
+        defaultAnswerKind: p.defaultAnswerKind,
+        defaultDeadlineHours: p.defaultDeadlineHours,
+      })),
+    [choices.data],
+  );
   return { data, isError: choices.isError, error: choices.error };
 }
 

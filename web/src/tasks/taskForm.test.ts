@@ -203,3 +203,34 @@ describe('Create task and a project’s default kind', () => {
     expect(taskInputOf('text', typed)).not.toHaveProperty('options');
   });
 });
+
+describe('Create task’s deadline and priority', () => {
+  const typed: TaskFormValues = { type: 'BINARY_CHOICE', content: 'Is this spam?', options: 'yes\nno', locale: 'en', projectId: '', allowEmpty: false };
+
+  it('sends a deadline and a priority when given, and neither when left to the defaults', () => {
+    const deadline = new Date(Date.now() + 3_600_000).toISOString();
+    expect(taskInputOf('single', { ...typed, deadline, priority: -3 })).toMatchObject({ deadline, priority: -3 });
+    const plain = taskInputOf('single', { ...typed, deadline: null, priority: undefined });
+    expect(plain).not.toHaveProperty('deadline');
+    expect(plain).not.toHaveProperty('priority');
+    expect(taskInputOf('single', { ...typed, priority: 0 })).toHaveProperty('priority', 0);
+  });
+
+  it('says what the contract refuses next to the deadline and the priority', () => {
+    const input = taskInputOf('single', { ...typed, deadline: new Date(Date.now() + 10_000).toISOString(), priority: 11 });
+    expect(localTaskErrors(input, 20, 'single')).toEqual({
+      priority: 'Give a whole number from −10 to +10: higher is served sooner among your own tasks (0 by default).',
+    });
+    const soon = taskInputOf('single', { ...typed, deadline: new Date(Date.now() + 10_000).toISOString() });
+    expect(localTaskErrors(soon, 20, 'single')).toEqual({ deadline: 'The deadline must be at least a minute ahead.' });
+  });
+
+  it('words the service’s refusal of a deadline next to its field', () => {
+    const refusal = new ApiError(400, {
+      error: 'Invalid',
+      code: 'VALIDATION_ERROR',
+      details: { issues: [{ path: ['deadline'], message: 'must be at most 366 days ahead' }] },
+    });
+    expect(taskFormErrors(refusal, 20).fields.deadline).toBe('The deadline must be at most 366 days ahead.');
+  });
+});

@@ -33,6 +33,7 @@ import type { Locale, ProjectDefaultKind, TaskType } from './vocabulary';
 import { mapFieldErrors, type FieldMessages, type FormErrors } from '../api/fieldErrors';
 import { formatCents, parseDollars } from '../ui/format';
 import { tooLong } from '../ui/limits';
+import { SCHEDULE_RULES } from './deadlines';
 
 /**
  * The least budget of a task of this kind: its price (GET /meta's priceCents, the contract's least budget
@@ -177,6 +178,10 @@ export interface TaskFormValues {
   pair?: { candidates: PairCandidates; allowTie: boolean; group?: string } | null | undefined;
   /** A text task's longest answer; undefined leaves the API's default. */
   maxLength?: number | undefined;
+  /** The deadline as ISO 8601 (readDeadline's value); undefined or null: none of its own (its project's default applies). */
+  deadline?: string | null | undefined;
+  /** The priority; undefined leaves the API's default (0). */
+  priority?: number | undefined;
 }
 
 /**
@@ -199,6 +204,8 @@ export function taskInputOf(answerKind: AnswerKind, values: TaskFormValues): Tas
     answerKind,
     ...(answerKind === 'multi' ? { allowEmpty: values.allowEmpty } : {}),
     ...(written && values.maxLength !== undefined ? { maxLength: values.maxLength } : {}),
+    ...(values.deadline ? { deadline: values.deadline } : {}),
+    ...(values.priority !== undefined ? { priority: values.priority } : {}),
   };
 }
 
@@ -235,6 +242,7 @@ export function taskFormErrors(error: unknown, floorCents: number, answerKind: A
       allowTie: 'Only a pairwise task may allow a tie.',
       group: GROUP_RULE,
       maxLength: MAX_LENGTH_RULE,
+      ...SCHEDULE_RULES,
     },
   });
 }

@@ -1,6 +1,6 @@
 // The dashboard's task vocabulary: its order and what it recognises (the values are the contract's, by type).
 import { describe, expect, it } from 'vitest';
-import { ANSWER_KINDS, GOLDEN_ANSWER_KINDS, isLocale, isStatus, isTaskType, STATUSES, typeLabel } from './vocabulary';
+import { ANSWER_KINDS, failureReasonLabel, failureReasonWords, GOLDEN_ANSWER_KINDS, isLocale, isStatus, isTaskType, STATUSES, typeLabel } from './vocabulary';
 
 describe('task vocabulary', () => {
   it('lists the statuses in the order a task goes through them', () => {
@@ -29,5 +29,19 @@ describe('task vocabulary', () => {
 
   it('offers golden tasks every kind but the written answer, which has no one right answer', () => {
     expect(GOLDEN_ANSWER_KINDS.map((kind) => kind.value)).toEqual(['single', 'rating', 'multi', 'pairwise']);
+  });
+
+  it('words both failure reasons, and keeps an unknown one as the API sent it', () => {
+    expect(failureReasonWords('EXPIRED')).toBe('Expired: its deadline passed before it was decided');
+    expect(failureReasonWords('NO_CONSENSUS')).toMatch(/^No consensus: the annotators did not agree/);
+    expect(failureReasonLabel('EXPIRED')).toBe('Expired');
+    expect(failureReasonLabel('NO_CONSENSUS')).toBe('No consensus');
+    expect(failureReasonWords(null)).toBe('—');
+    expect(failureReasonWords('toString')).toBe('toString');
+    expect(failureReasonLabel('SOMETHING_NEW')).toBe('SOMETHING_NEW');
+  });
+
+  it('says a failed task may have expired', () => {
+    expect(STATUSES.find((s) => s.value === 'FAILED')?.hint).toBe('No consensus or expired, not charged');
   });
 });

@@ -1,5 +1,5 @@
 // The task vocabulary of the API (@concord/contract) with the words the pages show for it: the five task
-// types, the six locales of the contract and the four statuses. The lists are built from records keyed by
+// types, the six locales of the contract, the four statuses and why a task failed. The lists are built from records keyed by
 // the contract's own unions, so a value added to or removed from the API breaks the build until it is
 // worded here.
 import { PROJECT_DEFAULT_KINDS, type AnswerKind, type Locale, type ProjectDefaultKind, type TaskStatus, type TaskType } from '@concord/contract';
@@ -46,7 +46,16 @@ const STATUS_WORDS: Record<TaskStatus, { label: string; hint: string }> = {
   PENDING: { label: 'Pending', hint: 'Waiting for a first answer' },
   VALIDATING: { label: 'Validating', hint: 'Collecting answers' },
   COMPLETED: { label: 'Completed', hint: 'Consensus reached, charged' },
-  FAILED: { label: 'Failed', hint: 'No consensus, not charged' },
+  FAILED: { label: 'Failed', hint: 'No consensus or expired, not charged' },
+};
+
+/**
+ * Why a FAILED task failed (its failureReason, task.failed's reason): the annotators did not agree, or its
+ * deadline passed while it was open. Neither is charged.
+ */
+const FAILURE_WORDS: Record<string, { label: string; sentence: string }> = {
+  NO_CONSENSUS: { label: 'No consensus', sentence: 'No consensus: the annotators did not agree within the most answers it takes' },
+  EXPIRED: { label: 'Expired', sentence: 'Expired: its deadline passed before it was decided' },
 };
 
 const entries = <K extends string, V>(record: Record<K, V>) => Object.entries(record) as [K, V][];
@@ -92,3 +101,8 @@ export const shortTypeLabel = (type: string): string => (isTaskType(type) ? TYPE
 /** A task's kind in words; a task without `answerKind` is single choice (the API leaves it out for those). */
 export const answerKindLabel = (kind: string | undefined = 'single'): string => (Object.hasOwn(KIND_WORDS, kind) ? KIND_WORDS[kind as AnswerKind].label : kind);
 export const statusLabel = (status: string): string => (isStatus(status) ? STATUS_WORDS[status].label : status);
+/** A failure reason in a word or two ("Expired"), for a list; the code itself when unknown. */
+export const failureReasonLabel = (reason: string): string => (Object.hasOwn(FAILURE_WORDS, reason) ? (FAILURE_WORDS[reason]?.label ?? reason) : reason);
+/** A failure reason as a sentence ("Expired: its deadline passed before it was decided"); "—" for none. */
+export const failureReasonWords = (reason: string | null | undefined): string =>
+  !reason ? '—' : Object.hasOwn(FAILURE_WORDS, reason) ? (FAILURE_WORDS[reason]?.sentence ?? reason) : reason;
