@@ -47,6 +47,8 @@ interface Acknowledged {
   tasks: Set<string>;
   answers: Set<string>;
   paidDeposits: Set<string>;
+  /** Tasks whose result a 200 of POST /tasks/:id/reject acknowledged rejecting. */
+  rejections: Set<string>;
 }
 
 /** Webhook receiver: answers 200 and remembers every delivery id it saw. */
@@ -83,7 +85,7 @@ async function main() {
   const start = () => startServer(database.url, env, { port });
   let server: BenchServer = await start();
   const base = server.url;
-  const acknowledged: Acknowledged = { tasks: new Set(), answers: new Set(), paidDeposits: new Set() };
+  const acknowledged: Acknowledged = { tasks: new Set(), answers: new Set(), paidDeposits: new Set(), rejections: new Set() };
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
@@ -194,6 +196,22 @@ async function main() {
       }
     });
 
+    // Result review: now and then a buyer rejects one of its completed results (refund, reservation, earnings
+    // taken back, the task decided again), racing the answers, the expiry job and the kills.
+    const reviews = buyers.map(async (buyer) => {
+      while (running) {
+        await sleep(600 + random() * 600);
+        const { rows } = await db
+          .query<{ id: string }>(`SELECT id FROM tasks WHERE buyer_id = $1 AND status = 'COMPLETED' AND revision = 1 ORDER BY random() LIMIT 1`, [buyer.id])
+          .catch(() => ({ rows: [] as Array<{ id: string }> }));
+        const id = rows[0]?.id;
+        if (!id) continue;
+        const res = await untilAnswered(() => json('POST', `/api/v1/tasks/${id}/reject`, buyer.token, { reason: 'crash test' }), isRunning);
+        if (res?.status === 200) acknowledged.rejections.add(id);
+        else if (res && res.status !== 402 && res.status !== 409) throw new Error(`reject answered ${res.status}: ${JSON.stringify(res.body)}`);
+      }
+    });
+
     // The time warp: the API takes deadlines at least a minute ahead, longer than a life lasts here; so a
     // few open tasks at a time have theirs brought forward to within two seconds, and the servers' expiry job
     // ends them while answers, decisions and kills go on.
@@ -221,7 +239,7 @@ async function main() {
     }
     await sleep(2_000);
     running = false;
-    await Promise.all([...ingest, ...deposits, ...answering, warp]);
+    await Promise.all([...ingest, ...deposits, ...answering, ...reviews, warp]);
 
     // Let the last life deliver what the outbox holds, then stop it gracefully.
     const drainDeadline = Date.now() + 60_000;
@@ -241,6 +259,7 @@ async function main() {
       completed: string;
       failed: string;
       expired: string;
+      rejected: string;
       answers: string;
       events: string;
       held: string;
@@ -250,6 +269,7 @@ async function main() {
               (SELECT count(*) FROM tasks WHERE status = 'COMPLETED') AS completed,
               (SELECT count(*) FROM tasks WHERE status = 'FAILED') AS failed,
               (SELECT count(*) FROM tasks WHERE failure_reason = 'EXPIRED') AS expired,
+              (SELECT count(*) FROM tasks WHERE revision = 2) AS rejected,
               (SELECT count(*) FROM task_responses) AS answers,
               (SELECT count(*) FROM events) AS events,
               (SELECT count(*) FROM tasks WHERE held_at IS NOT NULL) AS held,
@@ -266,6 +286,8 @@ async function main() {
       failed: Number(c?.failed),
       // Of the failed, those whose deadline passed (the expiry job's, across the kills).
       expired: Number(c?.expired),
+      // Results rejected by their buyer (and reopened), however they ended.
+      rejected: Number(c?.rejected),
       answers: Number(c?.answers),
       events: Number(c?.events),
       // Whether the run reached its caps: tasks the holding project held, caps that announced budget.cap_reached.
@@ -303,6 +325,7 @@ async function checksThatMissCorruption(db: pg.Client, acknowledged: Acknowledge
     ['an answer lost', `DELETE FROM task_responses WHERE id = (SELECT min(id) FROM task_responses)`],
     ['a project cap passed', `UPDATE projects SET budget_cap_cents = 0 WHERE budget_cap_cents IS NOT NULL`],
     ['a monthly cap passed', `UPDATE buyers SET monthly_cap_cents = 0 WHERE monthly_cap_cents IS NOT NULL`],
+    ['a refund lost', `DELETE FROM ledger_entries WHERE id = (SELECT min(id) FROM ledger_entries WHERE type = 'REFUND')`],
     ['an expiry before its deadline', `UPDATE tasks SET deadline = failed_at + interval '1 second' WHERE failure_reason = 'EXPIRED'`],
     ['a delivery left pending', `UPDATE webhook_deliveries SET status = 'PENDING' WHERE id = (SELECT min(id) FROM webhook_deliveries)`],
   ];
@@ -356,7 +379,7 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
     [
       'earnings ≠ ledger',
       `SELECT a.id || ': ' || a.earned_cents || ' vs ' || coalesce(sum(l.amount_cents), 0) AS v
-       FROM annotators a LEFT JOIN ledger_entries l ON l.annotator_id = a.id AND l.type = 'EARNING' GROUP BY a.id
+       FROM annotators a LEFT JOIN ledger_entries l ON l.annotator_id = a.id AND l.type IN ('EARNING', 'EARNING_REVERSAL') GROUP BY a.id
        HAVING a.earned_cents <> coalesce(sum(l.amount_cents), 0)`,
     ],
     [
@@ -366,17 +389,27 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
        HAVING count(r.id) > t.max_responses OR count(r.id) <> t.total_responses`,
     ],
     [
+      // A rejected result's charge is refunded (and its task charged again if it completes again).
       'charged ≠ once per completed task',
-      `SELECT t.id || ' ' || t.status || ': ' || count(l.id) || ' charges' AS v
-       FROM tasks t LEFT JOIN ledger_entries l ON l.task_id = t.id AND l.type = 'TASK_CHARGE' GROUP BY t.id
-       HAVING count(l.id) <> CASE WHEN t.status = 'COMPLETED' THEN 1 ELSE 0 END`,
+      `SELECT t.id || ' ' || t.status || ': ' || count(l.id) FILTER (WHERE l.type = 'TASK_CHARGE') || ' charges, '
+              || count(l.id) FILTER (WHERE l.type = 'REFUND') || ' refunds, ' || coalesce(sum(l.amount_cents), 0) || ' cents' AS v
+       FROM tasks t LEFT JOIN ledger_entries l ON l.task_id = t.id AND l.type IN ('TASK_CHARGE', 'REFUND') GROUP BY t.id, t.status, t.cost_cents
+       HAVING count(l.id) FILTER (WHERE l.type = 'TASK_CHARGE') - count(l.id) FILTER (WHERE l.type = 'REFUND') <> CASE WHEN t.status = 'COMPLETED' THEN 1 ELSE 0 END
+           OR coalesce(sum(l.amount_cents), 0) <> CASE WHEN t.status = 'COMPLETED' THEN -t.cost_cents ELSE 0 END`,
     ],
     [
+      // Each rejection reopens a decided task, and its next decision sends a second event.
       'decided tasks ≠ their events',
-      `SELECT s.status || ': ' || s.n || ' tasks vs ' || coalesce(e.n, 0) || ' events' AS v
-       FROM (SELECT status, count(*) AS n FROM tasks WHERE status IN ('COMPLETED', 'FAILED') GROUP BY status) s
-       LEFT JOIN (SELECT type, count(*) AS n FROM events GROUP BY type) e ON e.type = CASE s.status WHEN 'COMPLETED' THEN 'task.completed' ELSE 'task.failed' END
-       WHERE s.n <> coalesce(e.n, 0)`,
+      `SELECT d.n || ' decided tasks vs ' || e.decisions || ' decision events less ' || e.rejections || ' rejections' AS v
+       FROM (SELECT count(*) AS n FROM tasks WHERE status IN ('COMPLETED', 'FAILED')) d,
+            (SELECT count(*) FILTER (WHERE type IN ('task.completed', 'task.failed')) AS decisions,
+                    count(*) FILTER (WHERE type = 'task.rejected') AS rejections FROM events) e
+       WHERE d.n <> e.decisions - e.rejections`,
+    ],
+    [
+      'rejection without its event',
+      `SELECT t.id AS v FROM tasks t WHERE t.revision = 2
+         AND NOT EXISTS (SELECT 1 FROM events e WHERE e.buyer_id = t.buyer_id AND e.type = 'task.rejected' AND e.payload::jsonb->>'taskId' = t.id)`,
     ],
     [
       'event without a delivery',
@@ -411,6 +444,8 @@ async function checkInvariants(db: pg.Client, acknowledged: Acknowledged, receiv
     [...acknowledged.answers],
   );
   for (const id of acknowledged.answers) if (!answers.has(id)) violations.push(`acknowledged answer lost: ${id}`);
+  const rejected = await present(`SELECT id FROM tasks WHERE revision = 2 AND id = ANY ($1)`, [...acknowledged.rejections]);
+  for (const id of acknowledged.rejections) if (!rejected.has(id)) violations.push(`acknowledged rejection lost: ${id}`);
   const paid = await present(`SELECT id FROM deposits WHERE status = 'SUCCEEDED' AND id = ANY ($1)`, [...acknowledged.paidDeposits]);
   for (const id of acknowledged.paidDeposits) if (!paid.has(id)) violations.push(`paid deposit not credited: ${id}`);
   const { rows } = await db.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE status = 'DELIVERED'`);

@@ -41,6 +41,7 @@ import { ExportsRepository } from './modules/exports/exports.repository.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
 import { DeadlinesService } from './modules/tasks/deadlines.service.ts';
+import { ResultReviewService } from './modules/tasks/result-review.service.ts';
 import { DeliveryWorker } from './modules/webhooks/delivery.worker.ts';
 import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
 
@@ -70,6 +71,7 @@ export function createServices(deps: ContainerDeps) {
   const auth = new AuthService(db, tokens, clock, deps.config, deps.logger, apiKeys);
   const settlementEffects = new SettlementEffects(db, billing, clock, deps.logger);
   const spendingCaps = new SpendingCapsService(db, clock, deps.config.publicUrl);
+  const tasks = new TasksService(db, idempotency, clock, deps.config, spendingCaps);
   return {
     db,
     clock,
@@ -90,9 +92,11 @@ export function createServices(deps: ContainerDeps) {
     /** The audit log's reading and its retention sweep; every change appends its entry itself. */
     audit: new AuditService(db),
     idempotency,
-    tasks: new TasksService(db, idempotency, clock, deps.config, spendingCaps),
+    tasks,
     /** The expiry job (server.ts runs it every DEADLINE_SWEEP_MS, a second) and the at-risk list. */
     deadlines: new DeadlinesService(db, settlementEffects, clock),
+    /** POST /tasks/:id/reject: a completed result rejected, its task reopened and its decision undone. */
+    resultReview: new ResultReviewService(db, clock, spendingCaps, tasks, deps.logger),
     goldenTasks: new GoldenTasksService(db),
     annotation: new AnnotationService(db, settlementEffects, clock, deps.config, deps.logger, deps.random),
     annotators: new AnnotatorsService(db, clock, deps.config.reputationSnapshotMs),

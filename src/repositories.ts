@@ -25,6 +25,7 @@ import { IdempotencyRawRepository, IdempotencyRepository } from './modules/idemp
 import { MembersRepository } from './modules/organisations/members.repository.ts';
 import { ProjectsRawRepository, ProjectsRepository } from './modules/projects/projects.repository.ts';
 import { LabelQualityRepository } from './modules/quality/label-quality.repository.ts';
+import { ResultReviewRepository } from './modules/tasks/result-review.repository.ts';
 import { TaskStatsRepository } from './modules/tasks/task-stats.repository.ts';
 import { TasksRawRepository, TasksRepository } from './modules/tasks/tasks.repository.ts';
 import { WebhooksRawRepository, WebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
@@ -49,6 +50,7 @@ export function createRepositories(db: DbClient) {
     payouts: new PayoutsRepository(db),
     projects: new ProjectsRepository(db),
     rateLimits: new RateLimitsRepository(db),
+    resultReview: new ResultReviewRepository(db),
     settlementEffects: new SettlementEffectsRepository(db),
     spendingCaps: new SpendingCapsRepository(db),
     tasks: new TasksRepository(db),
@@ -82,6 +84,7 @@ export function createRawRepositories(db: RawExecutor) {
     mail: new MailRawRepository(db),
     projects: new ProjectsRawRepository(db),
     rateLimits: new RateLimitsRepository(db),
+    resultReview: new ResultReviewRepository(db),
     settlementEffects: new SettlementEffectsRepository(db),
     spendingCaps: new SpendingCapsRepository(db),
     tasks: new TasksRawRepository(db),

@@ -5,7 +5,7 @@
 -- stored, slot released, task and annotator counted), else DECIDE and nothing written: `participants`
 -- are the task's answers in arrival order with this one last, each with its annotator's soft counts in
 -- the task's label scope (null when they have none), and `model` the scope (key, option order, prior,
--- class prior, calibration map) and the task's answer kind (a pairwise answer, given as first, second or
+-- class prior, calibration map), the task's answer kind and revision (2 once a rejected result reopened it) (a pairwise answer, given as first, second or
 -- tie, is mapped to A, B or tie by the order its assignment showed, pair_answer, and keeps that order:
 -- `swapped`; a text task's answer is the written text, trimmed, 1 to max_length characters: it never
 -- decides its task, and the one that completes the writing opens the task's review, open_text_review; a
@@ -69,7 +69,7 @@ BEGIN
       v_outcome := 'DECIDE';
       v_scope_key := task_scope_key(v_task.project_id, v_task.buyer_id, v_task.options, v_task.answer_kind);
       SELECT jsonb_build_object('scopeKey', v_scope_key, 'targetConfidence', v_task.target_confidence,
-                                'answerKind', v_task.answer_kind,
+                                'answerKind', v_task.answer_kind, 'revision', v_task.revision,
                                 'scopeOptions', coalesce(s.options, task_scope_options(v_task.options, v_task.answer_kind)),
                                 'priorReliability', coalesce(s.prior_reliability, 0.7), 'priorShape', s.prior_shape,
                                 'classPrior', s.class_prior, 'calibration', s.calibration,

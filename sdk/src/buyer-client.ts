@@ -233,6 +233,15 @@ export class TasksResource extends Resource {
     return this.http.json({ method: 'PATCH', path: `/tasks/${id(taskId)}`, body: changes, options });
   }
 
+  /**
+   * Rejects a COMPLETED task's result (once, within 7 days of its decision): the task is decided again at a
+   * higher target, its charge refunded and its budget reserved meanwhile. Never retried: a repeat is
+   * ALREADY_REJECTED.
+   */
+  reject(taskId: string, reason: string, options: RequestOptions = {}): Promise<Task> {
+    return this.http.json({ method: 'POST', path: `/tasks/${id(taskId)}/reject`, body: { reason }, options });
+  }
+
   /** Deletes a PENDING task and releases its reservation. */
   async delete(taskId: string, options: RequestOptions = {}): Promise<void> {
     await this.http.send({ method: 'DELETE', path: `/tasks/${id(taskId)}`, options });

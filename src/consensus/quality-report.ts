@@ -31,6 +31,9 @@ export interface ScopeFigures {
   completed: number;
   failed: number;
   open: number;
+  /** Tasks whose result the buyer rejected (result review), and tasks that delivered a result at least once. */
+  rejected: number;
+  delivered: number;
   /** Σ confidence and Σ confidence·(1 − confidence) over the COMPLETED tasks. */
   confidenceSum: number;
   confidenceVariance: number;
@@ -53,6 +56,8 @@ export interface QualityReport {
   open: number;
   completedShare: number | null;
   failedShare: number | null;
+  rejected: number;
+  rejectedShare: number | null;
   expectedAccuracy: number | null;
   expectedAccuracyInterval: Interval | null;
   meanAnswersPerCompleted: number | null;
@@ -107,6 +112,8 @@ export function qualityReport(figures: ScopeFigures): QualityReport {
     open: figures.open,
     completedShare: decided > 0 ? round4(figures.completed / decided) : null,
     failedShare: decided > 0 ? round4(figures.failed / decided) : null,
+    rejected: figures.rejected,
+    rejectedShare: figures.delivered > 0 ? round4(figures.rejected / figures.delivered) : null,
     expectedAccuracy: expected === null ? null : round4(expected),
     expectedAccuracyInterval: roundInterval(expectedInterval),
     meanAnswersPerCompleted: n > 0 ? round4(figures.answersSum / n) : null,

@@ -105,6 +105,12 @@ function scenario(owner: TestBuyer) {
       return null;
     },
     updateTask: async () => expectOk(await as.patch(`/tasks/${state.task}`, { maxCents: 40 }), 200).id,
+    rejectTaskResult: async () => {
+      // Decided in the database: the answer path's own decisions are the result review test's.
+      const id = expectOk(await as.post('/tasks', { type: 'BINARY_CHOICE', content: CONTENT, options: ['yes', 'no'] }), 201).taskId;
+      await ctx.prisma.task.update({ where: { id }, data: { status: 'COMPLETED', result: 'yes', confidence: 0.97, validatedAt: new Date() } });
+      return expectOk(await as.post(`/tasks/${id}/reject`, { reason: 'Wrong' }), 200).id;
+    },
     deleteTask: async () => {
       expectOk(await as.delete(`/tasks/${state.task}`), 204);
       return state.task as string;

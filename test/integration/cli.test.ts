@@ -693,6 +693,28 @@ describe('concord balance, top-up and export', () => {
     }
   });
 
+  it('tasks reject rejects a completed result: the task is decided again, its charge refunded', async () => {
+    const home = await newHome();
+    const buyer = await buyerWithKey(10_000);
+    const created = await request(ctx.app)
+      .post('/api/v1/tasks')
+      .set(bearer(buyer.token))
+      .send({ type: 'BINARY_CHOICE', content: 'Spam?', options: ['y', 'n'] });
+    const taskId: string = created.body.taskId;
+    // A PENDING task's result cannot be rejected: the service's refusal, as the CLI prints every refusal.
+    const early = await concord(['tasks', 'reject', taskId, '--reason', 'Wrong', '--json'], home, as(buyer));
+    expect(early.code).not.toBe(0);
+    expect(json(early)).toMatchObject({ error: { code: 'TASK_NOT_COMPLETED' } });
+    await ctx.prisma.task.update({ where: { id: taskId }, data: { status: 'COMPLETED', result: 'y', confidence: 0.97, validatedAt: new Date() } });
+    expect((await concord(['tasks', 'reject', taskId], home, as(buyer))).code).toBe(2);
+    const rejected = await concord(['tasks', 'reject', taskId, '--reason', 'It is not spam'], home, as(buyer));
+    const row = await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+    expect(row).toMatchObject({ revision: 2, rejectionReason: 'It is not spam' });
+    expect(rejected.stdout).toBe(
+      `Task ${taskId}: result "y" rejected; VALIDATING again at target ${row.targetConfidence} (up to ${row.maxResponses} answers), its charge refunded\n`,
+    );
+  });
+
   it('top-up creates a deposit and prints its checkout URL; --open hands it to the browser opener; --wait waits for the payment', async () => {
     const home = await newHome();
     const buyer = await buyerWithKey(0);

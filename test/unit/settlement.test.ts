@@ -8,6 +8,7 @@ import { emptyCounts, NEW_SCOPE_PRIOR, type AnnotatorCounts } from '../../src/co
 import { applyIncrement } from '../../src/consensus/soft-counts.ts';
 import { appliedEffectsCodec, decideCodec, encodePlan, settlementPlanCodec, type ModelView, type Participant } from '../../src/modules/settlement/codecs.ts';
 import { planSettlement } from '../../src/modules/settlement/plan.ts';
+import { earningTaken } from '../../src/modules/tasks/result-review.service.ts';
 
 const model = (scopeOptions: string[], targetConfidence = 0.95): ModelView => ({
   scopeKey: 'project:p1',
@@ -18,6 +19,7 @@ const model = (scopeOptions: string[], targetConfidence = 0.95): ModelView => ({
   calibration: null,
   targetConfidence,
   answerKind: 'single',
+  revision: 1,
 });
 const task = (options: string[], totalResponses: number) => ({
   id: 't1',
@@ -290,5 +292,31 @@ describe('a review task’s plan', () => {
       reason: 'NO_CONSENSUS',
       reviewTaskId: 'text1-review',
     });
+  });
+});
+
+describe('a decision after a rejected result (result review)', () => {
+  it('says revision 2 in its event, and only then', () => {
+    const decide = (revision: number, values: string[]) =>
+      planSettlement({
+        task: task(['A', 'B'], values.length - 1),
+        participants: answers(...values),
+        annotatorId: `a${values.length - 1}`,
+        model: { ...model(['A', 'B']), revision },
+        annotatorShare: 0.5,
+        now,
+      });
+    const payloadOf = (plan: ReturnType<typeof decide>) => ('event' in plan && plan.event ? JSON.parse(plan.event.payload) : null);
+    expect(payloadOf(decide(1, ['A', 'A', 'A', 'A']))).not.toHaveProperty('revision');
+    expect(payloadOf(decide(2, ['A', 'A', 'A', 'A']))).toMatchObject({ event: 'task.completed', revision: 2 });
+    const failed = decide(2, ['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A', 'B']);
+    expect(payloadOf(failed)).toMatchObject({ event: 'task.failed', reason: 'NO_CONSENSUS', revision: 2 });
+  });
+
+  it('takes back an earning as far as the annotator still has it available', () => {
+    expect(earningTaken({ earnedCents: 10, availableCents: 25 })).toBe(10);
+    expect(earningTaken({ earnedCents: 10, availableCents: 4 })).toBe(4);
+    expect(earningTaken({ earnedCents: 10, availableCents: -3 })).toBe(0);
+    expect(earningTaken({ earnedCents: 0, availableCents: 50 })).toBe(0);
   });
 });

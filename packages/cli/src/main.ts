@@ -5,6 +5,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { balance, login, logout, topUp, type TopUpOptions } from './account.ts';
 import { setMonthlyCap, setProjectCap, showCaps } from './caps.ts';
 import { scheduleTask, showAtRisk } from './deadlines.ts';
+import { rejectResult } from './review.ts';
 import type { GlobalOptions } from './config.ts';
 import { CliError, EXIT, toCliError } from './errors.ts';
 import { exportDataset, type ExportOptions } from './export.ts';
@@ -122,6 +123,12 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .option('--project <id>', "only this project's tasks")
     .option('--limit <n>', 'how many (1–100, 20 by default)', positive('--limit'))
     .action(run(async (_options: unknown, command: Command) => showAtRisk(globals(command), output(globals(command)), USER_AGENT)));
+  tasks
+    .command('reject')
+    .argument('<taskId>', 'a COMPLETED task, decided at most 7 days ago')
+    .description('reject its result: it is decided again at a higher target, its charge refunded meanwhile')
+    .requiredOption('--reason <text>', 'why the result is wrong (kept on the task, sent in task.rejected)')
+    .action(run(async (taskId: string, _options: unknown, command: Command) => rejectResult(taskId, globals(command), output(globals(command)), USER_AGENT)));
   tasks
     .command('schedule')
     .argument('<taskId>', 'an open task (PENDING or VALIDATING)')

@@ -36,6 +36,7 @@ export const AUDITED_ACTIONS = {
   createTaskBatch: 'tasks',
   importTasksCsv: 'tasks',
   updateTask: 'task',
+  rejectTaskResult: 'task',
   deleteTask: 'task',
   createGoldenTask: 'goldenTask',
   deleteGoldenTask: 'goldenTask',

@@ -64,6 +64,12 @@ export const ERROR_STATUS = {
   TASK_IS_REVIEW: 409,
   /** A task held by its project's budget cap: raise the cap to release it, or delete it. */
   TASK_HELD: 409,
+  /** Result review: only a COMPLETED task's result can be rejected. */
+  TASK_NOT_COMPLETED: 409,
+  /** Result review: a result can be rejected within REVIEW_WINDOW_DAYS of its decision. */
+  REVIEW_WINDOW_CLOSED: 409,
+  /** Result review: a task's result is rejected at most once. */
+  ALREADY_REJECTED: 409,
   /** The founder of an organisation (whose account it was created with) stays one of its owners. */
   FOUNDER_STAYS_OWNER: 409,
   ALREADY_MEMBER: 409,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ANSWER_KINDS, choicesSchema, optionConfidenceSchema, ratingResultSchema, TASK_TYPES } from './tasks.ts';
 
 /** The events a webhook configuration subscribes to. */
-export const EVENT_TYPES = ['task.completed', 'task.failed', 'budget.low', 'budget.cap_reached'] as const;
+export const EVENT_TYPES = ['task.completed', 'task.failed', 'task.rejected', 'budget.low', 'budget.cap_reached'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** A test send's event (POST /webhooks/configs/:id/test): in the log, never subscribed to. */
 export const PING_EVENT = 'ping';
@@ -58,6 +58,10 @@ export const taskCompletedPayload = z
       .meta({ description: 'Multi-select tasks only: per option, the probability that its decision is right; confidence is the least of them' }),
     reviewOf: reviewOfSchema,
     reviewTaskId: reviewTaskIdSchema,
+    revision: z
+      .literal(2)
+      .optional()
+      .meta({ description: 'Present (2) when a rejected result was decided again (result review): this decision replaces the rejected one' }),
   })
   .meta({ id: 'TaskCompletedEvent', description: 'Consensus reached: the result is available and the task is billed.' });
 
@@ -74,10 +78,36 @@ export const taskFailedPayload = z
     failedAt: timestamp,
     reviewOf: reviewOfSchema,
     reviewTaskId: reviewTaskIdSchema,
+    revision: z.literal(2).optional().meta({ description: 'Present (2) when the task failed after a rejected result reopened it' }),
   })
   .meta({
     id: 'TaskFailedEvent',
     description: 'Not enough concordant answers, or its deadline passed: the task is not billed and its reservation is released.',
+  });
+
+/** The longest reason a buyer gives for rejecting a result. */
+export const MAX_REJECTION_REASON_LENGTH = 1_000;
+/** How long after its decision a result may be rejected. */
+export const REVIEW_WINDOW_DAYS = 7;
+
+export const taskRejectedPayload = z
+  .object({
+    event: z.literal('task.rejected'),
+    taskId: z.string(),
+    type: z.enum(TASK_TYPES),
+    reason: z.string().meta({ description: "The buyer's reason, as given" }),
+    rejectedResult: z.string().meta({ description: 'The result rejected, as task.completed gave it' }),
+    rejectedConfidence: z.number().min(0).max(1),
+    refundedCents: z.number().int().meta({ description: "The rejected result's charge, refunded; the task's next decision charges again" }),
+    targetConfidence: z.number().meta({ description: 'The raised target the task is decided at now (halfway from the old one to 1)' }),
+    maxResponses: z.number().int().meta({ description: 'The most answers it now collects (validationsNeeded more than before; a text task: as before)' }),
+    rejectedAt: timestamp,
+    reviewOf: reviewOfSchema,
+  })
+  .meta({
+    id: 'TaskRejectedEvent',
+    description:
+      'A buyer rejected a completed result: the task is VALIDATING again at a higher target, its charge refunded and its budget reserved; its next decision (task.completed or task.failed with revision 2) follows.',
   });
 
 export const budgetLowPayload = z
@@ -124,6 +154,7 @@ export const pingPayload = z
 export const EVENT_PAYLOADS = {
   'task.completed': taskCompletedPayload,
   'task.failed': taskFailedPayload,
+  'task.rejected': taskRejectedPayload,
   'budget.low': budgetLowPayload,
   'budget.cap_reached': budgetCapReachedPayload,
   ping: pingPayload,

@@ -776,6 +776,23 @@ export interface paths {
         patch: operations["updateTask"];
         trace?: never;
     };
+    "/tasks/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a completed result: the task reopens at a higher target, its charge refunded */
+        post: operations["rejectTaskResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/billing/ledger": {
         parameters: {
             query?: never;
@@ -1249,6 +1266,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "task.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A buyer rejected a completed result
+         * @description Sent to each active webhook configuration subscribed to `task.rejected`, as a POST with `content-type: application/json` and `user-agent: Concord-Webhooks/1.0`. Verify the signature over the exact body bytes before trusting it: `webhook-signature` (Standard Webhooks, with its 5-minute replay window) when the secret is a `whsec_` one, else `x-service-signature`. A 2xx within 10 s (WEBHOOK_TIMEOUT_MS) is delivered. What a failure leads to is the configuration's `retryPolicy`: `spec` retries a timeout, a network error or a 5xx once, 30 s later, and no 4xx; `extended` makes up to 8 attempts over about a day and also retries 408 and 429.
+         */
+        post: operations["taskRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "budget.low": {
         parameters: {
             query?: never;
@@ -1353,6 +1390,11 @@ export interface components {
             reviewOf?: string;
             /** @description A text task only: the review task that chose its result */
             reviewTaskId?: string;
+            /**
+             * @description Present (2) when a rejected result was decided again (result review): this decision replaces the rejected one
+             * @enum {number}
+             */
+            revision?: 2;
         };
         /** @description Multi-select tasks only: the options of the set, in the task's option order */
         Choices: string[];
@@ -1375,6 +1417,37 @@ export interface components {
             reviewOf?: string;
             /** @description A text task only: the review task that chose its result */
             reviewTaskId?: string;
+            /**
+             * @description Present (2) when the task failed after a rejected result reopened it
+             * @enum {number}
+             */
+            revision?: 2;
+        };
+        /** @description A buyer rejected a completed result: the task is VALIDATING again at a higher target, its charge refunded and its budget reserved; its next decision (task.completed or task.failed with revision 2) follows. */
+        TaskRejectedEvent: {
+            /** @enum {string} */
+            event: "task.rejected";
+            taskId: string;
+            /** @enum {string} */
+            type: "SENTIMENT_ANALYSIS" | "IMAGE_CLASSIFICATION" | "BINARY_CHOICE" | "AI_RESPONSE_RATING" | "RELEVANCE_RATING";
+            /** @description The buyer's reason, as given */
+            reason: string;
+            /** @description The result rejected, as task.completed gave it */
+            rejectedResult: string;
+            rejectedConfidence: number;
+            /** @description The rejected result's charge, refunded; the task's next decision charges again */
+            refundedCents: number;
+            /** @description The raised target the task is decided at now (halfway from the old one to 1) */
+            targetConfidence: number;
+            /** @description The most answers it now collects (validationsNeeded more than before; a text task: as before) */
+            maxResponses: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            rejectedAt: string;
+            /** @description A review task only: the text task whose written answers it chose between (decided with it; that task's own event follows) */
+            reviewOf?: string;
         };
         /** @description A task charge or an administrator debit took the balance from ≥ 500 to below 500 cents: sent once per crossing; a top-up back to ≥ 500 re-arms it. */
         BudgetLowEvent: {
@@ -1571,7 +1644,7 @@ export interface components {
              * @description The operation (its operationId)
              * @enum {string}
              */
-            action: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "setMonthlyCap" | "setProjectBudgetCap" | "adjustBuyerCredits";
+            action: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "rejectTaskResult" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "setMonthlyCap" | "setProjectBudgetCap" | "adjustBuyerCredits";
             target: {
                 /** @enum {string} */
                 type: "organisation" | "member" | "invitation" | "apiKey" | "project" | "task" | "tasks" | "goldenTask" | "webhook" | "webhookDelivery" | "deposit";
@@ -1693,7 +1766,7 @@ export interface components {
         LedgerEntry: {
             id: string;
             /** @enum {string} */
-            type: "DEPOSIT" | "BONUS" | "TASK_CHARGE" | "ADJUSTMENT" | "EARNING" | "PAYOUT" | "PAYOUT_REVERSAL";
+            type: "DEPOSIT" | "BONUS" | "TASK_CHARGE" | "REFUND" | "ADJUSTMENT" | "EARNING" | "EARNING_REVERSAL" | "PAYOUT" | "PAYOUT_REVERSAL";
             /** @description Positive for credits, negative for debits */
             amountCents: number;
             balanceAfterCents: number;
@@ -1958,6 +2031,10 @@ export interface components {
             completedShare: number | null;
             /** @description failed / (completed + failed); null before any task is decided */
             failedShare: number | null;
+            /** @description Tasks whose result the buyer rejected (POST /tasks/{id}/reject), however they were decided again */
+            rejected: number;
+            /** @description rejected / tasks that delivered a result at least once: how often a result was sent back; null before any result */
+            rejectedShare: number | null;
             /** @description The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed */
             expectedAccuracy: number | null;
             /** @description A 95 % interval of the share right, if each completed label is right with its confidence (the golden evidence says how far to trust that) */
@@ -2019,6 +2096,10 @@ export interface components {
                 completedShare: number | null;
                 /** @description failed / (completed + failed); null before any task is decided */
                 failedShare: number | null;
+                /** @description Tasks whose result the buyer rejected (POST /tasks/{id}/reject), however they were decided again */
+                rejected: number;
+                /** @description rejected / tasks that delivered a result at least once: how often a result was sent back; null before any result */
+                rejectedShare: number | null;
                 /** @description The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed */
                 expectedAccuracy: number | null;
                 /** @description A 95 % interval of the share right, if each completed label is right with its confidence (the golden evidence says how far to trust that) */
@@ -2182,6 +2263,20 @@ export interface components {
             deadline: string | null;
             /** @description Orders the buyer's own tasks in next (−10 … 10; 0 by default) */
             priority: number;
+            /** @description 1; 2 once its result was rejected (result review) and the task decided, or being decided, again */
+            revision: number;
+            /** @description The buyer's rejection of the task's first result (POST /tasks/{id}/reject); null unless rejected */
+            rejection: {
+                /** @description The result rejected, as the task showed it */
+                result: string;
+                confidence: number | null;
+                reason: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp with milliseconds
+                 */
+                rejectedAt: string;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -2256,6 +2351,20 @@ export interface components {
                 deadline: string | null;
                 /** @description Orders the buyer's own tasks in next (−10 … 10; 0 by default) */
                 priority: number;
+                /** @description 1; 2 once its result was rejected (result review) and the task decided, or being decided, again */
+                revision: number;
+                /** @description The buyer's rejection of the task's first result (POST /tasks/{id}/reject); null unless rejected */
+                rejection: {
+                    /** @description The result rejected, as the task showed it */
+                    result: string;
+                    confidence: number | null;
+                    reason: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds
+                     */
+                    rejectedAt: string;
+                } | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC timestamp with milliseconds
@@ -2345,6 +2454,20 @@ export interface components {
             deadline: string | null;
             /** @description Orders the buyer's own tasks in next (−10 … 10; 0 by default) */
             priority: number;
+            /** @description 1; 2 once its result was rejected (result review) and the task decided, or being decided, again */
+            revision: number;
+            /** @description The buyer's rejection of the task's first result (POST /tasks/{id}/reject); null unless rejected */
+            rejection: {
+                /** @description The result rejected, as the task showed it */
+                result: string;
+                confidence: number | null;
+                reason: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp with milliseconds
+                 */
+                rejectedAt: string;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -2502,7 +2625,7 @@ export interface components {
         WebhookConfig: {
             id: string;
             url: string;
-            events: ("task.completed" | "task.failed" | "budget.low" | "budget.cap_reached")[];
+            events: ("task.completed" | "task.failed" | "task.rejected" | "budget.low" | "budget.cap_reached")[];
             isActive: boolean;
             /**
              * Format: date-time
@@ -2546,7 +2669,7 @@ export interface components {
         WebhookDelivery: {
             id: string;
             /** @enum {string} */
-            event: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
+            event: "task.completed" | "task.failed" | "task.rejected" | "budget.low" | "budget.cap_reached" | "ping";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             attempts: number;
@@ -2569,7 +2692,7 @@ export interface components {
              * @description The event name: a subscribed one, or `ping` (a test send, POST /webhooks/configs/:id/test)
              * @enum {string}
              */
-            type: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
+            type: "task.completed" | "task.failed" | "task.rejected" | "budget.low" | "budget.cap_reached" | "ping";
             /** @description The payload's taskId (null for budget.low) */
             taskId: string | null;
             /** @description The JSON body that was sent to the webhooks */
@@ -2690,7 +2813,7 @@ export interface components {
          * @description The event's name, the same as the payload's `event`.
          * @example task.completed
          */
-        WebhookEvent: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
+        WebhookEvent: "task.completed" | "task.failed" | "task.rejected" | "budget.low" | "budget.cap_reached" | "ping";
         /**
          * @description The delivery id, the same on a retry or a redelivery: de-duplicate on it (deliveries are at least once).
          * @example cm3q7w1xb0009lk08q4r5s6t7
@@ -4903,7 +5026,7 @@ export interface operations {
                 /** @description A member's account id or an API key's id: the changes they made */
                 actor?: string;
                 /** @description The operation (its operationId), e.g. `updateProject` */
-                action?: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "setMonthlyCap" | "setProjectBudgetCap" | "adjustBuyerCredits";
+                action?: "updateMember" | "deleteMember" | "createInvitation" | "revokeInvitation" | "acceptInvitation" | "createApiKey" | "revokeApiKey" | "createProject" | "updateProject" | "deleteProject" | "createTask" | "createTaskBatch" | "importTasksCsv" | "updateTask" | "rejectTaskResult" | "deleteTask" | "createGoldenTask" | "deleteGoldenTask" | "createWebhookConfig" | "updateWebhookConfig" | "deleteWebhookConfig" | "rotateWebhookSecret" | "sendWebhookTest" | "redeliverWebhookDelivery" | "createDeposit" | "setMonthlyCap" | "setProjectBudgetCap" | "adjustBuyerCredits";
                 targetType?: "organisation" | "member" | "invitation" | "apiKey" | "project" | "task" | "tasks" | "goldenTask" | "webhook" | "webhookDelivery" | "deposit";
                 /** @description The changed resource's id (a project, task, key, member…) */
                 target?: string;
@@ -7922,6 +8045,8 @@ export interface operations {
                      *       "open": 100,
                      *       "completedShare": 0.9567,
                      *       "failedShare": 0.0433,
+                     *       "rejected": 2,
+                     *       "rejectedShare": 0.0044,
                      *       "expectedAccuracy": 0.9612,
                      *       "expectedAccuracyInterval": {
                      *         "low": 0.9481,
@@ -8059,6 +8184,8 @@ export interface operations {
                      *           "open": 100,
                      *           "completedShare": 0.9567,
                      *           "failedShare": 0.0433,
+                     *           "rejected": 2,
+                     *           "rejectedShare": 0.0044,
                      *           "expectedAccuracy": 0.9612,
                      *           "expectedAccuracyInterval": {
                      *             "low": 0.9481,
@@ -8201,6 +8328,8 @@ export interface operations {
                      *           "totalResponses": 4,
                      *           "deadline": null,
                      *           "priority": 0,
+                     *           "revision": 1,
+                     *           "rejection": null,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "validatedAt": "2026-03-14T09:31:27.215Z",
                      *           "answerKind": "multi",
@@ -8237,6 +8366,8 @@ export interface operations {
                      *           "totalResponses": 4,
                      *           "deadline": null,
                      *           "priority": 0,
+                     *           "revision": 1,
+                     *           "rejection": null,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "validatedAt": "2026-03-14T09:31:27.215Z",
                      *           "answerKind": "rating",
@@ -8267,6 +8398,8 @@ export interface operations {
                      *           "totalResponses": 3,
                      *           "deadline": null,
                      *           "priority": 0,
+                     *           "revision": 1,
+                     *           "rejection": null,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "validatedAt": "2026-03-14T09:31:27.215Z"
                      *         }
@@ -8919,6 +9052,8 @@ export interface operations {
                      *           "totalResponses": 2,
                      *           "deadline": "2026-03-14T09:30:00.000Z",
                      *           "priority": 5,
+                     *           "revision": 1,
+                     *           "rejection": null,
                      *           "createdAt": "2026-03-14T09:26:53.589Z",
                      *           "validatedAt": null,
                      *           "medianCompletionMs": 412000,
@@ -9114,6 +9249,8 @@ export interface operations {
                      *       "totalResponses": 3,
                      *       "deadline": null,
                      *       "priority": 0,
+                     *       "revision": 1,
+                     *       "rejection": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "validatedAt": "2026-03-14T09:31:27.215Z",
                      *       "validationsNeeded": 3,
@@ -9377,6 +9514,8 @@ export interface operations {
                      *       "totalResponses": 0,
                      *       "deadline": null,
                      *       "priority": 0,
+                     *       "revision": 1,
+                     *       "rejection": null,
                      *       "createdAt": "2026-03-14T09:26:53.589Z",
                      *       "validatedAt": null,
                      *       "validationsNeeded": 5,
@@ -9440,6 +9579,191 @@ export interface operations {
                 };
             };
             /** @description TASK_IS_REVIEW: a text task’s review is decided with it; TASK_HELD: a task its project’s budget cap holds cannot be changed */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body of another Content-Type or Content-Encoding than the route takes */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged with the request id); nothing was changed */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rejectTaskResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request (1–128 characters of A–Z a–z 0–9 . _ : -), sent back in `x-request-id` and logged with the request; any other value is replaced by a fresh UUID.
+                 * @example import-2026-03-14-batch-0042
+                 */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The organisation a person's token acts for on this request (one GET /organisations lists): overrides the token's own (its `org` claim, else the person's own organisation). Naming one the person is no member of is 403 FORBIDDEN; a buyer API key ignores it (a key belongs to one organisation).
+                 * @example cm3q7wbj2000glk08w5x6y7z8
+                 */
+                "X-Concord-Organisation"?: components["parameters"]["Organisation"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Sarcasm: the review is negative"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why the result is wrong (1–1000 characters), kept on the task and sent in task.rejected */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cm3q7w1x90004lk08a1b2c3d4",
+                     *       "type": "SENTIMENT_ANALYSIS",
+                     *       "content": "The battery lasts two full days and the charger is tiny. Best purchase this year.",
+                     *       "options": [
+                     *         "positive",
+                     *         "negative",
+                     *         "neutral"
+                     *       ],
+                     *       "status": "VALIDATING",
+                     *       "result": null,
+                     *       "confidence": null,
+                     *       "locale": "en",
+                     *       "maxCents": 40,
+                     *       "costCents": 20,
+                     *       "projectId": "cm3q7w0m10002lk08c5d6e7f8",
+                     *       "totalResponses": 3,
+                     *       "deadline": null,
+                     *       "priority": 0,
+                     *       "revision": 2,
+                     *       "rejection": {
+                     *         "result": "positive",
+                     *         "confidence": 0.9807,
+                     *         "reason": "Sarcasm: the review is negative",
+                     *         "rejectedAt": "2026-03-14T09:31:27.215Z"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.589Z",
+                     *       "validatedAt": null,
+                     *       "validationsNeeded": 3,
+                     *       "maxResponses": 13,
+                     *       "targetConfidence": 0.975,
+                     *       "failureReason": null,
+                     *       "responses": [
+                     *         {
+                     *           "answer": "positive",
+                     *           "timeSpentMs": 4210
+                     *         },
+                     *         {
+                     *           "answer": "positive",
+                     *           "timeSpentMs": 3875
+                     *         },
+                     *         {
+                     *           "answer": "positive",
+                     *           "timeSpentMs": 6120
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_CREDITS: the balance after the refund does not cover the budget reserved again; BUDGET_CAP_REACHED: the reopened budget would pass a cap */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A credential of the wrong role for this route; or the caller's role in the organisation lacks `tasks:write` (details: {permission, role}), or X-Concord-Organisation names an organisation the caller is no member of (FORBIDDEN) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TASK_NOT_FOUND: unknown, malformed or foreign id */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TASK_NOT_COMPLETED: the task is not COMPLETED; REVIEW_WINDOW_CLOSED: decided more than 7 days ago; ALREADY_REJECTED: rejected once already; TASK_IS_REVIEW: a text task’s review task (reject the text task) */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];
@@ -11255,7 +11579,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("task.completed" | "task.failed" | "budget.low" | "budget.cap_reached")[];
+                    events: ("task.completed" | "task.failed" | "task.rejected" | "budget.low" | "budget.cap_reached")[];
                     /** @description 16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only. */
                     secret: string;
                     /**
@@ -11602,7 +11926,7 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
-                    events?: ("task.completed" | "task.failed" | "budget.low" | "budget.cap_reached")[];
+                    events?: ("task.completed" | "task.failed" | "task.rejected" | "budget.low" | "budget.cap_reached")[];
                     isActive?: boolean;
                     /** @description 16–256 characters, never returned. A `whsec_<base64>` secret (24–64 bytes once decoded) also signs the Standard Webhooks headers; any other secret signs `x-service-signature` only. */
                     secret?: string;
@@ -12203,7 +12527,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The event name (`ping`: the test sends) */
-                type?: "task.completed" | "task.failed" | "budget.low" | "budget.cap_reached" | "ping";
+                type?: "task.completed" | "task.failed" | "task.rejected" | "budget.low" | "budget.cap_reached" | "ping";
                 /** @description ISO 8601 timestamp: events created at or after it (the log reaches back 30 days) */
                 since?: string;
                 /** @description Matches the payload's taskId */
@@ -13293,6 +13617,87 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["TaskFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is DELIVERED (the response body is ignored) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: not retried (`extended` retries 408 and 429), the delivery is FAILED (redeliver it with POST /webhooks/deliveries/{id}/redeliver) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried as the retryPolicy says (as are timeouts and network errors), then FAILED */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taskRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the configuration's secret. Recompute it over the unparsed body and compare in constant time before trusting the payload.
+                 * @example sha256=6f1ed002ab5595859014ebf0951522d9c3f5a1e2d4b6c8a0e2f4a6c8e0b2d4f6
+                 */
+                "x-service-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's name, the same as the payload's `event`.
+                 * @example task.completed
+                 */
+                "x-service-event": components["parameters"]["WebhookEvent"];
+                /**
+                 * @description The delivery id, the same on a retry or a redelivery: de-duplicate on it (deliveries are at least once).
+                 * @example cm3q7w1xb0009lk08q4r5s6t7
+                 */
+                "x-service-delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description Standard Webhooks: the event id (`evt_…`), the same on the first attempt, every retry and every redelivery, and what GET /events/{id} takes: de-duplicate on it. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example evt_cm3q7w4c50008lk08u7v8w9x0
+                 */
+                "webhook-id"?: components["parameters"]["StandardWebhookId"];
+                /**
+                 * @description Standard Webhooks: this attempt's time in Unix seconds. Refuse a request whose timestamp is more than 5 minutes from your clock (a replay): the SDK's verifyWebhook and the standardwebhooks packages do. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example 1773480687
+                 */
+                "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the decoded bytes of the `whsec_` secret; during the 24 h after a rotate-secret, one space-separated `v1,` entry per `whsec_` secret that signs (the new one first). Accept the request when any entry matches. Sent only when the configuration's secret is a Standard Webhooks secret, `whsec_` and standard padded base64 of 24–64 bytes (or, for the 24 h after a rotate-secret, when the secret it replaced was one); absent for any other secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "task.rejected",
+                 *       "taskId": "cm3q7w1x90004lk08a1b2c3d4",
+                 *       "type": "SENTIMENT_ANALYSIS",
+                 *       "reason": "Sarcasm: the review is negative",
+                 *       "rejectedResult": "positive",
+                 *       "rejectedConfidence": 0.9612,
+                 *       "refundedCents": 20,
+                 *       "targetConfidence": 0.975,
+                 *       "maxResponses": 13,
+                 *       "rejectedAt": "2026-03-15T08:12:40.021Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TaskRejectedEvent"];
             };
         };
         responses: {

@@ -7,7 +7,7 @@ import type { RawExecutor } from '../../db/pg-executor.ts';
 import type { DayWindow } from '../../lib/day-window.ts';
 import { newId } from '../../lib/ids.ts';
 
-export type LedgerType = 'DEPOSIT' | 'BONUS' | 'TASK_CHARGE' | 'ADJUSTMENT' | 'EARNING' | 'PAYOUT' | 'PAYOUT_REVERSAL';
+export type LedgerType = 'DEPOSIT' | 'BONUS' | 'TASK_CHARGE' | 'REFUND' | 'ADJUSTMENT' | 'EARNING' | 'EARNING_REVERSAL' | 'PAYOUT' | 'PAYOUT_REVERSAL';
 
 export interface LedgerEntryRecord {
   id: string;
@@ -112,8 +112,8 @@ export class BillingRawRepository {
   }
 
   /**
-   * The buyer's charges, deposits (with their bonuses), admin adjustments (signed) and completed tasks per
-   * UTC day of the window,
+   * The buyer's charges (less the refunds of rejected results), deposits (with their bonuses), admin
+   * adjustments (signed) and completed tasks (charges less refunds) per UTC day of the window,
    * oldest first, every day present. One statement: an index range over the buyer's rows (the
    * (buyer_id, created_at) index bounds it to the window), and generate_series supplies the days without a row.
    */
@@ -121,13 +121,13 @@ export class BillingRawRepository {
     const rows = await this.db.$queryRaw<Array<{ date: string; charged: bigint; deposited: bigint; adjusted: bigint; completed: number }>>`
       WITH totals AS (
         SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-               -COALESCE(SUM(amount_cents) FILTER (WHERE type = 'TASK_CHARGE'), 0) AS charged,
+               -COALESCE(SUM(amount_cents) FILTER (WHERE type IN ('TASK_CHARGE', 'REFUND')), 0) AS charged,
                COALESCE(SUM(amount_cents) FILTER (WHERE type IN ('DEPOSIT', 'BONUS')), 0) AS deposited,
                COALESCE(SUM(amount_cents) FILTER (WHERE type = 'ADJUSTMENT'), 0) AS adjusted,
-               COUNT(*) FILTER (WHERE type = 'TASK_CHARGE') AS completed
+               COUNT(*) FILTER (WHERE type = 'TASK_CHARGE') - COUNT(*) FILTER (WHERE type = 'REFUND') AS completed
         FROM ledger_entries
         WHERE buyer_id = ${buyerId} AND created_at >= ${window.from} AND created_at < ${window.to}
-          AND type IN ('TASK_CHARGE', 'DEPOSIT', 'BONUS', 'ADJUSTMENT')
+          AND type IN ('TASK_CHARGE', 'REFUND', 'DEPOSIT', 'BONUS', 'ADJUSTMENT')
         GROUP BY 1
       )
       SELECT to_char(d.day, 'YYYY-MM-DD') AS date, COALESCE(t.charged, 0)::bigint AS charged,
@@ -172,9 +172,9 @@ export class BillingRepository extends BillingRawRepository {
     return toCents(result._sum.amountCents ?? 0n);
   }
 
-  /** Platform revenue: everything charged for completed tasks. */
+  /** Platform revenue: everything charged for completed tasks, less the refunds of rejected results. */
   async totalCharged(): Promise<number> {
-    const result = await this.db.ledgerEntry.aggregate({ where: { type: 'TASK_CHARGE' }, _sum: { amountCents: true } });
+    const result = await this.db.ledgerEntry.aggregate({ where: { type: { in: ['TASK_CHARGE', 'REFUND'] } }, _sum: { amountCents: true } });
     return -toCents(result._sum.amountCents ?? 0n);
   }
 }

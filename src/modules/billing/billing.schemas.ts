@@ -4,7 +4,7 @@ import { cursorSchema, dateSchema, daysSchema, limitSchema, MAX_REPORT_DAYS, pag
 export const ledgerEntrySchema = z
   .object({
     id: z.string(),
-    type: z.enum(['DEPOSIT', 'BONUS', 'TASK_CHARGE', 'ADJUSTMENT', 'EARNING', 'PAYOUT', 'PAYOUT_REVERSAL']),
+    type: z.enum(['DEPOSIT', 'BONUS', 'TASK_CHARGE', 'REFUND', 'ADJUSTMENT', 'EARNING', 'EARNING_REVERSAL', 'PAYOUT', 'PAYOUT_REVERSAL']),
     amountCents: z.number().int().meta({ description: 'Positive for credits, negative for debits' }),
     balanceAfterCents: z.number().int(),
     taskId: z.string().nullable(),

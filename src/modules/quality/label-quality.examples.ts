@@ -9,6 +9,8 @@ const report = {
   open: 100,
   completedShare: 0.9567,
   failedShare: 0.0433,
+  rejected: 2,
+  rejectedShare: 0.0044,
   expectedAccuracy: 0.9612,
   expectedAccuracyInterval: { low: 0.9481, high: 0.9743 },
   meanAnswersPerCompleted: 4.37,

@@ -7,7 +7,10 @@ import { MAX_OPTION_SETS } from './label-quality.schemas.ts';
 import type { RawExecutor } from '../../db/pg-executor.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 
-type TaskFigures = Pick<ScopeFigures, 'completed' | 'failed' | 'open' | 'confidenceSum' | 'confidenceVariance' | 'answersSum' | 'costSum'>;
+type TaskFigures = Pick<
+  ScopeFigures,
+  'completed' | 'failed' | 'open' | 'rejected' | 'delivered' | 'confidenceSum' | 'confidenceVariance' | 'answersSum' | 'costSum'
+>;
 type GoldenFigures = Pick<ScopeFigures, 'goldenTasks' | 'goldenAnswers' | 'goldenCorrect'>;
 type ScopeMap = Pick<ScopeFigures, 'calibration' | 'refittedAt'>;
 type StoredMap = { calibration: unknown; refittedAt: Date | null };
@@ -16,6 +19,8 @@ const TASK_FIGURES = Prisma.sql`
   count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed,
   count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
   count(*) FILTER (WHERE status IN ('PENDING', 'VALIDATING'))::int AS open,
+  count(*) FILTER (WHERE revision = 2)::int AS rejected,
+  count(*) FILTER (WHERE status = 'COMPLETED' OR revision = 2)::int AS delivered,
   coalesce(sum(confidence) FILTER (WHERE status = 'COMPLETED'), 0)::float8 AS "confidenceSum",
   coalesce(sum(confidence * (1 - confidence)) FILTER (WHERE status = 'COMPLETED'), 0)::float8 AS "confidenceVariance",
   coalesce(sum(total_responses) FILTER (WHERE status = 'COMPLETED'), 0)::float8 AS "answersSum",
@@ -31,7 +36,17 @@ const NO_MAP: ScopeMap = { calibration: null, refittedAt: null };
 /** A stored map read as the answer path reads it (a damaged one is the identity). */
 const scopeMap = (row: StoredMap | undefined): ScopeMap =>
   row ? { calibration: row.calibration === null ? null : readCalibration(row.calibration), refittedAt: row.refittedAt } : NO_MAP;
-const EMPTY_TASKS: TaskFigures = { completed: 0, failed: 0, open: 0, confidenceSum: 0, confidenceVariance: 0, answersSum: 0, costSum: 0 };
+const EMPTY_TASKS: TaskFigures = {
+  completed: 0,
+  failed: 0,
+  open: 0,
+  rejected: 0,
+  delivered: 0,
+  confidenceSum: 0,
+  confidenceVariance: 0,
+  answersSum: 0,
+  costSum: 0,
+};
 
 export class LabelQualityRepository {
   constructor(private readonly db: RawExecutor) {}

@@ -16,6 +16,10 @@ export const qualityReportSchema = z
     open: count.meta({ description: 'PENDING and VALIDATING tasks' }),
     completedShare: share.nullable().meta({ description: 'completed / (completed + failed); null before any task is decided' }),
     failedShare: share.nullable().meta({ description: 'failed / (completed + failed); null before any task is decided' }),
+    rejected: count.meta({ description: 'Tasks whose result the buyer rejected (POST /tasks/{id}/reject), however they were decided again' }),
+    rejectedShare: share
+      .nullable()
+      .meta({ description: 'rejected / tasks that delivered a result at least once: how often a result was sent back; null before any result' }),
     expectedAccuracy: share
       .nullable()
       .meta({ description: 'The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed' }),

@@ -39,6 +39,8 @@ export const modelViewCodec = z.object({
   targetConfidence: z.number(),
   /** The task's answer kind: which model decides it (a rating scope's priorShape is its typical rater). */
   answerKind: z.enum(ANSWER_KINDS),
+  /** 1, or 2 when a rejected result reopened the task (its decision's event says so). */
+  revision: z.number().int(),
   /** A review task only: the text task it decides, with its written answers in arrival order (option n is answer n). */
   review: z
     .object({

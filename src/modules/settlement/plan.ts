@@ -149,14 +149,24 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
     increments: decision.rows.sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)),
   };
   const reviewOf = model.review ? { reviewOf: model.review.taskId } : {};
+  // A decision of a task a rejected result reopened says it replaces that result.
+  const revised = model.revision > 1 ? { revision: 2 as const } : {};
   if (decision.kind === 'fail' || decision.stored === null || decision.shown === null) {
     return {
       kind: 'fail',
       failureReason: 'NO_CONSENSUS',
       updates: answererOnly,
-      event: outboxEvent('task.failed', { taskId: task.id, type: task.type, reason: 'NO_CONSENSUS', totalResponses, failedAt: now.toISOString(), ...reviewOf }),
+      event: outboxEvent('task.failed', {
+        taskId: task.id,
+        type: task.type,
+        reason: 'NO_CONSENSUS',
+        totalResponses,
+        failedAt: now.toISOString(),
+        ...reviewOf,
+        ...revised,
+      }),
       model: counts,
-      ...(model.review ? { reviewed: reviewedPlan(model.review, null, decision.confidence, task.id, annotatorShare, now) } : {}),
+      ...(model.review ? { reviewed: reviewedPlan(model.review, null, decision.confidence, task.id, annotatorShare, now, revised) } : {}),
     };
   }
   const agreeing = participants.filter((p) => decision.agrees(p.answer)).length;
@@ -184,10 +194,13 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
       validatedAt: now.toISOString(),
       ...(model.answerKind === 'single' ? {} : { answerKind: model.answerKind, ...decision.details }),
       ...reviewOf,
+      ...revised,
     }),
     chargeLedgerId: newId(),
     model: counts,
-    ...(model.review ? { reviewed: reviewedPlan(model.review, task.options.indexOf(decision.stored), decision.confidence, task.id, annotatorShare, now) } : {}),
+    ...(model.review
+      ? { reviewed: reviewedPlan(model.review, task.options.indexOf(decision.stored), decision.confidence, task.id, annotatorShare, now, revised) }
+      : {}),
   };
 }
 
@@ -199,7 +212,15 @@ type Review = NonNullable<ModelView['review']>;
  * the annotators' share of the text task's price and every writer's answer counted as resolved, the text
  * task's event (the winning text, the review's confidence, the review task's id).
  */
-function reviewedPlan(review: Review, chosen: number | null, confidence: number, reviewTaskId: string, annotatorShare: number, now: Date) {
+function reviewedPlan(
+  review: Review,
+  chosen: number | null,
+  confidence: number,
+  reviewTaskId: string,
+  annotatorShare: number,
+  now: Date,
+  revised: { revision?: 2 },
+) {
   const winner = chosen === null ? undefined : review.answers[chosen];
   const earning = earningPerAgreeingAnswer(review.costCents, annotatorShare, 1);
   const updates = review.answers.map(({ annotatorId }) => {
@@ -218,6 +239,7 @@ function reviewedPlan(review: Review, chosen: number | null, confidence: number,
         validatedAt: now.toISOString(),
         answerKind: 'text',
         reviewTaskId,
+        ...revised,
       })
     : outboxEvent('task.failed', {
         taskId: review.taskId,
@@ -226,6 +248,7 @@ function reviewedPlan(review: Review, chosen: number | null, confidence: number,
         totalResponses,
         failedAt: now.toISOString(),
         reviewTaskId,
+        ...revised,
       });
   return { taskId: review.taskId, result: winner?.answer ?? null, updates: decisionUpdates(updates), chargeLedgerId: newId(), event };
 }

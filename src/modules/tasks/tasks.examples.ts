@@ -22,6 +22,8 @@ export const taskListItemExample = {
   totalResponses: 3,
   deadline: null,
   priority: 0,
+  revision: 1,
+  rejection: null,
   createdAt: EXAMPLE.createdAt,
   validatedAt: EXAMPLE.later,
 };
@@ -141,6 +143,20 @@ export const taskExamples: Record<string, EndpointExamples> = {
   updateTask: {
     request: { maxCents: 60, validationsNeeded: 5 },
     response: pendingTaskExample,
+  },
+  rejectTaskResult: {
+    request: { reason: 'Sarcasm: the review is negative' },
+    response: {
+      ...taskExample,
+      status: 'VALIDATING',
+      result: null,
+      confidence: null,
+      validatedAt: null,
+      targetConfidence: 0.975,
+      maxResponses: 13,
+      revision: 2,
+      rejection: { result: 'positive', confidence: 0.9807, reason: 'Sarcasm: the review is negative', rejectedAt: EXAMPLE.later },
+    },
   },
   listTasksAtRisk: {
     response: {

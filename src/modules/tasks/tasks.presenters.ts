@@ -37,6 +37,16 @@ export const toTaskListItem = (task: TaskRecord) => ({
   ...(task.heldAt ? { held: true as const } : {}),
   deadline: task.deadline?.toISOString() ?? null,
   priority: task.priority,
+  revision: task.revision,
+  rejection:
+    task.rejection === null
+      ? null
+      : {
+          result: shownAnswer(task.answerKind, task.rejection.result),
+          confidence: task.rejection.confidence,
+          reason: task.rejection.reason,
+          rejectedAt: task.rejection.at.toISOString(),
+        },
   createdAt: task.createdAt.toISOString(),
   validatedAt: task.validatedAt?.toISOString() ?? null,
 });

@@ -59,6 +59,10 @@ export interface TaskRecord {
   deadline: Date | null;
   /** −10 … 10: orders the buyer's own tasks in next. */
   priority: number;
+  /** 1; 2 once its result was rejected and the task reopened. */
+  revision: number;
+  /** The rejected result (as stored), its confidence, when and why; null unless rejected. */
+  rejection: { result: string; confidence: number | null; reason: string; at: Date } | null;
   totalResponses: number;
   createdAt: Date;
   validatedAt: Date | null;
@@ -139,6 +143,11 @@ const select = {
   releasedAt: true,
   deadline: true,
   priority: true,
+  revision: true,
+  rejectedAt: true,
+  rejectionReason: true,
+  rejectedResult: true,
+  rejectedConfidence: true,
   totalResponses: true,
   createdAt: true,
   validatedAt: true,
@@ -173,6 +182,11 @@ interface TaskRow {
   released_at: Date | null;
   deadline: Date | null;
   priority: number;
+  revision: number;
+  rejected_at: Date | null;
+  rejection_reason: string | null;
+  rejected_result: string | null;
+  rejected_confidence: number | null;
   total_responses: number;
   created_at: Date;
   validated_at: Date | null;
@@ -183,7 +197,7 @@ const AT_RISK_SAMPLE = 2_000;
 
 const TASK_COLUMNS = Prisma.raw(
   'id, buyer_id, project_id, type, content, options, locale, max_cents, cost_cents, validations_needed, max_responses, target_confidence, ' +
-    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, held_at, released_at, deadline, priority, total_responses, created_at, validated_at, ' +
+    'status, answer_kind, allow_empty, candidates, pair_group, max_length, review_of, result, confidence, result_details, failure_reason, held_at, released_at, deadline, priority, revision, rejected_at, rejection_reason, rejected_result, rejected_confidence, total_responses, created_at, validated_at, ' +
     // A text task's review, through the unique index on review_of (only text tasks have one).
     "CASE WHEN answer_kind = 'text' THEN (SELECT r.id FROM tasks r WHERE r.review_of = tasks.id) END AS review_task_id",
 );
@@ -218,10 +232,18 @@ function fromRow(row: TaskRow): TaskRecord {
     releasedAt: row.released_at,
     deadline: row.deadline,
     priority: row.priority,
+    revision: row.revision,
+    rejection: rejectionOf({ at: row.rejected_at, reason: row.rejection_reason, result: row.rejected_result, confidence: row.rejected_confidence }),
     totalResponses: row.total_responses,
     createdAt: row.created_at,
     validatedAt: row.validated_at,
   };
+}
+
+/** A task's rejection, from its columns: present once a rejection wrote them all. */
+function rejectionOf(columns: { at: Date | null; reason: string | null; result: string | null; confidence: number | null }): TaskRecord['rejection'] {
+  const { at, reason, result, confidence } = columns;
+  return at === null || reason === null || result === null ? null : { at, reason, result, confidence };
 }
 
 /** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
@@ -369,11 +391,12 @@ export class TasksRepository extends TasksRawRepository {
   async findForBuyer(buyerId: string, id: string): Promise<TaskRecord | null> {
     const found = await this.db.task.findFirst({ where: { id, buyerId }, select: { ...select, review: { select: { id: true } } } });
     if (!found) return null;
-    const { review, ...task } = found;
+    const { review, rejectedAt, rejectionReason, rejectedResult, rejectedConfidence, ...task } = found;
     // The columns' CHECK constraint and settle_task hold these to their types; Prisma types them as text and JSON.
     return {
       ...task,
       reviewTaskId: review?.id ?? null,
+      rejection: rejectionOf({ at: rejectedAt, reason: rejectionReason, result: rejectedResult, confidence: rejectedConfidence }),
       answerKind: task.answerKind as AnswerKind,
       candidates: task.candidates as PairCandidates | null,
       resultDetails: task.resultDetails as ResultDetails | null,

@@ -1,5 +1,6 @@
 import type { TasksService } from './tasks.service.ts';
 import type { DeadlinesService } from './deadlines.service.ts';
+import type { ResultReviewService } from './result-review.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { sendOutcome } from '../idempotency/idempotent-response.ts';
 import { idParams } from '../../lib/schemas.ts';
@@ -14,6 +15,7 @@ import {
   countTasksQuery,
   createTaskBody,
   createTaskResponse,
+  rejectBody,
   csvResponse,
   csvUpload,
   listTasksQuery,
@@ -30,7 +32,7 @@ const creationErrors = {
     'BUDGET_CAP_REACHED: a project budget cap or the monthly cap would be passed (details.scope, projectId, capCents, committedCents, requiredCents)',
 };
 
-export function taskEndpoints({ tasks, deadlines }: { tasks: TasksService; deadlines: DeadlinesService }) {
+export function taskEndpoints({ tasks, deadlines, resultReview }: { tasks: TasksService; deadlines: DeadlinesService; resultReview: ResultReviewService }) {
   return [
     defineEndpoint({
       method: 'post',
@@ -186,6 +188,28 @@ export function taskEndpoints({ tasks, deadlines }: { tasks: TasksService; deadl
         409: 'TASK_IS_REVIEW: a text task’s review is decided with it; TASK_HELD: a task its project’s budget cap holds cannot be changed',
       },
       handler: async ({ principal, actor, params, body }) => toTask(await tasks.update(actor, params.id, body, principal.projectIds)),
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/tasks/:id/reject',
+      operationId: 'rejectTaskResult',
+      examples: taskExamples.rejectTaskResult,
+      notFound: 'TASK_NOT_FOUND',
+      tag: 'Tasks',
+      summary: 'Reject a completed result: the task reopens at a higher target, its charge refunded',
+      access: 'buyer',
+      permission: 'tasks:write',
+      projectScoped: true,
+      params: idParams,
+      body: rejectBody,
+      response: taskSchema,
+      errors: {
+        402: 'INSUFFICIENT_CREDITS: the balance after the refund does not cover the budget reserved again; BUDGET_CAP_REACHED: the reopened budget would pass a cap',
+        409:
+          'TASK_NOT_COMPLETED: the task is not COMPLETED; REVIEW_WINDOW_CLOSED: decided more than 7 days ago; ALREADY_REJECTED: rejected once already; ' +
+          'TASK_IS_REVIEW: a text task’s review task (reject the text task)',
+      },
+      handler: async ({ principal, actor, params, body }) => toTask(await resultReview.reject(actor, params.id, body.reason, principal.projectIds)),
     }),
     defineEndpoint({
       method: 'delete',

@@ -17,6 +17,8 @@ import {
   validationsNeededSchema,
   deadlineSchema,
   prioritySchema,
+  MAX_REJECTION_REASON_LENGTH,
+  REVIEW_WINDOW_DAYS,
 } from '@concord/contract';
 
 export const createTaskBody = taskInputSchema;
@@ -134,6 +136,16 @@ const taskFields = {
     description: 'When an open task stops taking answers and ends FAILED with failureReason EXPIRED (not charged); null: no deadline',
   }),
   priority: z.number().int().meta({ description: "Orders the buyer's own tasks in next (−10 … 10; 0 by default)" }),
+  revision: z.number().int().meta({ description: '1; 2 once its result was rejected (result review) and the task decided, or being decided, again' }),
+  rejection: z
+    .object({
+      result: z.string().meta({ description: 'The result rejected, as the task showed it' }),
+      confidence: z.number().nullable(),
+      reason: z.string(),
+      rejectedAt: timestamp,
+    })
+    .nullable()
+    .meta({ description: "The buyer's rejection of the task's first result (POST /tasks/{id}/reject); null unless rejected" }),
   createdAt: timestamp,
   validatedAt: timestamp.nullable(),
 };
@@ -196,6 +208,23 @@ export const csvResponse = z.object({
   totalCostCents: z.number().int(),
 });
 export const listTasksResponse = z.object({ tasks: z.array(taskListItemSchema), ...pageInfo });
+
+export const rejectBody = z
+  .strictObject({
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_REJECTION_REASON_LENGTH)
+      .meta({ description: `Why the result is wrong (1–${MAX_REJECTION_REASON_LENGTH} characters), kept on the task and sent in task.rejected` }),
+  })
+  .meta({
+    description:
+      `A COMPLETED task's result, rejected within ${REVIEW_WINDOW_DAYS} days of its decision, once per task: the task goes back to VALIDATING ` +
+      'with its target raised halfway to 1 and validationsNeeded more answers allowed; its charge is refunded and its budget reserved again; ' +
+      'the earnings of the answerers who gave the rejected result are taken back. Its next decision charges as any decision does: the same ' +
+      'result again (the crowd confirmed it) or a new one. A text task reopens with its review task.',
+  });
 
 export const atRiskQuery = z.strictObject({
   projectId: z.string().max(64).optional().meta({ description: 'Only this project’s tasks' }),

@@ -43,6 +43,22 @@ export const WEBHOOK_EVENTS: Record<LoggedEventType, WebhookEventDoc> = {
       failedAt: '2026-03-14T10:02:48.930Z',
     },
   },
+  'task.rejected': {
+    schema: EVENT_PAYLOADS['task.rejected'],
+    summary: 'A buyer rejected a completed result',
+    example: {
+      event: 'task.rejected',
+      taskId: 'cm3q7w1x90004lk08a1b2c3d4',
+      type: 'SENTIMENT_ANALYSIS',
+      reason: 'Sarcasm: the review is negative',
+      rejectedResult: 'positive',
+      rejectedConfidence: 0.9612,
+      refundedCents: 20,
+      targetConfidence: 0.975,
+      maxResponses: 13,
+      rejectedAt: '2026-03-15T08:12:40.021Z',
+    },
+  },
   'budget.low': {
     schema: EVENT_PAYLOADS['budget.low'],
     summary: 'The credit balance fell below 500 cents',

@@ -27,6 +27,7 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   createTaskBatch: 'Created tasks in a batch',
   importTasksCsv: 'Imported tasks from a CSV file',
   updateTask: 'Changed a task',
+  rejectTaskResult: 'Rejected a task’s result',
   deleteTask: 'Deleted a task',
   createGoldenTask: 'Added a golden task',
   deleteGoldenTask: 'Deleted a golden task',

@@ -12,8 +12,10 @@ const TYPE_LABELS: Record<LedgerEntry['type'], string> = {
   DEPOSIT: 'Deposit',
   BONUS: 'Deposit bonus',
   TASK_CHARGE: 'Task charge',
+  REFUND: 'Refund (result rejected)',
   ADJUSTMENT: 'Adjustment',
   EARNING: 'Earning',
+  EARNING_REVERSAL: 'Earning taken back',
   PAYOUT: 'Payout',
   PAYOUT_REVERSAL: 'Payout reversal',
 };

@@ -26,6 +26,7 @@ import { isHttpUrl } from '../ui/url';
 const EVENT_WORDS: Record<EventType, string> = {
   'task.completed': 'A task reached consensus and was charged.',
   'task.failed': 'A task ended without consensus, or its deadline passed (nothing charged).',
+  'task.rejected': 'You rejected a task’s result: it is decided again, its charge refunded.',
   'budget.low': `Your balance fell below ${formatCents(LOW_BALANCE_THRESHOLD_CENTS)}.`,
   'budget.cap_reached': 'A spending cap (a project budget or the monthly cap) refused new tasks.',
 };
