@@ -49,8 +49,9 @@ async function openTaskDrawer(page: Page, { project, row }: { project?: string |
     await page.waitForURL(/projectId=/);
     await settleOrGoOn(page);
   }
+  // The task list's rows (the tasks at risk above it are another table).
   await page
-    .locator('main table tbody tr', row ? { hasText: row } : {})
+    .locator('main table.tasks-table tbody tr', row ? { hasText: row } : {})
     .first()
     .click();
   await page.locator('dialog[open]').waitFor();
@@ -61,6 +62,16 @@ const TEXT_TASK_ROW = { project: 'Support replies', row: /one-sentence reply.*Wr
 
 /** The project whose budget cap holds the tasks past it (addSpendingCaps). */
 const HOLDING_PROJECT = 'Call centre intents';
+
+/** addDeadlines' projects: one whose tasks took six hours each, one with a default deadline and nothing completed yet. */
+const CATALOGUE_PROJECT = 'Catalogue checks';
+const MODERATION_PROJECT = 'Store moderation';
+
+/**
+ * Sends Store moderation's task due in five minutes again (addDeadlines sets it): the first deadline
+ * picture of each width calls it, so the task is at risk, not expired, however long the pictures before took.
+ */
+let freshUrgentTask: (() => Promise<void>) | undefined;
 
 /** The project of that name, opened from the project list. */
 const openProject = (name: string) => async (page: Page) => {
@@ -326,6 +337,60 @@ const BUYER_SHOTS: Shot[] = [
   taskDrawer('tasks-held-drawer', '/tasks', { project: HOLDING_PROJECT, row: 'HELD' }),
   // The holding project's page: its cap reached, the tasks it holds, the form that changes it.
   { name: 'project-cap', path: '/projects', prepare: openProject(HOLDING_PROJECT) },
+  // Deadlines and priority (addDeadlines): the open tasks at risk of missing their deadline on the overview
+  // (its first five, and Load more), the tasks page and a project's page, soonest first, each with how far its
+  // deadline is, its project's median completion time (the 5-minute default said as such), priority and status.
+  {
+    name: 'deadline-at-risk-overview',
+    path: '/',
+    element: '#at-risk',
+    prepare: async (page) => {
+      await freshUrgentTask?.();
+      await page.reload();
+    },
+  },
+  { name: 'deadline-at-risk-tasks', path: '/tasks' },
+  { name: 'deadline-at-risk-project', path: '/projects', prepare: openProject(CATALOGUE_PROJECT), element: '#at-risk' },
+  {
+    // A task at risk opened from the list: its deadline (and how far it is) and priority, and the form that changes them.
+    name: 'deadline-drawer',
+    path: '/tasks',
+    dialog: true,
+    prepare: async (page) => {
+      await page.locator('#at-risk tbody tr', { hasText: 'red kettle' }).getByRole('button').click();
+      await page.locator('dialog[open]').getByRole('form', { name: 'Deadline and priority' }).waitFor();
+    },
+  },
+  // An expired task: failed, in words, nothing charged.
+  taskDrawer('deadline-drawer-expired', '/tasks?status=FAILED', { project: MODERATION_PROJECT, row: 'written by a bot' }),
+  {
+    // Create task in a project with a default deadline: a deadline typed in the person's time and a priority.
+    name: 'deadline-create',
+    path: '/tasks',
+    dialog: true,
+    prepare: async (page) => {
+      await page.getByLabel('Filter by project').selectOption({ label: MODERATION_PROJECT });
+      await page.waitForURL(/projectId=/);
+      await page.getByRole('button', { name: 'Create task' }).click();
+      const form = page.getByRole('form', { name: 'New task' });
+      await form.getByLabel('Type').selectOption('BINARY_CHOICE');
+      await form.getByLabel('Content').fill('Does this product photo show a weapon?');
+      await form.getByLabel('Options').fill('yes\nno');
+      const tomorrow = new Date(Date.now() + 24 * 3_600_000);
+      await form.getByLabel('Deadline').fill(`${tomorrow.toISOString().slice(0, 10)}T18:00`);
+      await form.getByLabel('Priority').fill('5');
+    },
+  },
+  // A project's default deadline: its settings form and what Details says of it.
+  {
+    name: 'deadline-project-settings',
+    path: '/projects',
+    prepare: openProject(MODERATION_PROJECT),
+    element: '.grid-2:has(form[aria-label="Project settings"])',
+  },
+  { name: 'deadline-project-new', path: '/projects', element: 'section[aria-label="New project"]' },
+  // The recent events name why a task failed: Expired.
+  { name: 'deadline-events', path: '/', element: 'section[aria-label="Recent events"]' },
   { name: 'account', path: '/account' },
   // The organisation's team: roles (the founder's fixed), two invitations pending, the invite form.
   { name: 'members', path: '/members' },
@@ -580,6 +645,94 @@ async function addSpendingCaps(url: string, buyer: { email: string; password: st
   await ok('PUT', '/billing/caps/monthly', token, { capCents: roundUp(caps.monthly.committedCents * 1.6, 5_000) });
 }
 
+/**
+ * Deadlines beyond the seed's (it sets none): Catalogue checks, whose three completed tasks (answered in
+ * Arabic, the demo's only tasks in that locale, so the seed's open tasks stay open) are made to have taken
+ * six hours each, with six open tasks whose deadlines are nearer than that (one answered once, so
+ * VALIDATING) and one three days away; and Store moderation, with a default deadline of a day and nothing
+ * completed, so its task due in five minutes (sent again before each width's deadline pictures:
+ * freshUrgentTask) is compared with the service's default median; and a task made to expire (its deadline
+ * moved into the past, where the expiry job closes it).
+ */
+async function addDeadlines(url: string, databaseUrl: string, buyer: { email: string; password: string }, developerApiKey: string) {
+  const ok = async <T>(method: string, route: string, token: string | undefined, body?: unknown): Promise<T> => {
+    const answer = await call<T>(url, method, route, token, body);
+    if (answer.status >= 300) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const { token } = await ok<{ token: string }>('POST', '/auth/login', undefined, buyer);
+  const catalogue = await ok<{ id: string }>('POST', '/projects', token, { name: CATALOGUE_PROJECT, description: 'Duplicate and mislabelled listings' });
+  const moderation = await ok<{ id: string }>('POST', '/projects', token, {
+    name: MODERATION_PROJECT,
+    description: 'Reviews and photos reported by shoppers',
+    defaultDeadlineHours: 24,
+  });
+  const create = async (projectId: string, content: string, fields: Record<string, unknown> = {}) =>
+    (
+      await ok<{ taskId: string }>('POST', '/tasks', token, {
+        type: 'BINARY_CHOICE',
+        content,
+        options: ['yes', 'no'],
+        validationsNeeded: 3,
+        projectId,
+        ...fields,
+      })
+    ).taskId;
+  const answerArabic = async (annotatorId: string) => {
+    const next = await fetch(`${url}/api/v1/sdk/tasks/next?annotatorId=${annotatorId}&locale=ar`, { headers: { authorization: `Bearer ${developerApiKey}` } });
+    if (next.status === 204) return false;
+    const { task } = (await next.json()) as { task: { id: string } };
+    await ok('POST', `/sdk/tasks/${task.id}/complete`, developerApiKey, { annotatorId, answer: 'no', timeSpentMs: 3100 });
+    return true;
+  };
+  for (const content of [
+    'هل هذان الإعلانان مكرران؟ «غلاية كهربائية حمراء 1.7 لتر»',
+    'هل هذان الإعلانان مكرران؟ «محمصة خبز زرقاء»',
+    'هل هذان الإعلانان مكرران؟ «كوب سيراميك 350 مل»',
+  ]) {
+    await create(catalogue.id, content, { locale: 'ar' });
+  }
+  const completed = async () => (await ok<{ counts: { COMPLETED: number } }>('GET', `/tasks/counts?projectId=${catalogue.id}`, token)).counts.COMPLETED;
+  for (let n = 0; n < 200 && (await completed()) < 3; n += 1) await answerArabic(`noor-${n % 8}`);
+  if ((await completed()) < 3) throw new Error('the catalogue’s Arabic tasks did not complete');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`UPDATE tasks SET created_at = validated_at - interval '6 hours' WHERE project_id = $1 AND status = 'COMPLETED'`, [catalogue.id]);
+    const soon = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+    let urgent: string | null = null;
+    freshUrgentTask = async () => {
+      // The last one, unless it expired meanwhile (a FAILED task cannot be deleted, and stays as it is).
+      if (urgent && (await ok<{ status: string }>('GET', `/tasks/${urgent}`, token)).status === 'PENDING') await ok('DELETE', `/tasks/${urgent}`, token);
+      urgent = await create(moderation.id, 'Is this review of the garden hose written by a competitor?', { deadline: soon(4.9), priority: 8 });
+    };
+    await freshUrgentTask();
+    for (const [content, minutes, priority, locale] of [
+      ['Is the red kettle (1.7 l) listed twice, as “Kettle red 1.7L” and “Red electric kettle”?', 35, 5, 'en'],
+      ['Is the “Oak desk, 140 cm” in the right category (Office furniture)?', 80, 0, 'en'],
+      ['هل هذان الإعلانان لنفس الحذاء الرياضي؟', 165, -2, 'ar'],
+      ['Is the price of the ceramic mug set per mug or per set of four?', 240, 0, 'en'],
+      ['Is “Steel water bottle 750 ml” a duplicate of “Insulated bottle, 0.75 l”?', 300, 3, 'en'],
+      ['Does the photo of the blue toaster match its title?', 330, 0, 'en'],
+    ] as const) {
+      await create(catalogue.id, content, { deadline: soon(minutes), priority, locale });
+    }
+    // The Arabic one answered once: VALIDATING.
+    await answerArabic('noor-1');
+    await create(catalogue.id, 'Is the linen tablecloth listed in two colours by mistake?', { deadline: soon(3 * 24 * 60) });
+    const expired = await create(moderation.id, 'Is this review written by a bot? “Great product great price great seller”');
+    await client.query(`UPDATE tasks SET deadline = now() - interval '1 second' WHERE id = $1`, [expired]);
+    for (let n = 0; n < 100; n += 1) {
+      const { failureReason } = await ok<{ failureReason: string | null }>('GET', `/tasks/${expired}`, token);
+      if (failureReason === 'EXPIRED') return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error('the expired task did not expire');
+  } finally {
+    await client.end();
+  }
+}
+
 /** Screenshots are taken even of a page that never settles: the picture then shows what went wrong. */
 const settleOrGoOn = (page: Page) => settle(page).catch(() => undefined);
 
@@ -606,6 +759,7 @@ async function main() {
     if (wanted('exports-split-empty')) await addGermanTasks(server.url, demo.buyer, demo.developerApiKey);
     if (wanted('audit')) await addAuditHistory(server.url, demo.buyer, admin);
     if (['billing-caps', 'tasks-held', 'project-cap'].some(wanted)) await addSpendingCaps(server.url, demo.buyer);
+    if (wanted('deadline')) await addDeadlines(server.url, database.url, demo.buyer, demo.developerApiKey);
     const newcomer = { email: 'new@fieldwork.example', password: DEMO_PASSWORD };
     const registered = await call(server.url, 'POST', '/auth/register', undefined, { ...newcomer, companyName: 'Fieldwork Labs' });
     if (registered.status !== 201) throw new Error(`POST /auth/register: ${registered.status}`);

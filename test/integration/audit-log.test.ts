@@ -185,9 +185,9 @@ describe('what the audit log records', () => {
       const written = await entries(owner.token, `?action=${action}&limit=1`);
       expect(written, action).toHaveLength(1);
       expect(written[0], action).toMatchObject({ action, target: { id: targetId } });
-      // Two steps make what they then change: the invitation accepted, the project deleted.
+      // Three steps make what they then change: the invitation accepted, the project deleted, the task whose result is rejected.
       const added = (await ctx.prisma.auditLogEntry.count({ where: { buyerId: owner.id } })) - before;
-      expect(added, action).toBe(action === 'acceptInvitation' || action === 'deleteProject' ? 2 : 1);
+      expect(added, action).toBe(['acceptInvitation', 'deleteProject', 'rejectTaskResult'].includes(action) ? 2 : 1);
     }
     const log = await entries(owner.token, '?limit=100');
     const byAction = (action: AuditAction) => log.find((entry) => entry.action === action) as Entry;

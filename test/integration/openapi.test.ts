@@ -43,7 +43,7 @@ describe('the served document', () => {
   it('is the one the tests and the linter check: operationIds, a relative server, the webhooks', () => {
     expect(doc.servers).toEqual([{ url: '/api/v1', description: 'This service' }]);
     expect(doc.paths['/tasks']?.post?.operationId).toBe('createTask');
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['budget.cap_reached', 'budget.low', 'ping', 'task.completed', 'task.failed']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['budget.cap_reached', 'budget.low', 'ping', 'task.completed', 'task.failed', 'task.rejected']);
   });
 });
 

@@ -61,6 +61,8 @@ describe('POST /tasks', () => {
       totalResponses: 0,
       deadline: null,
       priority: 0,
+      revision: 1,
+      rejection: null,
       createdAt: expect.any(String),
       validatedAt: null,
       validationsNeeded: 3,

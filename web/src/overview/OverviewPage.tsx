@@ -167,5 +167,5 @@ export function OverviewPage() {
 function OverviewAtRisk() {
   const projects = useProjectOptions();
   const projectNames = useMemo(() => new Map((projects.data ?? []).map((project) => [project.id, project.name])), [projects.data]);
-  return <AtRiskTasks firstLimit={5} projectNames={projectNames} />;
+  return <AtRiskTasks pageSize={5} projectNames={projectNames} />;
 }

@@ -100,7 +100,7 @@ export function ProjectPage() {
       </p>
       <ProjectStats project={data} />
       {distribution.data && mixesKinds(distribution.data.kinds) ? <KindMix kinds={distribution.data.kinds} /> : null}
-      <AtRiskTasks projectId={data.id} firstLimit={10} />
+      <AtRiskTasks projectId={data.id} pageSize={10} />
       <div className="grid-2 project-charts">
         <Card title="Labels">
           <DistributionLabels query={distribution} />

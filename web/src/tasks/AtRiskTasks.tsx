@@ -3,9 +3,9 @@
 // default of 5 minutes, said as such, while none of the project's tasks has completed — soonest deadline
 // first, on the tasks page, the overview and (of its own tasks) a project's page. Each row names the task
 // (it opens in the drawer), how far its deadline is (live), the median it is compared with, its priority
-// and status. "Load more" raises the limit (the API gives the nearest `limit`, 100 at most) and the line
-// under the rows says whether more are at risk than are shown.
-import { useState } from 'react';
+// and status. "Load more" asks for the next page by the API's cursor, and the line under the rows says
+// whether more are at risk than are shown.
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { taskListPath } from '../links';
 import { Button } from '../ui/Button';
@@ -14,14 +14,13 @@ import { Card } from '../ui/Page';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
 import { useNow } from '../ui/useNow';
-import { atRiskSummary, MAX_AT_RISK, medianWords, nextAtRiskLimit, priorityWords, signed, untilWords } from './deadlines';
+import { atRiskSummary, medianWords, priorityWords, signed, untilWords } from './deadlines';
 import { HeldBadge } from './Held';
+import { shortDateTime } from './TaskTable';
 import { useTasksAtRisk, type TaskAtRisk } from './queries';
 import { excerpt } from './taskFormat';
-import { shortTypeLabel, typeLabel } from './vocabulary';
+import { shortTypeLabel } from './vocabulary';
 import './tasks.css';
-
-const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 
 const NONE_AT_RISK = 'An open task appears here once its deadline is nearer than its project’s median completion time.';
 
@@ -31,8 +30,8 @@ export const AT_RISK_ANCHOR = 'at-risk';
 interface AtRiskTasksProps {
   /** Only this project's tasks (a project's page; the tasks page's project filter). */
   projectId?: string | undefined;
-  /** How many rows first; "Load more" adds as many again. */
-  firstLimit: number;
+  /** How many rows a page holds: the first, and each "Load more" adds. */
+  pageSize: number;
   /** The rows open the task in this page's drawer (the tasks page); elsewhere each links to it on the task list. */
   onOpen?: (taskId: string) => void;
   openTaskId?: string | null;
@@ -42,16 +41,15 @@ interface AtRiskTasksProps {
   compactEmpty?: boolean;
 }
 
-export function AtRiskTasks({ projectId, firstLimit, onOpen, openTaskId = null, projectNames, compactEmpty = false }: AtRiskTasksProps) {
-  const [limit, setLimit] = useState(firstLimit);
-  const atRisk = useTasksAtRisk({ projectId, limit });
+export function AtRiskTasks({ projectId, pageSize, onOpen, openTaskId = null, projectNames, compactEmpty = false }: AtRiskTasksProps) {
+  const atRisk = useTasksAtRisk({ projectId, pageSize });
   const now = useNow();
-  const data = atRisk.data;
+  const tasks = useMemo(() => atRisk.data?.pages.flatMap((page) => page.tasks), [atRisk.data]);
   return (
     <Card title="At risk of missing the deadline" id={AT_RISK_ANCHOR}>
       {atRisk.isPending ? <Loading label="Loading the tasks at risk…" /> : null}
       {atRisk.isError ? <ErrorNote error={atRisk.error} /> : null}
-      {data && data.tasks.length === 0 ? (
+      {tasks && tasks.length === 0 ? (
         compactEmpty ? (
           <p className="at-risk-empty">{NONE_AT_RISK}</p>
         ) : (
@@ -60,7 +58,7 @@ export function AtRiskTasks({ projectId, firstLimit, onOpen, openTaskId = null, 
           </EmptyState>
         )
       ) : null}
-      {data && data.tasks.length > 0 ? (
+      {tasks && tasks.length > 0 ? (
         <>
           <p className="at-risk-intro">
             Open tasks whose deadline is nearer than their project’s median completion time. Give one a later deadline or a higher priority, or it may expire
@@ -80,7 +78,7 @@ export function AtRiskTasks({ projectId, firstLimit, onOpen, openTaskId = null, 
               </tr>
             </thead>
             <tbody>
-              {data.tasks.map((task) => (
+              {tasks.map((task) => (
                 <AtRiskRow
                   key={task.id}
                   task={task}
@@ -95,10 +93,10 @@ export function AtRiskTasks({ projectId, firstLimit, onOpen, openTaskId = null, 
           </table>
           <div className="at-risk-footer">
             <p className="at-risk-summary" aria-live="polite">
-              {atRiskSummary(data.tasks.length, data.hasMore, limit)}
+              {atRiskSummary(tasks.length, atRisk.hasNextPage)}
             </p>
-            {data.hasMore && limit < MAX_AT_RISK ? (
-              <Button onClick={() => setLimit((current) => nextAtRiskLimit(current, firstLimit))} busy={atRisk.isPlaceholderData}>
+            {atRisk.hasNextPage ? (
+              <Button onClick={() => void atRisk.fetchNextPage()} busy={atRisk.isFetchingNextPage}>
                 Load more
               </Button>
             ) : null}
@@ -121,16 +119,27 @@ interface AtRiskRowProps {
 function AtRiskRow({ task, now, open, onOpen, projectId, projectName }: AtRiskRowProps) {
   const median = medianWords(task);
   const text = excerpt(task.content, 80);
-  const title = `${excerpt(task.content, 300)} (${typeLabel(task.type)})`;
   return (
-    <tr data-task-id={task.id} className={open ? 'is-open' : undefined}>
+    // On the tasks page the whole row opens the task, as a row of the task list does (its button is the keyboard's way).
+    <tr
+      data-task-id={task.id}
+      className={[onOpen ? 'clickable' : '', open ? 'is-open' : ''].join(' ').trim() || undefined}
+      onClick={onOpen ? () => onOpen(task.id) : undefined}
+    >
       <td className="at-risk-task">
         {onOpen ? (
-          <button type="button" className="link-button at-risk-open" title={title} onClick={() => onOpen(task.id)}>
+          <button
+            type="button"
+            className="link-button at-risk-open"
+            onClick={(event) => {
+              event.stopPropagation();
+              onOpen(task.id);
+            }}
+          >
             {text}
           </button>
         ) : (
-          <Link className="at-risk-open" title={title} to={taskListPath({ task: task.id, projectId })}>
+          <Link className="at-risk-open" to={taskListPath({ task: task.id, projectId })}>
             {text}
           </Link>
         )}
@@ -152,12 +161,10 @@ function AtRiskRow({ task, now, open, onOpen, projectId, projectName }: AtRiskRo
         )}
       </td>
       <td className="at-risk-median">
-        <span className="at-risk-label">Median completion </span>
         {median.time}
         {median.note ? <span className="at-risk-sub">{median.note}</span> : null}
       </td>
       <td className="num at-risk-priority" title={priorityWords(task.priority)}>
-        <span className="at-risk-label">Priority </span>
         {signed(task.priority)}
       </td>
       <td className="at-risk-status">{task.held ? <HeldBadge /> : <StatusBadge status={task.status} />}</td>

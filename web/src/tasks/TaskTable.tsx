@@ -12,7 +12,8 @@ import { excerpt, formatConfidence, formatResult } from './taskFormat';
 import { textTaskState } from './text';
 import { answerKindLabel, shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
 
-const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+/** "14 Mar, 09:30" (UTC): a time in a table cell. */
+export const shortDateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 
 interface TaskTableProps {
   tasks: TaskListItem[];

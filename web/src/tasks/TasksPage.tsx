@@ -79,7 +79,7 @@ export function TasksPage() {
         // Another project filtered is another list, from its first rows.
         key={filters.projectId ?? 'all'}
         projectId={filters.projectId}
-        firstLimit={10}
+        pageSize={10}
         onOpen={(task) => change({ task })}
         openTaskId={openTaskId}
         projectNames={projectNames}

@@ -9,9 +9,7 @@ import {
   DEADLINE_RULE,
   deadlineBounds,
   localDateTimeValue,
-  MAX_AT_RISK,
   medianWords,
-  nextAtRiskLimit,
   parseLocalDateTime,
   PRIORITY_RULE,
   priorityWords,
@@ -127,17 +125,11 @@ describe('the at-risk list', () => {
     expect(medianWords({ medianCompletionMs: 300_000, medianKnown: false })).toEqual({ time: '5 min', note: 'The default: no task completed yet' });
   });
 
-  it('loads more by raising the limit, never past what the API gives at once', () => {
-    expect(nextAtRiskLimit(10, 10)).toBe(20);
-    expect(nextAtRiskLimit(95, 10)).toBe(MAX_AT_RISK);
-    expect(nextAtRiskLimit(MAX_AT_RISK, 10)).toBe(MAX_AT_RISK);
-  });
-
   it('says how many are at risk, and honestly when more are than it shows', () => {
-    expect(atRiskSummary(1, false, 10)).toBe('1 open task is at risk.');
-    expect(atRiskSummary(7, false, 10)).toBe('7 open tasks are at risk.');
-    expect(atRiskSummary(10, true, 10)).toBe('Showing the 10 nearest deadlines; more tasks are at risk.');
-    expect(atRiskSummary(100, true, 100)).toBe('Showing the 100 nearest deadlines, the most this list shows; more tasks are at risk.');
+    expect(atRiskSummary(1, false)).toBe('1 open task is at risk.');
+    expect(atRiskSummary(7, false)).toBe('7 open tasks are at risk.');
+    expect(atRiskSummary(1_250, false)).toBe('1,250 open tasks are at risk.');
+    expect(atRiskSummary(10, true)).toBe('Showing the 10 nearest deadlines; more tasks are at risk.');
   });
 });
 

@@ -3,7 +3,7 @@
 // by the contract's own rule (deadlineProblem: a minute to 366 days ahead) before it is sent; a priority
 // typed as a whole number from MIN_PRIORITY to MAX_PRIORITY (prioritySchema); how far a deadline is
 // ("in 25 min", "passed"), what a priority does, and what the at-risk list says of its median and of how
-// much of it is shown. Pure, so every rule and sentence is tested without a browser.
+// much of it is loaded. Pure, so every rule and sentence is tested without a browser.
 import {
   DEFAULT_PRIORITY,
   deadlineProblem,
@@ -118,16 +118,10 @@ export function medianWords(task: { medianCompletionMs: number; medianKnown: boo
   return { time: formatDuration(task.medianCompletionMs), note: task.medianKnown ? null : 'The default: no task completed yet' };
 }
 
-/** The most tasks GET /tasks/at-risk gives at once (a larger limit is read as 100). */
-export const MAX_AT_RISK = 100;
-
-/** The limit "Load more" asks for next. */
-export const nextAtRiskLimit = (limit: number, step: number): number => Math.min(MAX_AT_RISK, limit + step);
-
 /** What the at-risk list says under its rows: how many, and whether more are at risk than it shows. */
-export function atRiskSummary(shown: number, hasMore: boolean, limit: number): string {
+export function atRiskSummary(shown: number, hasMore: boolean): string {
   if (!hasMore) return `${formatCount(shown)} open task${shown === 1 ? ' is' : 's are'} at risk.`;
-  return `Showing the ${formatCount(shown)} nearest deadlines${limit >= MAX_AT_RISK ? ', the most this list shows' : ''}; more tasks are at risk.`;
+  return `Showing the ${formatCount(shown)} nearest deadlines; more tasks are at risk.`;
 }
 
 export type ScheduleField = 'deadline' | 'priority';

@@ -4,7 +4,7 @@
 // deletes tasks invalidates ['tasks'] and the balance (['billing'], ['me']), since a task reserves its
 // budget, and ['projects'], whose stats count tasks.
 import { useMemo } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { paths } from '../../../sdk/src/generated/openapi';
 import { api, call, callReplayable, currentCredential, REPLAYED_HEADER, reportUnauthorized, toErrorBody, type Schemas } from '../api/client';
 import { ApiError, NETWORK_ERROR, parseRetryAfter } from '../api/errors';
@@ -79,18 +79,21 @@ export function useTask(id: string | null) {
 
 /**
  * Open tasks whose deadline is nearer than their project's median completion time, soonest first
- * (GET /tasks/at-risk, tasks:read), the `limit` nearest; of one project with `projectId`. Time alone moves
- * a task into the list, so it is polled (slowly while the event stream is up, which refreshes it when a
- * task is decided or expires); `enabled`: false for a role that may not read tasks.
+ * (GET /tasks/at-risk, tasks:read), `pageSize` at a time by the API's cursor ("Load more" asks for the page
+ * after the last one loaded); of one project with `projectId`. Time alone moves a task into the list, so it
+ * is polled (slowly while the event stream is up, which refreshes it when a task is decided or expires);
+ * `enabled`: false for a role that may not read tasks.
  */
-export function useTasksAtRisk({ projectId, limit, enabled = true }: { projectId?: string | undefined; limit: number; enabled?: boolean }) {
-  const query = { limit, ...(projectId ? { projectId } : {}) };
-  return useQuery({
+export function useTasksAtRisk({ projectId, pageSize, enabled = true }: { projectId?: string | undefined; pageSize: number; enabled?: boolean }) {
+  const query = { limit: pageSize, ...(projectId ? { projectId } : {}) };
+  return useInfiniteQuery({
     queryKey: ['tasks', 'at-risk', query],
-    queryFn: (): Promise<TasksAtRisk> => call(api.GET('/tasks/at-risk', { params: { query } })),
+    queryFn: ({ pageParam }): Promise<TasksAtRisk> =>
+      call(api.GET('/tasks/at-risk', { params: { query: { ...query, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
     enabled,
     refetchInterval: streamedInterval,
-    placeholderData: keepPreviousData,
   });
 }
 
