@@ -67,6 +67,9 @@ const HOLDING_PROJECT = 'Call centre intents';
 const CATALOGUE_PROJECT = 'Catalogue checks';
 const MODERATION_PROJECT = 'Store moderation';
 
+/** The project whose results addResultReview rejects. */
+const REVIEW_PROJECT = 'Product reviews';
+
 /**
  * Sends Store moderation's task due in five minutes again (addDeadlines sets it): the first deadline
  * picture of each width calls it, so the task is at risk, not expired, however long the pictures before took.
@@ -391,6 +394,38 @@ const BUYER_SHOTS: Shot[] = [
   { name: 'deadline-project-new', path: '/projects', element: 'section[aria-label="New project"]' },
   // The recent events name why a task failed: Expired.
   { name: 'deadline-events', path: '/', element: 'section[aria-label="Recent events"]' },
+  // Result review (addResultReview): two of Product reviews' results rejected, one of them decided again.
+  {
+    // A completed result about to be sent back: the reason typed, what a rejection does said before it.
+    name: 'review-drawer-form',
+    path: '/tasks?status=COMPLETED&type=SENTIMENT_ANALYSIS',
+    dialog: true,
+    prepare: async (page) => {
+      await page.getByLabel('Filter by project').selectOption({ label: REVIEW_PROJECT });
+      await page.waitForURL(/projectId=/);
+      await settleOrGoOn(page);
+      await page.locator('main table.tasks-table tbody tr', { hasNotText: 'Decided again' }).first().click();
+      const drawer = page.locator('dialog[open]');
+      await drawer.getByRole('button', { name: 'Reject result' }).click();
+      await drawer.getByLabel('Reason').fill('Our guide labels reviews about the delivery alone neutral: they say nothing of the product.');
+    },
+  },
+  // The rejected task, open again: VALIDATING, the rejected result with its confidence, the reason and when.
+  taskDrawer('review-drawer-reopened', '/tasks', { project: REVIEW_PROJECT, row: /Decided again.*VALIDATING/ }),
+  // The one decided again: its new result (revision 2), and no second rejection.
+  taskDrawer('review-drawer-decided-again', '/tasks', { project: REVIEW_PROJECT, row: /Decided again.*(COMPLETED|FAILED)/ }),
+  // The list tags both; the quality card counts them; the ledger refunds them; the events say so.
+  {
+    name: 'review-tasks',
+    path: '/tasks',
+    prepare: async (page) => {
+      await page.getByLabel('Filter by project').selectOption({ label: REVIEW_PROJECT });
+      await page.waitForURL(/projectId=/);
+    },
+  },
+  { name: 'review-quality', path: '/projects', prepare: openProject(REVIEW_PROJECT), element: 'section[aria-label="Can these labels be trusted?"]' },
+  { name: 'review-ledger', path: '/billing', element: 'section[aria-label="Ledger"]' },
+  { name: 'review-events', path: '/', element: 'section[aria-label="Recent events"]' },
   { name: 'account', path: '/account' },
   // The organisation's team: roles (the founder's fixed), two invitations pending, the invite form.
   { name: 'members', path: '/members' },
@@ -733,6 +768,51 @@ async function addDeadlines(url: string, databaseUrl: string, buyer: { email: st
   }
 }
 
+/**
+ * Result review: two of Product reviews' completed results rejected through the API, each with a reason;
+ * the first (a hedged review, if the first page shows one) is then decided again by the demo's annotators,
+ * answered neutral as its reason asks; the second stays open, VALIDATING at its raised target.
+ */
+async function addResultReview(url: string, buyer: { email: string; password: string }, developerApiKey: string) {
+  const ok = async <T>(method: string, route: string, token: string | undefined, body?: unknown): Promise<T> => {
+    const answer = await call<T>(url, method, route, token, body);
+    if (answer.status >= 300) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const { token } = await ok<{ token: string }>('POST', '/auth/login', undefined, buyer);
+  const { projects } = await ok<{ projects: { id: string; name: string }[] }>('GET', '/projects?limit=100', token);
+  const project = projects.find((candidate) => candidate.name === REVIEW_PROJECT);
+  if (!project) throw new Error(`the demo has no ${REVIEW_PROJECT} project`);
+  type Listed = { id: string; content: string; locale: string; status: string };
+  // Two of the first page the tasks page shows of the project (newest first), so both rows are on it.
+  const { tasks } = await ok<{ tasks: Listed[] }>('GET', `/tasks?projectId=${project.id}&limit=25`, token);
+  const completed = tasks.filter((task) => task.status === 'COMPLETED');
+  const [hedged, broke] = [
+    ...completed.filter((task) => task.content.startsWith('It works, I guess.')),
+    ...completed.filter((task) => !task.content.startsWith('It works, I guess.')),
+  ];
+  if (!hedged || !broke) throw new Error(`fewer than two completed ${REVIEW_PROJECT} tasks on the first page`);
+  await ok('POST', `/tasks/${hedged.id}/reject`, token, {
+    reason: hedged.content.startsWith('It works, I guess.')
+      ? 'Our guide labels hedged praise (“I guess”) neutral: please decide it again with more answers.'
+      : 'Spot check: our reviewer labels this one neutral.',
+  });
+  await ok('POST', `/tasks/${broke.id}/reject`, token, { reason: 'Spot check: the review team reads this one differently.' });
+  // The first decided again: served first among the buyer's tasks (priority 10), answered as the guide says.
+  await ok('PATCH', `/tasks/${hedged.id}`, token, { priority: 10 });
+  const status = async () => (await ok<{ status: string }>('GET', `/tasks/${hedged.id}`, token)).status;
+  for (let n = 0; n < 60 && (await status()) === 'VALIDATING'; n += 1) {
+    const annotatorId = `review-${n}`;
+    const next = await fetch(`${url}/api/v1/sdk/tasks/next?annotatorId=${annotatorId}&locale=${hedged.locale}&types=SENTIMENT_ANALYSIS`, {
+      headers: { authorization: `Bearer ${developerApiKey}` },
+    });
+    if (next.status === 204) continue;
+    const { task } = (await next.json()) as { task: { id: string } };
+    await ok('POST', `/sdk/tasks/${task.id}/complete`, developerApiKey, { annotatorId, answer: 'neutral', timeSpentMs: 2400 });
+  }
+  if ((await status()) === 'VALIDATING') throw new Error('the rejected task was not decided again');
+}
+
 /** Screenshots are taken even of a page that never settles: the picture then shows what went wrong. */
 const settleOrGoOn = (page: Page) => settle(page).catch(() => undefined);
 
@@ -760,6 +840,7 @@ async function main() {
     if (wanted('audit')) await addAuditHistory(server.url, demo.buyer, admin);
     if (['billing-caps', 'tasks-held', 'project-cap'].some(wanted)) await addSpendingCaps(server.url, demo.buyer);
     if (wanted('deadline')) await addDeadlines(server.url, database.url, demo.buyer, demo.developerApiKey);
+    if (wanted('review')) await addResultReview(server.url, demo.buyer, demo.developerApiKey);
     const newcomer = { email: 'new@fieldwork.example', password: DEMO_PASSWORD };
     const registered = await call(server.url, 'POST', '/auth/register', undefined, { ...newcomer, companyName: 'Fieldwork Labs' });
     if (registered.status !== 201) throw new Error(`POST /auth/register: ${registered.status}`);

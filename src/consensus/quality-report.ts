@@ -57,6 +57,7 @@ export interface QualityReport {
   completedShare: number | null;
   failedShare: number | null;
   rejected: number;
+  delivered: number;
   rejectedShare: number | null;
   expectedAccuracy: number | null;
   expectedAccuracyInterval: Interval | null;
@@ -113,6 +114,7 @@ export function qualityReport(figures: ScopeFigures): QualityReport {
     completedShare: decided > 0 ? round4(figures.completed / decided) : null,
     failedShare: decided > 0 ? round4(figures.failed / decided) : null,
     rejected: figures.rejected,
+    delivered: figures.delivered,
     rejectedShare: figures.delivered > 0 ? round4(figures.rejected / figures.delivered) : null,
     expectedAccuracy: expected === null ? null : round4(expected),
     expectedAccuracyInterval: roundInterval(expectedInterval),

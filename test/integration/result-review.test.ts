@@ -150,7 +150,7 @@ describe('POST /tasks/:id/reject', () => {
     const first = await world.ctx.prisma.annotator.findFirstOrThrow({ where: { externalId: answerers[0] } });
     expect([first.resolvedResponses, first.agreedResponses]).toEqual([1, 0]);
     // The project's quality figures count the rejection.
-    expect((await api(buyer.token).get(`/projects/${project}/quality`)).body).toMatchObject({ completed: 1, rejected: 1, rejectedShare: 1 });
+    expect((await api(buyer.token).get(`/projects/${project}/quality`)).body).toMatchObject({ completed: 1, rejected: 1, delivered: 1, rejectedShare: 1 });
   });
 
   it('refunds and charges nothing more when the reopened task fails or expires', async () => {

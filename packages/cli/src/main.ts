@@ -201,7 +201,7 @@ Config: $XDG_CONFIG_HOME/concord/config.json (mode 0600). Docs: sdk/README.md, "
     .command('listen')
     .description('forward your events, signed with a local secret, to a local URL (like stripe listen)')
     .requiredOption('--forward-to <url>', 'where each event is POSTed, e.g. http://localhost:4000/webhooks')
-    .option('--events <types>', 'only these event types, comma-separated (task.completed,task.failed,budget.low,ping)')
+    .option('--events <types>', 'only these event types, comma-separated (task.completed,task.failed,task.rejected,budget.low,budget.cap_reached,ping)')
     .option('--secret <whsec>', 'sign with this whsec_ secret (default: one generated once and kept in the config file)')
     .option('--timeout <seconds>', 'how long the local URL may take to answer', positive('--timeout'), 10)
     .addHelpText('after', '\nCtrl-C stops it, as a normal end: "Stopped: forwarded N events." (--json: {"stopped":true,"forwarded":N}) and exit 0.')

@@ -2033,6 +2033,8 @@ export interface components {
             failedShare: number | null;
             /** @description Tasks whose result the buyer rejected (POST /tasks/{id}/reject), however they were decided again */
             rejected: number;
+            /** @description Tasks that delivered a result at least once (COMPLETED now, or rejected since): rejectedShare’s denominator */
+            delivered: number;
             /** @description rejected / tasks that delivered a result at least once: how often a result was sent back; null before any result */
             rejectedShare: number | null;
             /** @description The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed */
@@ -2098,6 +2100,8 @@ export interface components {
                 failedShare: number | null;
                 /** @description Tasks whose result the buyer rejected (POST /tasks/{id}/reject), however they were decided again */
                 rejected: number;
+                /** @description Tasks that delivered a result at least once (COMPLETED now, or rejected since): rejectedShare’s denominator */
+                delivered: number;
                 /** @description rejected / tasks that delivered a result at least once: how often a result was sent back; null before any result */
                 rejectedShare: number | null;
                 /** @description The accuracy the completed labels can be expected to have: their mean (calibrated) confidence; null before any completed */
@@ -8046,6 +8050,7 @@ export interface operations {
                      *       "completedShare": 0.9567,
                      *       "failedShare": 0.0433,
                      *       "rejected": 2,
+                     *       "delivered": 452,
                      *       "rejectedShare": 0.0044,
                      *       "expectedAccuracy": 0.9612,
                      *       "expectedAccuracyInterval": {
@@ -8185,6 +8190,7 @@ export interface operations {
                      *           "completedShare": 0.9567,
                      *           "failedShare": 0.0433,
                      *           "rejected": 2,
+                     *           "delivered": 452,
                      *           "rejectedShare": 0.0044,
                      *           "expectedAccuracy": 0.9612,
                      *           "expectedAccuracyInterval": {

@@ -10,6 +10,7 @@ const report = {
   completedShare: 0.9567,
   failedShare: 0.0433,
   rejected: 2,
+  delivered: 452,
   rejectedShare: 0.0044,
   expectedAccuracy: 0.9612,
   expectedAccuracyInterval: { low: 0.9481, high: 0.9743 },

@@ -17,6 +17,7 @@ export const qualityReportSchema = z
     completedShare: share.nullable().meta({ description: 'completed / (completed + failed); null before any task is decided' }),
     failedShare: share.nullable().meta({ description: 'failed / (completed + failed); null before any task is decided' }),
     rejected: count.meta({ description: 'Tasks whose result the buyer rejected (POST /tasks/{id}/reject), however they were decided again' }),
+    delivered: count.meta({ description: 'Tasks that delivered a result at least once (COMPLETED now, or rejected since): rejectedShare’s denominator' }),
     rejectedShare: share
       .nullable()
       .meta({ description: 'rejected / tasks that delivered a result at least once: how often a result was sent back; null before any result' }),

@@ -257,7 +257,8 @@ export class TasksService {
    * recomputes the task's quality settings (targetConfidence, maxResponses) from its project — the new
    * one, or the one it keeps — and the service defaults as they are now, as if the task were created
    * now: nobody has answered a PENDING task yet, so nothing has run on the old settings. A change of
-   * maxCents or locale alone keeps them.
+   * maxCents or locale alone keeps them. Its deadline and priority change while it is open (PENDING or
+   * VALIDATING), a text task's with its review task's.
    */
   async update(actor: Actor, id: string, body: TaskUpdate, scope: ProjectScope = null): Promise<TaskDetail> {
     const buyerId = actor.organisationId;

@@ -1,6 +1,6 @@
 // The API's error codes as sentences a person can act on (contract §0's table): the one place the
 // dashboard words a code, for forms, import rows, batch items and page notes alike.
-import type { ErrorBody, ErrorCode } from '@concord/contract';
+import { REVIEW_WINDOW_DAYS, type ErrorBody, type ErrorCode } from '@concord/contract';
 import { deniedReason, isMemberRole, isPermission, type MemberRole, type Permission } from '../organisations/permissions';
 import { formatCents } from '../ui/format';
 import { FIELD_WORDS, issueSentence } from './issueWords';
@@ -114,6 +114,10 @@ const SENTENCES: Partial<Record<ErrorCode | 'NETWORK', string>> = {
   OPTIONS_REQUIRED: 'Give at least two distinct options.',
   INSUFFICIENT_CREDITS: 'The available balance is too low for this.',
   BUDGET_CAP_REACHED: 'A spending cap refuses this: raise the cap on the Billing page, or lower what you create.',
+  TASK_NOT_COMPLETED:
+    'Only a completed task’s result can be rejected: this one is open or failed now (or its decision is still being settled: try again in a moment).',
+  REVIEW_WINDOW_CLOSED: `Results can be rejected within ${REVIEW_WINDOW_DAYS} days of their decision: this one’s window has closed.`,
+  ALREADY_REJECTED: 'This task’s result was rejected already (perhaps by someone else in your organisation): a result can be rejected only once.',
   TASK_HELD: "This task is held by its project's budget cap: raise the cap on the Billing page to release it, or delete it.",
   INVALID_TASK: 'One task of the batch is not valid.',
   BATCH_TOO_LARGE: 'A batch holds 1 to 1 000 tasks.',

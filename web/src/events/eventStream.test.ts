@@ -66,4 +66,19 @@ describe('queriesChangedBy', () => {
     expect(queriesChangedBy({ type: 'task.failed', taskId: 't2' })).toContainEqual(['billing', 'caps']);
     expect(STREAMED_QUERIES).toContainEqual(['billing', 'caps']);
   });
+
+  it('refreshes the reopened task, the lists, the balance, the ledger, the caps and the quality figures on task.rejected', () => {
+    expect(queriesChangedBy({ type: 'task.rejected', taskId: 't3' })).toEqual(
+      expect.arrayContaining([
+        ['overview'],
+        ['tasks', 'list'],
+        ['tasks', 'counts'],
+        ['tasks', 'detail', 't3'],
+        ['me'],
+        ['billing', 'ledger'],
+        ['billing', 'caps'],
+        ['projects', 'quality'],
+      ]),
+    );
+  });
 });

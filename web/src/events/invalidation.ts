@@ -25,6 +25,9 @@ export function queriesChangedBy(event: Pick<StreamedEvent, 'type' | 'taskId'>):
     case 'task.completed':
       // The charge: the balance, a ledger row, and what the task commits under its caps (its price now, not its budget).
       return [...always, ...TASK_VIEWS, ['tasks', 'detail', event.taskId], ['me'], ['billing', 'ledger'], CAPS];
+    case 'task.rejected':
+      // The task open again: its refund and reserve (the balance, a REFUND row, the caps), and the project's rejected results.
+      return [...always, ...TASK_VIEWS, ['tasks', 'detail', event.taskId], ['me'], ['billing', 'ledger'], CAPS, ['projects', 'quality']];
     case 'task.failed':
       // The released reserve: the balance, and the caps (a failed task commits nothing).
       return [...always, ...TASK_VIEWS, ['tasks', 'detail', event.taskId], ['me'], CAPS];

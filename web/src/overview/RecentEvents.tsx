@@ -1,11 +1,14 @@
-// The last events of the account (task.completed, task.failed, budget.low, budget.cap_reached) with what
-// became of their webhook deliveries, newest first. A task is named by the start of its content and opens
-// in the drawer, a failed one with why (no consensus, or expired); a cap reached names its cap (a project's by its name, linked) and what was committed.
+// The last events of the account (task.completed, task.failed, task.rejected, budget.low,
+// budget.cap_reached) with what became of their webhook deliveries, newest first. A task is named by the
+// start of its content and opens in the drawer, a failed one with why (no consensus, or expired), a
+// rejected one with the result sent back and the refund, and a decision of a reopened task (revision 2) says
+// it decided it again; a cap reached names its cap (a project's by its name, linked) and what was committed.
 import { Link } from 'react-router';
 import { capReachedWords } from '../billing/caps';
 import { useProjectChoices } from '../projects/queries';
 import { TaskRef } from '../tasks/TaskRef';
 import { formatResult } from '../tasks/taskFormat';
+import { rejectedEventWords } from '../tasks/review';
 import { failureReasonLabel } from '../tasks/vocabulary';
 import { Table, type Column } from '../ui/Table';
 import { formatCents, formatDateTime } from '../ui/format';
@@ -14,6 +17,7 @@ import type { RecentEvent } from './queries';
 const TYPE_BADGES: Record<string, string> = {
   'task.completed': 'badge-success',
   'task.failed': 'badge-danger',
+  'task.rejected': 'ov-badge-warning',
   'budget.low': 'ov-badge-warning',
   'budget.cap_reached': 'badge-danger',
 };
@@ -62,6 +66,8 @@ function subject(event: RecentEvent) {
         ) : null}
         {/* Why a task failed: "Expired" (its deadline passed) or "No consensus". */}
         {event.type === 'task.failed' && typeof payload.reason === 'string' ? <span className="ov-muted"> → {failureReasonLabel(payload.reason)}</span> : null}
+        {event.type === 'task.rejected' ? <span className="ov-muted"> → {rejectedEventWords(payload)}</span> : null}
+        {payload.revision === 2 ? <span className="ov-muted"> (decided again)</span> : null}
       </>
     );
   }

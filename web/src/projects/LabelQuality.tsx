@@ -1,9 +1,10 @@
 // The project's label quality in plain words (GET /projects/:id/quality): how often its completed labels
-// can be expected to be right, what golden evidence that rests on, and a reliability diagram once there
-// is enough of it.
+// can be expected to be right, what golden evidence that rests on, how many results were rejected (sent
+// back and decided again), and a reliability diagram once there is enough of it.
 import { ReliabilityDiagram } from '../ui/Charts';
 import { ErrorNote, Loading, Notice } from '../ui/Feedback';
 import { formatCents, formatCount, formatPercent } from '../ui/format';
+import { rejectedWords } from '../tasks/review';
 import type { useProjectQuality } from './queries';
 
 type QualityQuery = ReturnType<typeof useProjectQuality>;
@@ -48,6 +49,8 @@ export function LabelQuality({ query }: { query: QualityQuery }) {
             ? 'No task decided yet.'
             : `${formatPercent(q.completedShare)} of the decided tasks completed, ${formatPercent(q.failedShare)} failed without consensus (not charged).`}
         </dd>
+        <dt>Rejected</dt>
+        <dd>{rejectedWords(q)}</dd>
         <dt>Per completed label</dt>
         <dd>
           {q.meanAnswersPerCompleted === null || q.costPerCompletedCents === null

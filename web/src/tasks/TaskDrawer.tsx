@@ -2,7 +2,8 @@
 // its two candidates; a text task's instruction and its written answers), options with the answers each
 // received, the answers in arrival order (answer and time spent; the API never names annotators), result,
 // confidence, status, failure reason, money, answer counts, deadline, priority and times — live until the
-// task settles; for an open task, its deadline and priority to change (TaskSchedule); for a PENDING task,
+// task settles (and a result rejected once, beside the one decided again); for an open task, its deadline
+// and priority to change (TaskSchedule); for a COMPLETED one, its result to reject (ResultReview); for a PENDING task,
 // the other changes PATCH allows and a confirmed delete that releases the budget (never for a review task,
 // which is decided, and scheduled, with its text task). A text task and its review link to each other: the
 // link opens the other one here.
@@ -15,6 +16,7 @@ import { OptionsTally, Responses } from './TaskAnswers';
 import { PairCandidates } from './TaskPair';
 import { TaskSummary } from './TaskSummary';
 import { TaskSchedule } from './TaskSchedule';
+import { ResultReview } from './ResultReview';
 import { WrittenAnswers } from './TextTask';
 import { Permitted } from '../organisations/Permitted';
 
@@ -62,6 +64,10 @@ function TaskDetailBody({ task, onDeleted, projects }: { task: ReturnType<typeof
     <div className="task-detail">
       <TaskSummary task={data} projects={projects} />
       {task.isError ? <ErrorNote error={task.error} /> : null}
+      {/* Beside the result it sends back; kept after the rejection for what it says of it (the task is open again by then). */}
+      <Permitted permission="tasks:write">
+        <ResultReview key={data.id} task={data} />
+      </Permitted>
       {/* Beside the facts that show them: what a task at risk of missing its deadline is opened for. */}
       {(data.status === 'PENDING' || data.status === 'VALIDATING') && !data.reviewOf ? (
         <Permitted permission="tasks:write">

@@ -2,9 +2,12 @@
 // confidence, failure reason (in words: no consensus, or expired), money, answer counts, its deadline
 // (and how far it is) and priority, and times; a text task's review (a link, or when it
 // opens) and its two prices, and a review task's text task; a task held by its project's budget cap says so.
+// A task whose first result was rejected (revision 2) says so beside its result, and shows the rejected
+// result with its confidence, the reason and when, and the target it is decided again at.
 import { Link } from 'react-router';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Notice } from '../ui/Feedback';
+import { LongText } from '../ui/LongText';
 import { DEFAULT_TEXT_MAX_LENGTH } from '@concord/contract';
 import { formatCents, formatCount, formatDateTime } from '../ui/format';
 import type { ProjectOption } from './queries';
@@ -15,6 +18,7 @@ import { answerKindLabel, failureReasonWords, typeLabel, type Task } from './voc
 import { ScheduleFacts } from './TaskSchedule';
 import { HeldBadge } from './Held';
 import { HELD_EXPLANATION } from './held';
+import { rejectionWords, revisionNote } from './review';
 
 export function TaskSummary({ task, projects }: { task: Task; projects: ProjectOption[] }) {
   const project = task.projectId ? projects.find((p) => p.id === task.projectId) : undefined;
@@ -64,7 +68,10 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         {text ? <ReviewFacts task={task} /> : null}
         {task.reviewOf ? <ReviewOfFacts textTaskId={task.reviewOf} /> : null}
         <dt>Result</dt>
-        <dd>{text ? <TextResult task={task} /> : formatResult(task.result, task.answerKind)}</dd>
+        <dd>
+          {text ? <TextResult task={task} /> : formatResult(task.result, task.answerKind)}
+          <RevisionNote task={task} />
+        </dd>
         {task.optionConfidence ? (
           <>
             <dt>By option</dt>
@@ -82,6 +89,7 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         ) : null}
         <dt>Confidence</dt>
         <dd>{formatConfidence(task.confidence)}</dd>
+        <RejectionFacts task={task} />
         <dt>Failure reason</dt>
         <dd>{failureReasonWords(task.failureReason)}</dd>
         <dt>Answers</dt>
@@ -102,7 +110,13 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
           {formatCents(task.costCents)}
           {text ? ` for the writing and ${formatCents(task.costCents)} for its review task` : null}{' '}
           <span className="task-muted">
-            {task.status === 'COMPLETED' ? '(charged)' : task.status === 'FAILED' ? '(not charged)' : '(charged when it completes)'}
+            {task.status === 'COMPLETED'
+              ? '(charged)'
+              : task.status === 'FAILED'
+                ? '(not charged)'
+                : task.rejection
+                  ? '(the rejected result’s charge refunded; charged when it completes)'
+                  : '(charged when it completes)'}
           </span>
         </dd>
         <ScheduleFacts task={task} />
@@ -119,6 +133,30 @@ export function TaskSummary({ task, projects }: { task: Task; projects: ProjectO
         <dt>Task id</dt>
         <dd className="mono">{task.id}</dd>
       </dl>
+    </>
+  );
+}
+
+/** Beside the result of a task whose first result was rejected: decided again, or being decided again. */
+function RevisionNote({ task }: { task: Task }) {
+  const note = revisionNote(task);
+  return note ? <span className="task-muted"> ({note})</span> : null;
+}
+
+/** The rejected result, its confidence, the reason and when; then the target the task is decided again at. */
+function RejectionFacts({ task }: { task: Task }) {
+  if (!task.rejection) return null;
+  const words = rejectionWords(task.rejection, task.answerKind);
+  return (
+    <>
+      <dt>Rejected result</dt>
+      <dd className="task-rejection">
+        {words.result} — <LongText text={`“${task.rejection.reason}”`} limit={200} />, <time dateTime={task.rejection.rejectedAt}>{words.when}</time>
+        <span className="task-muted task-rejection-target">
+          Charge refunded at the rejection; decided again at a target confidence of {formatConfidence(task.targetConfidence)}
+          {task.answerKind === 'text' ? ' by its review' : `, with up to ${task.maxResponses} answers`}.
+        </span>
+      </dd>
     </>
   );
 }

@@ -2,13 +2,15 @@
 // anywhere on the row does the same), so a keyboard reaches every task with Tab. A row whose content alone
 // does not say what it is gets a second line: a pair's two candidates, a text task's kind and writing, a
 // review task's text task. A task held by its project's budget cap (PENDING, waiting for the cap) is
-// badged HELD, in words "pending, held by the budget cap" for a screen reader and on hover.
+// badged HELD, in words "pending, held by the budget cap" for a screen reader and on hover. A task whose
+// first result was rejected (revision 2) is tagged "Decided again" before its content.
 import type { ReactNode } from 'react';
 import { ScrollArea } from '../ui/ScrollArea';
 import { StatusBadge } from '../ui/StatusBadge';
 import { formatDateTime } from '../ui/format';
 import { HeldBadge } from './Held';
 import { excerpt, formatConfidence, formatResult } from './taskFormat';
+import { REVISION_TAG, REVISION_TAG_TITLE } from './review';
 import { textTaskState } from './text';
 import { answerKindLabel, shortTypeLabel, typeLabel, type TaskListItem } from './vocabulary';
 
@@ -60,6 +62,12 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
             const project = task.projectId ? projectNames.get(task.projectId) : undefined;
             const result = task.result !== null ? formatResult(task.result, task.answerKind) : null;
             const second = secondLine(task);
+            const revised =
+              task.revision > 1 ? (
+                <span className="task-kind-tag" title={REVISION_TAG_TITLE}>
+                  {REVISION_TAG}
+                </span>
+              ) : null;
             return (
               <tr key={task.id} data-task-id={task.id} className={`clickable${task.id === openTaskId ? ' is-open' : ''}`} onClick={() => onOpen(task.id)}>
                 <td className="wide nowrap">
@@ -82,13 +90,17 @@ export function TaskTable({ tasks, projectNames, openTaskId, onOpen }: TaskTable
                     {second ? (
                       <>
                         <span className="task-open-line">
+                          {revised}
                           {task.reviewOf ? <span className="task-kind-tag">Review</span> : null}
                           {excerpt(task.content)}
                         </span>
                         {second}
                       </>
                     ) : (
-                      excerpt(task.content)
+                      <>
+                        {revised}
+                        {excerpt(task.content)}
+                      </>
                     )}
                   </button>
                   {/* Phones show one column: status, result and confidence under the content (display: none elsewhere). */}

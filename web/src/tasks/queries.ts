@@ -159,6 +159,23 @@ export function useUpdateTask() {
   });
 }
 
+/**
+ * Rejects a completed task's result (POST /tasks/:id/reject, tasks:write): the answer is the task reopened,
+ * shown at once; its refund and reserve move the balance, the ledger and the caps (['billing'], ['me']), its
+ * status the lists and counts, the project's quality figures count it, and the overview's events show it.
+ */
+export function useRejectTask() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) => call(api.POST('/tasks/{id}/reject', { params: { path: { id } }, body: { reason } })),
+    onSuccess: (task) => {
+      client.setQueryData(['tasks', 'detail', task.id], task);
+      invalidateAfterTaskChange(client);
+      void client.invalidateQueries({ queryKey: ['overview'] });
+    },
+  });
+}
+
 export function useDeleteTask() {
   const client = useQueryClient();
   return useMutation({
