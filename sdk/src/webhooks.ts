@@ -22,7 +22,7 @@ import {
 import { ConcordWebhookVerificationError } from './errors.ts';
 
 export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, generateWebhookSecret, signWebhookBody, verifyWebhookSignature, webhookSecretProblem };
-export type { BudgetLowEvent, PingEvent, TaskCompletedEvent, TaskFailedEvent, WebhookEvent } from '@concord/contract';
+export type { BudgetCapReachedEvent, BudgetLowEvent, PingEvent, TaskCompletedEvent, TaskFailedEvent, TaskRejectedEvent, WebhookEvent } from '@concord/contract';
 /** How many random bytes generateWebhookSecret draws (Standard Webhooks allows 24 to 64). */
 export const WEBHOOK_SECRET_BYTES = WHSEC_GENERATED_BYTES;
 

@@ -163,10 +163,11 @@ export const EVENT_PAYLOADS = {
 export type TaskCompletedEvent = z.output<typeof taskCompletedPayload>;
 export type TaskFailedEvent = z.output<typeof taskFailedPayload>;
 export type BudgetLowEvent = z.output<typeof budgetLowPayload>;
+export type TaskRejectedEvent = z.output<typeof taskRejectedPayload>;
 export type BudgetCapReachedEvent = z.output<typeof budgetCapReachedPayload>;
 /** A test send's event (POST /webhooks/configs/:id/test): signed like any delivery, never retried. */
 export type PingEvent = z.output<typeof pingPayload>;
-/** The payloads the service sends: the body of a webhook request, and `payload` in the event log. */
-export type WebhookEvent = TaskCompletedEvent | TaskFailedEvent | BudgetLowEvent | PingEvent;
 /** The payload of one event type. */
 export type EventPayload<T extends LoggedEventType> = z.output<(typeof EVENT_PAYLOADS)[T]>;
+/** The payloads the service sends, one per logged event type: the body of a webhook request, and `payload` in the event log. */
+export type WebhookEvent = { [T in LoggedEventType]: EventPayload<T> }[LoggedEventType];
