@@ -193,6 +193,18 @@ describe('the buyer dashboard', () => {
     // The Standard Webhooks signature, checked by the standardwebhooks package with the generated secret.
     expect(new Webhook(secret).verify(delivered?.rawBody ?? '', headersOf(delivered?.headers ?? {}))).toMatchObject({ event: 'task.completed' });
     const webhookId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    // Every delivery made so far has arrived before the test send is counted: one still queued (another
+    // task's event, sent by the worker a moment later) would arrive during it.
+    await expect
+      .poll(
+        async () => {
+          const deliveries = await call<{ deliveries: Array<{ status: string }> }>(url, 'GET', `/webhooks/configs/${webhookId}/deliveries?limit=100`, token);
+          const pending = deliveries.body.deliveries.filter((delivery) => delivery.status !== 'DELIVERED').length;
+          return pending === 0 && receiver.requests.length >= deliveries.body.deliveries.length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
 
     // Send a test event: the receiver gets a signed ping, and the page shows its status (not its body: it
     // answered from a private address, which only development allows).
