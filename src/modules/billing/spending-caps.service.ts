@@ -174,9 +174,17 @@ export class SpendingCapsService {
     return released.length;
   }
 
-  /** After a refusal (its transaction rolled back): announces the cap reached, in a transaction of its own. */
-  async noticeReached(buyerId: string, breach: CapBreach): Promise<void> {
-    await this.db.transaction((repos) => this.announce(repos, buyerId, breach));
+  /**
+   * `work`'s outcome; when a spending cap refused it (BudgetCapReachedError, its transaction rolled back),
+   * the cap is announced first (budget.cap_reached), in a transaction of its own.
+   */
+  async noticing<T>(buyerId: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof BudgetCapReachedError) await this.db.transaction((repos) => this.announce(repos, buyerId, error.breach));
+      throw error;
+    }
   }
 
   /**

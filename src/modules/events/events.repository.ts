@@ -16,8 +16,11 @@ export interface OutboxEvent {
 /** An event's payload as its producer gives it: the contract's payload of its type, without `event` (added here). */
 export type PayloadOf<T extends EventType> = Omit<EventPayload<T>, 'event'>;
 
+/** The ids an outbox event is written with: its own, and one per delivery it may have (record_event takes those it needs). */
+export const outboxIds = (): { id: string; deliveryIds: string[] } => ({ id: newEventId(), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) });
+
 export function outboxEvent<T extends EventType>(type: T, payload: PayloadOf<T>): OutboxEvent {
-  return { id: newEventId(), type, payload: JSON.stringify({ event: type, ...payload }), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) };
+  return { ...outboxIds(), type, payload: JSON.stringify({ event: type, ...payload }) };
 }
 
 /** One delivery of an event, as the buyer's event log shows it. */

@@ -3,12 +3,11 @@
 // set at creation (its own, or its project's defaultDeadlineHours) and changed by PATCH /tasks/:id; the
 // answer path refuses answers past it (sdk_answer: TASK_CLOSED) and next stops serving the task.
 import type { Clock } from '../../lib/clock.ts';
-import { newEventId, newId } from '../../lib/ids.ts';
 import type { ProjectScope } from '../../lib/endpoint.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
 import type { Database } from '../../repositories.ts';
 import type { SettlementEffects } from '../settlement/applier.ts';
-import { MAX_WEBHOOK_CONFIGS } from '@concord/contract';
+import { outboxIds } from '../events/events.repository.ts';
 import type { TaskRecord } from './tasks.repository.ts';
 import { DEFAULT_ESTIMATE_MS } from './tasks.service.ts';
 
@@ -37,7 +36,7 @@ export class DeadlinesService {
   async expireDue(): Promise<number> {
     let closed = 0;
     for (;;) {
-      const slots = Array.from({ length: EXPIRY_BATCH }, () => ({ id: newEventId(), deliveryIds: Array.from({ length: MAX_WEBHOOK_CONFIGS }, newId) }));
+      const slots = Array.from({ length: EXPIRY_BATCH }, outboxIds);
       const expired = await this.db.rawRepos.tasks.expireDue(this.clock.now(), slots);
       closed += expired.length;
       if (expired.length > 0) this.effects.nudge();

@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.ts';
 import { inScope, type Actor, type ProjectScope } from '../../lib/endpoint.ts';
-import { BudgetCapReachedError, ConflictError, InsufficientCreditsError } from '../../lib/errors.ts';
+import { ConflictError, InsufficientCreditsError } from '../../lib/errors.ts';
 import type { Database, Repositories } from '../../repositories.ts';
 import type { SpendingCapsService } from '../billing/spending-caps.service.ts';
 import { REVIEW_WINDOW_DAYS, shownAnswer } from '@concord/contract';
@@ -32,7 +32,7 @@ export class ResultReviewService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly caps: Pick<SpendingCapsService, 'enforce' | 'noticeReached'>,
+    private readonly caps: Pick<SpendingCapsService, 'enforce' | 'noticing'>,
     private readonly tasks: Pick<TasksService, 'get'>,
     private readonly logger: Logger,
   ) {}
@@ -40,72 +40,68 @@ export class ResultReviewService {
   async reject(actor: Actor, id: string, reason: string, scope: ProjectScope = null): Promise<TaskDetail> {
     const buyerId = actor.organisationId;
     const now = this.clock.now();
-    try {
-      await this.db.transaction(async (repos) => {
-        // Its project first, then the task: the order creations and updates lock them in.
-        const seen = await repos.tasks.findForBuyer(buyerId, id);
-        if (seen?.projectId) await repos.spendingCaps.lockProjectCaps(buyerId, [seen.projectId]);
-        const task = await repos.tasks.lockForBuyer(buyerId, id);
-        if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
-        if (task.reviewOf) {
-          throw new ConflictError('TASK_IS_REVIEW', `This is the review of text task ${task.reviewOf}: reject the text task's result instead`);
-        }
-        if (task.revision > 1) throw new ConflictError('ALREADY_REJECTED', 'This task’s result was rejected once already; a result is rejected at most once');
-        if (task.status !== 'COMPLETED' || task.validatedAt === null || task.result === null) throw notCompleted(task.status);
-        if (now.getTime() - task.validatedAt.getTime() > REVIEW_WINDOW_DAYS * DAY_MS) {
-          throw new ConflictError(
-            'REVIEW_WINDOW_CLOSED',
-            `A result can be rejected within ${REVIEW_WINDOW_DAYS} days of its decision (${task.validatedAt.toISOString()})`,
-          );
-        }
-        const review = task.reviewTaskId ? await repos.tasks.lockForBuyer(buyerId, task.reviewTaskId) : null;
-        const reopened = review ? [review, task] : [task];
-        if (await repos.resultReview.settling(reopened.map((t) => t.id))) {
-          throw new ConflictError('TASK_NOT_COMPLETED', 'This task’s decision is still being settled; retry in a moment');
-        }
-        const refunds: Array<{ taskId: string; cents: number }> = [];
-        let reserved = 0;
-        for (const each of reopened) {
-          const outcome = await this.reopenOne(repos, each, reason, now);
-          refunds.push({ taskId: each.id, cents: outcome.refundedCents });
-          reserved += each.maxCents;
-          await repos.events.record(buyerId, 'task.rejected', {
-            taskId: each.id,
-            type: each.type,
-            reason,
-            rejectedResult: shownAnswer(each.answerKind, each.result ?? ''),
-            rejectedConfidence: each.confidence ?? 0,
-            refundedCents: outcome.refundedCents,
-            targetConfidence: outcome.targetConfidence,
-            maxResponses: outcome.maxResponses,
-            rejectedAt: now.toISOString(),
-            ...(each.reviewOf ? { reviewOf: each.reviewOf } : {}),
-          });
-        }
-        const refunded = refunds.reduce((sum, refund) => sum + refund.cents, 0);
-        // Open again, its budget counts against the caps instead of its price.
-        const added = reserved - refunded;
-        if (added > 0) {
-          await this.caps.enforce(repos, buyerId, {
-            byProject: new Map(task.projectId ? [[task.projectId, added]] : []),
-            totalCents: added,
-            committedAt: task.releasedAt ?? task.createdAt,
-          });
-        }
-        if (!(await repos.resultReview.refundAndReserve(buyerId, refunds, reserved))) {
-          const balance = await repos.billing.getBalance(buyerId);
-          throw new InsufficientCreditsError(reserved, (balance?.availableCents ?? 0) + refunded);
-        }
-        await repos.auditLog.append(actor, {
-          targetId: id,
-          before: { status: 'COMPLETED', revision: 1, targetConfidence: task.targetConfidence, maxResponses: task.maxResponses },
-          after: { status: 'VALIDATING', revision: 2, refundedCents: refunded, reservedCents: reserved },
+    const work = this.db.transaction(async (repos) => {
+      // Its project first, then the task: the order creations and updates lock them in.
+      const seen = await repos.tasks.findForBuyer(buyerId, id);
+      if (seen?.projectId) await repos.spendingCaps.lockProjectCaps(buyerId, [seen.projectId]);
+      const task = await repos.tasks.lockForBuyer(buyerId, id);
+      if (!task || !inScope(scope, task.projectId)) throw taskNotFound();
+      if (task.reviewOf) {
+        throw new ConflictError('TASK_IS_REVIEW', `This is the review of text task ${task.reviewOf}: reject the text task's result instead`);
+      }
+      if (task.revision > 1) throw new ConflictError('ALREADY_REJECTED', 'This task’s result was rejected once already; a result is rejected at most once');
+      if (task.status !== 'COMPLETED' || task.validatedAt === null || task.result === null) throw notCompleted(task.status);
+      if (now.getTime() - task.validatedAt.getTime() > REVIEW_WINDOW_DAYS * DAY_MS) {
+        throw new ConflictError(
+          'REVIEW_WINDOW_CLOSED',
+          `A result can be rejected within ${REVIEW_WINDOW_DAYS} days of its decision (${task.validatedAt.toISOString()})`,
+        );
+      }
+      const review = task.reviewTaskId ? await repos.tasks.lockForBuyer(buyerId, task.reviewTaskId) : null;
+      const reopened = review ? [review, task] : [task];
+      if (await repos.resultReview.settling(reopened.map((t) => t.id))) {
+        throw new ConflictError('TASK_NOT_COMPLETED', 'This task’s decision is still being settled; retry in a moment');
+      }
+      const refunds: Array<{ taskId: string; cents: number }> = [];
+      let reserved = 0;
+      for (const each of reopened) {
+        const outcome = await this.reopenOne(repos, each, reason, now);
+        refunds.push({ taskId: each.id, cents: outcome.refundedCents });
+        reserved += each.maxCents;
+        await repos.events.record(buyerId, 'task.rejected', {
+          taskId: each.id,
+          type: each.type,
+          reason,
+          rejectedResult: shownAnswer(each.answerKind, each.result ?? ''),
+          rejectedConfidence: each.confidence ?? 0,
+          refundedCents: outcome.refundedCents,
+          targetConfidence: outcome.targetConfidence,
+          maxResponses: outcome.maxResponses,
+          rejectedAt: now.toISOString(),
+          ...(each.reviewOf ? { reviewOf: each.reviewOf } : {}),
         });
+      }
+      const refunded = refunds.reduce((sum, refund) => sum + refund.cents, 0);
+      // Open again, its budget counts against the caps instead of its price.
+      const added = reserved - refunded;
+      if (added > 0) {
+        await this.caps.enforce(repos, buyerId, {
+          byProject: new Map(task.projectId ? [[task.projectId, added]] : []),
+          totalCents: added,
+          committedAt: task.releasedAt ?? task.createdAt,
+        });
+      }
+      if (!(await repos.resultReview.refundAndReserve(buyerId, refunds, reserved))) {
+        const balance = await repos.billing.getBalance(buyerId);
+        throw new InsufficientCreditsError(reserved, (balance?.availableCents ?? 0) + refunded);
+      }
+      await repos.auditLog.append(actor, {
+        targetId: id,
+        before: { status: 'COMPLETED', revision: 1, targetConfidence: task.targetConfidence, maxResponses: task.maxResponses },
+        after: { status: 'VALIDATING', revision: 2, refundedCents: refunded, reservedCents: reserved },
       });
-    } catch (error) {
-      if (error instanceof BudgetCapReachedError) await this.caps.noticeReached(buyerId, error.breach);
-      throw error;
-    }
+    });
+    await this.caps.noticing(buyerId, work);
     return this.tasks.get(buyerId, id, scope);
   }
 

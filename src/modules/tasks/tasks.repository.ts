@@ -361,10 +361,11 @@ export class TasksRawRepository {
       ), medians AS (
         SELECT project_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS median_ms FROM recent GROUP BY project_id
       )
-      SELECT ${TASK_COLUMNS}, (SELECT m.median_ms FROM medians m WHERE m.project_id IS NOT DISTINCT FROM tasks.project_id) AS median_ms
-      FROM tasks WHERE ${Prisma.join(conditions, ' AND ')}
-        AND deadline < ${now}::timestamptz + make_interval(secs => coalesce(
-          (SELECT m.median_ms FROM medians m WHERE m.project_id IS NOT DISTINCT FROM tasks.project_id), ${defaultMs}) / 1000.0)
+      SELECT ${TASK_COLUMNS}, own.median_ms
+      FROM tasks
+      LEFT JOIN LATERAL (SELECT m.median_ms FROM medians m WHERE m.project_id IS NOT DISTINCT FROM tasks.project_id) own ON true
+      WHERE ${Prisma.join(conditions, ' AND ')}
+        AND deadline < ${now}::timestamptz + make_interval(secs => coalesce(own.median_ms, ${defaultMs}) / 1000.0)
       ORDER BY deadline, id LIMIT ${limit + 1}`;
     return rows.map((row) => ({
       ...fromRow(row),

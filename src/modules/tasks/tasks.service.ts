@@ -3,7 +3,7 @@ import type { Database, RawRepositories } from '../../repositories.ts';
 import { inScope, outOfScope, type Actor, type ProjectScope } from '../../lib/endpoint.ts';
 import { pick, settingsChange } from '../audit/audit-change.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, BadRequestError, BudgetCapReachedError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
+import { AppError, BadRequestError, ConflictError, InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Gate } from '../../lib/gate.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
@@ -86,18 +86,8 @@ export class TasksService {
     private readonly idempotency: IdempotencyService,
     private readonly clock: Clock,
     private readonly config: Config,
-    private readonly caps: Pick<SpendingCapsService, 'enforce' | 'noticeReached'>,
+    private readonly caps: Pick<SpendingCapsService, 'enforce' | 'noticing'>,
   ) {}
-
-  /** A refusal by a spending cap tells the buyer (budget.cap_reached) once its transaction is rolled back. */
-  private async noticingCaps<T>(buyerId: string, work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } catch (error) {
-      if (error instanceof BudgetCapReachedError) await this.caps.noticeReached(buyerId, error.breach);
-      throw error;
-    }
-  }
 
   async create(actor: Actor, raw: unknown, idempotencyKey?: string, scope: ProjectScope = null) {
     const buyerId = actor.organisationId;
@@ -131,7 +121,7 @@ export class TasksService {
         ...(created.held ? { held: created.held } : {}),
       };
     });
-    return this.noticingCaps(buyerId, run);
+    return this.caps.noticing(buyerId, run);
   }
 
   /** JSON batch: all or nothing. The first invalid item names itself with INVALID_TASK and its index. */
@@ -166,7 +156,7 @@ export class TasksService {
       await repos.auditLog.append(actor, { targetId: null, after: batchSettings(result, tasks) });
       return result;
     });
-    return this.noticingCaps(buyerId, run);
+    return this.caps.noticing(buyerId, run);
   }
 
   /**
@@ -175,7 +165,7 @@ export class TasksService {
    * in chunks while the rest of the file is still being parsed, so parsing and PostgreSQL overlap.
    */
   importCsv(actor: Actor, file: Buffer, idempotencyKey?: string, scope: ProjectScope = null): Promise<Outcome<CsvImportResult>> {
-    return this.noticingCaps(
+    return this.caps.noticing(
       actor.organisationId,
       this.csvImports.run(() => this.runCsvImport(actor, file, idempotencyKey, scope)),
     );
@@ -303,7 +293,7 @@ export class TasksService {
       if (delta > 0) await this.reserve(repos, buyerId, delta);
       if (delta < 0) await repos.billing.release(buyerId, -delta);
     });
-    await this.noticingCaps(buyerId, work);
+    await this.caps.noticing(buyerId, work);
     return this.get(buyerId, id, scope);
   }
 
