@@ -192,6 +192,18 @@ export class LoadClient {
   }
 }
 
+/** /proc/<pid>/stat's fields after the command name (field 3 of proc(5) is index 0); none once it has ended. */
+export async function statFields(pid: number): Promise<string[]> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return text.slice(text.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** CPU time a process has used, in milliseconds (utime + stime, 100 ticks a second); with its reaped children's when asked. */
+export async function cpuMs(pid: number, reapedChildren = false): Promise<number> {
+  const f = await statFields(pid);
+  return (Number(f[11]) + Number(f[12]) + (reapedChildren ? Number(f[13]) + Number(f[14]) : 0)) * 10;
+}
+
 /** Resident set size of a process, in megabytes (Linux). */
 export async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

@@ -13,10 +13,9 @@
 // (BENCH_SERVER_ARGS='--cpu-prof --cpu-prof-dir=…' profiles the server, as in bench:answers)
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LoadClient, round } from '../lib.ts';
+import { cpuMs, LoadClient, round } from '../lib.ts';
 
 const API_KEY = `c${'0'.repeat(24)}`;
 const TASK = {
@@ -91,12 +90,6 @@ async function serveApp(hello: boolean): Promise<http.Server> {
     get: (target, key) => (typeof key === 'string' && key in target ? target[key] : anything),
   });
   return createHttpServer(buildApp({ config, logger, services: services as never }));
-}
-
-async function cpuMs(pid: number): Promise<number> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const f = text.slice(text.lastIndexOf(') ') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
 }
 
 async function main(): Promise<void> {

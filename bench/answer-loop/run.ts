@@ -1,10 +1,10 @@
 // bench/answer-loop: simulated annotators answering tasks, in three loops measured in one run on the same
 // data shape: the spec's loop (GET next → POST complete, the headline), the same loop with one request
 // per answer (complete with `next`), and the floor (the same statements straight through `pg`).
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import pg from 'pg';
-import { ADMIN, api, benchDatabase, fundedBuyer, LoadClient, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
+import { ADMIN, api, benchDatabase, cpuMs, fundedBuyer, LoadClient, mustBe, percentile, round, runBench, startServer, statFields } from '../lib.ts';
 import { floorClients, type FloorClient, type FloorMode } from './floor.ts';
 
 const ANNOTATORS = Number(process.env.BENCH_ANNOTATORS ?? 64);
@@ -188,18 +188,6 @@ function floorStep(client: FloorClient, annotatorId: string): Step {
       }
     },
   };
-}
-
-/** /proc/<pid>/stat's fields after the command name (field 3 of proc(5) is index 0). */
-async function statFields(pid: number): Promise<string[]> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  return text.slice(text.lastIndexOf(') ') + 2).split(' ');
-}
-
-/** CPU time a process has used, in milliseconds (utime + stime, 100 ticks a second); with its reaped children's when asked. */
-async function cpuMs(pid: number, reapedChildren = false): Promise<number> {
-  const f = await statFields(pid);
-  return (Number(f[11]) + Number(f[12]) + (reapedChildren ? Number(f[13]) + Number(f[14]) : 0)) * 10;
 }
 
 /**

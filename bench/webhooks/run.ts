@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { newId } from '../../src/lib/ids.ts';
-import { benchDatabase, fundedBuyer, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
+import { benchDatabase, cpuMs, fundedBuyer, mustBe, percentile, round, runBench, startServer } from '../lib.ts';
 import { measureFairness } from './fairness.ts';
 import { queueBudgetLowEvents } from './outbox.ts';
 import { measureStream } from './stream.ts';
@@ -50,6 +50,8 @@ async function main() {
       secret,
     ]);
     log(`${EVENTS} events, two server processes`);
+    const serversCpuMs = async () => (await Promise.all(servers.map((server) => cpuMs(server.pid)))).reduce((a, b) => a + b, 0);
+    const cpuBefore = await serversCpuMs();
     const started = Date.now();
     for (let offset = 0; offset < EVENTS; offset += BATCH) {
       const count = Math.min(BATCH, EVENTS - offset);
@@ -58,6 +60,7 @@ async function main() {
     const deadline = Date.now() + 120_000;
     while (received.size < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const seconds = (Date.now() - started) / 1000;
+    const serverCpuMsPerDelivery = ((await serversCpuMs()) - cpuBefore) / Math.max(1, received.size);
     const duplicates = [...received.values()].filter((n) => n > 1).length;
     if (duplicates > 0) log(`${duplicates} deliveries arrived more than once`);
     // The event stream's figures (sse* keys), on a server process of its own, after the deliveries.
@@ -77,6 +80,7 @@ async function main() {
         p50Ms: round(percentile(latencies, 50)),
         p99Ms: round(percentile(latencies, 99)),
         lost: EVENTS - received.size,
+        serverCpuMsPerDelivery: round(serverCpuMsPerDelivery, 3),
         ...stream,
         ...fairness,
       })}\n`,

@@ -1,4 +1,5 @@
-// The contract's webhook signatures (Web Crypto) against Node's own HMAC and the standardwebhooks package.
+// The contract's webhook signatures (Web Crypto, and the server's Node HMAC) against Node's own HMAC and the
+// standardwebhooks package.
 import { createHmac, randomBytes } from 'node:crypto';
 import {
   describeWhsecProblem,
@@ -17,6 +18,7 @@ import {
 import fc from 'fast-check';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { nodeHmacSha256 } from '../../src/modules/webhooks/webhook-sender.ts';
 
 const standardSecretProblem = (secret: string) => {
   const problem = whsecProblem(secret);
@@ -93,6 +95,20 @@ describe('Standard Webhooks signatures (checked by the standardwebhooks package 
     const current = whsec(32);
     expect((await signedWebhookHeaders(input(current, 'a-plain-secret-0123456789')))['webhook-signature']?.split(' ')).toHaveLength(1);
     expect((await signedWebhookHeaders(input('a-plain-secret-0123456789', current)))['webhook-signature']?.split(' ')).toHaveLength(1);
+  });
+
+  it("the server's Node HMAC signs exactly as Web Crypto does: the same headers, byte for byte", async () => {
+    for (const [secret, previous] of [
+      [whsec(32), whsec(24)],
+      ['a-plain-secret-0123456789', null],
+      [whsec(64), 'a-plain-secret-0123456789'],
+    ] as const) {
+      const signed = input(secret, previous);
+      const headers = await signedWebhookHeaders(signed, nodeHmacSha256);
+      expect(headers).toEqual(await signedWebhookHeaders(signed));
+      expect(await verifyWebhookSignature(body, headers[SIGNATURE_HEADER], secret)).toBe(true);
+      if (isStandardSecret(secret)) expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    }
   });
 
   it('entries are HMAC-SHA256 of "id.timestamp.body" under the decoded key, base64', async () => {

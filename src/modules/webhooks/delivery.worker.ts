@@ -18,7 +18,7 @@ import type { Logger } from '../../lib/logger.ts';
 import { webhookDisabledMail } from '../email/mail.templates.ts';
 import { PING_EVENT, signedWebhookHeaders } from '@concord/contract';
 import { AUTO_DISABLE_AFTER_MS, nextAttemptAt, shouldDisable } from './retry-policy.ts';
-import { sendWebhook, type SendOutcome } from './webhook-sender.ts';
+import { nodeHmacSha256, sendWebhook, type SendOutcome } from './webhook-sender.ts';
 import type { ClaimedDelivery, ClaimLimits } from './webhooks.repository.ts';
 
 /** Sends in flight at once in one process. */
@@ -124,15 +124,18 @@ export class DeliveryWorker {
       ? await sendWebhook(
           delivery.url,
           delivery.payload,
-          await signedWebhookHeaders({
-            eventId: delivery.eventId,
-            event: delivery.event,
-            deliveryId: delivery.id,
-            body: delivery.payload,
-            secret: delivery.secret,
-            previousSecret: delivery.previousSecret,
-            now: this.clock.now(),
-          }),
+          await signedWebhookHeaders(
+            {
+              eventId: delivery.eventId,
+              event: delivery.event,
+              deliveryId: delivery.id,
+              body: delivery.payload,
+              secret: delivery.secret,
+              previousSecret: delivery.previousSecret,
+              now: this.clock.now(),
+            },
+            nodeHmacSha256,
+          ),
           { timeoutMs: this.config.webhookTimeoutMs, allowPrivate: this.config.webhookAllowPrivateUrls },
         )
       : { kind: 'client-error', statusCode: 0 };
@@ -143,7 +146,7 @@ export class DeliveryWorker {
     const extended = delivery.retryPolicy === 'extended' && !ping;
     const log = { deliveryId: delivery.id, webhookEvent: delivery.event, attempt: delivery.attempts };
     if (outcome.kind === 'success') {
-      await this.db.repos.webhooks.markDelivered(delivery, outcome.statusCode, now, extended);
+      await this.db.rawRepos.webhooks.markDelivered(delivery, outcome.statusCode, now, extended);
       this.logger.info({ ...log, event: 'webhook.delivery.delivered', statusCode: outcome.statusCode }, 'webhook delivered');
       return;
     }
@@ -162,7 +165,7 @@ export class DeliveryWorker {
     // and lengthen the endpoint's run of failures (a 4xx answered: the endpoint is up).
     const failed = outcome.kind === 'retryable';
     const failureAt = extended && delivery.isActive ? now : null;
-    const failingSince = await this.db.repos.webhooks.markAttemptFailed(delivery, { statusCode: outcome.statusCode, error }, retryAt, {
+    const failingSince = await this.db.rawRepos.webhooks.markAttemptFailed(delivery, { statusCode: outcome.statusCode, error }, retryAt, {
       failed,
       failureAt,
     });

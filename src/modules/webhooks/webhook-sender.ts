@@ -1,11 +1,19 @@
 // Sends one webhook request with node:http(s). The address actually connected to is checked by the
 // lookup hook, so a hostname that resolves to a private address at send time (DNS rebinding) is refused
 // even when it looked public when the configuration was saved.
+import type { HmacSha256 } from '@concord/contract';
+import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPrivateAddress } from '../../lib/url-guard.ts';
+
+/**
+ * The HMAC the server signs webhooks with: Node's own, synchronous and about ten times cheaper than Web
+ * Crypto's importKey and sign, which cost 15 % of the server's CPU per delivery in bench:webhooks.
+ */
+export const nodeHmacSha256: HmacSha256 = (key, data) => createHmac('sha256', key).update(data).digest();
 
 /**
  * How a request ended. `retryAfter` is the response's Retry-After header, if any; for test sends

@@ -10,7 +10,7 @@ import { decodeCursor, pageRequest, toPage, type Page } from '../../lib/paginati
 import { findPrivateAddress } from '../../lib/url-guard.ts';
 import { MAX_WEBHOOK_CONFIGS, PING_EVENT, signedWebhookHeaders } from '@concord/contract';
 import type { RetryPolicy } from '@concord/contract';
-import { sendWebhook } from './webhook-sender.ts';
+import { nodeHmacSha256, sendWebhook } from './webhook-sender.ts';
 import type { ConfigChanges, DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
 
 const webhookNotFound = () => new NotFoundError('WEBHOOK_NOT_FOUND', 'Webhook configuration not found');
@@ -109,15 +109,18 @@ export class WebhooksService {
     const eventId = newEventId();
     const deliveryId = newId();
     const body = JSON.stringify({ event: PING_EVENT, webhookId: config.id, sentAt: sentAt.toISOString() });
-    const headers = await signedWebhookHeaders({
-      eventId,
-      event: PING_EVENT,
-      deliveryId,
-      body,
-      secret: config.secret,
-      previousSecret: config.previousSecret,
-      now: sentAt,
-    });
+    const headers = await signedWebhookHeaders(
+      {
+        eventId,
+        event: PING_EVENT,
+        deliveryId,
+        body,
+        secret: config.secret,
+        previousSecret: config.previousSecret,
+        now: sentAt,
+      },
+      nodeHmacSha256,
+    );
     const started = performance.now();
     const outcome = await sendWebhook(config.url, body, headers, {
       timeoutMs: this.config.webhookTimeoutMs,
