@@ -157,7 +157,7 @@ function main() {
 /** --kind K [--seed N]: the kind benchmarks' lines (kinds.ts), on the same seeds as a dataset's replay. */
 async function kindMain(argv: string[]) {
   const kind = argv[argv.indexOf('--kind') + 1];
-  if (!kind || kind.startsWith('--')) throw new Error('usage: npm run bench:quality -- --kind <rating|multi|pairwise|all> [--seed N]');
+  if (!kind || kind.startsWith('--')) throw new Error('usage: npm run bench:quality -- --kind <rating|multi|pairwise|text|all> [--seed N]');
   const seedIndex = argv.indexOf('--seed');
   const seeds = seedIndex >= 0 ? [Number(argv[seedIndex + 1])] : DEFAULT_SEEDS;
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new Error('--seed takes a whole number');

@@ -8857,7 +8857,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group]; options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB; a text row leaves options empty and may give maxLength
+                     * @description CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group,maxLength,deadline,priority] (optional columns in any order); options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB; a text row leaves options empty and may give maxLength
                      */
                     file: string;
                 };

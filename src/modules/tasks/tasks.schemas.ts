@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CONFIDENCE_DESCRIPTION, cursorSchema, limitSchema, pageInfo, timestamp } from '../../lib/schemas.ts';
 import {
+  CSV_OPTIONAL_COLUMNS,
+  CSV_REQUIRED_COLUMNS,
   ANSWER_KINDS,
   candidatesSchema,
   LOCALES,
@@ -27,7 +29,7 @@ export const csvUpload = z.object({
   file: z.string().meta({
     format: 'binary',
     description:
-      'CSV with header type,content,options[,locale,maxCents,projectId,validationsNeeded,answerKind,allowEmpty,candidateA,candidateB,allowTie,group]; ' +
+      `CSV with header ${CSV_REQUIRED_COLUMNS.join(',')}[,${CSV_OPTIONAL_COLUMNS.join(',')}] (optional columns in any order); ` +
       'options separated by |; a pairwise row leaves options empty and gives candidateA and candidateB; a text row leaves options empty and may give maxLength',
   }),
 });
