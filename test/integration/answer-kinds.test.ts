@@ -115,6 +115,27 @@ describe('rating tasks', () => {
     expect(refitted.classPrior.indexOf(Math.max(...refitted.classPrior))).toBe(3);
   });
 
+  it('take one level of the scale as the answer: a level off the scale or a list is INVALID_ANSWER naming the field, and changes nothing', async () => {
+    const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
+    const { taskId } = (await post(buyer, '/tasks', ratingTask('Rate: "The moon is made of cheese."'))).body as { taskId: string };
+    const client = sdk(world.ctx, world.developer.apiKey);
+    const annotatorId = unique('rater');
+    expect((await client.next(annotatorId)).body.task).toMatchObject({ id: taskId, answerKind: 'rating' });
+    // An empty answer is no answer at all: the body's schema refuses it, naming the field too.
+    const empty = await client.post(`/tasks/${taskId}/complete`, { annotatorId, answer: '', timeSpentMs: 900 });
+    expect(empty.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'answer' }] } });
+    for (const answer of ['6', '0', '4.5', ['4'], ['3', '4']]) {
+      const res = await client.post(`/tasks/${taskId}/complete`, { annotatorId, answer, timeSpentMs: 900 });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'INVALID_ANSWER', details: { issues: [{ path: 'answer' }], accepted: levels } });
+      expect(res.body.error).toContain('1, 2, 3, 4, 5');
+    }
+    expect(await world.ctx.prisma.taskResponse.count({ where: { taskId } })).toBe(0);
+    expect(await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: 'PENDING', totalResponses: 0 });
+    // The annotator still holds the assignment: a level of the scale is then taken.
+    expect((await client.complete(taskId, annotatorId, '2')).status).toBe(201);
+  });
+
   it('serve golden rating tasks in place of rating tasks only, and their answers teach the rating scope', async () => {
     const buyer = await createFundedBuyer(world.ctx, world.adminToken, 10_000);
     const golden = await post(buyer, '/golden-tasks', { ...ratingTask('Rate: "The Earth is flat."'), goldenAnswer: '1' });
@@ -187,6 +208,7 @@ describe('multi-select tasks', () => {
       const res = await client.post(`/tasks/${taskId}/complete`, { annotatorId, answer, timeSpentMs: 1000 });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('INVALID_ANSWER');
+      expect(res.body.details).toEqual({ issues: [{ path: 'answer', message: res.body.error }], accepted: tags });
     };
     await refused('spam|spam');
     await refused(['spam', 'spam']);

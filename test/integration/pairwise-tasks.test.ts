@@ -121,7 +121,11 @@ describe('pairwise tasks', () => {
     for (const wrong of ['A', 'B', 'tie']) {
       const refused = await client.complete(taskId, probe, wrong);
       expect(refused.status).toBe(400);
-      expect(refused.body).toMatchObject({ code: 'INVALID_ANSWER', error: expect.stringContaining('first, second') });
+      expect(refused.body).toMatchObject({
+        code: 'INVALID_ANSWER',
+        error: expect.stringContaining('first, second'),
+        details: { issues: [{ path: 'answer' }], accepted: ['first', 'second'] },
+      });
     }
     // "first" under B-first is B.
     expect((await client.complete(taskId, probe, 'first')).status).toBe(201);

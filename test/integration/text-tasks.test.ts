@@ -104,6 +104,7 @@ describe('text tasks', () => {
     expect((await client.complete(taskId, probe, 'x'.repeat(2001))).body).toMatchObject({
       code: 'INVALID_ANSWER',
       error: 'The answer must be one written text of 1 to 2000 characters once trimmed; this one is 2001 characters once trimmed',
+      details: { issues: [{ path: 'answer', message: expect.stringContaining('2001 characters') }] },
     });
     expect((await client.post(`/tasks/${taskId}/complete`, { annotatorId: probe, answer: ['a list'], timeSpentMs: 10 })).body).toMatchObject({
       code: 'INVALID_ANSWER',

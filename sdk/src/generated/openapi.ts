@@ -10932,7 +10932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON); INVALID_ANSWER: not one of the task's options */
+            /** @description The body or the query fails its schema (VALIDATION_ERROR: `details.issues` lists each field and reason), or the body is not JSON (INVALID_JSON); INVALID_ANSWER: an answer the task does not take (details.issues names the field, details.accepted the answers it takes) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["X-Request-Id"];

@@ -114,7 +114,11 @@ export function sdkEndpoints({ annotation, annotators }: { annotation: Annotatio
       body: completeBody,
       status: 201,
       response: completeResponse,
-      errors: { 400: "INVALID_ANSWER: not one of the task's options", 403: 'ANNOTATOR_SUSPENDED', 409: 'ALREADY_ANSWERED, NO_ASSIGNMENT or TASK_CLOSED' },
+      errors: {
+        400: 'INVALID_ANSWER: an answer the task does not take (details.issues names the field, details.accepted the answers it takes)',
+        403: 'ANNOTATOR_SUSPENDED',
+        409: 'ALREADY_ANSWERED, NO_ASSIGNMENT or TASK_CLOSED',
+      },
       handler: async ({ principal, params, body: { next, ...answer } }) => {
         if (!next) {
           await annotation.complete(principal.developerId, params.id, answer);

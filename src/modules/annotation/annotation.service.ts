@@ -40,19 +40,27 @@ export const annotatorNotFound = () => new NotFoundError('ANNOTATOR_NOT_FOUND', 
 const taskNotFound = () => new NotFoundError('TASK_NOT_FOUND', 'Task not found');
 const alreadyAnswered = () => new ConflictError('ALREADY_ANSWERED', 'This annotator already answered this task');
 const noAssignment = () => new ConflictError('NO_ASSIGNMENT', 'This annotator holds no live assignment of this task; call GET /sdk/tasks/next first');
+/**
+ * 400 INVALID_ANSWER (CONTRACT: an answer the task does not take), naming the field as VALIDATION_ERROR does
+ * (`details.issues`) and, where the task has a list of them, the answers it takes (`details.accepted`).
+ */
+function answerRefused(message: string, accepted?: readonly string[]): BadRequestError {
+  return new BadRequestError('INVALID_ANSWER', message, { issues: [{ path: 'answer', message }], ...(accepted ? { accepted: [...accepted] } : {}) });
+}
+
 function invalidAnswer(task: { options: string[]; answerKind: AnswerKind; allowEmpty: boolean }): BadRequestError {
   if (task.answerKind === 'multi') {
-    return new BadRequestError(
-      'INVALID_ANSWER',
+    return answerRefused(
       `The answer must be distinct options of the task, as a list or joined by |${task.allowEmpty ? '' : ' (at least one)'}: ${task.options.join(', ')}`,
+      task.options,
     );
   }
   // (A written answer's refusal says more, and reads the task for it: invalidText.)
   if (task.answerKind === 'pairwise') {
     const answers = shownPairOptions(allowsTie(task.options));
-    return new BadRequestError('INVALID_ANSWER', `The answer must name a candidate as the assignment showed it: ${answers.join(', ')}`);
+    return answerRefused(`The answer must name a candidate as the assignment showed it: ${answers.join(', ')}`, answers);
   }
-  return new BadRequestError('INVALID_ANSWER', `The answer must be one of the task's options: ${task.options.join(', ')}`);
+  return answerRefused(`The answer must be one of the task's options: ${task.options.join(', ')}`, task.options);
 }
 
 /** A claim as the routes return it: an assignment, nothing to hand out (null), or a suspended annotator. */
@@ -209,14 +217,9 @@ export class AnnotationService {
    */
   private async invalidText(taskId: string, answer: AnswerValue): Promise<BadRequestError> {
     const refusal = await this.db.rawRepos.assignments.writtenAnswerRefusal(taskId, typeof answer === 'string' ? answer : '');
-    if (refusal.forged) {
-      return new BadRequestError('INVALID_ANSWER', 'A written answer may not have a line that begins "Answer <number>:", the layout of its review');
-    }
+    if (refusal.forged) return answerRefused('A written answer may not have a line that begins "Answer <number>:", the layout of its review');
     const sent = typeof answer === 'string' ? `${refusal.length} characters once trimmed` : 'a list';
-    return new BadRequestError(
-      'INVALID_ANSWER',
-      `The answer must be one written text of 1 to ${refusal.maxLength ?? '?'} characters once trimmed; this one is ${sent}`,
-    );
+    return answerRefused(`The answer must be one written text of 1 to ${refusal.maxLength ?? '?'} characters once trimmed; this one is ${sent}`);
   }
 
   private async completeGolden(repos: RawRepositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {
