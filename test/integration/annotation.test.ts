@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer, createDeveloper, createFundedBuyer, type TestBuyer } from '../helpers/factories.ts';
 import { useAnnotationWorld } from '../helpers/annotation-world.ts';
 import { sdk } from '../helpers/sdk.ts';
-import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
+import { decisionUpdates } from '../../src/modules/settlement/plan.ts';
 
 // GOLDEN_RATE 0: after an annotator's first golden task, none is served by chance.
 const world = useAnnotationWorld({ env: { GOLDEN_RATE: '0' } });

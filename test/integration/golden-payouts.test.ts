@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
-import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
+import { decisionUpdates } from '../../src/modules/settlement/plan.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, createFundedBuyer, fundBuyer, type TestBuyer } from '../helpers/factories.ts';
 import { createIsolatedTestContext } from '../helpers/context.ts';
 import { useAnnotationWorld } from '../helpers/annotation-world.ts';

@@ -4,7 +4,7 @@
 // same key with another body is 409 IDEMPOTENCY_KEY_REUSED; keys are per calling account.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
+import { decisionUpdates } from '../../src/modules/settlement/plan.ts';
 import { idempotencyKeyDigest } from '../../src/modules/idempotency/idempotency.service.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';

@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
-import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
+import { decisionUpdates } from '../../src/modules/settlement/plan.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
 

@@ -25,7 +25,7 @@ import {
   type TaskInput,
   type WebhookEvent,
 } from '../../sdk/src/index.ts';
-import { decisionUpdates } from '../../src/modules/annotation/annotators.repository.ts';
+import { decisionUpdates } from '../../src/modules/settlement/plan.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { createAdmin, createDeveloper, fundBuyer, uniqueEmail, PASSWORD, type TestDeveloper } from '../helpers/factories.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';

@@ -9,7 +9,7 @@ import { emptyBody, idParams, cursorSchema, limitSchema, pageInfo } from '../../
 import { apiKeyResponse } from '../auth/auth.schemas.ts';
 import { toBuyerAccount } from '../auth/auth.presenters.ts';
 import { toLedgerEntry } from '../billing/billing.presenters.ts';
-import type { DeveloperRecord } from '../developers/developers.repository.ts';
+import type { DeveloperRecord } from '../auth/accounts.repository.ts';
 import { linksIn } from '../email/mail-links.ts';
 import type { MailRecord } from '../email/mail.repository.ts';
 import {

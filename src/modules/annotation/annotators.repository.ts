@@ -26,22 +26,6 @@ export interface AdminAnnotatorRecord extends AnnotatorRecord {
   appName: string;
 }
 
-/** What a decided task changes for one of its annotators. */
-export interface ParticipantUpdate {
-  annotatorId: string;
-  answered: number;
-  resolved: number;
-  agreed: number;
-  earnedCents: number;
-}
-
-/** Updates as the SQL function apply_decision takes them: sorted by annotator, each with a ledger id. */
-export type DecisionUpdates = Array<ParticipantUpdate & { ledgerId: string }>;
-
-/** Rows are locked in annotator id order by every caller, so two decisions sharing annotators cannot deadlock. */
-export const decisionUpdates = (updates: ParticipantUpdate[]): DecisionUpdates =>
-  [...updates].sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)).map((u) => ({ ...u, ledgerId: newId() }));
-
 type Row = {
   id: string;
   developerId: string;

@@ -7,6 +7,17 @@ import { newId } from '../../lib/ids.ts';
 import type { Role } from '../../lib/endpoint.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 
+/** A developer account as the service reads it (authentication signs developers in; developers/ manages them). */
+export interface DeveloperRecord {
+  id: string;
+  email: string;
+  appName: string;
+  appUrl: string;
+  isActive: boolean;
+  hasPassword: boolean;
+  createdAt: Date;
+}
+
 export interface AccountRecord {
   id: string;
   email: string;

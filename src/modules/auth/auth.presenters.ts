@@ -1,5 +1,4 @@
-import type { DeveloperRecord } from '../developers/developers.repository.ts';
-import type { BuyerRecord } from './accounts.repository.ts';
+import type { BuyerRecord, DeveloperRecord } from './accounts.repository.ts';
 
 export const toBuyer = (buyer: BuyerRecord) => ({
   id: buyer.id,

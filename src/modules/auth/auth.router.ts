@@ -1,7 +1,6 @@
 import { actingOrganisation, defineEndpoint } from '../../lib/endpoint.ts';
 import { emptyBody } from '../../lib/schemas.ts';
 import type { AuthService } from './auth.service.ts';
-import type { DevelopersService } from '../developers/developers.service.ts';
 import { toBuyer, toBuyerAccount, toDeveloperProfile } from './auth.presenters.ts';
 import {
   adminSchema,
@@ -19,7 +18,7 @@ import {
 import { z } from 'zod';
 import { authExamples } from './auth.examples.ts';
 
-export function authEndpoints({ auth, developers }: { auth: AuthService; developers: DevelopersService }) {
+export function authEndpoints({ auth }: { auth: AuthService }) {
   return [
     defineEndpoint({
       method: 'post',
@@ -158,7 +157,7 @@ export function authEndpoints({ auth, developers }: { auth: AuthService; develop
       summary: 'The developer owning the API key',
       access: 'apiKey',
       response: z.object({ developer: developerProfileSchema }),
-      handler: async ({ principal }) => ({ developer: toDeveloperProfile(await developers.get(principal.developerId)) }),
+      handler: async ({ principal }) => ({ developer: toDeveloperProfile(await auth.developer(principal.developerId)) }),
     }),
   ];
 }

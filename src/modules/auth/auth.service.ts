@@ -10,8 +10,7 @@ import { ID_PATTERN, newApiKey, sha256Hex } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuyerApiKeySecret } from '../buyer-api-keys/buyer-api-key-secret.ts';
 import { welcomeMail } from '../email/mail.templates.ts';
-import type { DeveloperRecord } from '../developers/developers.repository.ts';
-import type { AccountRecord, BuyerRecord } from './accounts.repository.ts';
+import type { AccountRecord, BuyerRecord, DeveloperRecord } from './accounts.repository.ts';
 import type { ApiKeyCache } from './api-key-cache.ts';
 import { checkPassword, hashPassword, verifyPassword } from './passwords.ts';
 import type { TokenService } from './tokens.ts';
@@ -86,7 +85,7 @@ export class AuthService {
       if (!buyer) throw new UnauthorizedError();
       return { role: 'BUYER', buyer: { ...buyer, email: account.email }, memberRole: (principal as BuyerPrincipal).memberRole };
     }
-    if (principal.role === 'DEVELOPER') return { role: 'DEVELOPER', developer: await this.db.repos.developers.get(principal.accountId) };
+    if (principal.role === 'DEVELOPER') return { role: 'DEVELOPER', developer: await this.developer(principal.accountId) };
     const admin = await this.requireAccount(principal.accountId);
     return { role: 'ADMIN', admin: { id: admin.id, email: admin.email } };
   }
@@ -104,6 +103,11 @@ export class AuthService {
   }
 
   /** The new token keeps acting for `organisationId`, the organisation the changing token acted for. */
+  /** A developer's profile, as GET /dev/me shows it to the holder of its API key. */
+  developer(developerId: string): Promise<DeveloperRecord> {
+    return this.db.repos.developers.get(developerId);
+  }
+
   async changePassword(accountId: string, currentPassword: string, newPassword: string, organisationId?: string): Promise<string> {
     const account = await this.requireAccount(accountId);
     if (!(await verifyPassword(currentPassword, account.passwordHash))) {

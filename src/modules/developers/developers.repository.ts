@@ -4,16 +4,7 @@ import { isRecordNotFound, isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
-
-export interface DeveloperRecord {
-  id: string;
-  email: string;
-  appName: string;
-  appUrl: string;
-  isActive: boolean;
-  hasPassword: boolean;
-  createdAt: Date;
-}
+import type { DeveloperRecord } from '../auth/accounts.repository.ts';
 
 const developerNotFound = () => new NotFoundError('DEVELOPER_NOT_FOUND', 'Developer not found');
 

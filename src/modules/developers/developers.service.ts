@@ -5,7 +5,7 @@ import { newApiKey, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { ApiKeyCache } from '../auth/api-key-cache.ts';
 import { normaliseEmail } from '../auth/auth.service.ts';
 import { developerInviteMail } from '../email/mail.templates.ts';
-import type { DeveloperRecord } from './developers.repository.ts';
+import type { DeveloperRecord } from '../auth/accounts.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
 /** contract: the invite token is single use and valid for 7 days. */
@@ -38,10 +38,6 @@ export class DevelopersService {
       return created;
     });
     return { developer, apiKey };
-  }
-
-  get(id: string): Promise<DeveloperRecord> {
-    return this.db.repos.developers.get(id);
   }
 
   async list(limit: number, cursor?: string): Promise<Page<DeveloperRecord, 'developers'>> {

@@ -24,7 +24,6 @@ import { AppError, ForbiddenError, UnauthorizedError } from '../../lib/errors.ts
 import type { Logger } from '../../lib/logger.ts';
 import type { BuyerPrincipal } from '../../lib/endpoint.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import type { SettlementEffects } from '../settlement/applier.ts';
 import { SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry, type Permission } from '@concord/contract';
 import { presentStreamedEvent } from './events.presenter.ts';
 import type { StreamedEventRecord } from './events.repository.ts';
@@ -164,8 +163,11 @@ export class EventStreamHub {
 
   constructor(
     private readonly db: Database,
-    /** Numbers new events before each read: the stream sends numbered events only. */
-    private readonly effects: Pick<SettlementEffects, 'numbered'>,
+    /**
+     * Numbers new events before each read: the stream sends numbered events only (the settlement applier,
+     * named by what the stream needs of it: settlement writes events, so events does not import it).
+     */
+    private readonly effects: { numbered(): Promise<void> },
     private readonly settings: EventStreamSettings,
     private readonly credentialStands: CredentialCheck,
     private readonly logger: Logger,

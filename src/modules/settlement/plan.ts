@@ -12,9 +12,24 @@ import { decideRatingTask, readRaterPrior } from '../../consensus/kinds/rating-t
 import { countsRow, decideWithModel, type CountsRow, type TaskDecision } from '../../consensus/task-decision.ts';
 import { newId } from '../../lib/ids.ts';
 import { allowsTie, inOptionOrder, SET_SEPARATOR, storedAnswer, storedChoices, type RatingResult, type TaskType } from '@concord/contract';
-import { decisionUpdates } from '../annotation/annotators.repository.ts';
 import { outboxEvent } from '../events/events.repository.ts';
 import type { ModelView, Participant, SettlementPlan } from './codecs.ts';
+
+/** What a decided task changes for one of its annotators. */
+export interface ParticipantUpdate {
+  annotatorId: string;
+  answered: number;
+  resolved: number;
+  agreed: number;
+  earnedCents: number;
+}
+
+/** Updates as the SQL function apply_decision takes them: sorted by annotator, each with a ledger id. */
+export type DecisionUpdates = Array<ParticipantUpdate & { ledgerId: string }>;
+
+/** Rows are locked in annotator id order by every caller, so two decisions sharing annotators cannot deadlock. */
+export const decisionUpdates = (updates: ParticipantUpdate[]): DecisionUpdates =>
+  [...updates].sort((a, b) => (a.annotatorId < b.annotatorId ? -1 : 1)).map((u) => ({ ...u, ledgerId: newId() }));
 
 export interface DecidingTask {
   id: string;
