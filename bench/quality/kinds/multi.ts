@@ -4,12 +4,14 @@
 // stop rule; a completed task adds one count per option at (decided, ticked) to each answerer; the scope is
 // re-fitted (refitMulti) whenever its answers have grown by 5 % (model-replay.ts's cadence). No golden tasks.
 //
-// The crowd (per seed, CROWD annotators, fixed shares): half are good (tick an option that belongs 85 % of
-// the time, one that does not 5 %); 30 % are biased, half of them careless (tick 50 % of what belongs, 3 %
-// of what does not) and half over-eager (90 %, 20 %); 20 % are spammers who tick each option with a chance
-// of 30 % whatever the item. Each option belongs with its own frequency (OPTION_SHARES, from common to
-// rare), independently, so about one item in six has the empty set for truth (the tasks allow it). Each
-// task may be answered by up to maxResponses distinct annotators drawn at random.
+// The crowd (per seed, CROWD annotators, fixed shares): 40 % are good (tick an option that belongs 85 % of
+// the time, one that does not 5 %); 10 % are as good but blind to one option (each its own: they tick it
+// no more when it belongs than when it does not, 5 %); 30 % are biased, half of them careless (tick 50 % of
+// what belongs, 3 % of what does not) and half over-eager (90 %, 20 %); 20 % are spammers who tick each
+// option with a chance of 30 % whatever the item. Each option belongs with its own frequency
+// (OPTION_SHARES, from common to rare), independently, so about one item in six has the empty set for
+// truth (the tasks allow it). Each task may be answered by up to maxResponses distinct annotators drawn
+// at random.
 //
 // Figures (the mean over the seeds): `exactSetAccuracy`, the share of tasks whose set is exactly the truth
 // (the result of completed tasks, the final model's set for the others), against
@@ -28,7 +30,8 @@ const CROWD = 40;
 
 /** The crowd's make-up (see the header): per kind of annotator, its share and P(tick | belongs), P(tick | does not). */
 const KINDS_OF_ANNOTATOR = [
-  { kind: 'good', share: 0.5, tickIn: 0.85, tickOut: 0.05 },
+  { kind: 'good', share: 0.4, tickIn: 0.85, tickOut: 0.05 },
+  { kind: 'blind to one option', share: 0.1, tickIn: 0.85, tickOut: 0.05, blindSpot: true },
   { kind: 'careless', share: 0.15, tickIn: 0.5, tickOut: 0.03 },
   { kind: 'over-eager', share: 0.15, tickIn: 0.9, tickOut: 0.2 },
   { kind: 'spammer', share: 0.2, tickIn: 0.3, tickOut: 0.3 },
@@ -40,11 +43,25 @@ interface Task {
   answers: Array<{ worker: number; chosen: number[] }>;
 }
 
-function crowd(): Array<{ tickIn: number; tickOut: number }> {
-  return KINDS_OF_ANNOTATOR.flatMap(({ share, tickIn, tickOut }) => Array.from({ length: Math.round(share * CROWD) }, () => ({ tickIn, tickOut })));
+interface Annotator {
+  tickIn: number;
+  tickOut: number;
+  /** The option it ticks no more when it belongs than when it does not (−1: none). */
+  blind: number;
 }
 
-function simulate(seed: number, annotators: ReadonlyArray<{ tickIn: number; tickOut: number }>, maxResponses: number): Task[] {
+function crowd(): Annotator[] {
+  let blindSpots = 0;
+  return KINDS_OF_ANNOTATOR.flatMap((kind) =>
+    Array.from({ length: Math.round(kind.share * CROWD) }, () => ({
+      tickIn: kind.tickIn,
+      tickOut: kind.tickOut,
+      blind: 'blindSpot' in kind ? blindSpots++ % OPTION_SHARES.length : -1,
+    })),
+  );
+}
+
+function simulate(seed: number, annotators: readonly Annotator[], maxResponses: number): Task[] {
   const random = prng(seed ^ 0x3c6ef372);
   const everyone = annotators.map((_, a) => a);
   return Array.from({ length: TASKS }, (): Task => {
@@ -52,8 +69,8 @@ function simulate(seed: number, annotators: ReadonlyArray<{ tickIn: number; tick
     const answers = shuffle(everyone, random)
       .slice(0, maxResponses)
       .map((worker) => {
-        const { tickIn, tickOut } = annotators[worker] ?? { tickIn: 0, tickOut: 0 };
-        return { worker, chosen: truth.flatMap((belongs, o) => (random() < (belongs ? tickIn : tickOut) ? [o] : [])) };
+        const { tickIn, tickOut, blind } = annotators[worker] ?? { tickIn: 0, tickOut: 0, blind: -1 };
+        return { worker, chosen: truth.flatMap((belongs, o) => (random() < (belongs && o !== blind ? tickIn : tickOut) ? [o] : [])) };
       });
     return { truth, answers };
   });
