@@ -59,6 +59,7 @@ export const decideCodec = z.object({ participants: z.array(participantCodec), m
 
 const cents = z.number().int();
 
+/** What a decision changes for each of its annotators, as apply_decision takes it: sorted by annotator, each with a ledger id. */
 const participantUpdates = z.array(
   z.object({
     annotatorId: z.string(),
@@ -103,6 +104,7 @@ export const settlementPlanCodec = z.object({
     .optional(),
 });
 export type SettlementPlan = z.output<typeof settlementPlanCodec>;
+export type DecisionUpdates = SettlementPlan['updates'];
 
 /** The plan as settle_task's jsonb argument, checked against its codec first. */
 export const encodePlan = (plan: SettlementPlan): string => JSON.stringify(settlementPlanCodec.parse(plan));

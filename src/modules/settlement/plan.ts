@@ -13,19 +13,10 @@ import { countsRow, decideWithModel, type CountsRow, type TaskDecision } from '.
 import { newId } from '../../lib/ids.ts';
 import { allowsTie, inOptionOrder, SET_SEPARATOR, storedAnswer, storedChoices, type RatingResult, type TaskType } from '@concord/contract';
 import { outboxEvent } from '../events/events.repository.ts';
-import type { ModelView, Participant, SettlementPlan } from './codecs.ts';
+import type { DecisionUpdates, ModelView, Participant, SettlementPlan } from './codecs.ts';
 
-/** What a decided task changes for one of its annotators. */
-export interface ParticipantUpdate {
-  annotatorId: string;
-  answered: number;
-  resolved: number;
-  agreed: number;
-  earnedCents: number;
-}
-
-/** Updates as the SQL function apply_decision takes them: sorted by annotator, each with a ledger id. */
-export type DecisionUpdates = Array<ParticipantUpdate & { ledgerId: string }>;
+/** What a decided task changes for one of its annotators (codecs.ts describes the updates' JSON). */
+export type ParticipantUpdate = Omit<DecisionUpdates[number], 'ledgerId'>;
 
 /** Rows are locked in annotator id order by every caller, so two decisions sharing annotators cannot deadlock. */
 export const decisionUpdates = (updates: ParticipantUpdate[]): DecisionUpdates =>
