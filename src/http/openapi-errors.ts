@@ -72,7 +72,13 @@ const EXAMPLES: Partial<Record<ErrorCode, Omit<ErrorExample, 'code'>>> = {
   INVALID_FORMAT: { error: 'format must be one of json, jsonl, csv, openai, huggingface, alpaca' },
   INVALID_RATIOS: { error: 'The ratios add up to 0.9, not 1.0' },
   ANNOTATOR_SUSPENDED: { error: 'This annotator is suspended; an administrator can reinstate them' },
-  INVALID_ANSWER: { error: "The answer must be one of the task's options: positive, negative, neutral" },
+  INVALID_ANSWER: {
+    error: "The answer must be one of the task's options: positive, negative, neutral",
+    details: {
+      issues: [{ path: 'answer', message: "The answer must be one of the task's options: positive, negative, neutral" }],
+      accepted: ['positive', 'negative', 'neutral'],
+    },
+  },
   ALREADY_ANSWERED: { error: 'This annotator already answered this task' },
   NO_ASSIGNMENT: { error: 'This annotator holds no live assignment of this task; call GET /sdk/tasks/next first' },
   TASK_CLOSED: { error: 'The task is already COMPLETED' },

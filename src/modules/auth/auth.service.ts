@@ -102,12 +102,12 @@ export class AuthService {
     return { token: this.issueToken(account), account };
   }
 
-  /** The new token keeps acting for `organisationId`, the organisation the changing token acted for. */
   /** A developer's profile, as GET /dev/me shows it to the holder of its API key. */
   developer(developerId: string): Promise<DeveloperRecord> {
     return this.db.repos.developers.get(developerId);
   }
 
+  /** The new token keeps acting for `organisationId`, the organisation the changing token acted for. */
   async changePassword(accountId: string, currentPassword: string, newPassword: string, organisationId?: string): Promise<string> {
     const account = await this.requireAccount(accountId);
     if (!(await verifyPassword(currentPassword, account.passwordHash))) {

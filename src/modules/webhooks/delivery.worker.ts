@@ -14,6 +14,7 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../repositories.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { Gate } from '../../lib/gate.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { webhookDisabledMail } from '../email/mail.templates.ts';
 import { PING_EVENT, signedWebhookHeaders } from '@concord/contract';
@@ -27,11 +28,18 @@ const SLOTS = 512;
 export const DELIVERY_CAPS: Omit<ClaimLimits, 'slots'> = { perEndpoint: 64, perBuyer: 128, troubledAfter: 3 };
 /** How long the worker waits between claims when nothing was due, or at most for a claim's sends. */
 const IDLE_POLL_MS = 200;
+/**
+ * Outcomes written at once. They run on the pg pool the SDK's next and complete use (DATABASE_POOL_SIZE,
+ * 10 by default); 512 sends finishing together (a backlog draining) would otherwise queue 512 statements
+ * ahead of annotators' answers. Four keep one endpoint's deliveries at what bench:webhooks measures.
+ */
+const OUTCOME_WRITES = 4;
 /** A claim outlives the request's own timeout, so only a dead worker's deliveries are taken over. */
 const LEASE_MARGIN_MS = 5_000;
 
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly outcomeWrites = new Gate(OUTCOME_WRITES);
   private stopped = true;
   private running: Promise<void> = Promise.resolve();
   /** Ends the loop's pause early (its sends are done, or the worker stops). */
@@ -146,7 +154,7 @@ export class DeliveryWorker {
     const extended = delivery.retryPolicy === 'extended' && !ping;
     const log = { deliveryId: delivery.id, webhookEvent: delivery.event, attempt: delivery.attempts };
     if (outcome.kind === 'success') {
-      await this.db.rawRepos.webhooks.markDelivered(delivery, outcome.statusCode, now, extended);
+      await this.outcomeWrites.run(() => this.db.rawRepos.webhooks.markDelivered(delivery, outcome.statusCode, now, extended));
       this.logger.info({ ...log, event: 'webhook.delivery.delivered', statusCode: outcome.statusCode }, 'webhook delivered');
       return;
     }
@@ -165,10 +173,9 @@ export class DeliveryWorker {
     // and lengthen the endpoint's run of failures (a 4xx answered: the endpoint is up).
     const failed = outcome.kind === 'retryable';
     const failureAt = extended && delivery.isActive ? now : null;
-    const failingSince = await this.db.rawRepos.webhooks.markAttemptFailed(delivery, { statusCode: outcome.statusCode, error }, retryAt, {
-      failed,
-      failureAt,
-    });
+    const failingSince = await this.outcomeWrites.run(() =>
+      this.db.rawRepos.webhooks.markAttemptFailed(delivery, { statusCode: outcome.statusCode, error }, retryAt, { failed, failureAt }),
+    );
     this.logger.warn({ ...log, event: retryAt ? 'webhook.delivery.retrying' : 'webhook.delivery.failed', error }, 'webhook attempt failed');
     // Only once this delivery has no attempt left: a first failure after a quiet spell, with retries to
     // come, must not switch off a configuration whose next attempt may well succeed.
