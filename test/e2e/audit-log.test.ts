@@ -5,7 +5,7 @@
 // is open is told the same at the next request.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, call } from './support/api.ts';
+import { adminToken, call, invitationToken } from './support/api.ts';
 import { actFor, DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
 
@@ -25,23 +25,10 @@ describe('the audit log in the dashboard', () => {
   let keyPrefix: string;
   let adminAccountId: string;
 
-  /** The token in the newest invitation link e-mailed to an address, from the development outbox (sent in the background). */
-  async function invitationToken(to: string): Promise<string> {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const outbox = await call<{ messages: { kind: string; to: string; links: string[] }[] }>(server.url, 'GET', '/admin/mail-outbox?limit=100', admin);
-      const link = outbox.body.messages
-        .find((message) => message.kind === 'ORGANISATION_INVITE' && message.to === to)
-        ?.links.find((url) => url.includes('#token='));
-      if (link) return decodeURIComponent(link.slice(link.indexOf('#token=') + '#token='.length));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no invitation e-mail to ${to} in the outbox`);
-  }
-
   async function join(person: { email: string; password: string }, role: string) {
     expect((await call(server.url, 'POST', '/invitations', ownerToken, { email: person.email, role })).status).toBe(201);
     const accepted = await call(server.url, 'POST', '/invitations/accept', undefined, {
-      token: await invitationToken(person.email),
+      token: await invitationToken(server.url, admin, person.email),
       password: person.password,
     });
     expect(accepted.status).toBe(200);

@@ -6,10 +6,9 @@
 // the past refused before anything is sent, the deadline removed; an expired task read in words; Create
 // task's deadline and priority; a project's default deadline. axe-clean at 1 280 and 390 px, never
 // scrolling sideways. A billing member, who may not read tasks, sees no list and is told why at /tasks.
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, annotateUntil, call, developerKey } from './support/api.ts';
+import { adminToken, annotateUntil, call, developerKey, invitationToken } from './support/api.ts';
 import {
   actFor,
   DESKTOP,
@@ -22,7 +21,7 @@ import {
   unexpectedProblems,
   type WatchedPage,
 } from './support/browser.ts';
-import { startDashboardServer, type DashboardServer } from './support/server.ts';
+import { runSql, startDashboardServer, type DashboardServer } from './support/server.ts';
 
 const OWNER = { email: 'owner@tidewater.example', password: 'owner password 1', companyName: 'Tidewater Retail' };
 const BILLING = { email: 'bea.billing@tidewater.example', password: 'billing password 1' };
@@ -58,16 +57,6 @@ describe('deadlines and priority in the dashboard', () => {
   const ids: Record<string, string> = {};
   const projects: Record<string, string> = {};
 
-  async function database<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: server.databaseUrl });
-    await client.connect();
-    try {
-      return await run(client);
-    } finally {
-      await client.end();
-    }
-  }
-
   const task = async (id: string) => (await call<TaskBody>(server.url, 'GET', `/tasks/${id}`, owner)).body;
 
   async function createTask(name: string, fields: Record<string, unknown>): Promise<string> {
@@ -80,19 +69,6 @@ describe('deadlines and priority in the dashboard', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     ids[name] = created.body.taskId;
     return created.body.taskId;
-  }
-
-  /** The token in the newest invitation link e-mailed to an address, from the development outbox (sent in the background). */
-  async function invitationToken(to: string): Promise<string> {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const outbox = await call<{ messages: { kind: string; to: string; links: string[] }[] }>(server.url, 'GET', '/admin/mail-outbox?limit=100', admin);
-      const link = outbox.body.messages
-        .find((message) => message.kind === 'ORGANISATION_INVITE' && message.to === to)
-        ?.links.find((url) => url.includes('#token='));
-      if (link) return decodeURIComponent(link.slice(link.indexOf('#token=') + '#token='.length));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no invitation e-mail to ${to} in the outbox`);
   }
 
   beforeAll(async () => {
@@ -118,9 +94,9 @@ describe('deadlines and priority in the dashboard', () => {
       const states = await Promise.all([1, 2, 3].map(async (n) => (await task(ids[`done${n}`] ?? '')).status));
       return states.every((status) => status === 'COMPLETED');
     });
-    await database((client) =>
-      client.query(`UPDATE tasks SET created_at = validated_at - interval '2 hours' WHERE project_id = $1 AND status = 'COMPLETED'`, [projects[CATALOGUE]]),
-    );
+    await runSql(server.databaseUrl, `UPDATE tasks SET created_at = validated_at - interval '2 hours' WHERE project_id = $1 AND status = 'COMPLETED'`, [
+      projects[CATALOGUE],
+    ]);
 
     const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
     // At risk: under the default 5 minutes, and under the catalogue's 2 hours.
@@ -140,7 +116,7 @@ describe('deadlines and priority in the dashboard', () => {
     await createTask('none', { content: 'Is the grey mug listed twice?', projectId: projects[CATALOGUE] });
     // Expired: its deadline moved into the past, where the expiry job (every 5 s) closes it.
     await createTask('expired', { content: 'Is this review written by a bot?', projectId: projects[URGENT], deadline: soon(30 * MINUTE) });
-    await database((client) => client.query(`UPDATE tasks SET deadline = now() - interval '1 second' WHERE id = $1`, [ids.expired]));
+    await runSql(server.databaseUrl, `UPDATE tasks SET deadline = now() - interval '1 second' WHERE id = $1`, [ids.expired]);
     for (let wait = 0; wait < 100 && (await task(ids.expired ?? '')).failureReason !== 'EXPIRED'; wait += 1)
       await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await task(ids.expired ?? '')).failureReason).toBe('EXPIRED');
@@ -148,7 +124,7 @@ describe('deadlines and priority in the dashboard', () => {
     // A billing member, who may not read tasks.
     expect((await call(server.url, 'POST', '/invitations', owner, { email: BILLING.email, role: 'billing' })).status).toBe(201);
     const accepted = await call(server.url, 'POST', '/invitations/accept', undefined, {
-      token: await invitationToken(BILLING.email),
+      token: await invitationToken(server.url, admin, BILLING.email),
       password: BILLING.password,
     });
     expect(accepted.status).toBe(200);

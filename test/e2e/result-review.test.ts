@@ -5,13 +5,12 @@
 // and the project's rejected results; decided again by the annotators, said so, and not offered again. A
 // result past its 7 days says why it is not offered; a 402 is said with its figures; a viewer, who may
 // not change tasks, sees no button. axe-clean at 1 280 and 390 px, never scrolling sideways.
-import pg from 'pg';
 import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, annotateUntil, call, developerKey } from './support/api.ts';
+import { adminToken, annotateUntil, call, developerKey, invitationToken } from './support/api.ts';
 import { actFor, DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
-import { startDashboardServer, type DashboardServer } from './support/server.ts';
+import { runSql, startDashboardServer, type DashboardServer } from './support/server.ts';
 
 const OWNER = { email: 'owner@harbourline.example', password: 'owner password 1', companyName: 'Harbourline Goods' };
 const VIEWER = { email: 'vic.viewer@harbourline.example', password: 'viewer password 1' };
@@ -41,16 +40,6 @@ describe('result review in the dashboard', () => {
 
   const task = async (id: string) => (await call<TaskBody>(server.url, 'GET', `/tasks/${id}`, owner)).body;
 
-  async function database<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: server.databaseUrl });
-    await client.connect();
-    try {
-      return await run(client);
-    } finally {
-      await client.end();
-    }
-  }
-
   async function createTask(name: string, content: string, fields: Record<string, unknown> = {}): Promise<string> {
     const created = await call<{ taskId: string }>(server.url, 'POST', '/tasks', owner, {
       type: 'BINARY_CHOICE',
@@ -70,18 +59,6 @@ describe('result review in the dashboard', () => {
       (await Promise.all(names.map(async (name) => (await task(ids[name] ?? '')).status))).every((s) => s === 'COMPLETED'),
     );
 
-  async function invitationToken(to: string): Promise<string> {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const outbox = await call<{ messages: { kind: string; to: string; links: string[] }[] }>(server.url, 'GET', '/admin/mail-outbox?limit=100', admin);
-      const link = outbox.body.messages
-        .find((message) => message.kind === 'ORGANISATION_INVITE' && message.to === to)
-        ?.links.find((url) => url.includes('#token='));
-      if (link) return decodeURIComponent(link.slice(link.indexOf('#token=') + '#token='.length));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no invitation e-mail to ${to} in the outbox`);
-  }
-
   beforeAll(async () => {
     [server, browser] = await Promise.all([startDashboardServer('result_review'), launchBrowser()]);
     const registered = await call<{ token: string }>(server.url, 'POST', '/auth/register', undefined, OWNER);
@@ -100,12 +77,12 @@ describe('result review in the dashboard', () => {
     apiKey = await developerKey(server.url, admin);
     await completeAll(['kettle', 'old', 'pricey']);
     // Decided eight days ago: past the window.
-    await database((client) => client.query(`UPDATE tasks SET validated_at = now() - interval '8 days' WHERE id = $1`, [ids.old]));
+    await runSql(server.databaseUrl, `UPDATE tasks SET validated_at = now() - interval '8 days' WHERE id = $1`, [ids.old]);
 
     // A viewer, who may read tasks but not change them.
     expect((await call(server.url, 'POST', '/invitations', owner, { email: VIEWER.email, role: 'viewer' })).status).toBe(201);
     const accepted = await call(server.url, 'POST', '/invitations/accept', undefined, {
-      token: await invitationToken(VIEWER.email),
+      token: await invitationToken(server.url, admin, VIEWER.email),
       password: VIEWER.password,
     });
     expect(accepted.status).toBe(200);

@@ -6,7 +6,7 @@
 // sideways. A viewer sees the same caps without a form, each row's buttons unavailable with the reason.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, call } from './support/api.ts';
+import { adminToken, call, invitationToken } from './support/api.ts';
 import { actFor, DESKTOP, launchBrowser, logIn, openPage, PHONE, seriousAccessibilityViolations, settle, unexpectedProblems } from './support/browser.ts';
 import { startDashboardServer, type DashboardServer } from './support/server.ts';
 
@@ -24,19 +24,6 @@ describe('spending caps in the dashboard', () => {
   let admin: string;
   let priceCents: number;
   let holdingId: string;
-
-  /** The token in the newest invitation link e-mailed to an address, from the development outbox (sent in the background). */
-  async function invitationToken(to: string): Promise<string> {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const outbox = await call<{ messages: { kind: string; to: string; links: string[] }[] }>(server.url, 'GET', '/admin/mail-outbox?limit=100', admin);
-      const link = outbox.body.messages
-        .find((message) => message.kind === 'ORGANISATION_INVITE' && message.to === to)
-        ?.links.find((url) => url.includes('#token='));
-      if (link) return decodeURIComponent(link.slice(link.indexOf('#token=') + '#token='.length));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no invitation e-mail to ${to} in the outbox`);
-  }
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startDashboardServer('spending_caps'), launchBrowser()]);
@@ -58,7 +45,7 @@ describe('spending caps in the dashboard', () => {
     // The viewer joins through an invitation.
     expect((await call(server.url, 'POST', '/invitations', ownerToken, { email: VIEWER.email, role: 'viewer' })).status).toBe(201);
     const accepted = await call(server.url, 'POST', '/invitations/accept', undefined, {
-      token: await invitationToken(VIEWER.email),
+      token: await invitationToken(server.url, admin, VIEWER.email),
       password: VIEWER.password,
     });
     expect(accepted.status).toBe(200);

@@ -22,6 +22,19 @@ export async function developerKey(base: string, token: string, appName = 'Test 
   return created.body.developer.apiKey;
 }
 
+/** The token in the newest invitation link e-mailed to an address, from the development outbox (sent in the background). */
+export async function invitationToken(base: string, admin: string, to: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const outbox = await call<{ messages: { kind: string; to: string; links: string[] }[] }>(base, 'GET', '/admin/mail-outbox?limit=100', admin);
+    const link = outbox.body.messages
+      .find((message) => message.kind === 'ORGANISATION_INVITE' && message.to === to)
+      ?.links.find((url) => url.includes('#token='));
+    if (link) return decodeURIComponent(link.slice(link.indexOf('#token=') + '#token='.length));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no invitation e-mail to ${to} in the outbox`);
+}
+
 /**
  * Annotators of the app answer whatever `next` hands them, always the option `choose` picks, until
  * `done()` holds; every answer goes through the SDK routes as a developer app sends it.

@@ -9,6 +9,17 @@ import { inject } from 'vitest';
 import { assertTestDatabase, databaseNameOf, templateName, withDatabase } from '../../helpers/database-names.ts';
 import { spawnServer, type ServerProcess } from '../../helpers/server-process.ts';
 
+/** One statement on a test server's database, for what no route may do (moving a task's clock back). */
+export async function runSql(databaseUrl: string, text: string, params: unknown[] = []): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(text, params);
+  } finally {
+    await client.end();
+  }
+}
+
 export interface DashboardServer {
   url: string;
   server: ServerProcess;
