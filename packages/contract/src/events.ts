@@ -89,6 +89,8 @@ export const taskFailedPayload = z
 export const MAX_REJECTION_REASON_LENGTH = 1_000;
 /** How long after its decision a result may be rejected. */
 export const REVIEW_WINDOW_DAYS = 7;
+/** The target a rejected result's task is decided again at: halfway from its target to 1 (0.95 → 0.975), 4 decimals. */
+export const raisedTargetConfidence = (target: number): number => Math.round((target + (1 - target) / 2) * 10_000) / 10_000;
 
 export const taskRejectedPayload = z
   .object({

@@ -21,19 +21,19 @@ export class ResultReviewRepository {
   constructor(private readonly db: RawExecutor) {}
 
   /**
-   * COMPLETED → VALIDATING at revision 2, the rejected result kept beside it, the target raised halfway to
-   * 1 and `extraAnswers` more answers allowed. Conditional on the state the caller checked: null when the
-   * task is no longer a first-revision COMPLETED task.
+   * COMPLETED → VALIDATING at revision 2, the rejected result kept beside it, at `targetConfidence` (the
+   * caller raises it from the locked row's) and `extraAnswers` more answers allowed. Conditional on the
+   * state the caller checked: null when the task is no longer a first-revision COMPLETED task.
    */
   async reopen(
     taskId: string,
-    rejection: { reason: string; at: Date; extraAnswers: boolean },
+    rejection: { reason: string; at: Date; extraAnswers: boolean; targetConfidence: number },
   ): Promise<{ targetConfidence: number; maxResponses: number } | null> {
     const rows = await this.db.$queryRaw<Array<{ target_confidence: number; max_responses: number }>>`
       UPDATE tasks SET status = 'VALIDATING', revision = 2, rejected_at = ${rejection.at}, rejection_reason = ${rejection.reason},
         rejected_result = result, rejected_confidence = confidence, result = NULL, confidence = NULL, result_details = NULL,
         validated_at = NULL,
-        target_confidence = round((target_confidence + (1 - target_confidence) / 2)::numeric, 4)::double precision,
+        target_confidence = ${rejection.targetConfidence},
         max_responses = max_responses + CASE WHEN ${rejection.extraAnswers} THEN validations_needed ELSE 0 END,
         updated_at = now()
       WHERE id = ${taskId} AND status = 'COMPLETED' AND revision = 1

@@ -14,7 +14,7 @@ import { inScope, type Actor, type ProjectScope } from '../../lib/endpoint.ts';
 import { ConflictError, InsufficientCreditsError } from '../../lib/errors.ts';
 import type { Database, Repositories } from '../../repositories.ts';
 import type { SpendingCapsService } from '../billing/spending-caps.service.ts';
-import { REVIEW_WINDOW_DAYS, shownAnswer } from '@concord/contract';
+import { raisedTargetConfidence, REVIEW_WINDOW_DAYS, shownAnswer } from '@concord/contract';
 import type { Participant } from './result-review.repository.ts';
 import type { TaskRecord } from './tasks.repository.ts';
 import { taskNotFound, type TaskDetail, type TasksService } from './tasks.service.ts';
@@ -109,7 +109,12 @@ export class ResultReviewService {
   private async reopenOne(repos: Repositories, task: TaskRecord, reason: string, now: Date) {
     const participants = await repos.resultReview.lockParticipants(task.id, task.result ?? '');
     // A text task takes no more written answers: its review task collects the new answers.
-    const state = await repos.resultReview.reopen(task.id, { reason, at: now, extraAnswers: task.answerKind !== 'text' });
+    const state = await repos.resultReview.reopen(task.id, {
+      reason,
+      at: now,
+      extraAnswers: task.answerKind !== 'text',
+      targetConfidence: raisedTargetConfidence(task.targetConfidence),
+    });
     if (!state) throw notCompleted(task.status);
     const reversals = participants.map((participant) => ({ ...participant, takenCents: earningTaken(participant) }));
     for (const r of reversals.filter((r) => r.takenCents < r.earnedCents)) {

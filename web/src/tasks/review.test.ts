@@ -1,11 +1,10 @@
 // Result review in the dashboard: when the drawer offers to reject a result and why it does not, the
 // reason read as the service reads it, what the form and the drawer say before and after, the recent
 // events' words, and the project's share of rejected results with the service's own rounding.
-import { MAX_REJECTION_REASON_LENGTH, REVIEW_WINDOW_DAYS } from '@concord/contract';
+import { MAX_REJECTION_REASON_LENGTH, raisedTargetConfidence as raisedTarget, REVIEW_WINDOW_DAYS } from '@concord/contract';
 import { describe, expect, it } from 'vitest';
 import { ApiError, describeError } from '../api/errors';
 import {
-  raisedTarget,
   readReason,
   rejectConsequences,
   rejectedEventWords,

@@ -4,7 +4,7 @@
 // MAX_REJECTION_REASON_LENGTH characters); what a rejection does, before and after it; the rejected
 // result beside the current one; and the project's share of rejected results. Pure, so every rule and
 // sentence is tested without a browser.
-import { MAX_REJECTION_REASON_LENGTH, REVIEW_WINDOW_DAYS } from '@concord/contract';
+import { MAX_REJECTION_REASON_LENGTH, raisedTargetConfidence, REVIEW_WINDOW_DAYS } from '@concord/contract';
 import { mapFieldErrors, type FormErrors } from '../api/fieldErrors';
 import { formatCents, formatCount, formatDateTime, formatPercent } from '../ui/format';
 import { tooLong } from '../ui/limits';
@@ -66,9 +66,6 @@ export function readReason(typed: string): { value: string | undefined; error?: 
 export const rejectFormErrors = (error: unknown): FormErrors<'reason'> =>
   mapFieldErrors(error, { fields: ['reason'], rules: { reason: `Give a reason of 1 to ${formatCount(MAX_REJECTION_REASON_LENGTH)} characters.` } });
 
-/** The target a rejection raises a task's to: halfway from it to 1 (0.95 → 0.975), to 4 decimals as the service stores it. */
-export const raisedTarget = (target: number): number => Math.round((target + (1 - target) / 2) * 10_000) / 10_000;
-
 type Priced = Pick<Task, 'costCents' | 'targetConfidence' | 'answerKind' | 'validationsNeeded'>;
 
 /** What the form says will happen, in two sentences. */
@@ -79,7 +76,7 @@ export function rejectConsequences(task: Priced): string {
     return `The ${cost} charged for the writing and the ${cost} for its review are refunded now, and its review task opens again, so more reviewers choose among the same written answers at a higher target. ${next}`;
   }
   return `The ${cost} charged is refunded now, and the task is decided again at a higher target (${formatConfidence(task.targetConfidence)} → ${formatConfidence(
-    raisedTarget(task.targetConfidence),
+    raisedTargetConfidence(task.targetConfidence),
   )}), with up to ${task.validationsNeeded} more answers. ${next}`;
 }
 
