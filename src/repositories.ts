@@ -3,7 +3,6 @@
 // transaction of it, or, for the raw path, the `pg` pool or one of its clients. Services name the unit
 // of work by `Database` from here, a type-only import: the registry knows every feature, the db layer none.
 import type { DbClient } from './db/client.ts';
-import type { Database as UnitOfWork } from './db/database.ts';
 import type { RawExecutor } from './db/pg-executor.ts';
 import { AnnotatorsRawRepository, AnnotatorsRepository } from './modules/annotation/annotators.repository.ts';
 import { AuditLogRepository } from './modules/audit/audit.repository.ts';
@@ -94,6 +93,3 @@ export function createRawRepositories(db: RawExecutor) {
 }
 
 export type RawRepositories = ReturnType<typeof createRawRepositories>;
-
-/** The service's unit of work: the db layer's, over these registries. */
-export type Database = UnitOfWork<Repositories, RawRepositories>;

@@ -11,7 +11,21 @@ export type RepositoryFactory<R> = (db: DbClient) => R;
 /** Builds the raw path's repositories on the `pg` pool or one of its clients. */
 export type RawRepositoryFactory<W> = (db: RawExecutor) => W;
 
-export class Database<R, W> {
+/**
+ * What a service sees of the unit of work: the repositories it uses (`R`, on Prisma's client or the
+ * current transaction; `W`, the raw path's on the `pg` pool). Each service names its own slice of the
+ * registries, so features depend on the repositories they use, not on the registry that lists them all;
+ * the composition root hands every service the one `Database`, which satisfies every slice.
+ */
+export interface UnitOfWork<R, W = unknown> {
+  readonly repos: R;
+  readonly rawRepos: W;
+  transaction<T>(work: (repos: R) => Promise<T>): Promise<T>;
+  ambientTransaction<T>(work: (repos: R) => Promise<T>): Promise<T>;
+  rawTransaction<T>(work: (repos: W) => Promise<T>): Promise<T>;
+}
+
+export class Database<R, W> implements UnitOfWork<R, W> {
   private readonly baseRepos: R;
   /** The repositories of the ambient transaction (see `ambientTransaction`), if one is open. */
   private readonly ambient = new AsyncLocalStorage<R>();

@@ -1,9 +1,24 @@
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AnnotatorsRepository } from '../annotation/annotators.repository.ts';
+import type { PayoutsRepository } from '../annotation/payouts.repository.ts';
+import type { AccountsRepository, BuyerRecord } from '../auth/accounts.repository.ts';
+import type { BillingRepository } from '../billing/billing.repository.ts';
+import type { PlatformDay, TaskStatsRepository } from '../tasks/task-stats.repository.ts';
+import type { TasksRepository } from '../tasks/tasks.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dayWindow } from '../../lib/day-window.ts';
-import type { PlatformDay } from '../tasks/task-stats.repository.ts';
-import type { BuyerRecord } from '../auth/accounts.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = {
+  accounts: AccountsRepository;
+  annotators: AnnotatorsRepository;
+  billing: BillingRepository;
+  payouts: PayoutsRepository;
+  taskStats: TaskStatsRepository;
+  tasks: TasksRepository;
+};
+type Db = UnitOfWork<Repos>;
 
 export interface PlatformStats {
   buyers: number;
@@ -16,7 +31,7 @@ export interface PlatformStats {
 
 export class AdminService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 

@@ -3,7 +3,11 @@
 // label counts through SettlementEffects). next and complete run
 // on the raw-SQL path (Database.rawRepos / rawTransaction): every repository method they call is raw SQL.
 import type { Config } from '../../config.ts';
-import type { Database, RawRepositories } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { GoldenTasksRawRepository } from '../golden-tasks/golden-tasks.repository.ts';
+import type { AnnotatorsRawRepository } from './annotators.repository.ts';
+import type { AssignmentsRepository } from './assignments.repository.ts';
+import type { LabelCountsRepository } from './label-counts.repository.ts';
 import { shouldSuspend } from '../../consensus/reputation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Coalescer } from '../../lib/coalescer.ts';
@@ -21,6 +25,15 @@ import {
   type ServableTask,
 } from './assignments.repository.ts';
 import { planSettlement } from '../settlement/plan.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type RawRepos = {
+  annotators: AnnotatorsRawRepository;
+  assignments: AssignmentsRepository;
+  goldenTasks: GoldenTasksRawRepository;
+  labelCounts: LabelCountsRepository;
+};
+type Db = UnitOfWork<unknown, RawRepos>;
 
 export interface Answer {
   annotatorId: string;
@@ -96,7 +109,7 @@ const RUNNERS = 2;
 
 export class AnnotationService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly effects: SettlementEffects,
     private readonly clock: Clock,
     private readonly config: Config,
@@ -222,7 +235,7 @@ export class AnnotationService {
     return answerRefused(`The answer must be one written text of 1 to ${refusal.maxLength ?? '?'} characters once trimmed; this one is ${sent}`);
   }
 
-  private async completeGolden(repos: RawRepositories, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {
+  private async completeGolden(repos: RawRepos, annotatorId: string, id: string, input: Answer, now: Date): Promise<void> {
     const golden = await repos.goldenTasks.findById(id);
     if (!golden) throw taskNotFound();
     if (await repos.goldenTasks.hasAnswered(golden.id, annotatorId)) throw alreadyAnswered();

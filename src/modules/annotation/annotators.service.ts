@@ -1,13 +1,17 @@
 // Reputation, earnings and payouts of annotators (SDK side), and the admin's payout decisions.
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AdminAnnotatorRecord, AnnotatorRecord, AnnotatorsRepository } from './annotators.repository.ts';
+import type { AdminPayoutRecord, PayoutMethod, PayoutRecord, PayoutsRepository, PayoutStatus } from './payouts.repository.ts';
 import { level, reliability } from '../../consensus/reputation.ts';
 import { round4 } from '../../consensus/stop-rule.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { annotatorNotFound } from './annotation.service.ts';
-import type { AdminAnnotatorRecord, AnnotatorRecord } from './annotators.repository.ts';
-import type { AdminPayoutRecord, PayoutMethod, PayoutRecord, PayoutStatus } from './payouts.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { annotators: AnnotatorsRepository; payouts: PayoutsRepository };
+type Db = UnitOfWork<Repos>;
 
 /** contract: a payout is at least 500 cents. */
 export const MIN_PAYOUT_CENTS = 500;
@@ -58,7 +62,7 @@ function asCreated(annotator: AnnotatorRecord): AnnotatorRecord {
 
 export class AnnotatorsService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
     /** REPUTATION_SNAPSHOT_MS: how long a reputation snapshot is shown; 0 shows live figures. */
     private readonly reputationSnapshotMs: number,

@@ -18,6 +18,23 @@ export interface DeveloperRecord {
   createdAt: Date;
 }
 
+/**
+ * What authentication does with developer accounts. developers/'s repository provides it; auth/ names
+ * only what it uses, so it never imports developers/, which manages developers through auth's rules.
+ */
+export interface DeveloperAccounts {
+  get(id: string): Promise<DeveloperRecord>;
+  /** Marks an unused, unexpired invite as used; its developer, or null. */
+  consumeInvite(tokenHash: string, now: Date): Promise<string | null>;
+  setApiKeyHash(id: string, apiKeyHash: string): Promise<void>;
+}
+
+/** The SDK's key check, on the raw path. */
+export interface DeveloperKeys {
+  /** The active developer owning this API key digest, if any. */
+  findActiveIdByApiKeyHash(apiKeyHash: string): Promise<string | null>;
+}
+
 export interface AccountRecord {
   id: string;
   email: string;

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { BuyerApiKeysRawRepository } from '../buyer-api-keys/buyer-api-keys.repository.ts';
+import type { MailRepository } from '../email/mail.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS, type MemberRole } from '@concord/contract';
 import { actingOrganisation, type ApiKeyPrincipal, type BuyerPrincipal, type Role, type UserPrincipal } from '../../lib/endpoint.ts';
@@ -10,10 +12,23 @@ import { ID_PATTERN, newApiKey, sha256Hex } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuyerApiKeySecret } from '../buyer-api-keys/buyer-api-key-secret.ts';
 import { welcomeMail } from '../email/mail.templates.ts';
-import type { AccountRecord, BuyerRecord, DeveloperRecord } from './accounts.repository.ts';
+import type {
+  AccountRecord,
+  AccountsRawRepository,
+  AccountsRepository,
+  BuyerRecord,
+  DeveloperAccounts,
+  DeveloperKeys,
+  DeveloperRecord,
+} from './accounts.repository.ts';
 import type { ApiKeyCache } from './api-key-cache.ts';
 import { checkPassword, hashPassword, verifyPassword } from './passwords.ts';
 import type { TokenService } from './tokens.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { accounts: AccountsRepository; developers: DeveloperAccounts; mail: MailRepository };
+type RawRepos = { accounts: AccountsRawRepository; buyerApiKeys: BuyerApiKeysRawRepository; developers: DeveloperKeys };
+type Db = UnitOfWork<Repos, RawRepos>;
 
 /** The first-run development admin's e-mail (contract §1). */
 export const LOCAL_ADMIN_EMAIL = 'admin@concord.local';
@@ -34,7 +49,7 @@ export type Me =
 
 export class AuthService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly tokens: TokenService,
     private readonly clock: Clock,
     private readonly config: Config,

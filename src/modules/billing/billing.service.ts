@@ -1,4 +1,8 @@
-import type { Database, RawRepositories } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { AccountsRawRepository } from '../auth/accounts.repository.ts';
+import type { MailRawRepository } from '../email/mail.repository.ts';
+import type { EventsRawRepository } from '../events/events.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor } from '../../lib/endpoint.ts';
 import { dayWindow } from '../../lib/day-window.ts';
@@ -6,13 +10,19 @@ import { InsufficientCreditsError, NotFoundError } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
 import { budgetLowMail } from '../email/mail.templates.ts';
-import type { BalanceChange, LedgerEntryRecord, SpendDay } from './billing.repository.ts';
+import type { BalanceChange, BillingRawRepository, BillingRepository, LedgerEntryRecord, SpendDay } from './billing.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+/** What a move of a buyer's balance writes through, in the caller's transaction (raw or Prisma). */
+export type LedgerRepos = { accounts: AccountsRawRepository; billing: BillingRawRepository; events: EventsRawRepository; mail: MailRawRepository };
+type Repos = { auditLog: AuditLogRepository; billing: BillingRepository } & LedgerRepos;
+type Db = UnitOfWork<Repos>;
 
 const buyerNotFound = () => new NotFoundError('BUYER_NOT_FOUND', 'Buyer not found');
 
 export class BillingService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly publicUrl: string,
     private readonly clock: Clock,
   ) {}
@@ -38,7 +48,7 @@ export class BillingService {
    * Credits a SUCCEEDED deposit inside the caller's transaction: a DEPOSIT row for the amount and, when
    * there is one, a BONUS row for the bonus.
    */
-  async creditDeposit(repos: RawRepositories, deposit: { id: string; buyerId: string; amountCents: number; bonusCents: number }): Promise<void> {
+  async creditDeposit(repos: LedgerRepos, deposit: { id: string; buyerId: string; amountCents: number; bonusCents: number }): Promise<void> {
     const credits = [
       ['DEPOSIT', deposit.amountCents],
       ['BONUS', deposit.bonusCents],
@@ -55,7 +65,7 @@ export class BillingService {
    * that takes the balance from ≥ 500 to < 500 cents records budget.low.
    */
   private async move(
-    repos: RawRepositories,
+    repos: LedgerRepos,
     entry: { buyerId: string; type: 'ADJUSTMENT' | 'DEPOSIT' | 'BONUS'; amountCents: number; depositId?: string; reason: string },
   ): Promise<{ ok: true; entry: LedgerEntryRecord } | Exclude<BalanceChange, { ok: true }>> {
     const change = await repos.billing.changeBalance(entry.buyerId, entry.amountCents, LOW_BALANCE_THRESHOLD_CENTS);
@@ -66,7 +76,7 @@ export class BillingService {
   }
 
   /** budget.low (an event for webhooks, an e-mail for people), inside the caller's transaction. */
-  async recordBudgetLow(repos: RawRepositories, buyerId: string, creditBalance: number, at: Date): Promise<void> {
+  async recordBudgetLow(repos: LedgerRepos, buyerId: string, creditBalance: number, at: Date): Promise<void> {
     await repos.events.record(buyerId, 'budget.low', { creditBalance, thresholdCents: LOW_BALANCE_THRESHOLD_CENTS, at: at.toISOString() });
     const recipients = await repos.accounts.findBuyerRecipients(buyerId, 'money:write');
     for (const email of recipients?.emails ?? []) await repos.mail.enqueue(budgetLowMail(email, recipients?.companyName ?? '', creditBalance, this.publicUrl));

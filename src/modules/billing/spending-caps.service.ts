@@ -2,12 +2,20 @@
 // is checked where money is committed — in the transaction that creates tasks or raises a budget, after
 // the new commitment is written and before the reservation — under the caps' row locks, so concurrent
 // creations are ordered and none can pass a cap by a cent. Decisions only lower what tasks commit.
-import type { Database, RawRepositories } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { LedgerRepos } from './billing.service.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
 import type { Actor } from '../../lib/endpoint.ts';
 import { BudgetCapReachedError, NotFoundError, type CapBreach } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { budgetCapMail } from '../email/mail.templates.ts';
-import type { CapAction, ProjectCap } from './spending-caps.repository.ts';
+import type { CapAction, ProjectCap, SpendingCapsRepository } from './spending-caps.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+/** What enforcing a cap reads and writes through, in the creating transaction (raw or Prisma). */
+export type CapRepos = LedgerRepos & { spendingCaps: SpendingCapsRepository };
+type Repos = { auditLog: AuditLogRepository } & CapRepos;
+type Db = UnitOfWork<Repos>;
 
 /** One new task as the caps see it. */
 export interface NewTaskBudget {
@@ -65,7 +73,7 @@ export interface CapsOverview {
 
 export class SpendingCapsService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly publicUrl: string,
   ) {}
@@ -76,7 +84,7 @@ export class SpendingCapsService {
    * BudgetCapReachedError for the first cap passed otherwise (projects in id order, then the month). The
    * rows are locked projects first, then the buyer, the order every creation takes them in.
    */
-  async enforce(repos: RawRepositories, buyerId: string, added: Commitment): Promise<Set<string>> {
+  async enforce(repos: CapRepos, buyerId: string, added: Commitment): Promise<Set<string>> {
     const held = new Set<string>();
     for (const { projectId, capCents, capAction, hasHeld } of await repos.spendingCaps.lockProjectCaps(buyerId, [...added.byProject.keys()])) {
       if (capCents === null) continue;
@@ -149,7 +157,7 @@ export class SpendingCapsService {
   }
 
   /** Under the project's lock: releases what fits of its held tasks; how many. */
-  private async releaseHeld(repos: RawRepositories, buyerId: string, projectId: string, capCents: number | null): Promise<number> {
+  private async releaseHeld(repos: CapRepos, buyerId: string, projectId: string, capCents: number | null): Promise<number> {
     const held = await repos.spendingCaps.heldTasks(projectId);
     if (held.length === 0) return 0;
     let projectRoom = capCents === null ? Infinity : capCents - (await repos.spendingCaps.projectCommitted(projectId));
@@ -191,7 +199,7 @@ export class SpendingCapsService {
    * budget.cap_reached and an e-mail to the members who may raise the cap, the first time this cap stops
    * work since it was set (for the monthly cap, in this month).
    */
-  private async announce(repos: RawRepositories, buyerId: string, breach: CapBreach): Promise<void> {
+  private async announce(repos: CapRepos, buyerId: string, breach: CapBreach): Promise<void> {
     const first =
       breach.scope === 'project' && breach.projectId !== null
         ? await repos.spendingCaps.markProjectCapReached(breach.projectId, breach.capCents)

@@ -1,13 +1,23 @@
 import { MAX_LIVE_API_KEYS, type ApiKeyAccess } from '@concord/contract';
 import type { Actor, BuyerPrincipal } from '../../lib/endpoint.ts';
 import { pick } from '../audit/audit-change.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { BuyerApiKeyRecord, BuyerApiKeysRepository } from './buyer-api-keys.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
 import { BUYER_API_KEY_ID_PATTERN, sha256Hex } from '../../lib/ids.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { displayPrefix, newBuyerApiKeySecret, type BuyerApiKeyMode } from './buyer-api-key-secret.ts';
-import type { BuyerApiKeyRecord } from './buyer-api-keys.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+/** What a key's scope checks of the buyer's projects (the projects repository provides it). */
+interface ProjectOwnership {
+  /** Which of these ids are projects of this buyer. */
+  ownedIds(buyerId: string, ids: string[]): Promise<Set<string>>;
+}
+type Repos = { auditLog: AuditLogRepository; buyerApiKeys: BuyerApiKeysRepository; projects: ProjectOwnership };
+type Db = UnitOfWork<Repos>;
 
 const apiKeyNotFound = () => new NotFoundError('API_KEY_NOT_FOUND', 'API key not found');
 const MIN_LIFETIME_MS = 60_000;
@@ -17,7 +27,7 @@ export type KeyWithCreator = BuyerApiKeyRecord & { creatorEmail: string | null }
 
 export class BuyerApiKeysService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly mode: BuyerApiKeyMode,
   ) {}
@@ -41,8 +51,8 @@ export class BuyerApiKeysService {
     const row = { name: input.name, prefix: displayPrefix(secret), secretHash: sha256Hex(secret) };
     const scope = { access: input.access, projectIds, expiresAt, createdBy: principal.accountId };
     const key = await this.db.transaction(async (repos) => {
-      const projects = await repos.projects.qualitySettings(principal.buyerId, projectIds);
-      const foreign = projectIds.find((id) => !projects.has(id));
+      const owned = await repos.projects.ownedIds(principal.buyerId, projectIds);
+      const foreign = projectIds.find((id) => !owned.has(id));
       if (foreign !== undefined) throw new BadRequestError('INVALID_PROJECT', `projectIds: ${foreign} is not one of your projects`);
       const created = await repos.buyerApiKeys.create(principal.buyerId, { ...row, ...scope }, MAX_LIVE_API_KEYS);
       if (created) await repos.auditLog.append(actor, { targetId: created.id, after: keySettings(created) });

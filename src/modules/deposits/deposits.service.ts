@@ -3,17 +3,23 @@
 // in the same transaction (a zero bonus writes no BONUS row; BillingService.creditDeposit). A confirmation that does not verify
 // changes nothing.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { AccountsRepository } from '../auth/accounts.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor } from '../../lib/endpoint.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
-import type { BillingService } from '../billing/billing.service.ts';
-import type { DepositMethod, DepositRecord } from './deposits.repository.ts';
+import type { BillingService, LedgerRepos } from '../billing/billing.service.ts';
+import type { DepositMethod, DepositRecord, DepositsRepository } from './deposits.repository.ts';
 import { depositBonusCents } from '@concord/contract';
 import { InvalidSignatureError, type PaymentProvider } from './payment-provider.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { accounts: AccountsRepository; auditLog: AuditLogRepository; deposits: DepositsRepository } & LedgerRepos;
+type Db = UnitOfWork<Repos>;
 
 /**
  * A checkout id: 192 random bits in base64url (contract §6: at least 128, and not the deposit id). Only
@@ -28,7 +34,7 @@ export const depositNotFound = () => new NotFoundError('DEPOSIT_NOT_FOUND', 'Dep
 
 export class DepositsService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly provider: PaymentProvider,
     private readonly billing: BillingService,
     private readonly clock: Clock,

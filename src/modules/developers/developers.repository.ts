@@ -4,7 +4,7 @@ import { isRecordNotFound, isUniqueViolation } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
-import type { DeveloperRecord } from '../auth/accounts.repository.ts';
+import type { DeveloperAccounts, DeveloperKeys, DeveloperRecord } from '../auth/accounts.repository.ts';
 
 const developerNotFound = () => new NotFoundError('DEVELOPER_NOT_FOUND', 'Developer not found');
 
@@ -29,7 +29,7 @@ function toRecord(row: {
 }
 
 /** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
-export class DevelopersRawRepository {
+export class DevelopersRawRepository implements DeveloperKeys {
   constructor(protected readonly db: RawExecutor) {}
 
   /** The active developer owning this API key digest, if any. */
@@ -41,7 +41,7 @@ export class DevelopersRawRepository {
   }
 }
 
-export class DevelopersRepository extends DevelopersRawRepository {
+export class DevelopersRepository extends DevelopersRawRepository implements DeveloperAccounts {
   constructor(protected override readonly db: DbClient) {
     super(db);
   }

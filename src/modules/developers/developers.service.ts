@@ -1,5 +1,7 @@
 import type { Config } from '../../config.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { MailRepository } from '../email/mail.repository.ts';
+import type { DevelopersRepository } from './developers.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newApiKey, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { ApiKeyCache } from '../auth/api-key-cache.ts';
@@ -8,12 +10,16 @@ import { developerInviteMail } from '../email/mail.templates.ts';
 import type { DeveloperRecord } from '../auth/accounts.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { developers: DevelopersRepository; mail: MailRepository };
+type Db = UnitOfWork<Repos>;
+
 /** contract: the invite token is single use and valid for 7 days. */
 const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export class DevelopersService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: Config,
     private readonly apiKeys: ApiKeyCache,

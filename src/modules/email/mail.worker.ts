@@ -4,11 +4,16 @@
 // without SMTP needs them (the developer invite's link); elsewhere never (an invite carries a token).
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { MailRepository } from './mail.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';
 import { linksIn } from './mail-links.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { mail: MailRepository };
+type Db = UnitOfWork<Repos>;
 
 const BATCH = 16;
 const IDLE_POLL_MS = 1_000;
@@ -24,7 +29,7 @@ export class MailWorker {
   private readonly transport: Transporter | undefined;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly config: Config,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -19,14 +19,18 @@
 // by page, always in number order; a write the socket cannot take is awaited (drain) before the next,
 // so a slow client holds at most one page of memory, and one that stops reading for STALL_MS is closed.
 import type { Response } from 'express';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { EventsRawRepository, StreamedEventRecord } from './events.repository.ts';
 import { AppError, ForbiddenError, UnauthorizedError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BuyerPrincipal } from '../../lib/endpoint.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { SSE_CONTENT_TYPE, sseComment, sseEvent, sseRetry, type Permission } from '@concord/contract';
 import { presentStreamedEvent } from './events.presenter.ts';
-import type { StreamedEventRecord } from './events.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type RawRepos = { events: EventsRawRepository };
+type Db = UnitOfWork<unknown, RawRepos>;
 
 export interface EventStreamSettings {
   /** How often the poller reads new events while the process holds a stream. */
@@ -162,7 +166,7 @@ export class EventStreamHub {
   private stopped = false;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     /**
      * Numbers new events before each read: the stream sends numbered events only (the settlement applier,
      * named by what the stream needs of it: settlement writes events, so events does not import it).

@@ -1,10 +1,14 @@
 // The buyer's event log: what the outbox recorded (and the webhooks were sent) over the last 30 days.
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { EventRecord, EventsRepository } from './events.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, NotFoundError } from '../../lib/errors.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import type { LoggedEventType } from '@concord/contract';
-import type { EventRecord } from './events.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { events: EventsRepository };
+type Db = UnitOfWork<Repos>;
 
 /** How far back the event log reaches. */
 export const EVENT_LOG_DAYS = 30;
@@ -30,7 +34,7 @@ export interface EventQuery {
 
 export class EventsService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 

@@ -1,4 +1,7 @@
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { ProjectsRepository } from '../projects/projects.repository.ts';
+import type { GoldenTasksRepository } from './golden-tasks.repository.ts';
 import type { Actor } from '../../lib/endpoint.ts';
 import { pick } from '../audit/audit-change.ts';
 import { AppError, BadRequestError } from '../../lib/errors.ts';
@@ -6,8 +9,12 @@ import { storedAnswer, validateGoldenTaskInput } from '@concord/contract';
 import { goldenTaskNotFound, type GoldenTaskRecord } from './golden-tasks.repository.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { auditLog: AuditLogRepository; goldenTasks: GoldenTasksRepository; projects: ProjectsRepository };
+type Db = UnitOfWork<Repos>;
+
 export class GoldenTasksService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Db) {}
 
   /** Validated like a task (same codes, same order); a goldenAnswer outside the options is VALIDATION_ERROR. */
   async create(actor: Actor, raw: unknown): Promise<GoldenTaskRecord> {

@@ -2,10 +2,15 @@
 // same transaction as what it created, and a repeat with the same request gets that response back
 // without creating anything. Errors are not stored: they created nothing, so a retry may run again.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Database, RawRepositories } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { IdempotencyRawRepository, IdempotencyRepository } from './idempotency.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BadRequestError, ConflictError } from '../../lib/errors.ts';
 import { jsonInSlices } from '../../lib/json-in-slices.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { idempotency: IdempotencyRepository };
+type RawRepos = { idempotency: IdempotencyRawRepository };
 
 /** contract: keys are kept 24 hours. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -71,9 +76,10 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return key;
 }
 
-export class IdempotencyService {
+/** `W`: the raw repositories the callers' work (`run`) needs besides the keys'. */
+export class IdempotencyService<W = unknown> {
   constructor(
-    private readonly db: Database,
+    private readonly db: UnitOfWork<Repos, W & RawRepos>,
     private readonly clock: Clock,
   ) {}
 
@@ -83,7 +89,7 @@ export class IdempotencyService {
   }
 
   /** Runs `work` in one raw-SQL transaction, guarded by the key when there is one (task creation). */
-  run<T>(accountId: string, key: string | undefined, fingerprint: string, status: number, work: (repos: RawRepositories) => Promise<T>): Promise<Outcome<T>> {
+  run<T>(accountId: string, key: string | undefined, fingerprint: string, status: number, work: (repos: W) => Promise<T>): Promise<Outcome<T>> {
     // On the pg pool: creation inserts thousands of rows as one parameter per statement, where Prisma's
     // per-query overhead grows with the parameter; every repository method used here is raw SQL.
     return this.db.rawTransaction((repos) => this.guarded(repos, accountId, key, fingerprint, status, () => work(repos)));
@@ -98,7 +104,7 @@ export class IdempotencyService {
   }
 
   private async guarded<T>(
-    repos: RawRepositories,
+    repos: RawRepos,
     accountId: string,
     key: string | undefined,
     fingerprint: string,

@@ -2,10 +2,15 @@
 // environment, payments, prices and thresholds, and in development where the local admin's
 // credentials are. Never a secret: the local admin's password stays in its file.
 import type { Config } from '../../config.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AccountsRepository } from '../auth/accounts.repository.ts';
 import { LOCAL_ADMIN_EMAIL, localAdminFile } from '../auth/auth.service.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
 import { DEPOSIT_BONUS_TIERS } from '@concord/contract';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { accounts: AccountsRepository };
+type Db = UnitOfWork<Repos>;
 
 export interface ServiceMeta {
   environment: Config['env'];
@@ -23,7 +28,7 @@ export class MetaService {
 
   constructor(
     private readonly config: Config,
-    private readonly db: Database,
+    private readonly db: Db,
   ) {}
 
   async describe(): Promise<ServiceMeta> {

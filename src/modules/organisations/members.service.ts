@@ -11,7 +11,11 @@ import {
   type Permission,
 } from '@concord/contract';
 import type { Config } from '../../config.ts';
-import type { Database, Repositories } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { AccountsRepository } from '../auth/accounts.repository.ts';
+import type { MailRepository } from '../email/mail.repository.ts';
+import type { InvitationRecord, MemberRecord, MembershipRecord, MembersRepository } from './members.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { clientAddress, lacksPermission, type Actor, type BuyerPrincipal } from '../../lib/endpoint.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
@@ -19,7 +23,10 @@ import { newId, newToken, sha256Hex } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { organisationInviteMail, welcomeMail } from '../email/mail.templates.ts';
-import type { InvitationRecord, MemberRecord, MembershipRecord } from './members.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { accounts: AccountsRepository; auditLog: AuditLogRepository; mail: MailRepository; members: MembersRepository };
+type Db = UnitOfWork<Repos>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -31,7 +38,7 @@ const founderStaysOwner = () =>
  * Under the organisation's lock: the caller's role as it is now (a concurrent demotion or removal counts),
  * which must include `permission` (members:write; organisation:own to make, change or end an owner).
  */
-async function requireNow(repos: Repositories, principal: BuyerPrincipal, permission: Permission): Promise<void> {
+async function requireNow(repos: Repos, principal: BuyerPrincipal, permission: Permission): Promise<void> {
   const caller = await repos.members.member(principal.buyerId, principal.accountId);
   if (!caller) throw new ForbiddenError(`You are not a member of organisation ${principal.buyerId}`, { organisationId: principal.buyerId });
   const now = { ...principal, memberRole: caller.role, permissions: ROLE_PERMISSIONS[caller.role] };
@@ -50,7 +57,7 @@ export type AcceptOutcome = { accountCreated: false; organisation: MembershipRec
 
 export class MembersService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'publicUrl'>,
     private readonly auth: Pick<AuthService, 'tokenFor'>,

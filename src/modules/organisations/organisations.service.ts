@@ -1,9 +1,13 @@
 // A person's organisations (docs/organisations.md): which they belong to, and a token acting for one.
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { MembershipRecord, MembersRepository } from './members.repository.ts';
 import type { UserPrincipal } from '../../lib/endpoint.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import type { MembershipRecord } from './members.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { members: MembersRepository };
+type Db = UnitOfWork<Repos>;
 
 /** Only a person with a buyer account belongs to organisations: a developer's or an admin's token, or an API key, gets 403. */
 function buyerAccount(principal: UserPrincipal): string {
@@ -13,7 +17,7 @@ function buyerAccount(principal: UserPrincipal): string {
 
 export class OrganisationsService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly auth: Pick<AuthService, 'tokenFor'>,
   ) {}
 

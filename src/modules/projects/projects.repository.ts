@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { keysetArgs, type PageRequest } from '../../lib/pagination.ts';
 import { inScope, type ProjectScope } from '../../lib/endpoint.ts';
-import type { QualitySettings } from '../tasks/task-quality.ts';
+import type { ProjectSettingsSource, QualitySettings } from '../tasks/task-quality.ts';
 import type { ProjectDefaultKind } from '@concord/contract';
 
 export interface ProjectRecord extends QualitySettings {
@@ -48,7 +48,7 @@ export function scopedProject(principal: { projectIds: ProjectScope }, id: strin
 }
 
 /** The raw-SQL methods, all the raw path (the pg pool, Database.rawRepos) may call. */
-export class ProjectsRawRepository {
+export class ProjectsRawRepository implements ProjectSettingsSource {
   constructor(protected readonly db: RawExecutor) {}
 
   /** Which of these ids are projects of this buyer. */

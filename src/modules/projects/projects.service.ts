@@ -1,8 +1,9 @@
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { KindFigures, TaskStatsRepository } from '../tasks/task-stats.repository.ts';
+import type { StatusCounts, TasksRepository } from '../tasks/tasks.repository.ts';
+import type { ProjectChanges, ProjectRecord, ProjectsRepository } from './projects.repository.ts';
 import { ANSWER_KINDS, CONFIDENCE_BUCKETS, MAX_OPTIONS, type AnswerKind } from '@concord/contract';
-import type { KindFigures } from '../tasks/task-stats.repository.ts';
-import type { StatusCounts } from '../tasks/tasks.repository.ts';
-import type { ProjectChanges, ProjectRecord } from './projects.repository.ts';
 import type { Actor, ProjectScope } from '../../lib/endpoint.ts';
 import { pick, settingsChange } from '../audit/audit-change.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
@@ -10,6 +11,10 @@ import { groupReports, readPairPrior, type GroupReport } from '../../consensus/k
 import { describeAnnotator } from '../../consensus/kinds/pairwise.ts';
 import { round4 } from '../../consensus/stop-rule.ts';
 import { MAX_PAIR_ANNOTATORS, MAX_PAIR_GROUPS, MAX_RATING_SCALES } from './projects.schemas.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { auditLog: AuditLogRepository; projects: ProjectsRepository; taskStats: TaskStatsRepository; tasks: TasksRepository };
+type Db = UnitOfWork<Repos>;
 
 export interface ProjectPairwise {
   groups: GroupReport[];
@@ -33,7 +38,7 @@ export interface ProjectDistribution {
 }
 
 export class ProjectsService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Db) {}
 
   create(actor: Actor, input: ProjectChanges & { name: string }): Promise<ProjectRecord> {
     return this.db.transaction(async (repos) => {

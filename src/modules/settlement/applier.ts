@@ -12,12 +12,17 @@
 // buyer's availableCents is lower than it will be (the reservation is held until the charge releases
 // it), never higher.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Database, RawRepositories } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { SettlementEffectsRepository } from './settlement.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
-import type { BillingService } from '../billing/billing.service.ts';
+import type { BillingService, LedgerRepos } from '../billing/billing.service.ts';
 import type { AppliedEffects } from './codecs.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type RawRepos = { settlementEffects: SettlementEffectsRepository } & LedgerRepos;
+type Db = UnitOfWork<unknown, RawRepos>;
 
 /**
  * Effects applied per transaction: bounds how long one application holds the rows it locks, and keeps
@@ -38,7 +43,7 @@ export class SettlementEffects {
   private nudgeTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly billing: BillingService,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -143,7 +148,7 @@ export class SettlementEffects {
     await this.numberEvents();
   }
 
-  private async applyBatch(repos: RawRepositories): Promise<AppliedEffects> {
+  private async applyBatch(repos: RawRepos): Promise<AppliedEffects> {
     await repos.settlementEffects.lock();
     const result = await repos.settlementEffects.apply(BATCH, LOW_BALANCE_THRESHOLD_CENTS);
     const at = this.clock.now();

@@ -5,11 +5,15 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { ProjectScope } from '../../lib/endpoint.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../lib/pagination.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { TaskRecord, TasksRawRepository } from './tasks.repository.ts';
 import type { SettlementEffects } from '../settlement/applier.ts';
 import { outboxIds } from '../events/events.repository.ts';
-import type { TaskRecord } from './tasks.repository.ts';
 import { DEFAULT_ESTIMATE_MS } from './tasks.service.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type RawRepos = { tasks: TasksRawRepository };
+type Db = UnitOfWork<unknown, RawRepos>;
 
 /** Tasks one expiry statement closes: each is a row lock, an effect row and an event. */
 const EXPIRY_BATCH = 200;
@@ -23,7 +27,7 @@ export interface AtRiskTask extends TaskRecord {
 
 export class DeadlinesService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly effects: Pick<SettlementEffects, 'nudge'>,
     private readonly clock: Clock,
   ) {}

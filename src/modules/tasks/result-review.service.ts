@@ -12,12 +12,25 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.ts';
 import { inScope, type Actor, type ProjectScope } from '../../lib/endpoint.ts';
 import { ConflictError, InsufficientCreditsError } from '../../lib/errors.ts';
-import type { Database, Repositories } from '../../repositories.ts';
-import type { SpendingCapsService } from '../billing/spending-caps.service.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { BillingRepository } from '../billing/billing.repository.ts';
+import type { EventsRepository } from '../events/events.repository.ts';
+import type { CapRepos, SpendingCapsService } from '../billing/spending-caps.service.ts';
 import { raisedTargetConfidence, REVIEW_WINDOW_DAYS, shownAnswer } from '@concord/contract';
-import type { Participant } from './result-review.repository.ts';
-import type { TaskRecord } from './tasks.repository.ts';
+import type { Participant, ResultReviewRepository } from './result-review.repository.ts';
+import type { TaskRecord, TasksRepository } from './tasks.repository.ts';
 import { taskNotFound, type TaskDetail, type TasksService } from './tasks.service.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = {
+  auditLog: AuditLogRepository;
+  billing: BillingRepository;
+  events: EventsRepository;
+  resultReview: ResultReviewRepository;
+  tasks: TasksRepository;
+} & CapRepos;
+type Db = UnitOfWork<Repos>;
 
 const DAY_MS = 86_400_000;
 
@@ -30,7 +43,7 @@ export function earningTaken(participant: Pick<Participant, 'earnedCents' | 'ava
 
 export class ResultReviewService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly caps: Pick<SpendingCapsService, 'enforce' | 'noticing'>,
     private readonly tasks: Pick<TasksService, 'get'>,
@@ -106,7 +119,7 @@ export class ResultReviewService {
   }
 
   /** One task reopened and its decision undone but for the buyer's money (the caller refunds and reserves for all). */
-  private async reopenOne(repos: Repositories, task: TaskRecord, reason: string, now: Date) {
+  private async reopenOne(repos: Repos, task: TaskRecord, reason: string, now: Date) {
     const participants = await repos.resultReview.lockParticipants(task.id, task.result ?? '');
     // A text task takes no more written answers: its review task collects the new answers.
     const state = await repos.resultReview.reopen(task.id, {

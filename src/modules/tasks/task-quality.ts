@@ -2,7 +2,7 @@
 // bounds the API, the configuration and the dashboard share (the database CHECKs repeat them), and the
 // rule that turns a project's settings, or their absence, into the task's own copy.
 // The bounds themselves are the contract package's (projects.ts).
-import type { AnswerKind } from '@concord/contract';
+import type { AnswerKind, ProjectDefaultKind } from '@concord/contract';
 import { defaultMaxResponses } from '../../consensus/stop-rule.ts';
 
 /** A project's settings as stored: null means the service's default. */
@@ -11,6 +11,17 @@ export interface QualitySettings {
   maxResponses: number | null;
   /** The deadline of its tasks that name none, in hours after their creation; null: none. */
   defaultDeadlineHours: number | null;
+}
+
+/**
+ * What task creation reads of the buyer's projects. The projects repository provides it; tasks/ names
+ * only what it reads, so it never imports projects/, which reads tasks (its counts and charts).
+ */
+export interface ProjectSettingsSource {
+  /** The settings of those of these ids that are projects of this buyer (a missing id is not). */
+  qualitySettings(buyerId: string, ids: string[]): Promise<Map<string, QualitySettings>>;
+  /** The default answer kinds of those of these ids that are projects of this buyer and set one. */
+  defaultAnswerKinds(buyerId: string, ids: string[]): Promise<Map<string, ProjectDefaultKind>>;
 }
 
 /** What a task runs with, copied when it is created and kept when its project changes later. */

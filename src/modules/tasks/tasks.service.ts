@@ -1,5 +1,7 @@
 import type { Config } from '../../config.ts';
-import type { Database, RawRepositories } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { BillingRepository } from '../billing/billing.repository.ts';
 import { inScope, outOfScope, type Actor, type ProjectScope } from '../../lib/endpoint.ts';
 import { pick, settingsChange } from '../audit/audit-change.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -9,9 +11,9 @@ import { Gate } from '../../lib/gate.ts';
 import { decodeCursor, toPage, type Page } from '../../lib/pagination.ts';
 import { requestFingerprint, type IdempotencyService, type Outcome } from '../idempotency/idempotency.service.ts';
 import type { TaskUpdate } from './tasks.schemas.ts';
-import { commitmentOf, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
+import { commitmentOf, type CapRepos, type Commitment, type SpendingCapsService } from '../billing/spending-caps.service.ts';
 import { readTaskCsv } from './task-csv.ts';
-import { taskQualityFor, type QualitySettings, type TaskQuality } from './task-quality.ts';
+import { taskQualityFor, type ProjectSettingsSource, type QualitySettings, type TaskQuality } from './task-quality.ts';
 import {
   deadlineProblem,
   kindPriceCents,
@@ -23,7 +25,22 @@ import {
   type TaskRuleError,
   type TaskType,
 } from '@concord/contract';
-import type { CreatedTask, NewTask, StatusCounts, TaskChanges, TaskFilters, TaskRecord, TaskResponseRecord } from './tasks.repository.ts';
+import type {
+  CreatedTask,
+  NewTask,
+  StatusCounts,
+  TaskChanges,
+  TaskFilters,
+  TaskRecord,
+  TaskResponseRecord,
+  TasksRawRepository,
+  TasksRepository,
+} from './tasks.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { auditLog: AuditLogRepository; billing: BillingRepository; projects: ProjectSettingsSource; tasks: TasksRepository } & CapRepos;
+type RawRepos = { auditLog: AuditLogRepository; projects: ProjectSettingsSource; tasks: TasksRawRepository } & CapRepos;
+type Db = UnitOfWork<Repos, RawRepos>;
 
 /**
  * CSV imports a process runs at once; the next ones wait their turn. Each holds its file, its rows and the
@@ -82,8 +99,8 @@ export class TasksService {
   private readonly csvImports = new Gate(CSV_IMPORTS_AT_ONCE);
 
   constructor(
-    private readonly db: Database,
-    private readonly idempotency: IdempotencyService,
+    private readonly db: Db,
+    private readonly idempotency: IdempotencyService<RawRepos>,
     private readonly clock: Clock,
     private readonly config: Config,
     private readonly caps: Pick<SpendingCapsService, 'enforce' | 'noticing'>,
@@ -298,7 +315,7 @@ export class TasksService {
   }
 
   /** The quality settings a change of validationsNeeded or projectId gives the task; none for other changes. */
-  private async qualityAfter(repos: RawRepositories, buyerId: string, task: TaskRecord, changes: TaskChanges): Promise<TaskQuality | undefined> {
+  private async qualityAfter(repos: RawRepos, buyerId: string, task: TaskRecord, changes: TaskChanges): Promise<TaskQuality | undefined> {
     if (changes.validationsNeeded === undefined && changes.projectId === undefined) return undefined;
     const projectId = changes.projectId === undefined ? task.projectId : changes.projectId;
     const projects = await repos.projects.qualitySettings(buyerId, projectId ? [projectId] : []);
@@ -346,24 +363,24 @@ export class TasksService {
   }
 
   /** Inserts first and reserves last, so the buyer row is locked only for the end of the transaction. */
-  private async insertAndReserve(repos: RawRepositories, buyerId: string, tasks: NewTask[]): Promise<CreatedTaskView[]> {
+  private async insertAndReserve(repos: RawRepos, buyerId: string, tasks: NewTask[]): Promise<CreatedTaskView[]> {
     return this.commitAndReserve(repos, buyerId, await repos.tasks.insertMany(buyerId, tasks, this.config.priceCents));
   }
 
   /** New tasks past the spending caps: held where their project holds, else refused (402); the rest reserved. */
-  private async commitAndReserve(repos: RawRepositories, buyerId: string, created: CreatedTask[]): Promise<CreatedTaskView[]> {
+  private async commitAndReserve(repos: RawRepos, buyerId: string, created: CreatedTask[]): Promise<CreatedTaskView[]> {
     const held = await this.caps.enforce(repos, buyerId, commitmentOf(created));
     const cents = created.reduce((sum, task) => sum + (held.has(task.id) ? 0 : task.maxCents), 0);
     if (cents > 0) await this.reserve(repos, buyerId, cents);
     return created.map((task) => toCreatedView(task, held.has(task.id)));
   }
 
-  private async reserve(repos: RawRepositories, buyerId: string, cents: number): Promise<void> {
+  private async reserve(repos: RawRepos, buyerId: string, cents: number): Promise<void> {
     const reservation = await repos.billing.reserve(buyerId, cents);
     if (!reservation.ok) throw new InsufficientCreditsError(cents, reservation.availableCents);
   }
 
-  private async estimateCompletionMs(repos: RawRepositories, type: TaskType): Promise<number> {
+  private async estimateCompletionMs(repos: RawRepos, type: TaskType): Promise<number> {
     const since = new Date(this.clock.now().getTime() - ESTIMATE_WINDOW_MS);
     return (await repos.tasks.medianCompletionMs(type, since)) ?? DEFAULT_ESTIMATE_MS;
   }
@@ -393,7 +410,7 @@ class ProjectKinds {
   private readonly kinds = new Map<string, ProjectDefaultKind | null>();
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly buyerId: string,
   ) {}
 
@@ -509,7 +526,7 @@ class CsvChunkInserter {
   private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly repos: RawRepositories,
+    private readonly repos: RawRepos,
     private readonly buyerId: string,
     private readonly priceCents: number,
     private readonly defaultTargetConfidence: number,

@@ -12,7 +12,10 @@
 // could not connect or answered 5xx (in a row; a 4xx neither counts nor ends the run) is sent one
 // delivery at a time until a delivery succeeds.
 import type { Config } from '../../config.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AccountsRepository } from '../auth/accounts.repository.ts';
+import type { MailRepository } from '../email/mail.repository.ts';
+import type { ClaimedDelivery, ClaimLimits, WebhooksRawRepository, WebhooksRepository } from './webhooks.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Gate } from '../../lib/gate.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -20,7 +23,11 @@ import { webhookDisabledMail } from '../email/mail.templates.ts';
 import { PING_EVENT, signedWebhookHeaders } from '@concord/contract';
 import { AUTO_DISABLE_AFTER_MS, nextAttemptAt, shouldDisable } from './retry-policy.ts';
 import { nodeHmacSha256, sendWebhook, type SendOutcome } from './webhook-sender.ts';
-import type { ClaimedDelivery, ClaimLimits } from './webhooks.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { accounts: AccountsRepository; mail: MailRepository; webhooks: WebhooksRepository };
+type RawRepos = { webhooks: WebhooksRawRepository };
+type Db = UnitOfWork<Repos, RawRepos>;
 
 /** Sends in flight at once in one process. */
 const SLOTS = 512;
@@ -46,7 +53,7 @@ export class DeliveryWorker {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly config: Config,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { RateLimitsRepository } from '../auth/rate-limits.repository.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 import { defineEndpoint } from '../../lib/endpoint.ts';
 import { createAccountRateLimit } from '../../middleware/rate-limit.ts';
@@ -7,6 +8,10 @@ import { cursorSchema, emptyBody, httpUrlSchema, idParams, limitSchema, pageInfo
 import { EVENT_TYPES, LOGGED_EVENT_TYPES, RETRY_POLICIES, webhookSecretSchema } from '@concord/contract';
 import type { DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
 import { webhookExamples } from './webhooks.examples.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type RawRepos = { rateLimits: RateLimitsRepository };
+type Db = UnitOfWork<unknown, RawRepos>;
 
 const events = z
   .array(z.enum(EVENT_TYPES))
@@ -96,7 +101,7 @@ const toDelivery = (delivery: DeliveryRecord) => ({
 /** Test sends per buyer: each makes the service send a request, so a buyer gets 10 a minute (README). */
 export const TEST_SEND_LIMIT = { max: 10, windowMs: 60_000 };
 
-export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; db: Database }) {
+export function webhookEndpoints({ webhooks, db }: { webhooks: WebhooksService; db: Db }) {
   const testSendLimit = createAccountRateLimit('webhook-test', TEST_SEND_LIMIT, db.rawRepos.rateLimits);
   return [
     defineEndpoint({

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../repositories.ts';
+import type { UnitOfWork } from '../../db/database.ts';
+import type { AuditLogRepository } from '../audit/audit.repository.ts';
+import type { ConfigChanges, DeliveryRecord, WebhookConfigRecord, WebhooksRepository } from './webhooks.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor } from '../../lib/endpoint.ts';
 import { pick, settingsChange } from '../audit/audit-change.ts';
@@ -11,7 +13,10 @@ import { findPrivateAddress } from '../../lib/url-guard.ts';
 import { MAX_WEBHOOK_CONFIGS, PING_EVENT, signedWebhookHeaders } from '@concord/contract';
 import type { RetryPolicy } from '@concord/contract';
 import { nodeHmacSha256, sendWebhook } from './webhook-sender.ts';
-import type { ConfigChanges, DeliveryRecord, WebhookConfigRecord } from './webhooks.repository.ts';
+
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
+type Repos = { auditLog: AuditLogRepository; webhooks: WebhooksRepository };
+type Db = UnitOfWork<Repos>;
 
 const webhookNotFound = () => new NotFoundError('WEBHOOK_NOT_FOUND', 'Webhook configuration not found');
 
@@ -37,7 +42,7 @@ export interface TestSendResult {
 
 export class WebhooksService {
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: Config,
   ) {}
