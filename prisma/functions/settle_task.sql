@@ -57,7 +57,7 @@ BEGIN
                    'scopeKey', v_model->'scopeKey',
                    'optionCount', coalesce((v_model->>'countsSide')::int, jsonb_array_length(v_model->'scopeOptions')),
                    'increments', v_model->'increments') END,
-        'chargeCents', CASE WHEN v_kind = 'complete' THEN v_task.cost_cents ELSE 0 END,
+        'chargeCents', (p_plan->>'chargeCents')::bigint,
         'releaseCents', v_task.max_cents,
         'chargeLedgerId', p_plan->>'chargeLedgerId'));
     END IF;
@@ -81,7 +81,7 @@ BEGIN
       SELECT w.id, w.buyer_id, jsonb_build_object(
         'updates', p_plan->'reviewed'->'updates',
         'model', NULL,
-        'chargeCents', CASE WHEN v_kind = 'complete' THEN w.cost_cents ELSE 0 END,
+        'chargeCents', (p_plan->'reviewed'->>'chargeCents')::bigint,
         'releaseCents', w.max_cents,
         'chargeLedgerId', p_plan->'reviewed'->>'chargeLedgerId')
       FROM tasks w WHERE w.id = p_plan->'reviewed'->>'taskId';

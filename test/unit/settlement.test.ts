@@ -107,7 +107,7 @@ describe('planSettlement', () => {
       annotatorShare: 0.5,
       now,
     });
-    expect(plan).toMatchObject({ kind: 'complete', result: 'A', confidence: 0.9674, chargeLedgerId: expect.any(String) });
+    expect(plan).toMatchObject({ kind: 'complete', result: 'A', confidence: 0.9674, chargeCents: 20, chargeLedgerId: expect.any(String) });
     // 10 cents shared by five agreeing answers: 2 each; the dissenter earns nothing but is resolved.
     expect(plan.updates.map((u) => [u.annotatorId, u.resolved, u.agreed, u.earnedCents, u.answered])).toEqual([
       ['a0', 1, 1, 2, 0],
@@ -133,7 +133,7 @@ describe('planSettlement', () => {
       annotatorShare: 0.5,
       now,
     });
-    expect(plan).toMatchObject({ kind: 'fail', failureReason: 'NO_CONSENSUS' });
+    expect(plan).toMatchObject({ kind: 'fail', failureReason: 'NO_CONSENSUS', chargeCents: 0 });
     expect(plan.chargeLedgerId).toBeUndefined();
     expect(plan.model?.increments).toEqual([]);
     expect(JSON.parse(plan.event?.payload ?? '{}')).toMatchObject({ event: 'task.failed', reason: 'NO_CONSENSUS', totalResponses: 10 });
@@ -231,6 +231,25 @@ describe('the codecs at the SQL seam', () => {
     expect(error?.issues.map((issue) => issue.path.join('.'))).toEqual(['model.targetConfidence']);
   });
 
+  it('refuse a decided plan that does not name its charge: settle_task writes the plan’s charge as it is', () => {
+    const input = {
+      task: task(['A', 'B'], 5),
+      participants: answers('A', 'A', 'B', 'A', 'A', 'A'),
+      annotatorId: 'a5',
+      model: model(['A', 'B']),
+      annotatorShare: 0.5,
+      now,
+    };
+    const plan = planSettlement(input);
+    expect(plan.kind).toBe('complete');
+    const { chargeCents: _charge, ...uncharged } = plan;
+    expect(() => encodePlan(uncharged)).toThrow(/chargeCents/);
+    expect(() => encodePlan({ ...plan, chargeCents: -20 })).toThrow(/chargeCents/);
+    const continuing = planSettlement({ ...input, task: task(['A', 'B'], 0), participants: answers('A') });
+    expect(continuing).toEqual({ kind: 'continue', updates: expect.any(Array) });
+    expect(() => encodePlan(continuing)).not.toThrow();
+  });
+
   it('read apply_settlement_effects’ bigint balances as numbers', () => {
     const result = appliedEffectsCodec.parse({ selected: 2, applied: 2, failed: [], crossed: [{ buyerId: 'b1', after: '480' }] });
     expect(result.crossed).toEqual([{ buyerId: 'b1', after: 480 }]);
@@ -264,6 +283,7 @@ describe('a review task’s plan', () => {
     expect(plan.reviewed).toMatchObject({
       taskId: 'text1',
       result: 'A longer, better answer.',
+      chargeCents: 20,
       updates: [
         { annotatorId: 'w1', answered: 0, resolved: 1, agreed: 0, earnedCents: 0 },
         { annotatorId: 'w2', answered: 0, resolved: 1, agreed: 1, earnedCents: 10 },
@@ -284,7 +304,7 @@ describe('a review task’s plan', () => {
   it('fails the text task with its review, paying no writer', () => {
     const plan = planSettlement(input(['Answer 1', 'Answer 2', 'Answer 1', 'Answer 2'], 4));
     expect(plan.kind).toBe('fail');
-    expect(plan.reviewed).toMatchObject({ taskId: 'text1', result: null });
+    expect(plan.reviewed).toMatchObject({ taskId: 'text1', result: null, chargeCents: 0 });
     expect(plan.reviewed?.updates.every((u) => u.earnedCents === 0 && u.resolved === 1)).toBe(true);
     expect(JSON.parse(plan.reviewed?.event.payload ?? '{}')).toMatchObject({
       event: 'task.failed',

@@ -74,35 +74,50 @@ const participantUpdates = z.array(
 const outboxEventCodec = z.object({ id: z.string(), type: z.enum(EVENT_TYPES), payload: z.string(), deliveryIds: z.array(z.string()) });
 
 /** What settle_task applies: the task's new state, the participants' counters, the event, the counts. */
-export const settlementPlanCodec = z.object({
-  kind: z.enum(['continue', 'complete', 'fail']),
-  result: z.string().optional(),
-  confidence: z.number().min(0).max(1).optional(),
-  /** What the result carries beyond the option (tasks.result_details): a rating's posterior mean and interval. */
-  resultDetails: z.object({ rating: ratingResultSchema.optional(), optionConfidence: optionConfidenceSchema.optional() }).optional(),
-  failureReason: z.string().optional(),
-  /** Sorted by annotatorId: rows are locked in that order by every caller (no deadlock between decisions). */
-  updates: participantUpdates,
-  event: outboxEventCodec.optional(),
-  /**
-   * A review task's decision decides its text task (same kind: complete or fail): the winning text (null on
-   * failure), its writers' counters and earnings, its charge's ledger id and its event.
-   */
-  reviewed: z
-    .object({ taskId: z.string(), result: z.string().nullable(), updates: participantUpdates, chargeLedgerId: z.string(), event: outboxEventCodec })
-    .optional(),
-  chargeLedgerId: z.string().optional(),
-  model: z
-    .object({
-      scopeKey: z.string(),
-      scopeOptions: z.array(z.string()),
-      /** The side of each answerer's table when it is not the option count (a multi-select scope's 2×2). */
-      countsSide: z.number().int().optional(),
-      /** Sorted by annotatorId (add_label_counts locks the rows in that order). */
-      increments: z.array(counts.extend({ annotatorId: z.string() })),
-    })
-    .optional(),
-});
+export const settlementPlanCodec = z
+  .object({
+    kind: z.enum(['continue', 'complete', 'fail']),
+    result: z.string().optional(),
+    confidence: z.number().min(0).max(1).optional(),
+    /** What the result carries beyond the option (tasks.result_details): a rating's posterior mean and interval. */
+    resultDetails: z.object({ rating: ratingResultSchema.optional(), optionConfidence: optionConfidenceSchema.optional() }).optional(),
+    failureReason: z.string().optional(),
+    /** Sorted by annotatorId: rows are locked in that order by every caller (no deadlock between decisions). */
+    updates: participantUpdates,
+    event: outboxEventCodec.optional(),
+    /**
+     * A review task's decision decides its text task (same kind: complete or fail): the winning text (null on
+     * failure), its writers' counters and earnings, its charge's ledger id and its event.
+     */
+    reviewed: z
+      .object({
+        taskId: z.string(),
+        result: z.string().nullable(),
+        updates: participantUpdates,
+        chargeCents: cents.nonnegative(),
+        chargeLedgerId: z.string(),
+        event: outboxEventCodec,
+      })
+      .optional(),
+    /**
+     * What the buyer pays for a decided task: its price when it completes, nothing when it fails (the
+     * reserve of its max is released either way). The plan sets it, beside the earnings that price funds;
+     * settle_task writes it into the effect as it is.
+     */
+    chargeCents: cents.nonnegative().optional(),
+    chargeLedgerId: z.string().optional(),
+    model: z
+      .object({
+        scopeKey: z.string(),
+        scopeOptions: z.array(z.string()),
+        /** The side of each answerer's table when it is not the option count (a multi-select scope's 2×2). */
+        countsSide: z.number().int().optional(),
+        /** Sorted by annotatorId (add_label_counts locks the rows in that order). */
+        increments: z.array(counts.extend({ annotatorId: z.string() })),
+      })
+      .optional(),
+  })
+  .refine((plan) => plan.kind === 'continue' || plan.chargeCents !== undefined, { error: 'a decided plan names its charge', path: ['chargeCents'] });
 export type SettlementPlan = z.output<typeof settlementPlanCodec>;
 export type DecisionUpdates = SettlementPlan['updates'];
 

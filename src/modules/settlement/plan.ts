@@ -161,6 +161,7 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
     return {
       kind: 'fail',
       failureReason: 'NO_CONSENSUS',
+      chargeCents: 0,
       updates: answererOnly,
       event: outboxEvent('task.failed', {
         taskId: task.id,
@@ -202,6 +203,7 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
       ...reviewOf,
       ...revised,
     }),
+    chargeCents: task.costCents,
     chargeLedgerId: newId(),
     model: counts,
     ...(model.review
@@ -256,5 +258,12 @@ function reviewedPlan(
         reviewTaskId,
         ...revised,
       });
-  return { taskId: review.taskId, result: winner?.answer ?? null, updates: decisionUpdates(updates), chargeLedgerId: newId(), event };
+  return {
+    taskId: review.taskId,
+    result: winner?.answer ?? null,
+    updates: decisionUpdates(updates),
+    chargeCents: winner ? review.costCents : 0,
+    chargeLedgerId: newId(),
+    event,
+  };
 }
