@@ -35,6 +35,9 @@ beforeEach(async () => {
   // Ahead of the database's now(), which dates a new delivery (due at once): what is written is due.
   nowMs = Date.now() + 5 * MINUTE;
   receiver = await startReceiver();
+  // A delivery an earlier test left pending would go to its receiver's URL, and the OS may hand that
+  // port to this test's receiver: each test counts only the deliveries it causes.
+  await ctx.prisma.webhookDelivery.updateMany({ where: { status: 'PENDING' }, data: { status: 'FAILED' } });
 });
 afterEach(() => receiver.close());
 

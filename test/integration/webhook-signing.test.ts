@@ -26,6 +26,9 @@ afterAll(() => ctx.close());
 beforeEach(async () => {
   offsetMs = 0;
   receiver = await startReceiver();
+  // A delivery an earlier test left pending would go to its receiver's URL, and the OS may hand that
+  // port to this test's receiver: each test counts only the deliveries it causes.
+  await ctx.prisma.webhookDelivery.updateMany({ where: { status: 'PENDING' }, data: { status: 'FAILED' } });
 });
 afterEach(() => receiver.close());
 

@@ -32,6 +32,9 @@ beforeEach(async () => {
   frozenAt = null;
   receiver = await startReceiver();
   await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED', heldAt: null } });
+  // A delivery an earlier test left pending would go to its receiver's URL, and the OS may hand that
+  // port to this test's receiver: each test counts only the deliveries it causes.
+  await ctx.prisma.webhookDelivery.updateMany({ where: { status: 'PENDING' }, data: { status: 'FAILED' } });
 });
 afterEach(() => receiver.close());
 
