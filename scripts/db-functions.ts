@@ -1,7 +1,7 @@
 // The database functions' source files against a migrated database (see scripts/lib/sql-functions.ts).
 //   npm run db:functions -- --check              exit 1 when prisma/functions and DATABASE_URL's database differ
 //   npm run db:functions -- --migration <name>   write the migration that brings the database to the files
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { compareFunctions, describeComparison, functionsMigration, readFunctionFiles } from './lib/sql-functions.ts';
@@ -29,8 +29,17 @@ if (migrationName) {
     process.stdout.write('prisma/functions matches the database: no migration needed.\n');
     process.exit(0);
   }
-  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-  const dir = path.join(import.meta.dirname, '..', 'prisma', 'migrations', `${stamp}_${migrationName}`);
+  // Migrations apply in name order: a new one must sort after every one there, some of which are
+  // stamped ahead of the clock.
+  const migrationsDir = path.join(import.meta.dirname, '..', 'prisma', 'migrations');
+  const newest = (await readdir(migrationsDir))
+    .map((name) => /^(\d{14})_/.exec(name)?.[1])
+    .filter((s) => s !== undefined)
+    .sort()
+    .at(-1);
+  const now = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  const stamp = newest !== undefined && newest >= now ? String(BigInt(newest) + 100n) : now;
+  const dir = path.join(migrationsDir, `${stamp}_${migrationName}`);
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'migration.sql'), functionsMigration(files, comparison.drift));
   process.stdout.write(`${path.relative(process.cwd(), dir)}/migration.sql: ${comparison.drift.map((d) => d.name).join(', ')}\n`);

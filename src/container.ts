@@ -105,7 +105,7 @@ export function createServices(deps: ContainerDeps) {
     /** GET /events/stream's streams in this process; server.ts ends them at shutdown. */
     eventStream: new EventStreamHub(db, settlementEffects, deps.config.eventStream, buyerCredentialCheck(auth), deps.logger),
     meta: new MetaService(deps.config, db),
-    exports: new ExportsService(db, new ExportsRepository(deps.pgPool)),
+    exports: new ExportsService(new ExportsRepository(deps.pgPool)),
     paymentProvider,
     deposits: new DepositsService(db, paymentProvider, billing, clock, deps.logger),
     deliveryWorker: new DeliveryWorker(db, deps.config, clock, deps.logger),

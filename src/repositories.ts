@@ -1,7 +1,7 @@
 // The repository registries of the composition root: every repository the services reach through the unit
 // of work (db/database.ts), built on whatever executor the unit of work hands it: Prisma's client or a
-// transaction of it, or, for the raw path, the `pg` pool or one of its clients. Services name the unit
-// of work by `Database` from here, a type-only import: the registry knows every feature, the db layer none.
+// transaction of it, or, for the raw path, the `pg` pool or one of its clients. The registry knows every
+// feature, the db layer none; no feature imports it: each service names the slice it uses (docs/architecture.md).
 import type { DbClient } from './db/client.ts';
 import type { RawExecutor } from './db/pg-executor.ts';
 import { AnnotatorsRawRepository, AnnotatorsRepository } from './modules/annotation/annotators.repository.ts';

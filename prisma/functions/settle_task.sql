@@ -50,6 +50,12 @@ BEGIN
       -- Only the answerer's answer count, as an answer that cannot decide its task has it counted.
       PERFORM apply_decision(p_task_id, p_plan->'updates');
     ELSE
+      -- The plan names the charge (plan.ts, beside the earnings it funds). One that names none, or more
+      -- than the task reserved, is refused, never settled free or overcharged (a server older than this
+      -- function sends no charge).
+      IF NOT (p_plan ? 'chargeCents') OR (p_plan->>'chargeCents')::bigint NOT BETWEEN 0 AND v_task.max_cents THEN
+        RAISE EXCEPTION 'the plan of task % names no charge within its reserve', p_task_id;
+      END IF;
       INSERT INTO settlement_effects (task_id, buyer_id, effect)
       VALUES (v_task.id, v_task.buyer_id, jsonb_build_object(
         'updates', p_plan->'updates',
@@ -77,6 +83,10 @@ BEGIN
         failed_at = CASE WHEN v_kind = 'fail' THEN p_now END,
         updated_at = now()
       WHERE t.id = p_plan->'reviewed'->>'taskId';
+      IF NOT (p_plan->'reviewed' ? 'chargeCents') OR (p_plan->'reviewed'->>'chargeCents')::bigint NOT BETWEEN 0 AND
+         (SELECT w.max_cents FROM tasks w WHERE w.id = p_plan->'reviewed'->>'taskId') THEN
+        RAISE EXCEPTION 'the plan of text task % names no charge within its reserve', p_plan->'reviewed'->>'taskId';
+      END IF;
       INSERT INTO settlement_effects (task_id, buyer_id, effect)
       SELECT w.id, w.buyer_id, jsonb_build_object(
         'updates', p_plan->'reviewed'->'updates',

@@ -1,6 +1,7 @@
 // A real HTTP receiver on 127.0.0.1 for webhook tests: records every request (raw body included) and
 // answers with whatever the test scripts.
 import http from 'node:http';
+import type { TestContext } from './context.ts';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -66,4 +67,14 @@ export async function startReceiver(): Promise<Receiver> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Fails every delivery an earlier test left pending, once the decisions it made are settled (a charge
+ * applied late can still record a budget.low): each would go to its receiver's URL, and the OS may hand
+ * that port to this test's receiver. A test then counts only the deliveries it causes.
+ */
+export async function dropPendingDeliveries(ctx: TestContext): Promise<void> {
+  await ctx.services.settlementEffects.settled();
+  await ctx.prisma.webhookDelivery.updateMany({ where: { status: 'PENDING' }, data: { status: 'FAILED' } });
 }

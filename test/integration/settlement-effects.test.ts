@@ -461,6 +461,33 @@ describe('a FAILED task', () => {
   });
 });
 
+describe('a plan that does not name its charge', () => {
+  it('is refused by settle_task, leaving nothing written; one that names more than the reserve is too', async () => {
+    const buyer = await fundedBuyer(1_000);
+    const taskId = await createTask(buyer);
+    const first = annotator();
+    await answerTask(taskId, [[first, 'yes']]);
+    const { developerId } = await world.ctx.prisma.annotator.findFirstOrThrow({ where: { externalId: first } });
+    const { id: annotatorId } = await world.ctx.prisma.annotator.create({ data: { id: randomUUID(), developerId, externalId: annotator() } });
+    const settle = (plan: object) =>
+      world.ctx.prisma.$queryRaw`SELECT settle_task(${taskId}, ${annotatorId}, 'yes', 0, ${randomUUID()}, now(), ${JSON.stringify(plan)}::jsonb) AS outcome`;
+    const complete = { kind: 'complete', result: 'yes', confidence: 0.99, updates: [], chargeLedgerId: randomUUID() };
+    const before = await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+
+    await expect(settle(complete)).rejects.toThrow(/names no charge within its reserve/);
+    await expect(settle({ ...complete, chargeCents: COST + 1_000 })).rejects.toThrow(/names no charge within its reserve/);
+    await expect(settle({ ...complete, kind: 'fail', failureReason: 'NO_CONSENSUS' })).rejects.toThrow(/names no charge within its reserve/);
+    expect(await world.ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).toEqual(before);
+    expect(await world.ctx.prisma.settlementEffect.count({ where: { taskId } })).toBe(0);
+    expect(await world.ctx.prisma.taskResponse.count({ where: { taskId } })).toBe(1);
+
+    // The same plan naming the task's price settles, and the effect charges exactly that.
+    expect(await settle({ ...complete, chargeCents: COST })).toEqual([{ outcome: 'SETTLED' }]);
+    const effect = await world.ctx.prisma.settlementEffect.findUniqueOrThrow({ where: { taskId } });
+    expect(effect.effect).toMatchObject({ chargeCents: COST, releaseCents: COST });
+  });
+});
+
 describe('a re-fit between a decision and its effect', () => {
   it('does not count the decided task twice: the fit leaves it to the effect, which adds it once', async () => {
     const buyer = await fundedBuyer(1_000);

@@ -9,7 +9,7 @@ import { DeliveryWorker } from '../../src/modules/webhooks/delivery.worker.ts';
 import { EXTENDED_DELAYS_MS } from '../../src/modules/webhooks/retry-policy.ts';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createBuyer, type TestBuyer } from '../helpers/factories.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { dropPendingDeliveries, startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -35,9 +35,7 @@ beforeEach(async () => {
   // Ahead of the database's now(), which dates a new delivery (due at once): what is written is due.
   nowMs = Date.now() + 5 * MINUTE;
   receiver = await startReceiver();
-  // A delivery an earlier test left pending would go to its receiver's URL, and the OS may hand that
-  // port to this test's receiver: each test counts only the deliveries it causes.
-  await ctx.prisma.webhookDelivery.updateMany({ where: { status: 'PENDING' }, data: { status: 'FAILED' } });
+  await dropPendingDeliveries(ctx);
 });
 afterEach(() => receiver.close());
 

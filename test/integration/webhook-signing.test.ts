@@ -9,7 +9,7 @@ import { EVENT_ID_PATTERN, ID_PATTERN, newId } from '../../src/lib/ids.ts';
 import { verifyWebhookSignature } from '@concord/contract';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createBuyer, type TestBuyer } from '../helpers/factories.ts';
-import { startReceiver, type Received, type Receiver } from '../helpers/receiver.ts';
+import { dropPendingDeliveries, startReceiver, type Received, type Receiver } from '../helpers/receiver.ts';
 
 const HOUR = 3_600_000;
 let offsetMs = 0;
@@ -26,9 +26,7 @@ afterAll(() => ctx.close());
 beforeEach(async () => {
   offsetMs = 0;
   receiver = await startReceiver();
-  // A delivery an earlier test left pending would go to its receiver's URL, and the OS may hand that
-  // port to this test's receiver: each test counts only the deliveries it causes.
-  await ctx.prisma.webhookDelivery.updateMany({ where: { status: 'PENDING' }, data: { status: 'FAILED' } });
+  await dropPendingDeliveries(ctx);
 });
 afterEach(() => receiver.close());
 

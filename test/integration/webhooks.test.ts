@@ -4,7 +4,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { verifyWebhookSignature } from '@concord/contract';
 import { createIsolatedTestContext, type TestContext } from '../helpers/context.ts';
 import { bearer, createAdmin, createBuyer, createDeveloper, fundBuyer, type TestBuyer, type TestDeveloper } from '../helpers/factories.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { dropPendingDeliveries, startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { sdk } from '../helpers/sdk.ts';
 
 /** A clock the tests move: the 30-second retry is exercised without waiting 30 seconds. */
@@ -32,9 +32,7 @@ beforeEach(async () => {
   frozenAt = null;
   receiver = await startReceiver();
   await ctx.prisma.task.updateMany({ where: { status: { in: ['PENDING', 'VALIDATING'] } }, data: { status: 'FAILED', heldAt: null } });
-  // A delivery an earlier test left pending would go to its receiver's URL, and the OS may hand that
-  // port to this test's receiver: each test counts only the deliveries it causes.
-  await ctx.prisma.webhookDelivery.updateMany({ where: { status: 'PENDING' }, data: { status: 'FAILED' } });
+  await dropPendingDeliveries(ctx);
 });
 afterEach(() => receiver.close());
 

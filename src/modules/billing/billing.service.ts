@@ -12,9 +12,9 @@ import { LOW_BALANCE_THRESHOLD_CENTS } from '@concord/contract';
 import { budgetLowMail } from '../email/mail.templates.ts';
 import type { BalanceChange, BillingRawRepository, BillingRepository, LedgerEntryRecord, SpendDay } from './billing.repository.ts';
 
-/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
 /** What a move of a buyer's balance writes through, in the caller's transaction (raw or Prisma). */
 export type LedgerRepos = { accounts: AccountsRawRepository; billing: BillingRawRepository; events: EventsRawRepository; mail: MailRawRepository };
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
 type Repos = { auditLog: AuditLogRepository; billing: BillingRepository } & LedgerRepos;
 type Db = UnitOfWork<Repos>;
 

@@ -11,9 +11,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { budgetCapMail } from '../email/mail.templates.ts';
 import type { CapAction, ProjectCap, SpendingCapsRepository } from './spending-caps.repository.ts';
 
-/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
 /** What enforcing a cap reads and writes through, in the creating transaction (raw or Prisma). */
 export type CapRepos = LedgerRepos & { spendingCaps: SpendingCapsRepository };
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
 type Repos = { auditLog: AuditLogRepository } & CapRepos;
 type Db = UnitOfWork<Repos>;
 

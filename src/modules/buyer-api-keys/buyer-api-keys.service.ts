@@ -10,12 +10,12 @@ import { BUYER_API_KEY_ID_PATTERN, sha256Hex } from '../../lib/ids.ts';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.ts';
 import { displayPrefix, newBuyerApiKeySecret, type BuyerApiKeyMode } from './buyer-api-key-secret.ts';
 
-/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
 /** What a key's scope checks of the buyer's projects (the projects repository provides it). */
 interface ProjectOwnership {
   /** Which of these ids are projects of this buyer. */
   ownedIds(buyerId: string, ids: string[]): Promise<Set<string>>;
 }
+/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
 type Repos = { auditLog: AuditLogRepository; buyerApiKeys: BuyerApiKeysRepository; projects: ProjectOwnership };
 type Db = UnitOfWork<Repos>;
 

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import type { UnitOfWork } from '../../db/database.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import {
   EXPORT_EXTENSIONS,
@@ -25,9 +24,6 @@ import type { ExportFilters, ExportSession, ExportsRepository, SplitCut } from '
 import type { ExportRecord } from './export-formats.ts';
 import { rankGroups } from '../../consensus/kinds/pairwise-task.ts';
 import type { RankedCandidate } from '../../consensus/kinds/pairwise.ts';
-
-/** The repositories used here: a slice of the unit of work's registries (src/repositories.ts). */
-type Db = UnitOfWork<unknown>;
 
 export interface ExportQuery {
   format?: string;
@@ -137,7 +133,6 @@ async function* fileText(records: AsyncIterable<ExportRecord>, format: FileForma
 
 export class ExportsService {
   constructor(
-    private readonly db: Db,
     /** Streaming reads on the pg pool (server-side cursors). */
     private readonly records: ExportsRepository,
   ) {}

@@ -87,7 +87,8 @@ export const settlementPlanCodec = z
     event: outboxEventCodec.optional(),
     /**
      * A review task's decision decides its text task (same kind: complete or fail): the winning text (null on
-     * failure), its writers' counters and earnings, its charge's ledger id and its event.
+     * failure), its writers' counters and earnings, its charge (its price, or 0 on failure) with the
+     * ledger id, and its event.
      */
     reviewed: z
       .object({

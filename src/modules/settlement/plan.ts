@@ -230,6 +230,7 @@ function reviewedPlan(
   revised: { revision?: 2 },
 ) {
   const winner = chosen === null ? undefined : review.answers[chosen];
+  if (chosen !== null && !winner) throw new Error(`review of ${review.taskId} chose answer ${chosen} of ${review.answers.length}`);
   const earning = earningPerAgreeingAnswer(review.costCents, annotatorShare, 1);
   const updates = review.answers.map(({ annotatorId }) => {
     const agreed = winner?.annotatorId === annotatorId ? 1 : 0;
