@@ -4,10 +4,10 @@
 // Type imports count: they are how one feature depends on another's shape.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const MODULES = path.resolve(import.meta.dirname, '../../src/modules');
-const IMPORT = /^(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm;
 
 /** For every feature folder, the folders it imports, each with the file and specifier that does. */
 function featureImports(): Map<string, Map<string, string>> {
@@ -17,8 +17,10 @@ function featureImports(): Map<string, Map<string, string>> {
     const from = entry.split(path.sep)[0] as string;
     const edges = graph.get(from) ?? new Map<string, string>();
     graph.set(from, edges);
-    for (const [, specifier] of readFileSync(path.join(MODULES, entry), 'utf8').matchAll(IMPORT)) {
-      const target = path.relative(MODULES, path.resolve(path.dirname(path.join(MODULES, entry)), specifier as string));
+    // TypeScript's own reading of a file's imports: import and export … from, side-effect imports, import().
+    for (const { fileName: specifier } of ts.preProcessFile(readFileSync(path.join(MODULES, entry), 'utf8'), true, true).importedFiles) {
+      if (!specifier.startsWith('.')) continue;
+      const target = path.relative(MODULES, path.resolve(path.dirname(path.join(MODULES, entry)), specifier));
       const to = target.split(path.sep)[0] as string;
       if (!target.startsWith('..') && to !== from && !edges.has(to)) edges.set(to, `${entry} → ${specifier}`);
     }
